@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+// minifloat.hpp: umbrella header of the header-only core (minifloat::core).
+#pragma once
+#include "config.hpp"
+#include "convert.hpp"
+#include "format.hpp"
+#include "profile.hpp"
+#include "round_pack.hpp"
+#include "rounding.hpp"
+#include "unpacked.hpp"

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// profile.hpp: implementation-defined conversion choices where vendors disagree
+// (spec-digest §9, D1–D4, D6, D11, D12, D17), each a named field with a documented default.
+// A profile never chooses the rounding mode or the overflow policy: those are RoundingSpec's.
+#pragma once
+#include <cstdint>
+
+#include "config.hpp"
+
+namespace minifloat {
+
+/// D3: sign of a NaN result.
+enum class NanSign : std::uint8_t {
+  preserve,  ///< the input NaN's sign (OCP default, ml_dtypes): −NaN → e4m3fn 0xff
+  positive,  ///< always positive (CUDA float API canonicalises to 0x7FFFFFFF first)
+};
+/// D3: which NaN code an IEEE-style target (e5m2, f16, …) receives.
+enum class NanPayload : std::uint8_t {
+  quiet,     ///< exponent all ones, top mantissa bit set: e5m2 0x7e, f32 0x7fc00000 (OCP, ml_dtypes)
+  all_ones,  ///< every magnitude bit set: e5m2 0x7f, f32 0x7fffffff (CUDA __nv_cvt_float_to_fp8)
+};
+/// D4: a NaN converted into a format without NaN (e2m1fn, e2m3fn, e3m2fn).
+enum class NanToFinite : std::uint8_t {
+  positive_max,  ///< +max, flag invalid (CUDA: "NaN input values result in positive MAXNORM")
+  negated_zero,  ///< ml_dtypes: the code of −0 with the NaN's sign flipped (+NaN → 0x8 in e2m1fn, −NaN → 0x0)
+};
+/// D1: finite overflow under Overflow::nonsat into an FNUZ format (no Inf).
+enum class FnuzOverflow : std::uint8_t {
+  nan,      ///< NaN 0x80 (ml_dtypes, LLVM)
+  hip_max_exponent,  ///< AMD HIP __HIP_NOSAT quirk: sign | all-ones exponent | zero mantissa (e4m3fnuz 0x78 = 128)
+};
+/// D6/D12: a negative nonzero value (or −Inf) into an unsigned format.
+enum class UnsignedNegative : std::uint8_t {
+  nan,          ///< NaN with flag invalid (OCP default for e8m0fnu; ml_dtypes; P3109 v4.0 SatNone)
+  clamp,        ///< the smallest value: 0, or the minimum where there is no zero (p3109-cpp OvfInf)
+  magnitude,    ///< convert |x| (CUDA __nv_cvt_float_to_e8m0: −4 → 0x81)
+  by_overflow,  ///< P3109 v4.0 §4.7.5: NaN under nonsat (SatNone), clamp under satfinite/satpropagate
+};
+/// D6: an exact zero into a format without zero (e8m0fnu).
+enum class ZeroWithoutZero : std::uint8_t {
+  min_code,  ///< the smallest code (e8m0fnu 0x00 = 2^−127) with underflow|inexact (OCP, CUDA)
+  nan,       ///< NaN with invalid (ml_dtypes non-saturating cast: e8m0fnu(0) = 0xff)
+};
+/// D6: rne ties in formats without mantissa bits (a tie is 1.5·2^k).
+enum class ZeroMantissaTies : std::uint8_t {
+  up,         ///< to 2^(k+1) (MPFR at precision 1, ml_dtypes): e8m0fnu(1.5) = 0x80
+  even_code,  ///< to the neighbour whose code is even (P3109 v4.0 §4.7.4, "IsEven(Q + B)" for P = 1)
+};
+
+/// The implementation-defined choices of one conversion. See `profiles::` for the named sets.
+struct Profile {
+  NanSign nan_sign = NanSign::preserve;
+  NanPayload nan_payload = NanPayload::quiet;
+  NanToFinite nan_to_finite = NanToFinite::positive_max;
+  FnuzOverflow fnuz_overflow = FnuzOverflow::nan;
+  UnsignedNegative unsigned_negative = UnsignedNegative::nan;
+  ZeroWithoutZero zero_without_zero = ZeroWithoutZero::min_code;
+  ZeroMantissaTies zero_mantissa_ties = ZeroMantissaTies::up;
+  bool source_via_f32 = false;  ///< D11: an f64 source is first rounded to f32 (rne), as NumPy-array casts in ml_dtypes do
+  bool decode_ftz = false;      ///< D17: decoding flushes subnormal f32/f64/f16/bf16 results to ±0 (FTZ/DAZ consumers)
+
+  friend constexpr bool operator==(const Profile&, const Profile&) = default;
+};
+
+namespace profiles {
+/// `ocp` (the default): OCP OFP8/MX. NaN keeps its sign (e4m3fn 0x7f/0xff, e5m2 0x7e/0xfe);
+/// NaN into FP6/FP4 → +max (invalid); negative into unsigned → NaN; 0 → e8m0fnu 0x00;
+/// e8m0fnu rne ties up; f64 sources round once.
+inline constexpr Profile ocp{};
+/// `nvidia`: CUDA 13 host conversions (cuda_fp8.hpp/cuda_fp6.hpp/cuda_fp4.hpp, float API):
+/// NaN → 0x7f for every FP8 target (sign and payload dropped); FP6/FP4 NaN → +max;
+/// e8m0fnu uses |x| and sends 0 to 0x00.
+inline constexpr Profile nvidia{NanSign::positive, NanPayload::all_ones, NanToFinite::positive_max, FnuzOverflow::nan,
+                                UnsignedNegative::magnitude, ZeroWithoutZero::min_code, ZeroMantissaTies::up, false,
+                                false};
+/// `ml_dtypes` (0.6, NumPy casts): NaN keeps its sign; FP6/FP4 NaN → the sign-flipped −0 code;
+/// 0 and negatives into e8m0fnu → NaN; e8m0fnu ties up; f64 arrays go through f32 first.
+inline constexpr Profile ml_dtypes{NanSign::preserve, NanPayload::quiet, NanToFinite::negated_zero, FnuzOverflow::nan,
+                                   UnsignedNegative::nan, ZeroWithoutZero::nan, ZeroMantissaTies::up, true, false};
+/// `p3109`: IEEE P3109 interim report v4.0 projection: negative into unsigned is NaN under
+/// SatNone (= nonsat) and clamps to 0 under SatFinite/SatPropagate; P = 1 ties go to the even code.
+inline constexpr Profile p3109{NanSign::preserve, NanPayload::quiet, NanToFinite::positive_max, FnuzOverflow::nan,
+                               UnsignedNegative::by_overflow, ZeroWithoutZero::nan, ZeroMantissaTies::even_code, false,
+                               false};
+}  // namespace profiles
+
+}  // namespace minifloat

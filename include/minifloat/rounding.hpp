@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// rounding.hpp: rounding modes, overflow policies, flags and the RoundingSpec passed to every
+// conversion. No global state: the spec goes in as an argument, the flags come back by value.
+#pragma once
+#include <cstdint>
+
+#include "config.hpp"
+
+namespace minifloat {
+
+/// Rounding direction (IEEE 754-2019 §4.3 names; PTX spelling in brackets).
+enum class Rounding : std::uint8_t {
+  rne,  ///< roundTiesToEven [.rn]. Formats with no mantissa bits (e8m0fnu) send ties up:
+        ///< 1.5·2^k → 2^(k+1), as MPFR at precision 1 and ml_dtypes (Profile::zero_mantissa_ties).
+  rna,  ///< roundTiesToAway [.rna]
+  rtz,  ///< roundTowardZero [.rz]
+  rtp,  ///< roundTowardPositive [.rp]
+  rtn,  ///< roundTowardNegative [.rm]
+  rto,  ///< round to odd: rtz, then the sticky bit ORed into the last kept bit
+  sr,   ///< stochastic rounding: a pure function of the value and the random bits (SrVariant)
+};
+
+/// Stochastic-rounding variant (only read when Rounding::sr). ν is the discarded fraction of
+/// the magnitude in units of the kept LSB, 0 ≤ ν < 1; "up" means away from zero.
+enum class SrVariant : std::uint8_t {
+  exact,  ///< up iff R < ν·2^64 with R a uniform 64-bit integer (rbits): P(up) = ν to within 2^−64
+  a,      ///< P3109 StochasticA<N>: up iff floor(ν·2^N) + R ≥ 2^N, R = low N bits of rbits (hardware style)
+  b,      ///< P3109 StochasticB<N>: up iff floor(ν·2^(N+1)) + 2R + 1 ≥ 2^(N+1)
+  c,      ///< P3109 StochasticC<N>: up iff RNE(ν·2^N) + R ≥ 2^N
+  equal,  ///< CPFloat's equal-probability SR: up iff inexact and the low bit of rbits is 1
+};
+
+/// What happens to a value beyond the largest finite magnitude (and to ±Inf inputs).
+enum class Overflow : std::uint8_t {
+  nonsat,        ///< finite overflow → ±Inf where the format has it, else NaN, else ±max; directed modes
+                 ///< follow IEEE 754 §7.4 (rtz never overflows; rtp sends −overflow to −max; rto → ±max)
+  satfinite,     ///< finite overflow and ±Inf → ±max; NaN stays NaN (PTX .satfinite, OCP "SAT")
+  satpropagate,  ///< finite overflow → ±max; ±Inf → ±Inf where the format has it, else NaN, else ±max
+};
+
+/// IEEE-style exception flags, returned by value (never kept in global state).
+enum Flags : std::uint8_t {
+  flag_none = 0,
+  flag_inexact = 1,    ///< the result differs from the exact input
+  flag_underflow = 2,  ///< inexact and tiny after rounding (as MPFR)
+  flag_overflow = 4,   ///< the rounded magnitude, with unbounded exponent range, exceeds max finite
+  flag_invalid = 8,    ///< NaN produced from a non-NaN (or a NaN replaced by a number)
+};
+MINIFLOAT_HOST_DEVICE constexpr Flags operator|(Flags a, Flags b) noexcept {
+  return static_cast<Flags>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
+MINIFLOAT_HOST_DEVICE constexpr Flags& operator|=(Flags& a, Flags b) noexcept { return a = a | b; }
+
+/// Every rounding choice of one conversion. Default: rne + nonsat.
+struct RoundingSpec {
+  Rounding rounding = Rounding::rne;
+  Overflow overflow = Overflow::nonsat;
+  SrVariant sr_variant = SrVariant::exact;  ///< used only with Rounding::sr
+  std::uint8_t sr_bits = 8;                 ///< N for SrVariant::a/b/c, 1..32
+
+  friend constexpr bool operator==(const RoundingSpec&, const RoundingSpec&) = default;
+};
+
+}  // namespace minifloat

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: Apache-2.0
+// parse.cpp: exact decimal and hex-float parsing. A decimal D·10^E is turned into the top 64
+// bits of its binary value plus a sticky bit by exact big-integer long division, so the
+// rounding engine sees the exact value (no strtod detour, no double rounding).
+#include "minifloat/parse.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "minifloat/registry.hpp"
+
+namespace minifloat {
+namespace {
+
+/// Little-endian base-2^32 natural number, just enough for exact decimal conversion.
+struct BigNat {
+  std::vector<std::uint32_t> w;
+  void trim() {
+    while (!w.empty() && w.back() == 0) w.pop_back();
+  }
+  bool zero() const { return w.empty(); }
+  void mul_add(std::uint32_t m, std::uint32_t a) {
+    std::uint64_t carry = a;
+    for (auto& x : w) {
+      const std::uint64_t t = std::uint64_t{x} * m + carry;
+      x = static_cast<std::uint32_t>(t);
+      carry = t >> 32;
+    }
+    if (carry) w.push_back(static_cast<std::uint32_t>(carry));
+  }
+  int bit_length() const {
+    if (w.empty()) return 0;
+    int b = 32 * static_cast<int>(w.size() - 1);
+    std::uint32_t top = w.back();
+    while (top) {
+      ++b;
+      top >>= 1;
+    }
+    return b;
+  }
+  void shl(int s) {
+    if (w.empty() || s == 0) return;
+    const int words = s / 32, bits = s % 32;
+    std::vector<std::uint32_t> r(w.size() + static_cast<std::size_t>(words) + 1, 0);
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      const std::uint64_t v = std::uint64_t{w[i]} << bits;
+      r[i + static_cast<std::size_t>(words)] |= static_cast<std::uint32_t>(v);
+      r[i + static_cast<std::size_t>(words) + 1] |= static_cast<std::uint32_t>(v >> 32);
+    }
+    w = std::move(r);
+    trim();
+  }
+  static int cmp(const BigNat& a, const BigNat& b) {
+    if (a.w.size() != b.w.size()) return a.w.size() < b.w.size() ? -1 : 1;
+    for (std::size_t i = a.w.size(); i-- > 0;)
+      if (a.w[i] != b.w[i]) return a.w[i] < b.w[i] ? -1 : 1;
+    return 0;
+  }
+  void sub(const BigNat& b) {  // *this -= b, requires *this >= b
+    std::int64_t borrow = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      std::int64_t t = std::int64_t{w[i]} - borrow - (i < b.w.size() ? std::int64_t{b.w[i]} : 0);
+      borrow = t < 0;
+      if (t < 0) t += std::int64_t{1} << 32;
+      w[i] = static_cast<std::uint32_t>(t);
+    }
+    trim();
+  }
+};
+
+BigNat pow10(int n) {
+  BigNat r;
+  r.w = {1};
+  for (; n >= 9; n -= 9) r.mul_add(1000000000u, 0);
+  for (; n > 0; --n) r.mul_add(10, 0);
+  return r;
+}
+
+[[noreturn]] void bad(std::string_view text, const std::string& why) {
+  throw ParseError("cannot parse value '" + std::string(text) + "': " + why +
+                   "; accepted: a decimal (-1e-7, -.5, 448), a C99 hex float (0x1.8p3), inf, -inf or nan");
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// Exact N/D → Unpacked with a 64-bit significand and sticky.
+Unpacked divide(bool negative, BigNat num, BigNat den, long long exp2) {
+  Unpacked u;
+  u.cls = Class::normal;
+  u.negative = negative;
+  // choose s so that q = floor(num·2^s/den) has 64 or 65 bits
+  const long long s = 64 - (static_cast<long long>(num.bit_length()) - den.bit_length());
+  if (s > 0) num.shl(static_cast<int>(s));
+  else if (s < 0) den.shl(static_cast<int>(-s));
+  std::uint64_t q = 0;
+  bool extra = false;  // the 65th quotient bit
+  for (int i = 65; i >= 0; --i) {
+    BigNat t = den;
+    t.shl(i);
+    if (BigNat::cmp(num, t) >= 0) {
+      num.sub(t);
+      if (i == 64) extra = true;
+      else if (i < 64) q |= std::uint64_t{1} << i;
+    }
+  }
+  bool sticky = !num.zero();
+  long long e = exp2 - s;
+  if (extra) {  // 65 bits: drop the lowest into sticky
+    sticky = sticky || (q & 1);
+    q = (q >> 1) | (std::uint64_t{1} << 63);
+    ++e;
+  }
+  u.sig = q;
+  u.exp = static_cast<std::int32_t>(e);
+  u.sticky = sticky;
+  return u;
+}
+
+}  // namespace
+
+Unpacked parse_value(std::string_view text) {
+  std::string_view t = text;
+  if (t.empty()) bad(text, "empty");
+  bool negative = false;
+  if (t[0] == '+' || t[0] == '-') {
+    negative = t[0] == '-';
+    t.remove_prefix(1);
+  }
+  const std::string l = lower(t);
+  if (l == "inf" || l == "infinity") return Unpacked{Class::inf, negative, 0, 0, false};
+  if (l == "nan") return Unpacked{Class::nan, negative, 0, 0, false};
+
+  const bool hex = l.size() >= 2 && l[0] == '0' && l[1] == 'x';
+  std::size_t i = hex ? 2 : 0;
+  BigNat mant;
+  long long scale = 0;  // exponent adjustment from fraction digits (base 10 or base 2)
+  bool any_digit = false, dot = false;
+  const int base = hex ? 16 : 10;
+  for (; i < l.size(); ++i) {
+    const char c = l[i];
+    int d = -1;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (hex && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (d >= 0) {
+      any_digit = true;
+      mant.mul_add(static_cast<std::uint32_t>(base), static_cast<std::uint32_t>(d));
+      if (dot) scale -= hex ? 4 : 1;
+      if (mant.w.size() > 4000) bad(text, "too many digits");
+    } else if (c == '.' && !dot) {
+      dot = true;
+    } else {
+      break;
+    }
+  }
+  if (!any_digit) bad(text, "no digits");
+  long long e = 0;
+  if (i < l.size()) {
+    const char marker = l[i];
+    if ((hex && marker != 'p') || (!hex && marker != 'e')) bad(text, std::string("unexpected character '") + marker + "'");
+    ++i;
+    bool eneg = false;
+    if (i < l.size() && (l[i] == '+' || l[i] == '-')) {
+      eneg = l[i] == '-';
+      ++i;
+    }
+    if (i >= l.size()) bad(text, "missing exponent digits");
+    for (; i < l.size(); ++i) {
+      if (l[i] < '0' || l[i] > '9') bad(text, std::string("unexpected character '") + l[i] + "' in exponent");
+      if (e < 1000000000) e = e * 10 + (l[i] - '0');
+    }
+    if (eneg) e = -e;
+  } else if (hex && dot) {
+    bad(text, "a hex float needs a binary exponent p±N");
+  }
+  mant.trim();
+  if (mant.zero()) return Unpacked{Class::zero, negative, 0, 0, false};
+  if (hex) return divide(negative, mant, BigNat{{1}}, scale + e);
+
+  const long long e10 = scale + e;
+  const long long digits_log = e10 + static_cast<long long>(mant.bit_length() * 0.30103);
+  if (digits_log > 100000) return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, 400000, true};
+  if (digits_log < -100000) return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, -400000, true};
+  if (e10 >= 0) {
+    // mant · 10^e10, exactly
+    BigNat n = mant;
+    for (long long k = e10; k >= 9; k -= 9) n.mul_add(1000000000u, 0);
+    for (long long k = e10 % 9; k > 0; --k) n.mul_add(10, 0);
+    return divide(negative, n, BigNat{{1}}, 0);
+  }
+  return divide(negative, mant, pow10(static_cast<int>(-e10)), 0);
+}
+
+std::uint64_t parse_code(std::string_view text, Format f) {
+  const std::string l = lower(text);
+  auto fail = [&](const std::string& why) -> std::uint64_t {
+    throw ParseError("cannot parse code '" + std::string(text) + "': " + why);
+  };
+  if (l.size() < 3 || l[0] != '0' || l[1] != 'x') return fail("expected hexadecimal 0x…");
+  std::uint64_t v = 0;
+  std::size_t significant = 0;
+  for (std::size_t i = 2; i < l.size(); ++i) {
+    const char c = l[i];
+    int d = -1;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (d < 0) return fail(std::string("'") + c + "' is not a hex digit");
+    if (significant > 0 || d != 0) ++significant;
+    if (significant > 16) return fail("more than 64 bits");
+    v = (v << 4) | static_cast<std::uint64_t>(d);
+  }
+  if ((v & ~code_mask(f)) != 0)
+    return fail("wider than the " + std::to_string(f.bits) + " bits of " + format_name(f));
+  return v;
+}
+
+}  // namespace minifloat

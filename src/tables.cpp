@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: Apache-2.0
+// tables.cpp: placeholder until the tables work lands.
+
