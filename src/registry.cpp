@@ -103,7 +103,7 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   const int e = num(parts[0], "exponent bits");
   const int m = num(parts[1], "mantissa bits");
   const int bias = num(parts[2], "bias");
-  if (e < 1 || e > 11) return fail("exponent bits must be 1..11");
+  if (e < 1 || e > 16) return fail("exponent bits must be 1..16");
   if (m < 0 || m > 52) return fail("mantissa bits must be 0..52");
   bool is_signed = false;
   if (parts[3] == "signed") is_signed = true;

@@ -36,7 +36,7 @@ enum class Specials : std::uint8_t { ieee, fn, fnuz, p3109_extended, none };
 /// registry (`registry.hpp`), not here. Use `validate()` for user-defined formats.
 struct Format {
   std::uint8_t bits;           ///< K: the code width in bits, 3..64
-  std::uint8_t exponent_bits;  ///< width of the biased exponent field, 1..11
+  std::uint8_t exponent_bits;  ///< width of the biased exponent field, 1..16 (P3109 K = 16, P = 1)
   std::uint8_t mantissa_bits;  ///< trailing significand bits (precision − 1), 0..52
   std::int32_t bias;           ///< exponent bias
   bool is_signed;              ///< true: the top bit is a sign bit (sign-magnitude)
@@ -51,7 +51,7 @@ enum class FormatError : std::uint8_t {
   ok,
   bits_mismatch,       ///< bits != is_signed + exponent_bits + mantissa_bits
   bits_out_of_range,   ///< bits must be 3..64 (2..64 for unsigned P3109-style formats)
-  exponent_too_wide,   ///< exponent_bits must be 1..11 (f64's)
+  exponent_too_wide,   ///< exponent_bits must be 1..16 (to_double saturates beyond f64's 11)
   mantissa_too_wide,   ///< mantissa_bits must be ≤ 52 (f64's)
   ieee_needs_mantissa, ///< Specials::ieee needs mantissa_bits ≥ 1 to tell Inf from NaN
   unsigned_fnuz,       ///< Specials::fnuz needs a sign bit (its NaN is the −0 code)
@@ -152,7 +152,7 @@ MINIFLOAT_HOST_DEVICE constexpr Class classify(Format f, std::uint64_t code) noe
 MINIFLOAT_HOST_DEVICE constexpr FormatError validate(Format f) noexcept {
   if (f.bits != static_cast<int>(f.is_signed) + f.exponent_bits + f.mantissa_bits) return FormatError::bits_mismatch;
   if (f.bits > 64 || f.bits < 2) return FormatError::bits_out_of_range;
-  if (f.exponent_bits < 1 || f.exponent_bits > 11) return FormatError::exponent_too_wide;
+  if (f.exponent_bits < 1 || f.exponent_bits > 16) return FormatError::exponent_too_wide;
   if (f.mantissa_bits > 52) return FormatError::mantissa_too_wide;
   if (f.specials == Specials::ieee && f.mantissa_bits == 0) return FormatError::ieee_needs_mantissa;
   if (f.specials == Specials::fnuz && !f.is_signed) return FormatError::unsigned_fnuz;

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// format_test.cpp: the derived limits of every named format pinned to the specs' literal numbers
+// (OCP OFP8 v1.0 Table 1, OCP MX v1.0 §5, ml_dtypes float8.h, IEEE P3109 v4.0 Annex B).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "minifloat/minifloat.hpp"
+
+namespace {
+using namespace minifloat;
+
+struct Limits {
+  const char* name;
+  Format f;
+  double max, min_normal, min_subnormal;  // min_subnormal = 0 when the format has none
+  int max_code, one_code;
+};
+
+// Every number here is copied from the cited spec table, not computed.
+const Limits kLimits[] = {
+    {"e4m3fn", formats::e4m3fn, 448, 0x1p-6, 0x1p-9, 0x7e, 0x38},
+    {"e5m2", formats::e5m2, 57344, 0x1p-14, 0x1p-16, 0x7b, 0x3c},
+    {"e4m3fnuz", formats::e4m3fnuz, 240, 0x1p-7, 0x1p-10, 0x7f, 0x40},
+    {"e5m2fnuz", formats::e5m2fnuz, 57344, 0x1p-15, 0x1p-17, 0x7f, 0x40},
+    {"e4m3b11fnuz", formats::e4m3b11fnuz, 30, 0x1p-10, 0x1p-13, 0x7f, 0x58},
+    {"e4m3", formats::e4m3, 240, 0x1p-6, 0x1p-9, 0x77, 0x38},
+    {"e3m4", formats::e3m4, 15.5, 0x1p-2, 0x1p-6, 0x6f, 0x30},
+    {"e3m2fn", formats::e3m2fn, 28, 0.25, 0.0625, 0x1f, 0x0c},
+    {"e2m3fn", formats::e2m3fn, 7.5, 1.0, 0.125, 0x1f, 0x08},
+    {"e2m1fn", formats::e2m1fn, 6, 1.0, 0.5, 0x7, 0x2},
+    {"e8m0fnu", formats::e8m0fnu, 0x1p127, 0x1p-127, 0, 0xfe, 0x7f},
+    {"ue4m3", formats::ue4m3, 448, 0x1p-6, 0x1p-9, 0x7e, 0x38},
+    {"f16", formats::f16, 65504, 0x1p-14, 0x1p-24, 0x7bff, 0x3c00},
+    {"bf16", formats::bf16, 3.3895313892515355e38, 0x1p-126, 0x1p-133, 0x7f7f, 0x3f80},
+    {"Binary8p3se", p3109(8, 3, true, true), 49152, 0x1p-15, 0x1p-17, 0x7e, 0x40},
+    {"Binary8p4se", p3109(8, 4, true, true), 224, 0x1p-7, 0x1p-10, 0x7e, 0x40},
+    {"Binary8p3sf", p3109(8, 3, true, false), 57344, 0x1p-15, 0x1p-17, 0x7f, 0x40},
+    {"Binary8p4sf", p3109(8, 4, true, false), 240, 0x1p-7, 0x1p-10, 0x7f, 0x40},
+};
+
+TEST(Format, LimitsMatchSpecLiterals) {
+  for (const auto& l : kLimits) {
+    SCOPED_TRACE(l.name);
+    EXPECT_EQ(validate(l.f), FormatError::ok);
+    EXPECT_EQ(max_finite_magnitude(l.f), static_cast<std::uint64_t>(l.max_code));
+    EXPECT_EQ(to_double(l.f, static_cast<std::uint64_t>(l.max_code)), l.max);
+    EXPECT_EQ(to_double(l.f, static_cast<std::uint64_t>(l.one_code)), 1.0);
+    if (l.min_subnormal != 0) {
+      EXPECT_EQ(to_double(l.f, 1), l.min_subnormal);
+      EXPECT_EQ(classify(l.f, 1), Class::subnormal);
+    } else {
+      EXPECT_EQ(to_double(l.f, 0), l.min_normal);  // e8m0fnu: no zero, 0x00 = 2^-127
+    }
+    const std::uint64_t min_normal_code = l.f.has_zero ? (std::uint64_t{1} << l.f.mantissa_bits) : 0;
+    EXPECT_EQ(to_double(l.f, min_normal_code), l.min_normal);
+  }
+}
+
+TEST(Format, F32AndF64AreIeee) {
+  EXPECT_EQ(to_double(formats::f32, 0x7f7fffff), static_cast<double>(std::numeric_limits<float>::max()));
+  EXPECT_EQ(to_double(formats::f64, 0x7fefffffffffffffull), std::numeric_limits<double>::max());
+  EXPECT_EQ(to_double(formats::f64, 1), std::numeric_limits<double>::denorm_min());
+  EXPECT_TRUE(std::isinf(to_double(formats::f32, 0xff800000)));
+}
+
+TEST(Format, SpecialCodes) {
+  // OCP OFP8: e4m3fn NaN only S.1111.111; e5m2 Inf 0x7c/0xfc, NaN 0x7d..0x7f.
+  EXPECT_EQ(classify(formats::e4m3fn, 0x7f), Class::nan);
+  EXPECT_EQ(classify(formats::e4m3fn, 0xff), Class::nan);
+  EXPECT_EQ(classify(formats::e4m3fn, 0x7e), Class::normal);
+  EXPECT_EQ(classify(formats::e4m3fn, 0x80), Class::zero);
+  EXPECT_EQ(classify(formats::e5m2, 0x7c), Class::inf);
+  EXPECT_EQ(classify(formats::e5m2, 0xfc), Class::inf);
+  for (int c : {0x7d, 0x7e, 0x7f, 0xfd, 0xfe, 0xff}) EXPECT_EQ(classify(formats::e5m2, static_cast<std::uint64_t>(c)), Class::nan);
+  // FNUZ: 0x80 is the only NaN, no −0.
+  EXPECT_EQ(classify(formats::e4m3fnuz, 0x80), Class::nan);
+  EXPECT_FALSE(has_negative_zero(formats::e4m3fnuz));
+  // e8m0fnu: NaN 0xff, no zero.
+  EXPECT_EQ(classify(formats::e8m0fnu, 0xff), Class::nan);
+  EXPECT_EQ(classify(formats::e8m0fnu, 0x00), Class::normal);
+  // ue4m3: NaN 0x7f.
+  EXPECT_EQ(classify(formats::ue4m3, 0x7f), Class::nan);
+  // FP4/FP6: no specials, signed zero 0x8 / 0x20.
+  EXPECT_EQ(classify(formats::e2m1fn, 0x8), Class::zero);
+  EXPECT_EQ(classify(formats::e3m2fn, 0x20), Class::zero);
+  EXPECT_FALSE(has_nan(formats::e2m1fn));
+  // P3109 (v4.0 §4.7.6): Binary8p3se 0x7f = +Inf, 0xff = −Inf, 0x80 = NaN; unsigned extended
+  // Binary8p3ue: 0xff NaN, 0xfe +Inf.
+  const Format p3se = p3109(8, 3, true, true);
+  EXPECT_EQ(classify(p3se, 0x7f), Class::inf);
+  EXPECT_EQ(classify(p3se, 0xff), Class::inf);
+  EXPECT_EQ(classify(p3se, 0x80), Class::nan);
+  const Format p3ue = p3109(8, 3, false, true);
+  EXPECT_EQ(classify(p3ue, 0xff), Class::nan);
+  EXPECT_EQ(classify(p3ue, 0xfe), Class::inf);
+  EXPECT_EQ(max_finite_magnitude(p3ue), 0xfdu);
+  // 1.0 in P3109: signed 2^(K−2), unsigned 2^(K−1).
+  EXPECT_EQ(to_double(p3ue, 0x80), 1.0);
+}
+
+TEST(Format, ValidateRejectsInconsistentDescriptors) {
+  EXPECT_EQ(validate(Format{8, 4, 4, 7, true, Specials::fn, true}), FormatError::bits_mismatch);
+  EXPECT_EQ(validate(Format{5, 5, 0, 15, false, Specials::ieee, true}), FormatError::ieee_needs_mantissa);
+  EXPECT_EQ(validate(Format{7, 4, 3, 7, false, Specials::fnuz, true}), FormatError::unsigned_fnuz);
+  EXPECT_EQ(validate(Format{8, 4, 3, 7, true, Specials::ieee, false}), FormatError::no_zero_needs_fn);
+}
+
+// Every P3109 format of the family has the special codes of the v4.0 table (§3.1 of spec-digest).
+TEST(Format, P3109FamilySpecialCodes) {
+  for (int k = 3; k <= 16; ++k) {
+    for (int p = 1; p < k; ++p) {
+      for (bool ext : {true, false}) {
+        const Format f = p3109(k, p, true, ext);
+        ASSERT_EQ(validate(f), FormatError::ok) << k << " " << p;
+        const std::uint64_t half = std::uint64_t{1} << (k - 1);
+        EXPECT_EQ(classify(f, half), Class::nan);
+        EXPECT_EQ(to_double(f, half >> 1), 1.0) << "K=" << k << " P=" << p;
+        EXPECT_EQ(max_finite_magnitude(f), ext ? half - 2 : half - 1);
+      }
+    }
+    for (int p = 1; p <= k; ++p) {
+      for (bool ext : {true, false}) {
+        const Format f = p3109(k, p, false, ext);
+        ASSERT_EQ(validate(f), FormatError::ok) << k << " " << p;
+        const std::uint64_t all = (std::uint64_t{1} << k) - 1;
+        EXPECT_EQ(classify(f, all), Class::nan);
+        EXPECT_EQ(to_double(f, (all + 1) >> 1), 1.0) << "K=" << k << " P=" << p;
+        EXPECT_EQ(max_finite_magnitude(f), ext ? all - 2 : all - 1);
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// parse_test.cpp: decimals and hex floats are parsed exactly and rounded once.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "minifloat/minifloat.hpp"
+#include "minifloat/parse.hpp"
+
+namespace {
+using namespace minifloat;
+
+std::uint64_t enc(const char* text, Format f, RoundingSpec s = {}) { return round_pack(f, parse_value(text), s).code; }
+double as_double(const char* text) {
+  const auto r = round_pack(formats::f64, parse_value(text));
+  double d;
+  std::memcpy(&d, &r.code, 8);
+  return d;
+}
+
+TEST(Parse, DecimalsMatchCorrectlyRoundedStrtod) {
+  // glibc strtod is correctly rounded (rne): an independent check of the f64 path.
+  for (const char* t : {"0.1", "-1e-7", "3.14159265358979323846264338327950288", "1e308", "2.2250738585072014e-308",
+                        "4.9406564584124654e-324", "123456789012345678901234567890", "-.5", "448", "1E-5",
+                        "2.4703282292062328e-324", "1.7976931348623158e308"})
+    EXPECT_EQ(as_double(t), std::strtod(t, nullptr)) << t;
+}
+
+TEST(Parse, HexFloatsAreExact) {
+  EXPECT_EQ(as_double("0x1.8p3"), 12.0);
+  EXPECT_EQ(as_double("-0x.8p-2"), -0.125);
+  EXPECT_EQ(as_double("0x1p-1074"), std::numeric_limits<double>::denorm_min());
+}
+
+TEST(Parse, DecimalsRoundOnceNotThroughADouble) {
+  // 1.0625 + 1e-25 is above the e4m3fn tie 1.0625 but rounds to the tie as a double (T11-like).
+  EXPECT_EQ(enc("1.0625000000000000000000001", formats::e4m3fn), 0x39u);
+  EXPECT_EQ(enc("1.0625", formats::e4m3fn), 0x38u);
+  EXPECT_EQ(enc("464.0000000000000000000001", formats::e4m3fn), 0x7fu);
+  EXPECT_EQ(enc("464", formats::e4m3fn), 0x7eu);
+  // rtz/rtp on 0.1 in f32: exact bracketing of 0.1 by floats 0x3dcccccc < 0.1 < 0x3dcccccd
+  EXPECT_EQ(enc("0.1", formats::f32, {Rounding::rtz}), 0x3dccccccu);
+  EXPECT_EQ(enc("0.1", formats::f32, {Rounding::rtp}), 0x3dcccccdu);
+}
+
+TEST(Parse, SpecialsAndHugeExponents) {
+  EXPECT_EQ(enc("inf", formats::e5m2), 0x7cu);
+  EXPECT_EQ(enc("-inf", formats::e5m2), 0xfcu);
+  EXPECT_EQ(enc("-Infinity", formats::e5m2), 0xfcu);
+  EXPECT_EQ(enc("nan", formats::e4m3fn), 0x7fu);
+  EXPECT_EQ(enc("1e999999999", formats::e5m2), 0x7cu);
+  EXPECT_EQ(enc("-1e-999999999", formats::e4m3fn), 0x80u);
+  EXPECT_EQ(enc("1e-999999999", formats::e4m3fn, {Rounding::rtp}), 0x01u);
+}
+
+TEST(Parse, BadInputThrowsParseError) {
+  for (const char* t : {"", "abc", "1.2.3", "1e", "0x1.8", "--1", "1x", "0x", "e5", "."})
+    EXPECT_THROW(parse_value(t), ParseError) << t;
+}
+
+TEST(Parse, CodesMustFitTheFormat) {
+  EXPECT_EQ(parse_code("0x7e", formats::e4m3fn), 0x7eu);
+  EXPECT_EQ(parse_code("0x7", formats::e2m1fn), 0x7u);
+  EXPECT_THROW(parse_code("0x100", formats::e4m3fn), ParseError);
+  EXPECT_THROW(parse_code("0x10", formats::e2m1fn), ParseError);
+  EXPECT_THROW(parse_code("0x80", formats::ue4m3), ParseError);
+  EXPECT_THROW(parse_code("7e", formats::e4m3fn), ParseError);
+  EXPECT_THROW(parse_code("0xzz", formats::e4m3fn), ParseError);
+}
+
+}  // namespace

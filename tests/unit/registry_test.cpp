@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// registry_test.cpp: one table of names; parse(name(x)) == x for every entry; errors list the
+// accepted names.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "minifloat/registry.hpp"
+
+namespace {
+using namespace minifloat;
+
+TEST(Registry, EveryFormatNameRoundTrips) {
+  std::set<std::string> seen;
+  for (const auto& nf : named_formats()) {
+    EXPECT_TRUE(seen.insert(nf.name).second) << "duplicate name " << nf.name;
+    EXPECT_EQ(validate(nf.format), FormatError::ok) << nf.name;
+    EXPECT_EQ(parse_format(nf.name), nf.format) << nf.name;
+    // Binary8p4sf and e4m3fnuz (Binary8p3sf and e5m2fnuz) are the same descriptor (spec-digest
+    // §3.1): the name of a format is its first registered name, and it parses back to it.
+    EXPECT_EQ(parse_format(format_name(nf.format)), nf.format) << nf.name;
+  }
+  // 16 named formats + P3109 K = 3..16: signed P = 1..K−1, unsigned P = 1..K, × {e, f}.
+  std::size_t p3109_count = 0;
+  for (int k = 3; k <= 16; ++k) p3109_count += 2 * static_cast<std::size_t>((k - 1) + k);
+  EXPECT_EQ(named_formats().size(), 16 + p3109_count);
+}
+
+TEST(Registry, AliasesAndCase) {
+  EXPECT_EQ(parse_format("float8_e4m3fn"), formats::e4m3fn);
+  EXPECT_EQ(parse_format("E4M3FN"), formats::e4m3fn);
+  EXPECT_EQ(parse_format("binary8p4se"), p3109(8, 4, true, true));
+  EXPECT_EQ(parse_format("bfloat16"), formats::bf16);
+}
+
+TEST(Registry, UserDefinedFormats) {
+  const Format f = parse_format("custom:5,2,15,signed,ieee");
+  EXPECT_EQ(f, formats::e5m2);
+  EXPECT_EQ(format_name(Format{9, 5, 3, 15, true, Specials::fn, true}), "custom:5,3,15,signed,fn");
+  EXPECT_EQ(parse_format("custom:5,3,15,signed,fn"), (Format{9, 5, 3, 15, true, Specials::fn, true}));
+  EXPECT_THROW(parse_format("custom:5,0,15,signed,ieee"), NameError);
+  EXPECT_THROW(parse_format("custom:5,2"), NameError);
+}
+
+TEST(Registry, UnknownNamesListTheAcceptedOnes) {
+  try {
+    parse_format("fp7");
+    FAIL() << "no throw";
+  } catch (const NameError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("fp7"), std::string::npos);
+    EXPECT_NE(m.find("e4m3fn"), std::string::npos);
+    EXPECT_NE(m.find("e8m0fnu"), std::string::npos);
+  }
+  EXPECT_THROW(parse_rounding("nearest"), NameError);
+  EXPECT_THROW(parse_overflow("sat"), NameError);
+  EXPECT_THROW(parse_profile("amd"), NameError);
+}
+
+TEST(Registry, ModeNamesRoundTrip) {
+  for (auto n : rounding_names()) EXPECT_EQ(rounding_name(parse_rounding(n)), n);
+  for (auto n : overflow_names()) EXPECT_EQ(overflow_name(parse_overflow(n)), n);
+  for (auto n : profile_names()) EXPECT_NO_THROW(parse_profile(n));
+  EXPECT_EQ(parse_profile("ocp"), profiles::ocp);
+  EXPECT_EQ(parse_profile("nvidia"), profiles::nvidia);
+}
+
+}  // namespace
