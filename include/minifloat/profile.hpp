@@ -9,7 +9,8 @@
 
 namespace minifloat {
 
-/// D3: sign of a NaN result.
+/// D3: sign of the NaN produced from a NaN *input*. (A NaN produced from ±Inf or a finite
+/// overflow always keeps the value's sign, under every profile: CUDA NOSAT −464.00003 → e4m3fn 0xff.)
 enum class NanSign : std::uint8_t {
   preserve,  ///< the input NaN's sign (OCP default, ml_dtypes): −NaN → e4m3fn 0xff
   positive,  ///< always positive (CUDA float API canonicalises to 0x7FFFFFFF first)

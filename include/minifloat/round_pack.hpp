@@ -111,8 +111,11 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t round_at(Format f, const Profile& 
   return I;
 }
 
+/// The NaN code of `f` with sign `negative` (where the format's NaN has a sign). Profile::nan_sign
+/// is applied by the caller to NaN *inputs* only: a NaN created from ±Inf or a finite overflow
+/// keeps the sign of the value (CUDA __nv_cvt_*_to_fp8 NOSAT: −464.00003 → e4m3fn 0xff).
 MINIFLOAT_HOST_DEVICE constexpr std::uint64_t nan_code(Format f, const Profile& prof, bool negative) noexcept {
-  const std::uint64_t s = (negative && prof.nan_sign == NanSign::preserve) ? sign_mask(f) : 0;
+  const std::uint64_t s = negative ? sign_mask(f) : 0;
   switch (f.specials) {
     case Specials::ieee:
       return s | (prof.nan_payload == NanPayload::all_ones
@@ -148,7 +151,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
 
   // 1. NaN
   if (x.cls == Class::nan) {
-    if (has_nan(f)) return {detail::nan_code(f, prof, x.negative), flag_none};
+    if (has_nan(f)) return {detail::nan_code(f, prof, x.negative && prof.nan_sign == NanSign::preserve), flag_none};
     if (prof.nan_to_finite == NanToFinite::negated_zero) return {x.negative ? 0 : S, flag_invalid};
     return {max_mag, flag_invalid};
   }

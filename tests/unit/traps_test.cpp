@@ -33,6 +33,14 @@ TEST(Traps, T02_e4m3fn_first_float_above_464_overflows) {
   EXPECT_EQ(f32(0x43E80001, formats::e4m3fn), 0x7fu);
   EXPECT_EQ(f32(0x43E80001, formats::e4m3fn, kRneSat), 0x7eu);
 }
+TEST(Traps, T02_negative_overflow_nan_keeps_its_sign_under_every_profile) {
+  // CUDA __nv_cvt_double_to_fp8 NOSAT: overflow sets 0x7F then ORs the sign (found by the NVIDIA
+  // host-oracle test); only NaN *inputs* lose their sign in CUDA's float API.
+  for (Profile p : {profiles::ocp, profiles::nvidia, profiles::ml_dtypes}) {
+    EXPECT_EQ(f32(0xC3E80001, formats::e4m3fn, kRne, p), 0xffu);
+    EXPECT_EQ(f32(0xFF800000, formats::e4m3fn, kRne, p), 0xffu);
+  }
+}
 TEST(Traps, T03_e5m2_61440_overflows) {
   EXPECT_EQ(f32(0x47700000, formats::e5m2), 0x7cu);
   EXPECT_EQ(f32(0x47700000, formats::e5m2, kRneSat), 0x7bu);
