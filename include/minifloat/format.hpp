@@ -43,7 +43,8 @@ struct Format {
   Specials specials;           ///< which codes are Inf / NaN
   bool has_zero;               ///< false: no zero code, exponent field 0 is normal (e8m0fnu)
 
-  friend constexpr bool operator==(const Format&, const Format&) = default;
+  // By value: nvcc cannot bind a reference to a host-only constexpr variable in device code.
+  friend constexpr bool operator==(Format, Format) = default;
 };
 
 /// Problems `validate()` reports for a user-defined format.

@@ -11,8 +11,13 @@ namespace minifloat::detail {
 
 /// Number of significant bits of x (0 for x == 0): bit_width(0b1011) == 4.
 MINIFLOAT_HOST_DEVICE constexpr int bit_width(std::uint64_t x) noexcept {
-  int n = 0;
-  while (x >= (std::uint64_t{1} << 32)) { x >>= 32; n += 32; }
+  if (x == 0) return 0;
+#if defined(__CUDA_ARCH__)
+  if (!__builtin_is_constant_evaluated()) return 64 - __clzll(static_cast<long long>(x));
+#elif defined(__GNUC__) || defined(__clang__)
+  return 64 - __builtin_clzll(x);
+#endif
+  int n = 0;  // constant evaluation on the device side, or an unknown compiler
   while (x != 0) { x >>= 1; ++n; }
   return n;
 }
