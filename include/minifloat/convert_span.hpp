@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// convert_span.hpp: whole-array conversions (f32/f64/f16/bf16 arrays → codes, codes → f32/f64)
+// through the one rounding engine; part of the compiled library minifloat::minifloat.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "error.hpp"
+#include "format.hpp"
+#include "profile.hpp"
+#include "rounding.hpp"
+
+namespace minifloat {
+
+// Common contract of every function below (they are the compiled-library boundary, so they throw):
+//  - `in` and `out` must have the same number of elements, else minifloat::Error.
+//  - Element i of `out` is exactly what the scalar `convert` (convert.hpp) gives for element i of
+//    `in`, with the same RoundingSpec and Profile: every element is unpacked exactly and rounded
+//    once by `round_pack`. The Flags returned are the OR of every element's flags.
+//  - Codes are right-aligned in their storage word (bits above `to.bits` are zero): an e2m1fn code
+//    occupies the low 4 bits of its std::uint8_t, an e3m2fn code the low 6.
+//  - std::uint8_t code arrays hold formats of at most 8 bits; std::uint16_t arrays at most 16
+//    (f16, bf16, P3109 K ≤ 16, custom). A wider format throws minifloat::Error.
+//  - A format that fails `validate()` throws minifloat::Error.
+//  - Rounding::sr needs one 64-bit word of random bits per element: `rbits` must then have
+//    `in.size()` elements (element i rounds with rbits[i], see SrVariant), and `spec.sr_bits` must
+//    be 1..32; otherwise minifloat::Error. For the other modes `rbits` must be empty or
+//    `in.size()` long, and is not read.
+//  - The named formats e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
+//    e8m0fnu ue4m3 f16 bf16 run a loop compiled for that format (the descriptor is a constant);
+//    every other format runs the same loop with the descriptor as a run-time value.
+
+/// Convert binary32 values to codes of `to` (≤ 8 bits).
+/// **Example**: {464.f, -1.f} → e4m3fn {0x7e, 0xb8}, flags inexact (OCP OFP8 v1.0; T1).
+Flags convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+/// Convert binary32 values to codes of `to` (≤ 16 bits), e.g. f32 → f16 or bf16.
+Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+
+/// Convert binary64 values to codes of `to` (≤ 8 bits), rounding once from the exact double
+/// (unless `prof.source_via_f32`, D11: then an rne step through f32 comes first, as ml_dtypes).
+Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+/// Convert binary64 values to codes of `to` (≤ 16 bits).
+Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+
+/// Convert IEEE binary16 values, given as their raw bits (sign bit 15, exponent bits 14..10,
+/// mantissa bits 9..0), to codes of `to` (≤ 8 bits).
+Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
+                       RoundingSpec spec = {}, Profile prof = profiles::ocp,
+                       std::span<const std::uint64_t> rbits = {});
+/// Convert binary16 raw bits to codes of `to` (≤ 16 bits).
+Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
+                       RoundingSpec spec = {}, Profile prof = profiles::ocp,
+                       std::span<const std::uint64_t> rbits = {});
+
+/// Convert bfloat16 values, given as their raw bits (the top 16 bits of a binary32), to codes
+/// of `to` (≤ 8 bits).
+Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
+                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
+                        std::span<const std::uint64_t> rbits = {});
+/// Convert bfloat16 raw bits to codes of `to` (≤ 16 bits).
+Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
+                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
+                        std::span<const std::uint64_t> rbits = {});
+
+/// Same as convert_f32 (overload spelled `convert` for float arrays).
+inline Flags convert(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
+  return convert_f32(in, out, to, spec, prof, rbits);
+}
+/// Same as convert_f32 (16-bit codes).
+inline Flags convert(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
+  return convert_f32(in, out, to, spec, prof, rbits);
+}
+/// Same as convert_f64 (overload spelled `convert` for double arrays).
+inline Flags convert(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
+  return convert_f64(in, out, to, spec, prof, rbits);
+}
+/// Same as convert_f64 (16-bit codes).
+inline Flags convert(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
+  return convert_f64(in, out, to, spec, prof, rbits);
+}
+
+/// Decode codes of `from` (≤ 8 bits) to binary32, rounding to nearest even (exact for every
+/// format of ≤ 16 bits; `prof.decode_ftz` (D17) flushes subnormal results to ±0). A code with
+/// bits set above `from.bits` throws minifloat::Error naming its index.
+/// **Example**: e4m3fn {0x7e, 0x7f} → {448.f, NaN}; e8m0fnu {0x00} → {2^−127}.
+Flags decode_to_f32(std::span<const std::uint8_t> codes, std::span<float> out, Format from,
+                    Profile prof = profiles::ocp);
+/// Decode codes of `from` (≤ 16 bits) to binary32.
+Flags decode_to_f32(std::span<const std::uint16_t> codes, std::span<float> out, Format from,
+                    Profile prof = profiles::ocp);
+/// Decode codes of `from` (≤ 8 bits) to binary64 (always exact).
+Flags decode_to_f64(std::span<const std::uint8_t> codes, std::span<double> out, Format from,
+                    Profile prof = profiles::ocp);
+/// Decode codes of `from` (≤ 16 bits) to binary64 (always exact).
+Flags decode_to_f64(std::span<const std::uint16_t> codes, std::span<double> out, Format from,
+                    Profile prof = profiles::ocp);
+
+}  // namespace minifloat
