@@ -15,6 +15,10 @@ struct Error : std::runtime_error {
 struct NameError : Error {
   using Error::Error;
 };
+/// A file that cannot be read or written (missing, truncated, permission), naming the path.
+struct IoError : Error {
+  using Error::Error;
+};
 /// An unparsable or out-of-range value or code.
 struct ParseError : Error {
   using Error::Error;

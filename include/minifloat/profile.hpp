@@ -35,17 +35,27 @@ enum class UnsignedNegative : std::uint8_t {
   nan,          ///< NaN with flag invalid (OCP default for e8m0fnu; ml_dtypes; P3109 v4.0 SatNone)
   clamp,        ///< the smallest value: 0, or the minimum where there is no zero (p3109-cpp OvfInf)
   magnitude,    ///< convert |x| (CUDA __nv_cvt_float_to_e8m0: −4 → 0x81)
-  by_overflow,  ///< P3109 v4.0 §4.7.5: NaN under nonsat (SatNone), clamp under satfinite/satpropagate
+  by_overflow,  ///< P3109 v4.0 §4.7.3/§4.7.5: round first; a result of 0 stays 0, else NaN under nonsat
+                ///< (SatNone) and clamp under satfinite/satpropagate
 };
 /// D6: an exact zero into a format without zero (e8m0fnu).
 enum class ZeroWithoutZero : std::uint8_t {
   min_code,  ///< the smallest code (e8m0fnu 0x00 = 2^−127) with underflow|inexact (OCP, CUDA)
   nan,       ///< NaN with invalid (ml_dtypes non-saturating cast: e8m0fnu(0) = 0xff)
 };
-/// D6: rne ties in formats without mantissa bits (a tie is 1.5·2^k).
+/// D6: rne ties (and rto's parity) in formats without mantissa bits (a tie is 1.5·2^k).
 enum class ZeroMantissaTies : std::uint8_t {
   up,         ///< to 2^(k+1) (MPFR at precision 1, ml_dtypes): e8m0fnu(1.5) = 0x80
   even_code,  ///< to the neighbour whose code is even (P3109 v4.0 §4.7.4, "IsEven(Q + B)" for P = 1)
+};
+
+/// What Overflow::nonsat means beyond the IEEE-style rules every format shares.
+enum class NonsatOverflow : std::uint8_t {
+  ieee,   ///< OCP/IEEE 754 §7.4: finite overflow → Inf, else NaN, else max; rto → ±max; ±Inf into a
+          ///< format without Inf → NaN (e4m3fn 0x7f, FNUZ 0x80)
+  p3109,  ///< P3109 v4.0 §4.7.5 SatNone: a finite-domain format (no Inf) saturates both finite overflow and
+          ///< ±Inf to ±max instead of giving NaN; ToOdd overflows to ±Inf in signed extended formats and
+          ///< to max in unsigned extended ones
 };
 
 /// The implementation-defined choices of one conversion. See `profiles::` for the named sets.
@@ -57,6 +67,7 @@ struct Profile {
   UnsignedNegative unsigned_negative = UnsignedNegative::nan;
   ZeroWithoutZero zero_without_zero = ZeroWithoutZero::min_code;
   ZeroMantissaTies zero_mantissa_ties = ZeroMantissaTies::up;
+  NonsatOverflow nonsat_overflow = NonsatOverflow::ieee;
   bool source_via_f32 = false;  ///< D11: an f64 source is first rounded to f32 (rne), as NumPy-array casts in ml_dtypes do
   bool decode_ftz = false;      ///< D17: decoding flushes subnormal f32/f64/f16/bf16 results to ±0 (FTZ/DAZ consumers)
 
@@ -71,17 +82,23 @@ inline constexpr Profile ocp{};
 /// `nvidia`: CUDA 13 host conversions (cuda_fp8.hpp/cuda_fp6.hpp/cuda_fp4.hpp, float API):
 /// NaN → 0x7f for every FP8 target (sign and payload dropped); FP6/FP4 NaN → +max;
 /// e8m0fnu uses |x| and sends 0 to 0x00.
-inline constexpr Profile nvidia{NanSign::positive, NanPayload::all_ones, NanToFinite::positive_max, FnuzOverflow::nan,
-                                UnsignedNegative::magnitude, ZeroWithoutZero::min_code, ZeroMantissaTies::up, false,
+inline constexpr Profile nvidia{NanSign::positive,       NanPayload::all_ones,         NanToFinite::positive_max,
+                                FnuzOverflow::nan,       UnsignedNegative::magnitude,  ZeroWithoutZero::min_code,
+                                ZeroMantissaTies::up,    NonsatOverflow::ieee,         false,
                                 false};
 /// `ml_dtypes` (0.6, NumPy casts): NaN keeps its sign; FP6/FP4 NaN → the sign-flipped −0 code;
 /// 0 and negatives into e8m0fnu → NaN; e8m0fnu ties up; f64 arrays go through f32 first.
-inline constexpr Profile ml_dtypes{NanSign::preserve, NanPayload::quiet, NanToFinite::negated_zero, FnuzOverflow::nan,
-                                   UnsignedNegative::nan, ZeroWithoutZero::nan, ZeroMantissaTies::up, true, false};
-/// `p3109`: IEEE P3109 interim report v4.0 projection: negative into unsigned is NaN under
-/// SatNone (= nonsat) and clamps to 0 under SatFinite/SatPropagate; P = 1 ties go to the even code.
-inline constexpr Profile p3109{NanSign::preserve, NanPayload::quiet, NanToFinite::positive_max, FnuzOverflow::nan,
-                               UnsignedNegative::by_overflow, ZeroWithoutZero::nan, ZeroMantissaTies::even_code, false,
+inline constexpr Profile ml_dtypes{NanSign::preserve,     NanPayload::quiet,     NanToFinite::negated_zero,
+                                   FnuzOverflow::nan,     UnsignedNegative::nan, ZeroWithoutZero::nan,
+                                   ZeroMantissaTies::up,  NonsatOverflow::ieee,  true,
+                                   false};
+/// `p3109`: IEEE P3109 interim report v4.0 projection (RoundToPrecision → Saturate → Encode):
+/// a negative value into an unsigned format that does not round to 0 is NaN under SatNone
+/// (= nonsat) and clamps to 0 under SatFinite/SatPropagate; P = 1 ties and round-to-odd use the
+/// code's parity (IsEven(Q + B)); SatNone saturates finite-domain formats (NonsatOverflow::p3109).
+inline constexpr Profile p3109{NanSign::preserve,          NanPayload::quiet,    NanToFinite::positive_max,
+                               FnuzOverflow::nan,          UnsignedNegative::by_overflow, ZeroWithoutZero::nan,
+                               ZeroMantissaTies::even_code, NonsatOverflow::p3109, false,
                                false};
 }  // namespace profiles
 

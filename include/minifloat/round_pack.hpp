@@ -72,7 +72,9 @@ MINIFLOAT_HOST_DEVICE constexpr bool rounds_up(const Cut& c, bool odd, bool nega
     case Rounding::rtn: return negative;
     case Rounding::rto: return false;
     case Rounding::sr: {
-      const int n = spec.sr_bits;  // 1..32 (checked at the API boundary)
+      // 1..32: every API boundary (span, stochastic, CLI) rejects other values with an error; the
+      // core cannot throw, so it clamps here only to keep the shifts defined.
+      const int n = spec.sr_bits < 1 ? 1 : (spec.sr_bits > 32 ? 32 : spec.sr_bits);
       const std::uint64_t r = low_bits(rbits, n);
       switch (spec.sr_variant) {
         case SrVariant::exact: return c.low ? rbits <= c.frac : rbits < c.frac;
@@ -103,8 +105,8 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t round_at(Format f, const Profile& 
   if (f.mantissa_bits == 0 && c.I != 0)  // no mantissa: the kept LSB is the implicit bit
     odd = prof.zero_mantissa_ties == ZeroMantissaTies::up ? true : (((q + f.bias) & 1) != 0);
   std::uint64_t I = c.I;
-  if (spec.rounding == Rounding::rto) {
-    if (inexact) I |= 1;
+  if (spec.rounding == Rounding::rto) {  // truncate, then move to the odd neighbour when inexact
+    if (inexact && !odd) ++I;
   } else if (rounds_up(c, odd, negative, spec, rbits)) {
     ++I;
   }
@@ -160,6 +162,23 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
     UnsignedNegative rule = prof.unsigned_negative;
     if (rule == UnsignedNegative::by_overflow)
       rule = spec.overflow == Overflow::nonsat ? UnsignedNegative::nan : UnsignedNegative::clamp;
+    if (prof.unsigned_negative == UnsignedNegative::by_overflow && x.cls != Class::inf && f.has_zero) {
+      // P3109 rounds before it saturates: a negative value whose rounding is 0 becomes 0.
+      Unpacked m = x;
+      m.negative = false;
+      std::uint64_t sig = m.sig;
+      int exp = m.exp;
+      if (m.sticky) {
+        const int lz = 64 - detail::bit_width(sig);
+        sig <<= lz;
+        exp -= lz;
+      }
+      const int ex = exp + detail::bit_width(sig) - 1, em = emin(f);
+      bool inexact = false;
+      const std::uint64_t I = detail::round_at(f, prof, sig, exp, m.sticky, (ex > em ? ex : em) - f.mantissa_bits,
+                                               true, spec, rbits, inexact);
+      if (I == 0) return {0, flag_inexact | flag_underflow};
+    }
     if (rule == UnsignedNegative::magnitude) {
       x.negative = false;
     } else if (rule == UnsignedNegative::nan && has_nan(f)) {
@@ -172,6 +191,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   // 3. infinities
   if (x.cls == Class::inf) {
     if (spec.overflow == Overflow::satfinite) return {max_code(neg), flag_inexact};
+    if (!has_inf(f) && spec.overflow == Overflow::nonsat && prof.nonsat_overflow == NonsatOverflow::p3109)
+      return {max_code(neg), flag_inexact};
     if (has_inf(f)) return {inf_code(f, neg), flag_none};
     if (has_nan(f)) return {detail::nan_code(f, prof, neg), flag_invalid};
     return {max_code(neg), flag_inexact};
@@ -229,7 +250,12 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   const Rounding r = spec.rounding;
   const bool toward_max = r == Rounding::rtz || r == Rounding::rto || (r == Rounding::rtp && neg) ||
                           (r == Rounding::rtn && !neg);
-  if (spec.overflow != Overflow::nonsat || toward_max) return {max_code(neg), flags};
+  if (spec.overflow != Overflow::nonsat || toward_max) {
+    const bool p3109_odd_to_inf = r == Rounding::rto && prof.nonsat_overflow == NonsatOverflow::p3109 &&
+                                  spec.overflow == Overflow::nonsat && has_inf(f) && f.is_signed;
+    if (!p3109_odd_to_inf) return {max_code(neg), flags};
+  }
+  if (prof.nonsat_overflow == NonsatOverflow::p3109 && !has_inf(f)) return {max_code(neg), flags};
   if (f.specials == Specials::fnuz && prof.fnuz_overflow == FnuzOverflow::hip_max_exponent)
     return {(magnitude_mask(f) - mantissa_mask(f)) | (neg ? S : 0), flags};
   if (has_inf(f)) return {inf_code(f, neg), flags};

@@ -44,7 +44,10 @@ enum Flags : std::uint8_t {
   flag_inexact = 1,    ///< the result differs from the exact input
   flag_underflow = 2,  ///< inexact and tiny after rounding (as MPFR)
   flag_overflow = 4,   ///< the rounded magnitude, with unbounded exponent range, exceeds max finite
-  flag_invalid = 8,    ///< NaN produced from a non-NaN (or a NaN replaced by a number)
+  flag_invalid = 8,    ///< a NaN input replaced by a number, or a NaN made from a non-NaN other than by finite
+                       ///< overflow (±Inf into a format without Inf, a negative into an unsigned format, 0 into
+                       ///< e8m0fnu under ml_dtypes). A finite overflow to NaN raises overflow|inexact only,
+                       ///< as IEEE 754 §7.4 does for overflow to Inf.
 };
 MINIFLOAT_HOST_DEVICE constexpr Flags operator|(Flags a, Flags b) noexcept {
   return static_cast<Flags>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
