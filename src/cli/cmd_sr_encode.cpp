@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// cmd_sr_encode.cpp: SR flag validation and the codes of `minifloat encode --round sr --count K`.
+#include "cmd_sr_encode.hpp"
+
+#include <cstdio>
+
+#include "minifloat/random.hpp"
+#include "minifloat/registry.hpp"
+#include "minifloat/round_pack.hpp"
+
+namespace minifloat::cli {
+
+SrEncodePlan validate_sr_encode_flags(const SrEncodeFlags& f) {
+  if (f.rounding != Rounding::sr) {
+    const char* given = f.sr_variant ? "--sr-variant"
+                        : f.sr_bits  ? "--sr-bits"
+                        : f.seed     ? "--seed"
+                        : f.stream   ? "--stream"
+                        : f.count    ? "--count"
+                                     : nullptr;
+    if (given != nullptr)
+      throw Error(std::string(given) + " only applies to stochastic rounding; add --round sr (given: --round " +
+                  std::string(rounding_name(f.rounding)) + ")");
+    return {};
+  }
+  SrEncodePlan p;
+  if (!f.seed) throw Error("--round sr needs --seed S (an unsigned 64-bit integer) so the output is reproducible");
+  p.seed = *f.seed;
+  if (f.sr_variant) {
+    try {
+      p.variant = parse_sr_variant(*f.sr_variant);
+    } catch (const NameError&) {
+      throw Error("--sr-variant '" + *f.sr_variant + "' is unknown; accepted: exact, A, B, C, equal");
+    }
+  }
+  if (f.sr_bits) {
+    if (p.variant != SrVariant::a && p.variant != SrVariant::b && p.variant != SrVariant::c)
+      throw Error("--sr-bits applies to --sr-variant A, B or C only (" + std::string(sr_variant_name(p.variant)) +
+                  (p.variant == SrVariant::exact ? " reads 64 random bits)" : " reads 1 random bit)"));
+    if (*f.sr_bits < 1 || *f.sr_bits > 32)
+      throw Error("--sr-bits " + std::to_string(*f.sr_bits) + " is out of range; accepted: 1..32");
+    p.sr_bits = static_cast<std::uint8_t>(*f.sr_bits);
+  }
+  if (f.stream) {
+    if (*f.stream < 0 || *f.stream > 0xFFFFFFFFLL)
+      throw Error("--stream " + std::to_string(*f.stream) + " is out of range; accepted: 0..4294967295");
+    p.stream = static_cast<std::uint32_t>(*f.stream);
+  }
+  if (f.count) {
+    if (*f.count < 1 || *f.count > 100000000LL)
+      throw Error("--count " + std::to_string(*f.count) + " is out of range; accepted: 1..100000000");
+    p.count = static_cast<std::uint64_t>(*f.count);
+  }
+  return p;
+}
+
+std::vector<std::uint64_t> sr_encode_codes(Format to, const Unpacked& value, RoundingSpec spec, Profile prof,
+                                           std::uint64_t seed, std::uint32_t stream, std::uint64_t count) {
+  if (spec.rounding != Rounding::sr)
+    throw Error("sr_encode_codes: rounding is " + std::string(rounding_name(spec.rounding)) + "; accepted: sr");
+  if (spec.sr_bits < 1 || spec.sr_bits > 32)
+    throw Error("sr_encode_codes: sr_bits is " + std::to_string(spec.sr_bits) + "; accepted: 1..32");
+  if (validate(to) != FormatError::ok) throw Error("sr_encode_codes: invalid format descriptor");
+  std::vector<std::uint64_t> codes(count);
+  for (std::uint64_t k = 0; k < count; ++k)
+    codes[k] = round_pack(to, value, spec, prof, sr_bits(seed, stream, 0, k, spec.sr_variant)).code;
+  return codes;
+}
+
+std::vector<std::uint64_t> sr_encode_codes(Format to, const Unpacked& value, Overflow overflow, Profile prof,
+                                           const SrEncodePlan& plan) {
+  RoundingSpec spec{Rounding::sr, overflow, plan.variant, plan.sr_bits};
+  return sr_encode_codes(to, value, spec, prof, plan.seed, plan.stream, plan.count);
+}
+
+void print_codes(std::ostream& os, Format to, const std::vector<std::uint64_t>& codes) {
+  const int digits = (to.bits + 3) / 4;
+  char buf[32];
+  for (std::uint64_t c : codes) {
+    std::snprintf(buf, sizeof buf, "0x%0*llx\n", digits, static_cast<unsigned long long>(c));
+    os << buf;
+  }
+}
+
+}  // namespace minifloat::cli
