@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: Apache-2.0
+// block.hpp: block scaling (OCP MX v1.0, NVFP4, scaled FP8) — element types, the named scale
+// rules, special-block policies, and the scalar steps every block quantizer is made of. Header-only;
+// element rounding always goes through the one engine (round_pack).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "config.hpp"
+#include "convert.hpp"
+#include "format.hpp"
+#include "profile.hpp"
+#include "round_pack.hpp"
+#include "rounding.hpp"
+#include "unpacked.hpp"
+
+namespace minifloat {
+
+// ============================================================================================
+// Element types
+// ============================================================================================
+
+/// What a block element is.
+enum class ElementKind : std::uint8_t {
+  floating,  ///< a minifloat Format (e4m3fn, e5m2, e2m3fn, e3m2fn, e2m1fn, …)
+  int8,      ///< OCP MX INT8: two's-complement int8 k, value k · 2^−6 ∈ [−2, 127/64] (MX v1.0 §5.3)
+};
+
+/// The element type of a block scheme.
+struct ElementType {
+  ElementKind kind = ElementKind::floating;
+  Format format = formats::e4m3fn;  ///< read only when kind == floating
+  friend constexpr bool operator==(const ElementType&, const ElementType&) = default;
+};
+
+namespace elements {
+inline constexpr ElementType e4m3fn{ElementKind::floating, formats::e4m3fn};
+inline constexpr ElementType e5m2{ElementKind::floating, formats::e5m2};
+inline constexpr ElementType e2m3fn{ElementKind::floating, formats::e2m3fn};
+inline constexpr ElementType e3m2fn{ElementKind::floating, formats::e3m2fn};
+inline constexpr ElementType e2m1fn{ElementKind::floating, formats::e2m1fn};
+inline constexpr ElementType mxint8{ElementKind::int8, formats::e4m3fn};
+}  // namespace elements
+
+/// The grid MX INT8 elements are rounded on: a 9-bit sign-magnitude format with one exponent
+/// bit, seven mantissa bits and bias 0, whose codes are exactly k · 2^−6 for |k| ≤ 255 (the
+/// "subnormal" binade holds 0..127, the "normal" one 128..255, both with quantum 2^−6). Rounding
+/// an MXINT8 element = round_pack onto this grid, then clamping k to the int8 range.
+inline constexpr Format mxint8_grid{9, 1, 7, 0, true, Specials::none, true};
+
+/// Largest finite element magnitude: e4m3fn 448, e5m2 57344, e3m2fn 28, e2m3fn 7.5, e2m1fn 6, int8 127/64.
+inline double element_max(ElementType e) noexcept {
+  if (e.kind == ElementKind::int8) return 127.0 / 64.0;
+  return to_double(e.format, max_finite_magnitude(e.format));
+}
+/// emax_elem = floor(log2(element max)) (spec-digest §2.1): e5m2 15, e4m3 8, e3m2 4, e2m3 2, e2m1 2, int8 0.
+constexpr int element_emax(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 0 : emax(e.format); }
+/// Trailing significand bits used by ScaleRule::even: the format's, or 6 for int8 (1.xxxxxx · 2^0).
+constexpr int element_mantissa_bits(ElementType e) noexcept {
+  return e.kind == ElementKind::int8 ? 6 : e.format.mantissa_bits;
+}
+/// Bits of one element code (int8: 8).
+constexpr int element_bits(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 8 : e.format.bits; }
+
+// ============================================================================================
+// Scale rules and special-block policies (spec-digest §2.3, §4.3, §7; D5, D7, D8, D10, D17)
+// ============================================================================================
+
+/// How a block's scale is chosen from its amax. Never implicit: every scheme names its default.
+///
+/// E8M0 (power-of-two) rules give X = 2^e, e clamped to [−127, 127] (code e + 127):
+/// | rule        | e =                                                                     | source |
+/// |-------------|-------------------------------------------------------------------------|--------|
+/// | `ocp_floor` | floor(log2 amax) − emax_elem                                            | OCP MX v1.0 §6.3, mx-emu, gfloat, torchao FLOOR |
+/// | `rceil`     | ceil(log2(amax / max_elem)), exactly: the smallest e with max·2^e ≥ amax | NVIDIA cuDNN/cuBLAS/TE (`cvt.rp.satfinite.ue8m0x2`), torchao RCEIL, InfiR2 / DeepSeek-V3.1 UE8M0 round-up |
+/// | `ceil`      | (biased FP32 exponent of amax) − 127 − emax_elem, +1 if amax's FP32 mantissa field ≠ 0 | torchao CEIL |
+/// | `even`      | amax's FP32 bits + 2^(22 − m_elem), mantissa cleared, then as `ocp_floor` | torchao EVEN |
+/// | `tosa`      | the smallest e with RNE(amax / 2^e) ≤ max_elem (M′ = max + ½ulp; ≤ M′ when max's last bit is even, < M′ otherwise) | TOSA `calc_block_scale` |
+///
+/// FP32 rules (scaled FP8 recipes) keep a float scale per block:
+/// | `fp32_amax` | Transformer Engine `compute_scale_from_amax`: encode = fl32(max/amax), decode = fl32(1/encode) (order `te_multiply`) or DeepSeek's decode = fl32(amax/max), y = fl32(x/decode) (order `divide`) |
+/// | `fp32_pow2` | TE `force_pow_2_scales`: encode = fl32(max/amax) with its mantissa bits cleared |
+///
+/// `nvfp4`: the two-level NVFP4 rule (FP32 tensor scale, E4M3 block scale; TE op order, §4.3).
+enum class ScaleRule : std::uint8_t { ocp_floor, rceil, ceil, even, tosa, fp32_amax, fp32_pow2, nvfp4 };
+
+/// True for the rules whose scale is an E8M0 code.
+constexpr bool is_e8m0_rule(ScaleRule r) noexcept {
+  return r == ScaleRule::ocp_floor || r == ScaleRule::rceil || r == ScaleRule::ceil || r == ScaleRule::even ||
+         r == ScaleRule::tosa;
+}
+constexpr bool is_fp32_rule(ScaleRule r) noexcept { return r == ScaleRule::fp32_amax || r == ScaleRule::fp32_pow2; }
+
+/// D7: a block whose amax is 0 (after `amax_epsilon`).
+enum class ZeroBlock : std::uint8_t {
+  standard,    ///< default: E8M0 rules → `min_scale` (0x00 = 2^−127: OCP, mx-emu, gfloat, TOSA, TE MXFP8);
+               ///< FP32 rules → `unit_scale` (TE Float8CurrentScaling, InfiR2 tool)
+  min_scale,   ///< E8M0 scale 0x00 (2^−127); FP32 rules: same as unit_scale
+  unit_scale,  ///< scale 1.0 (E8M0 0x7f)
+  nan,         ///< the scale is NaN (E8M0 0xff) / FP32 decode scale 0, elements 0/0 = NaN (old DeepSeek act_quant, T20)
+};
+/// D8: a NaN inside a block.
+enum class NanInBlock : std::uint8_t {
+  whole_block_nan,  ///< default: scale NaN (E8M0 0xff), every element is the element NaN code (or
+                    ///< Profile::nan_to_finite where the element has no NaN); MX, mx-emu, torchao, TOSA
+  element_only,     ///< amax ignores NaN (fmaxf, TE MXFP8/NVFP4 CUDA): finite scale, only the NaN element is NaN (T18)
+};
+/// An ±Inf inside a block (amax = Inf).
+enum class InfInBlock : std::uint8_t {
+  nan_scale,  ///< default: scale NaN, whole block NaN (mx-emu, torchao, TOSA)
+  max_scale,  ///< scale clamps to the largest (E8M0 0xfe; TE satfinite, gfloat clip); Inf elements saturate
+};
+/// An amax that is an FP32 subnormal (< 2^−126).
+enum class SubnormalAmax : std::uint8_t {
+  keep,         ///< default: the rule applies as usual (the scale clamps at 2^−127)
+  flush_block,  ///< the whole block becomes zeros, scale as for a zero block (mx-emu `mx_flush_fp32_subnorms`)
+};
+/// D10: the MXINT8 minimum.
+enum class Mxint8Min : std::uint8_t {
+  twos_complement,  ///< default: −2 (code 0x80) is representable (OCP MX, TOSA, gfloat)
+  symmetric,        ///< clamp to ±127/64 (mx-emu)
+};
+/// Order of the FP32 operations of ScaleRule::fp32_amax.
+enum class Fp32ScaleOrder : std::uint8_t {
+  te_multiply,  ///< default: encode = fl32(max/amax); y = fl32(x·encode); decode = fl32(1/encode) (TE)
+  divide,       ///< decode = fl32(amax/max); y = fl32(x/decode) (DeepSeek-V3 `act_quant`)
+};
+
+/// Every special-block choice, with the documented defaults.
+struct BlockPolicy {
+  ZeroBlock zero = ZeroBlock::standard;
+  NanInBlock nan = NanInBlock::whole_block_nan;
+  InfInBlock inf = InfInBlock::nan_scale;
+  SubnormalAmax subnormal = SubnormalAmax::keep;
+  Mxint8Min mxint8_min = Mxint8Min::twos_complement;
+  Fp32ScaleOrder fp32_order = Fp32ScaleOrder::te_multiply;
+  float amax_epsilon = 0.0f;  ///< amax < epsilon → epsilon (TE amax_epsilon; DeepSeek 1e−4; InfiR2 1e−10)
+  friend constexpr bool operator==(const BlockPolicy&, const BlockPolicy&) = default;
+};
+
+namespace detail {
+inline std::uint32_t f32_bits(float x) noexcept {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+inline float f32_from_bits(std::uint32_t b) noexcept {
+  float x;
+  std::memcpy(&x, &b, 4);
+  return x;
+}
+constexpr int clamp_e8m0(int e) noexcept { return e < -127 ? -127 : (e > 127 ? 127 : e); }
+}  // namespace detail
+
+/// The unbiased E8M0 exponent e (X = 2^e, code e + 127) that `rule` (an E8M0 rule) gives a block
+/// with finite amax > 0 of element type `el`. Exact: no floating-point log2 is taken.
+/// **Examples** (spec-digest §2.3): e2m1fn amax 7.5: ocp_floor 0 (0x7f), rceil 1 (0x80), tosa 1;
+/// e4m3fn amax 460: ocp_floor 0, rceil 1, tosa 0.
+inline int e8m0_exponent(ScaleRule rule, float amax, ElementType el) noexcept {
+  const int emax_e = element_emax(el);
+  const double a = static_cast<double>(amax);
+  const std::uint32_t bits = detail::f32_bits(amax) & 0x7fffffffu;
+  switch (rule) {
+    case ScaleRule::ocp_floor: return detail::clamp_e8m0(std::ilogb(a) - emax_e);
+    case ScaleRule::ceil: {
+      const int e = static_cast<int>(bits >> 23) - 127 - emax_e + ((bits & 0x7fffffu) != 0 ? 1 : 0);
+      return detail::clamp_e8m0(e);
+    }
+    case ScaleRule::even: {
+      const std::uint32_t add = std::uint32_t{1} << (22 - element_mantissa_bits(el));
+      const std::uint32_t r = (bits + add) & 0x7f800000u;
+      return detail::clamp_e8m0(static_cast<int>(r >> 23) - 127 - emax_e);
+    }
+    case ScaleRule::rceil:
+    case ScaleRule::tosa: {
+      const double m = element_max(el);
+      // tosa: the largest magnitude that still rounds (RNE) to ≤ max: max + ½ulp, allowed when max's
+      // last significand bit is even (it then wins the tie), excluded otherwise.
+      double limit = m;
+      bool inclusive = true;
+      if (rule == ScaleRule::tosa) {
+        if (el.kind == ElementKind::int8) {
+          limit = 127.5 / 64.0;
+          inclusive = false;  // 127 is odd: 127.5 ties to 128, which overflows
+        } else {
+          const std::uint64_t mc = max_finite_magnitude(el.format);
+          limit = m + std::ldexp(1.0, emax(el.format) - el.format.mantissa_bits - 1);
+          inclusive = (mc & 1) == 0;
+        }
+      }
+      int e = std::ilogb(a) - std::ilogb(limit);  // within ±1 of the answer
+      auto fits = [&](int k) {
+        const double lim = std::ldexp(limit, k);
+        return inclusive ? a <= lim : a < lim;
+      };
+      while (!fits(e)) ++e;
+      while (fits(e - 1)) --e;
+      return detail::clamp_e8m0(e);
+    }
+    default: return 0;
+  }
+}
+
+// ============================================================================================
+// Elements: quantize one value (through round_pack) and decode one code
+// ============================================================================================
+
+/// Result of quantizing one element.
+struct ElementResult {
+  std::uint8_t code = 0;
+  Flags flags = flag_none;
+  bool saturated = false;  ///< the rounded magnitude exceeded the element max and was clamped
+};
+
+/// Round the exact value x · 2^(−scale_exp) into element type `el` (x: binary32, scale_exp: the
+/// E8M0 exponent, 0 when the value is already scaled). The division by the power of two is exact;
+/// the one rounding is `round_pack` with `spec` (any mode, SR included: `rbits` as SrVariant
+/// documents). MX elements saturate by default (spec.overflow = satfinite); with nonsat an FP8
+/// overflow gives NaN/Inf as the engine does. INT8 rounds on `mxint8_grid` and clamps to
+/// [−128 (or −127 with Mxint8Min::symmetric), 127]; NaN → 0 (flag invalid), ±Inf → ±max.
+inline ElementResult quantize_element(ElementType el, float x, int scale_exp, RoundingSpec spec = {Rounding::rne, Overflow::satfinite},
+                                      Profile prof = profiles::ocp, std::uint64_t rbits = 0,
+                                      Mxint8Min mn = Mxint8Min::twos_complement) noexcept {
+  Unpacked u = unpack(formats::f32, detail::f32_bits(x));
+  if (u.cls == Class::normal || u.cls == Class::subnormal) u.exp -= scale_exp;
+  ElementResult r;
+  if (el.kind == ElementKind::floating) {
+    const RoundResult rr = round_pack(el.format, u, spec, prof, rbits);
+    r.code = static_cast<std::uint8_t>(rr.code);
+    r.flags = rr.flags;
+    r.saturated = (rr.flags & flag_overflow) != 0 && classify(el.format, rr.code) != Class::inf &&
+                  classify(el.format, rr.code) != Class::nan;
+    return r;
+  }
+  // int8
+  const int kmin = mn == Mxint8Min::symmetric ? -127 : -128;
+  if (u.cls == Class::nan) return {0, flag_invalid, false};
+  if (u.cls == Class::inf) return {static_cast<std::uint8_t>(u.negative ? kmin : 127), flag_inexact | flag_overflow, true};
+  RoundingSpec gs = spec;
+  gs.overflow = Overflow::satfinite;
+  const RoundResult rr = round_pack(mxint8_grid, u, gs, prof, rbits);
+  int k = static_cast<int>(rr.code & 0xffu);
+  const bool neg = (rr.code & 0x100u) != 0;
+  if (neg) k = -k;
+  r.flags = rr.flags;
+  if (k > 127 || k < kmin || (rr.flags & flag_overflow)) {
+    k = k > 0 ? 127 : kmin;
+    r.saturated = true;
+    r.flags |= flag_overflow | flag_inexact;
+  }
+  r.code = static_cast<std::uint8_t>(static_cast<std::int8_t>(k));
+  return r;
+}
+
+/// The exact value of element `code` (NaN for NaN codes, ±Inf for e5m2 Inf).
+inline double element_value(ElementType el, std::uint8_t code) noexcept {
+  if (el.kind == ElementKind::int8) return static_cast<double>(static_cast<std::int8_t>(code)) / 64.0;
+  return to_double(el.format, code);
+}
+
+/// The element code every element of a NaN block gets: the element NaN (positive) or, where the
+/// element has no NaN, what the Profile makes of a NaN (nan_to_finite); int8: 0.
+inline std::uint8_t element_nan_code(ElementType el, Profile prof = profiles::ocp) noexcept {
+  if (el.kind == ElementKind::int8) return 0;
+  Unpacked n;
+  n.cls = Class::nan;
+  return static_cast<std::uint8_t>(round_pack(el.format, n, {Rounding::rne, Overflow::satfinite}, prof).code);
+}
+
+/// Decode an E8M0 scale code into a double: 2^(code − 127); 0xff → NaN. With `ftz` (D17) the
+/// code 0x00 (2^−127, an FP32 subnormal) reads as 0, as an FTZ/DAZ consumer sees it.
+inline double e8m0_value(std::uint8_t code, bool ftz = false) noexcept {
+  if (code == 0xff) return std::numeric_limits<double>::quiet_NaN();
+  if (ftz && code == 0) return 0.0;
+  return std::ldexp(1.0, static_cast<int>(code) - 127);
+}
+
+// ============================================================================================
+// FP32 scales (Transformer Engine / DeepSeek recipes, spec-digest §7)
+// ============================================================================================
+
+/// A block's FP32 scales: y = fl32(x · encode) (or fl32(x / decode)), x ≈ q · decode.
+struct Fp32Scale {
+  float encode = 1.0f;
+  float decode = 1.0f;
+};
+
+/// TE `compute_scale_from_amax` (recipe_common.cuh): amax < eps → eps; amax Inf/0/NaN → 1;
+/// encode = fl32(max/amax), Inf → FLT_MAX; `pow2` clears the mantissa bits (force_pow_2_scales);
+/// decode = fl32(1/encode). Order `divide` (DeepSeek): decode = fl32(amax/max) (0 for amax 0),
+/// encode unused. The ZeroBlock policy is applied by the caller.
+inline Fp32Scale fp32_scale(float amax, float max_elem, bool pow2, float eps, Fp32ScaleOrder order) noexcept {
+  if (amax < eps) amax = eps;
+  Fp32Scale s;
+  if (order == Fp32ScaleOrder::divide && !pow2) {
+    s.decode = amax / max_elem;
+    s.encode = 0.0f;
+    return s;
+  }
+  if (std::isinf(amax) || amax == 0.0f || std::isnan(amax)) return s;
+  float sc = max_elem / amax;
+  if (std::isinf(sc)) sc = std::numeric_limits<float>::max();
+  if (pow2) sc = detail::f32_from_bits(detail::f32_bits(sc) & 0xff800000u);
+  s.encode = sc;
+  s.decode = 1.0f / sc;
+  return s;
+}
+
+// ============================================================================================
+// NVFP4 two-level scaling (spec-digest §4.3; TE core_nvfp4.cuh operation order, all FP32 RNE)
+// ============================================================================================
+
+/// S_enc = fl32(2688 / global_amax) (2688 = 448 · 6), min(·, FLT_MAX); 1.0 when global_amax is 0
+/// or the result is 0 (global_amax = Inf). **Example**: amax 10 → 268.8 (0x43866666).
+inline float nvfp4_global_encode_scale(float global_amax) noexcept {
+  float s = 2688.0f / global_amax;
+  s = std::fmin(s, std::numeric_limits<float>::max());
+  if (global_amax == 0.0f || s == 0.0f) return 1.0f;
+  return s;
+}
+/// The block's decode scale as an E4M3 code (ue4m3: bit 7 is 0 for every non-NaN result):
+/// e4m3fn(fl32(block_amax · fl32(S_enc · fl32(1/6)))) with RNE + satfinite (TE's static_cast).
+/// **Example**: amax 10, S_enc 268.8 → 448.0 exactly → 0x7e.
+inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc) noexcept {
+  constexpr float inv6 = 1.0f / 6.0f;
+  const float s = block_amax * (s_enc * inv6);
+  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
+}
+/// The element encode multiplier: min(fl32(1 / fl32(s_dec_e4m3 · fl32(1/S_enc))), FLT_MAX)
+/// (TE compute_scaling_coefficient<float>). Elements are fl32(x · this), then rounded to e2m1fn.
+inline float nvfp4_element_encode_scale(std::uint8_t scale_code, float s_enc) noexcept {
+  const float s_dec = 1.0f / s_enc;
+  const float sb = to_float(formats::e4m3fn, scale_code);
+  return std::fmin(1.0f / (sb * s_dec), std::numeric_limits<float>::max());
+}
+
+}  // namespace minifloat

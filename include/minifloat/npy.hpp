@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// npy.hpp: read and write NumPy .npy files (format versions 1.0, 2.0, 3.0), the tensor-file
+// interface shared by the CLI, the quantizers and the tests.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+
+namespace minifloat {
+
+
+/// An n-dimensional array as a .npy file holds it: C order, little endian.
+///
+/// `dtype` is the NumPy `descr` string. Accepted (read and write):
+///
+/// | descr          | element                                 | written by                      |
+/// |----------------|-----------------------------------------|---------------------------------|
+/// | `<f4`          | IEEE binary32                           | numpy float32                   |
+/// | `<f2`          | IEEE binary16                           | numpy float16                   |
+/// | `<f8`          | IEEE binary64                           | numpy float64                   |
+/// | `|u1`          | uint8 (one code per byte, or packed)    | numpy uint8 (`<u1` accepted)    |
+/// | `|i1`          | int8                                    | numpy int8                      |
+/// | `<u2`          | uint16 (16-bit codes)                   | numpy uint16                    |
+/// | `<V2`          | bfloat16 raw bits (top half of binary32)| ml_dtypes 0.6 `bfloat16` arrays |
+/// | `<V1`, `|V1`   | one raw byte (an 8-bit ml_dtypes code)  | ml_dtypes float8_* / float4_*   |
+///
+/// ml_dtypes writes its types as opaque `V` (void) descrs (checked with ml_dtypes 0.6.0:
+/// `np.save(f, np.ones(2, ml_dtypes.bfloat16))` writes `'descr': '<V2'`). The only 2-byte
+/// ml_dtypes type is bfloat16, so `<V2` is read as bfloat16; load it back in Python with
+/// `np.load(f).view(ml_dtypes.bfloat16)`.
+struct NpyArray {
+  std::string dtype;               ///< numpy descr, see the table above
+  std::vector<std::size_t> shape;  ///< empty for a 0-d array (one element)
+  std::vector<std::byte> data;     ///< C order, little endian, element_count() · item_size() bytes
+
+  /// Product of the shape (1 for a 0-d array).
+  std::size_t element_count() const noexcept;
+  /// Bytes per element of `dtype` (throws ParseError for an unsupported descr).
+  std::size_t item_size() const;
+};
+
+/// Bytes per element of an accepted descr; throws ParseError listing the accepted ones otherwise.
+std::size_t npy_item_size(const std::string& dtype);
+
+/// Read a .npy file. Throws IoError when the file cannot be read, ParseError when it is not a
+/// well-formed .npy file (bad magic, truncated header or data, unsupported descr, Fortran order,
+/// big-endian data, a shape whose size overflows). Never crashes on malformed input.
+NpyArray read_npy(const std::filesystem::path& path);
+
+/// Parse .npy bytes already in memory (same checks as read_npy; `what` names the source in errors).
+NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& what = "<memory>");
+
+/// Write a .npy file (version 1.0, or 2.0 when the header needs it). Written whole or not at
+/// all: the bytes go to `path` + ".tmp" which is then renamed. Throws ParseError for an
+/// unsupported descr or a data size that does not match the shape, IoError on I/O failure.
+void write_npy(const std::filesystem::path& path, const NpyArray& array);
+
+/// Serialise to .npy bytes (what write_npy writes).
+std::vector<std::byte> serialize_npy(const NpyArray& array);
+
+/// The elements as binary32: `<f4` as is; `<f2`, `<V2` (bfloat16) exactly; `<f8` rounded to
+/// nearest even; integer and raw-byte types by their integer value.
+std::vector<float> npy_as_f32(const NpyArray& array);
+/// The elements as binary64 (exact for every accepted descr).
+std::vector<double> npy_as_f64(const NpyArray& array);
+
+/// Build arrays from typed data (helpers for writers).
+NpyArray make_npy_f32(std::vector<std::size_t> shape, const std::vector<float>& values);
+NpyArray make_npy_f64(std::vector<std::size_t> shape, const std::vector<double>& values);
+NpyArray make_npy_u8(std::vector<std::size_t> shape, const std::vector<std::uint8_t>& values);
+
+}  // namespace minifloat

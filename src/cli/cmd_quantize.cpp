@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// cmd_quantize.cpp: `minifloat quantize` — one tensor through a block scheme, codes/scales/dequant out.
+#include "cmd_quantize.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "cmd_report.hpp"
+#include "minifloat/npy.hpp"
+#include "minifloat/pack.hpp"
+#include "minifloat/quant.hpp"
+#include "minifloat/registry.hpp"
+
+namespace minifloat::cli {
+namespace {
+
+template <class E>
+E pick(const std::string& flag, const std::string& v, std::initializer_list<std::pair<const char*, E>> choices) {
+  std::string names;
+  for (const auto& [n, e] : choices) {
+    if (v == n) return e;
+    names += names.empty() ? "" : ", ";
+    names += n;
+  }
+  throw Error(flag + " '" + v + "' is unknown; accepted: " + names);
+}
+
+}  // namespace
+
+void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
+  auto* c = app.add_subcommand("quantize", "Quantize one tensor with a block scheme (MX, NVFP4, scaled FP8)");
+  c->add_option("--scheme", o.scheme, "Block scheme (mxfp8_e4m3 … nvfp4, fp8_tensor … fp8_128x128_ue8m0)")->required();
+  c->add_option("--scale-rule", o.scale_rule, "ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4 (default: the scheme's)");
+  c->add_option("--round", o.round, "Element rounding: rne rna rtz rtp rtn rto sr");
+  c->add_option("--overflow", o.overflow, "Element overflow: satfinite (default) nonsat satpropagate");
+  c->add_option("--sr-variant", o.sr_variant, "exact A B C equal (with --round sr)");
+  c->add_option("--sr-bits", o.sr_bits, "Random bits for SR variants A/B/C (1..32)");
+  c->add_option("--seed", o.seed, "Philox seed for --round sr (element i reads sr_bits(seed, 0, 0, i))");
+  c->add_option("--profile", o.profile, "ocp nvidia ml_dtypes p3109");
+  c->add_option("--element", o.element, "Element format for fp8_* schemes (e.g. e5m2)");
+  c->add_option("--axis", o.axis, "Axis the blocks run along: last (default) or first");
+  c->add_option("--zero-block", o.zero_block, "standard min_scale unit_scale nan (D7)");
+  c->add_option("--nan-block", o.nan_block, "whole_block_nan element_only (D8)");
+  c->add_option("--inf-block", o.inf_block, "nan_scale max_scale");
+  c->add_option("--subnormal-amax", o.subnormal_amax, "keep flush_block");
+  c->add_option("--mxint8-min", o.mxint8_min, "twos_complement symmetric (D10)");
+  c->add_option("--fp32-order", o.fp32_order, "te_multiply divide (FP32 scale operation order)");
+  c->add_option("--amax-epsilon", o.amax_epsilon, "amax below this is raised to it");
+  c->add_flag("--scale-ftz", o.scale_ftz, "Dequantize as an FTZ/DAZ consumer: subnormal scales read 0 (D17)");
+  c->add_option("--in", o.in, "Input .npy (or .safetensors with --tensor)")->required();
+  c->add_option("--tensor", o.tensor, "Tensor name in a .safetensors input");
+  c->add_option("--out-codes", o.out_codes, "Output .npy of element codes (uint8)")->required();
+  c->add_option("--out-scales", o.out_scales, "Output .npy of block scales");
+  c->add_option("--out-dequant", o.out_dequant, "Output .npy of dequantized values (float32)");
+  c->add_flag("--packed", o.packed, "Pack codes: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 bytes");
+}
+
+int run_quantize(const QuantizeOptions& o) {
+  const Scheme& scheme = find_scheme(o.scheme);
+  QuantOptions q;
+  if (!o.scale_rule.empty()) q.rule = parse_scale_rule(o.scale_rule);
+  q.rounding.rounding = parse_rounding(o.round);
+  q.rounding.overflow = parse_overflow(o.overflow);
+  if (q.rounding.rounding == Rounding::sr) {
+    q.rounding.sr_variant = parse_sr_variant(o.sr_variant);
+    if (o.sr_bits < 1 || o.sr_bits > 32) throw Error("--sr-bits " + std::to_string(o.sr_bits) + " is out of range; accepted: 1..32");
+    q.rounding.sr_bits = static_cast<std::uint8_t>(o.sr_bits);
+    q.sr_seed = o.seed;
+  }
+  q.profile = parse_profile(o.profile);
+  if (!o.element.empty()) q.element = parse_format(o.element);
+  if (o.axis != "last" && o.axis != "first") throw Error("--axis '" + o.axis + "' is unknown; accepted: last, first");
+  q.along_first_axis = o.axis == "first";
+  q.policy.zero = pick<ZeroBlock>("--zero-block", o.zero_block,
+                                  {{"standard", ZeroBlock::standard}, {"min_scale", ZeroBlock::min_scale},
+                                   {"unit_scale", ZeroBlock::unit_scale}, {"nan", ZeroBlock::nan}});
+  q.policy.nan = pick<NanInBlock>("--nan-block", o.nan_block,
+                                  {{"whole_block_nan", NanInBlock::whole_block_nan}, {"element_only", NanInBlock::element_only}});
+  q.policy.inf = pick<InfInBlock>("--inf-block", o.inf_block, {{"nan_scale", InfInBlock::nan_scale}, {"max_scale", InfInBlock::max_scale}});
+  q.policy.subnormal = pick<SubnormalAmax>("--subnormal-amax", o.subnormal_amax,
+                                           {{"keep", SubnormalAmax::keep}, {"flush_block", SubnormalAmax::flush_block}});
+  q.policy.mxint8_min = pick<Mxint8Min>("--mxint8-min", o.mxint8_min,
+                                        {{"twos_complement", Mxint8Min::twos_complement}, {"symmetric", Mxint8Min::symmetric}});
+  q.policy.fp32_order = pick<Fp32ScaleOrder>("--fp32-order", o.fp32_order,
+                                             {{"te_multiply", Fp32ScaleOrder::te_multiply}, {"divide", Fp32ScaleOrder::divide}});
+  if (!(o.amax_epsilon >= 0.0f) || std::isinf(o.amax_epsilon)) throw Error("--amax-epsilon must be a finite number >= 0");
+  q.policy.amax_epsilon = o.amax_epsilon;
+
+  const auto tensors = load_tensors(o.in, o.tensor, true);
+  if (tensors.size() != 1)
+    throw Error("--in '" + o.in + "' holds " + std::to_string(tensors.size()) + " tensors; choose one with --tensor NAME");
+  const NpyArray& in = tensors[0].second;
+  const std::vector<float> x = npy_as_f32(in);
+  const QuantizedTensor r = quantize(x, in.shape, scheme, q);
+
+  const int ebits = element_bits(r.element);
+  if (o.packed) {
+    std::vector<std::uint8_t> p;
+    if (ebits == 4) p = pack_fp4(r.codes);
+    else if (ebits == 6) p = pack_fp6(r.codes, Fp6Packing::dense);
+    else throw Error("--packed applies to 4- and 6-bit elements; " + scheme.name + " has " + std::to_string(ebits) + "-bit codes");
+    write_npy(o.out_codes, make_npy_u8({p.size()}, p));
+  } else {
+    write_npy(o.out_codes, make_npy_u8(in.shape, r.codes));
+  }
+  if (!o.out_scales.empty()) {
+    if (!r.scale_codes.empty()) write_npy(o.out_scales, make_npy_u8({r.scale_rows, r.scale_cols}, r.scale_codes));
+    else write_npy(o.out_scales, make_npy_f32({r.scale_rows, r.scale_cols}, r.scales));
+  }
+  if (!o.out_dequant.empty()) {
+    const std::vector<double> d = dequantize(r, o.scale_ftz);
+    std::vector<float> f(d.begin(), d.end());
+    write_npy(o.out_dequant, make_npy_f32(in.shape, f));
+  }
+  fmt::print("{} rule {}: {} elements, {} scales ({}x{} tiles of {}x{}), saturated {}, flushed to zero {}", scheme.name,
+             scale_rule_name(r.rule), r.codes.size(), r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols,
+             r.block_rows, r.block_cols, r.saturated, r.flushed);
+  if (r.rule == ScaleRule::nvfp4) {
+    std::uint32_t b;
+    std::memcpy(&b, &r.tensor_decode_scale, 4);
+    fmt::print(", tensor decode scale {:.9g} (0x{:08x})", r.tensor_decode_scale, b);
+  }
+  fmt::print("\n");
+  return 0;
+}
+
+}  // namespace minifloat::cli

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0
+// npy.cpp: the .npy reader/writer (NumPy format versions 1.0–3.0), defensive against malformed files.
+#include "minifloat/npy.hpp"
+
+#include <cstdint>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <string_view>
+#include <system_error>
+
+#include "minifloat/convert.hpp"
+#include "minifloat/format.hpp"
+
+namespace minifloat {
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+
+struct DtypeInfo {
+  std::string_view descr;
+  std::size_t size;
+};
+constexpr DtypeInfo kDtypes[] = {{"<f4", 4}, {"<f2", 2}, {"<f8", 8}, {"|u1", 1}, {"<u1", 1}, {"|i1", 1},
+                                 {"<i1", 1}, {"<u2", 2}, {"<V2", 2}, {"|V2", 2}, {"<V1", 1}, {"|V1", 1}};
+constexpr std::string_view kAccepted = "<f4 <f2 <f8 |u1 |i1 <u2 <V2 (bfloat16 as ml_dtypes writes it) <V1";
+
+[[noreturn]] void bad(const std::string& what, const std::string& why) {
+  throw ParseError(what + ": not a valid .npy file: " + why);
+}
+
+// ---- a tiny parser for the header's Python dict literal ------------------------------------
+struct HeaderParser {
+  std::string_view s;
+  std::size_t i = 0;
+  const std::string& what;
+
+  void ws() {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
+  }
+  bool eat(char c) {
+    ws();
+    if (i < s.size() && s[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c) {
+    if (!eat(c)) bad(what, std::string("header: expected '") + c + "' at offset " + std::to_string(i));
+  }
+  std::string str() {
+    ws();
+    if (i >= s.size() || (s[i] != '\'' && s[i] != '"')) bad(what, "header: expected a quoted string");
+    const char q = s[i++];
+    const std::size_t start = i;
+    while (i < s.size() && s[i] != q) ++i;
+    if (i >= s.size()) bad(what, "header: unterminated string");
+    return std::string(s.substr(start, i++ - start));
+  }
+  std::string word() {
+    ws();
+    const std::size_t start = i;
+    while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
+    return std::string(s.substr(start, i - start));
+  }
+  std::size_t number() {
+    ws();
+    if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) bad(what, "header: expected a dimension");
+    std::size_t v = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+      const auto d = static_cast<std::size_t>(s[i++] - '0');
+      if (v > (std::numeric_limits<std::size_t>::max() - d) / 10) bad(what, "header: dimension too large");
+      v = v * 10 + d;
+    }
+    ws();
+    if (i < s.size() && s[i] == 'L') ++i;  // Python 2 long suffix
+    return v;
+  }
+};
+
+}  // namespace
+
+std::size_t npy_item_size(const std::string& dtype) {
+  for (const auto& d : kDtypes)
+    if (d.descr == dtype) return d.size;
+  throw ParseError("unsupported .npy dtype '" + dtype + "'; accepted: " + std::string(kAccepted));
+}
+
+std::size_t NpyArray::element_count() const noexcept {
+  std::size_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+std::size_t NpyArray::item_size() const { return npy_item_size(dtype); }
+
+NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& what) {
+  if (size < 10) bad(what, "shorter than the 10-byte preamble (truncated?)");
+  if (std::memcmp(bytes, kMagic, 6) != 0) bad(what, "missing the \\x93NUMPY magic");
+  const auto major = static_cast<unsigned>(bytes[6]);
+  std::size_t hlen = 0, hstart = 0;
+  if (major == 1) {
+    hlen = static_cast<std::size_t>(bytes[8]) | (static_cast<std::size_t>(bytes[9]) << 8);
+    hstart = 10;
+  } else if (major == 2 || major == 3) {
+    if (size < 12) bad(what, "truncated preamble");
+    hlen = 0;
+    for (int k = 3; k >= 0; --k) hlen = (hlen << 8) | static_cast<std::size_t>(bytes[8 + k]);
+    hstart = 12;
+  } else {
+    bad(what, "unsupported format version " + std::to_string(major) + " (1, 2 and 3 are accepted)");
+  }
+  if (hlen > size - hstart) bad(what, "header length " + std::to_string(hlen) + " runs past the end of the file");
+  const std::string header(reinterpret_cast<const char*>(bytes + hstart), hlen);
+  HeaderParser p{header, 0, what};
+  NpyArray a;
+  bool have_descr = false, have_order = false, have_shape = false, fortran = false;
+  p.expect('{');
+  while (!p.eat('}')) {
+    const std::string key = p.str();
+    p.expect(':');
+    if (key == "descr") {
+      p.ws();
+      if (p.i < header.size() && header[p.i] == '[') bad(what, "structured dtypes are not supported");
+      a.dtype = p.str();
+      have_descr = true;
+    } else if (key == "fortran_order") {
+      const std::string w = p.word();
+      if (w != "True" && w != "False") bad(what, "fortran_order must be True or False");
+      fortran = w == "True";
+      have_order = true;
+    } else if (key == "shape") {
+      p.expect('(');
+      while (!p.eat(')')) {
+        a.shape.push_back(p.number());
+        if (!p.eat(',')) {
+          p.expect(')');
+          break;
+        }
+      }
+      have_shape = true;
+    } else {
+      bad(what, "unexpected header key '" + key + "'");
+    }
+    if (!p.eat(',')) {
+      p.expect('}');
+      break;
+    }
+  }
+  if (!have_descr || !have_order || !have_shape) bad(what, "header lacks descr, fortran_order or shape");
+  if (fortran) bad(what, "Fortran-order arrays are not supported (save np.ascontiguousarray(a))");
+  if (!a.dtype.empty() && a.dtype[0] == '>') bad(what, "big-endian dtype '" + a.dtype + "' is not supported");
+  std::size_t item = 0;
+  try {
+    item = npy_item_size(a.dtype);
+  } catch (const ParseError& e) {
+    bad(what, e.what());
+  }
+  std::size_t n = 1;
+  for (auto d : a.shape) {
+    if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) bad(what, "shape overflows");
+    n *= d;
+  }
+  if (n > std::numeric_limits<std::size_t>::max() / item) bad(what, "shape overflows");
+  const std::size_t need = n * item, have = size - hstart - hlen;
+  if (have < need)
+    bad(what, "data truncated: " + std::to_string(have) + " bytes present, " + std::to_string(need) + " needed");
+  if (have > need) bad(what, std::to_string(have - need) + " trailing bytes after the data");
+  a.data.assign(bytes + hstart + hlen, bytes + hstart + hlen + need);
+  return a;
+}
+
+NpyArray read_npy(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot open '" + path.string() + "' for reading");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw IoError("cannot read '" + path.string() + "': " + ec.message());
+  std::vector<std::byte> buf(static_cast<std::size_t>(size));
+  if (size != 0 && !in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(size)))
+    throw IoError("cannot read '" + path.string() + "'");
+  return parse_npy(buf.data(), buf.size(), path.string());
+}
+
+std::vector<std::byte> serialize_npy(const NpyArray& a) {
+  const std::size_t item = npy_item_size(a.dtype);
+  if (a.data.size() != a.element_count() * item)
+    throw ParseError("npy: data holds " + std::to_string(a.data.size()) + " bytes but the shape needs " +
+                     std::to_string(a.element_count() * item));
+  std::string h = "{'descr': '" + a.dtype + "', 'fortran_order': False, 'shape': (";
+  for (std::size_t k = 0; k < a.shape.size(); ++k) {
+    h += std::to_string(a.shape[k]);
+    if (a.shape.size() == 1 || k + 1 < a.shape.size()) h += ",";
+    if (k + 1 < a.shape.size()) h += " ";
+  }
+  h += "), }";
+  const bool v2 = h.size() + 11 > 65535;
+  const std::size_t pre = v2 ? 12 : 10;
+  std::size_t total = pre + h.size() + 1;
+  const std::size_t pad = (64 - total % 64) % 64;
+  h.append(pad, ' ');
+  h += '\n';
+  std::vector<std::byte> out;
+  out.reserve(pre + h.size() + a.data.size());
+  for (int k = 0; k < 6; ++k) out.push_back(static_cast<std::byte>(kMagic[k]));
+  out.push_back(std::byte{static_cast<unsigned char>(v2 ? 2 : 1)});
+  out.push_back(std::byte{0});
+  const std::size_t hl = h.size();
+  for (std::size_t k = 0; k < (v2 ? 4u : 2u); ++k) out.push_back(static_cast<std::byte>((hl >> (8 * k)) & 0xff));
+  for (char c : h) out.push_back(static_cast<std::byte>(c));
+  out.insert(out.end(), a.data.begin(), a.data.end());
+  return out;
+}
+
+void write_npy(const std::filesystem::path& path, const NpyArray& a) {
+  const std::vector<std::byte> bytes = serialize_npy(a);
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw IoError("cannot open '" + tmp.string() + "' for writing");
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw IoError("cannot write '" + tmp.string() + "'");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() + "'");
+  }
+}
+
+namespace {
+template <class T>
+T load_le(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));  // the host is little endian (x86-64, aarch64)
+  return v;
+}
+template <class Out>
+std::vector<Out> as_values(const NpyArray& a) {
+  const std::size_t n = a.element_count(), item = a.item_size();
+  if (a.data.size() != n * item) throw ParseError("npy: data size does not match the shape");
+  std::vector<Out> out(n);
+  const std::byte* p = a.data.data();
+  const std::string& d = a.dtype;
+  for (std::size_t i = 0; i < n; ++i, p += item) {
+    double v = 0;
+    if (d == "<f4") {
+      v = static_cast<double>(load_le<float>(p));
+    } else if (d == "<f8") {
+      v = load_le<double>(p);
+    } else if (d == "<f2") {
+      v = to_double(formats::f16, load_le<std::uint16_t>(p));
+    } else if (d == "<V2" || d == "|V2") {
+      v = to_double(formats::bf16, load_le<std::uint16_t>(p));
+    } else if (d == "<u2") {
+      v = load_le<std::uint16_t>(p);
+    } else if (d == "|i1" || d == "<i1") {
+      v = static_cast<std::int8_t>(load_le<std::uint8_t>(p));
+    } else {
+      v = load_le<std::uint8_t>(p);
+    }
+    out[i] = static_cast<Out>(v);  // double → float rounds to nearest even (only <f8 can be inexact)
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<float> npy_as_f32(const NpyArray& a) {
+  if (a.dtype == "<f4") {
+    std::vector<float> out(a.element_count());
+    if (a.data.size() != out.size() * 4) throw ParseError("npy: data size does not match the shape");
+    if (!out.empty()) std::memcpy(out.data(), a.data.data(), a.data.size());
+    return out;
+  }
+  return as_values<float>(a);
+}
+std::vector<double> npy_as_f64(const NpyArray& a) { return as_values<double>(a); }
+
+namespace {
+template <class T>
+NpyArray make(std::string dtype, std::vector<std::size_t> shape, const std::vector<T>& v) {
+  NpyArray a{std::move(dtype), std::move(shape), {}};
+  if (a.element_count() != v.size())
+    throw ParseError("npy: " + std::to_string(v.size()) + " values do not fill the shape (" +
+                     std::to_string(a.element_count()) + " elements)");
+  a.data.resize(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(a.data.data(), v.data(), a.data.size());
+  return a;
+}
+}  // namespace
+
+NpyArray make_npy_f32(std::vector<std::size_t> shape, const std::vector<float>& v) { return make("<f4", std::move(shape), v); }
+NpyArray make_npy_f64(std::vector<std::size_t> shape, const std::vector<double>& v) { return make("<f8", std::move(shape), v); }
+NpyArray make_npy_u8(std::vector<std::size_t> shape, const std::vector<std::uint8_t>& v) { return make("|u1", std::move(shape), v); }
+
+}  // namespace minifloat

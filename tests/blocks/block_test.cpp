@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: Apache-2.0
+// block_test.cpp: worked examples and traps of block scaling (spec-digest §2.3, §4.3, §7, §11
+// T9 T10 T14 T15 T18 T20, D7 D8 D10 D17), expected values copied from the digest.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "minifloat/block.hpp"
+#include "minifloat/convert.hpp"
+#include "minifloat/quant.hpp"
+
+namespace minifloat_test {
+using namespace minifloat;
+
+namespace {
+std::uint32_t bits_of(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+// One 32-element MX block whose first element is `amax` and the rest small.
+std::vector<float> block_with_amax(float amax, std::size_t n = 32) {
+  std::vector<float> v(n, 0.25f);
+  v[0] = amax;
+  return v;
+}
+QuantizedTensor q1(const std::vector<float>& x, const char* scheme, QuantOptions opt = {}) {
+  return quantize(x, {x.size()}, find_scheme(scheme), opt);
+}
+}  // namespace
+
+// Must show: an MXFP4 block whose amax is 6.0 gets scale 0x7f and element 0x7 for 6.0 (ocp_floor).
+TEST(MxBlock, Mxfp4Amax6OcpFloor) {
+  const auto q = q1(block_with_amax(6.0f), "mxfp4");
+  EXPECT_EQ(q.scale_codes.at(0), 0x7f);
+  EXPECT_EQ(q.codes.at(0), 0x7);
+  EXPECT_EQ(dequantize(q).at(0), 6.0);
+}
+
+// T14 / §2.3 table: (element, amax) → (X code, element code, dequant) per rule.
+struct T14Row {
+  const char* scheme;
+  float amax;
+  ScaleRule rule;
+  std::uint8_t x, elem;
+  double deq;
+};
+class T14 : public ::testing::TestWithParam<T14Row> {};
+TEST_P(T14, ScaleElementDequant) {
+  const T14Row& r = GetParam();
+  QuantOptions o;
+  o.rule = r.rule;
+  const auto q = q1(block_with_amax(r.amax), r.scheme, o);
+  EXPECT_EQ(q.scale_codes.at(0), r.x) << scale_rule_name(r.rule) << " amax " << r.amax;
+  EXPECT_EQ(q.codes.at(0), r.elem) << scale_rule_name(r.rule) << " amax " << r.amax;
+  EXPECT_EQ(dequantize(q).at(0), r.deq) << scale_rule_name(r.rule) << " amax " << r.amax;
+}
+INSTANTIATE_TEST_SUITE_P(
+    SpecDigestTable23, T14,
+    ::testing::Values(
+        T14Row{"mxfp8_e4m3", 460, ScaleRule::ocp_floor, 0x7f, 0x7e, 448}, T14Row{"mxfp8_e4m3", 460, ScaleRule::rceil, 0x80, 0x76, 448},
+        T14Row{"mxfp8_e4m3", 460, ScaleRule::tosa, 0x7f, 0x7e, 448}, T14Row{"mxfp8_e4m3", 465, ScaleRule::ocp_floor, 0x7f, 0x7e, 448},
+        T14Row{"mxfp8_e4m3", 465, ScaleRule::rceil, 0x80, 0x77, 480}, T14Row{"mxfp8_e4m3", 465, ScaleRule::tosa, 0x80, 0x77, 480},
+        T14Row{"mxfp8_e4m3", 500, ScaleRule::ocp_floor, 0x7f, 0x7e, 448}, T14Row{"mxfp8_e4m3", 500, ScaleRule::rceil, 0x80, 0x78, 512},
+        T14Row{"mxfp8_e4m3", 500, ScaleRule::tosa, 0x80, 0x78, 512}, T14Row{"mxfp4", 6.5f, ScaleRule::ocp_floor, 0x7f, 0x7, 6},
+        T14Row{"mxfp4", 6.5f, ScaleRule::rceil, 0x80, 0x5, 6}, T14Row{"mxfp4", 6.5f, ScaleRule::tosa, 0x7f, 0x7, 6},
+        T14Row{"mxfp4", 7.5f, ScaleRule::ocp_floor, 0x7f, 0x7, 6}, T14Row{"mxfp4", 7.5f, ScaleRule::rceil, 0x80, 0x6, 8},
+        T14Row{"mxfp4", 7.5f, ScaleRule::tosa, 0x80, 0x6, 8}));
+
+// T14 saturation bookkeeping: under ocp_floor 7.5 saturates (E2M1 7.5 rounds to 8 > 6), 6.5 does not.
+TEST(MxBlock, T14SaturationCounted) {
+  EXPECT_EQ(q1(block_with_amax(7.5f), "mxfp4").saturated, 1u);
+  EXPECT_EQ(q1(block_with_amax(6.5f), "mxfp4").saturated, 0u);
+  QuantOptions o;
+  o.rule = ScaleRule::rceil;
+  EXPECT_EQ(q1(block_with_amax(7.5f), "mxfp4", o).saturated, 0u);
+}
+
+// torchao CEIL and EVEN (§2.3): CEIL adds 1 when amax's FP32 mantissa is nonzero; EVEN rounds the
+// mantissa to element precision first. E2M1 (m = 1): amax 7.5 = 1.875·2^2 → EVEN rounds to 2^3 → e = 1;
+// amax 6.5 = 1.625·2^2 → EVEN 1.5·2^2 → e = 0; amax 4.0 → CEIL e = 0, 4.5 → CEIL e = 1.
+TEST(MxBlock, TorchaoCeilEven) {
+  EXPECT_EQ(e8m0_exponent(ScaleRule::even, 7.5f, elements::e2m1fn), 1);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::even, 6.5f, elements::e2m1fn), 0);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ceil, 4.0f, elements::e2m1fn), 0);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ceil, 4.5f, elements::e2m1fn), 1);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ocp_floor, 4.5f, elements::e2m1fn), 0);
+}
+
+// T9 / D7: an all-zero block gets the E8M0 scale 0x00 (2^−127) by default; unit_scale and nan on request.
+TEST(MxBlock, T9ZeroBlock) {
+  const std::vector<float> z(32, 0.0f);
+  auto q = q1(z, "mxfp8_e4m3");
+  EXPECT_EQ(q.scale_codes.at(0), 0x00);
+  for (auto c : q.codes) EXPECT_EQ(c, 0x00);
+  QuantOptions o;
+  o.policy.zero = ZeroBlock::unit_scale;
+  EXPECT_EQ(q1(z, "mxfp8_e4m3", o).scale_codes.at(0), 0x7f);
+  o.policy.zero = ZeroBlock::nan;
+  q = q1(z, "mxfp8_e4m3", o);
+  EXPECT_EQ(q.scale_codes.at(0), 0xff);
+  EXPECT_TRUE(std::isnan(dequantize(q).at(3)));
+}
+
+// T10: three "round to a power of two" rules for E8M0 (core conversion, the scale format).
+TEST(E8m0, T10RoundingRules) {
+  const Format e8 = formats::e8m0fnu;
+  EXPECT_EQ(from_float(3.0f, e8, {Rounding::rtz}).code, 0x80u);
+  EXPECT_EQ(from_float(3.0f, e8, {Rounding::rtp}).code, 0x81u);
+  EXPECT_EQ(from_float(3.0f, e8, {Rounding::rne}, profiles::ml_dtypes).code, 0x81u);
+  EXPECT_EQ(from_float(1.5f, e8, {Rounding::rtz}).code, 0x7fu);
+  EXPECT_EQ(from_float(1.5f, e8, {Rounding::rtp}).code, 0x80u);
+  EXPECT_EQ(from_float(1.5f, e8, {Rounding::rne}, profiles::ml_dtypes).code, 0x80u);
+  EXPECT_EQ(from_float(-4.0f, e8, {Rounding::rtz}, profiles::nvidia).code, 0x81u);
+  EXPECT_EQ(from_float(-4.0f, e8, {Rounding::rne}, profiles::ml_dtypes).code, 0xffu);
+}
+
+// T15 / D17: E8M0 0x00 decodes to the FP32 subnormal 2^−127 (0x00400000); an FTZ consumer reads 0
+// and the whole block dequantizes to 0.
+TEST(E8m0, T15ScaleFtz) {
+  EXPECT_EQ(bits_of(to_float(formats::e8m0fnu, 0x00)), 0x00400000u);
+  std::vector<float> x(32, 0.0f);
+  x[0] = 1e-38f;  // tiny: ocp_floor gives e = floor(log2 1e-38) − 8 → clamps to −127
+  const auto q = q1(x, "mxfp8_e4m3");
+  ASSERT_EQ(q.scale_codes.at(0), 0x00);
+  EXPECT_NE(dequantize(q, false).at(0), 0.0);
+  EXPECT_EQ(dequantize(q, true).at(0), 0.0);
+}
+
+// T18 / D8: a NaN in an MXFP8 block. Default (MX): scale 0xff, whole block NaN. TE (element_only,
+// rceil, nvidia profile): the scale comes from the other elements (amax 1.0 → 0x77), NaN → 0x7f.
+TEST(MxBlock, T18NanInBlock) {
+  std::vector<float> x(32, 1.0f);
+  x[5] = std::numeric_limits<float>::quiet_NaN();
+  auto q = q1(x, "mxfp8_e4m3");
+  EXPECT_EQ(q.scale_codes.at(0), 0xff);
+  for (double d : dequantize(q)) EXPECT_TRUE(std::isnan(d));
+  QuantOptions o;
+  o.rule = ScaleRule::rceil;
+  o.policy.nan = NanInBlock::element_only;
+  o.profile = profiles::nvidia;
+  q = q1(x, "mxfp8_e4m3", o);
+  EXPECT_EQ(q.scale_codes.at(0), 0x77);
+  EXPECT_EQ(q.codes.at(5), 0x7f);
+  const auto d = dequantize(q);
+  EXPECT_EQ(d.at(0), 1.0);
+  EXPECT_TRUE(std::isnan(d.at(5)));
+}
+
+// Inf in a block: nan_scale (default) vs max_scale (0xfe, TE satfinite).
+TEST(MxBlock, InfInBlock) {
+  std::vector<float> x(32, 1.0f);
+  x[0] = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(q1(x, "mxfp8_e4m3").scale_codes.at(0), 0xff);
+  QuantOptions o;
+  o.policy.inf = InfInBlock::max_scale;
+  const auto q = q1(x, "mxfp8_e4m3", o);
+  EXPECT_EQ(q.scale_codes.at(0), 0xfe);
+  EXPECT_EQ(q.codes.at(0), 0x7e);  // Inf saturates to 448
+}
+
+// Subnormal amax: kept by default; flush_block zeroes the block (mx-emu mx_flush_fp32_subnorms).
+TEST(MxBlock, SubnormalAmax) {
+  std::vector<float> x(32, 0.0f);
+  x[1] = 1e-39f;  // FP32 subnormal
+  QuantOptions o;
+  o.policy.subnormal = SubnormalAmax::flush_block;
+  const auto q = q1(x, "mxfp8_e4m3", o);
+  EXPECT_EQ(q.codes.at(1), 0x00);
+  EXPECT_EQ(q.flushed, 1u);
+  EXPECT_EQ(q.scale_codes.at(0), 0x00);
+}
+
+// D10: MXINT8 minimum. amax 1.999 → ocp_floor e = 0; −1.999·64 = −127.94 rounds to −128 (0x80, −2)
+// under two's complement; mx-emu's symmetric clamp gives −127 (0x81).
+TEST(MxInt8, D10Minimum) {
+  std::vector<float> x(32, 0.5f);
+  x[0] = -1.999f;
+  auto q = q1(x, "mxint8");
+  EXPECT_EQ(q.scale_codes.at(0), 0x7f);
+  EXPECT_EQ(q.codes.at(0), 0x80);
+  EXPECT_EQ(dequantize(q).at(0), -2.0);
+  EXPECT_EQ(q.codes.at(1), 0x20);  // 0.5 · 64 = 32
+  QuantOptions o;
+  o.policy.mxint8_min = Mxint8Min::symmetric;
+  q = q1(x, "mxint8", o);
+  EXPECT_EQ(q.codes.at(0), 0x81);
+  EXPECT_EQ(q.saturated, 1u);
+}
+
+// §4.3 NVFP4 worked example: amax 10 in one block: S_enc = 268.8 (0x43866666), block scale 448
+// exactly (e4m3 0x7e), 10 · encode = 5.9999995 → E2M1 0x7.
+TEST(Nvfp4, SpecDigestAmax10) {
+  EXPECT_EQ(bits_of(nvfp4_global_encode_scale(10.0f)), 0x43866666u);
+  std::vector<float> x(16, 1.0f);
+  x[0] = 10.0f;
+  const auto q = q1(x, "nvfp4");
+  EXPECT_EQ(bits_of(q.tensor_encode_scale), 0x43866666u);
+  EXPECT_EQ(q.scale_codes.at(0), 0x7e);
+  EXPECT_EQ(q.codes.at(0), 0x7);
+  // E2M1 RNE ties (§4.3): 0.25→0, 0.75→1, 1.25→1, 1.75→2, 2.5→2, 3.5→4, 5→4 (codes 0,1,2,4,4,6,6... by value)
+  const float ties[] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
+  const std::uint8_t want[] = {0x0, 0x2, 0x2, 0x4, 0x4, 0x6, 0x6};
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(quantize_element(elements::e2m1fn, ties[i], 0).code, want[i]) << ties[i];
+  // global amax 0 → S_enc = 1; zero blocks give zero codes
+  EXPECT_EQ(nvfp4_global_encode_scale(0.0f), 1.0f);
+  EXPECT_EQ(nvfp4_global_encode_scale(std::numeric_limits<float>::infinity()), 1.0f);
+}
+
+// §7.2 TE current scaling: amax 2 → scale = 448/2 = 224, x = 1 → 224 = e4m3 0x76; decode 1/224.
+// Zero tensor → scale 1 (D7 standard for FP32 rules).
+TEST(Fp8Recipes, TeCurrentScaling) {
+  std::vector<float> x = {1.0f, -2.0f, 0.5f, 0.0f};
+  auto q = quantize(x, {2, 2}, find_scheme("fp8_tensor"));
+  ASSERT_EQ(q.scales.size(), 1u);
+  EXPECT_EQ(q.scales[0], 1.0f / 224.0f);
+  EXPECT_EQ(q.codes[0], 0x76);
+  EXPECT_EQ(q.codes[1], 0xfe);  // −448
+  q = quantize(std::vector<float>(4, 0.0f), {4}, find_scheme("fp8_tensor"));
+  EXPECT_EQ(q.scales[0], 1.0f);
+}
+
+// T20: an all-zero 1×128 activation tile. Old DeepSeek kernel (s = 0, y = 0/0): NaN codes 0x7f;
+// current kernel (amax clamped to 1e−4, s = amax/448 by division): codes 0x00.
+TEST(Fp8Recipes, T20ZeroTile) {
+  const std::vector<float> z(128, 0.0f);
+  QuantOptions o;
+  o.policy.fp32_order = Fp32ScaleOrder::divide;
+  o.policy.zero = ZeroBlock::nan;
+  auto q = quantize(z, {1, 128}, find_scheme("fp8_1x128"), o);
+  for (auto c : q.codes) EXPECT_EQ(c, 0x7f);
+  o.policy.zero = ZeroBlock::standard;
+  o.policy.amax_epsilon = 1e-4f;
+  q = quantize(z, {1, 128}, find_scheme("fp8_1x128"), o);
+  for (auto c : q.codes) EXPECT_EQ(c, 0x00);
+  EXPECT_EQ(q.scales.at(0), 1e-4f / 448.0f);
+}
+
+// UE8M0 round-up (InfiR2 / DeepSeek-V3.1): amax 448 → scale 2^0; amax 449 → 2^1; the 128×128 tile
+// covers rows and columns.
+TEST(Fp8Recipes, Ue8m0RoundUp128x128) {
+  std::vector<float> x(256 * 128, 1.0f);
+  x[0] = 449.0f;           // tile (0, 0)
+  x[128 * 128] = 448.0f;   // row 128 → tile (1, 0)
+  const auto q = quantize(x, {256, 128}, find_scheme("fp8_128x128_ue8m0"));
+  ASSERT_EQ(q.scale_codes.size(), 2u);
+  EXPECT_EQ(q.scale_codes[0], 0x80);
+  EXPECT_EQ(q.scale_codes[1], 0x7f);
+  EXPECT_EQ(q.saturated, 0u);
+}
+
+// Per-row vs per-channel tiling, and blocks along the first axis.
+TEST(Fp8Recipes, RowAndChannelTiles) {
+  const std::vector<float> x = {1, 2, 3, 4, 5, 6};  // [2, 3]
+  auto r = quantize(x, {2, 3}, find_scheme("fp8_row"));
+  EXPECT_EQ(r.scales.size(), 2u);
+  EXPECT_EQ(r.scales[0], 1.0f / (448.0f / 3.0f));
+  auto c = quantize(x, {2, 3}, find_scheme("fp8_channel"));
+  EXPECT_EQ(c.scales.size(), 3u);
+  EXPECT_EQ(c.scales[2], 1.0f / (448.0f / 6.0f));
+  QuantOptions o;
+  o.along_first_axis = true;
+  auto t = quantize(x, {2, 3}, find_scheme("fp8_row"), o);  // rows of the transposed view = columns
+  EXPECT_EQ(t.scales.size(), 3u);
+  const auto d = dequantize(t);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_NEAR(d[i], x[i], x[i] / 16.0);
+}
+
+// TE DelayedScaling: quantize with the previous scale, record amax; update rolls the history.
+TEST(Fp8Recipes, DelayedScalingHistory) {
+  DelayedScaling ds({formats::e4m3fn, 3, DelayedScaling::AmaxAlgo::max, 0.0f});
+  std::vector<float> a = {2.0f, -1.0f}, b = {4.0f, 0.0f};
+  auto q = ds.quantize(a, {2});
+  EXPECT_EQ(q.codes[0], 0x40);  // scale 1: 2.0 → e4m3 0x40
+  ds.update();
+  EXPECT_EQ(ds.scale(), 224.0f);  // 448 / 2
+  EXPECT_EQ(ds.history()[2], 2.0f);
+  EXPECT_EQ(ds.history()[0], 0.0f);
+  ds.quantize(b, {2});
+  ds.update();
+  EXPECT_EQ(ds.scale(), 112.0f);  // max(2, 4)
+  ds.quantize(std::vector<float>{1.0f}, {1});
+  ds.update();  // history [1, 2, 4] → amax 4; rolls to [0, 4, 1]
+  EXPECT_EQ(ds.scale(), 112.0f);
+  ds.update();  // [0, 4, 1] → amax 4; rolls to [0, 1, 0]
+  EXPECT_EQ(ds.scale(), 112.0f);
+  ds.update();  // [0, 1, 0] → amax 1
+  EXPECT_EQ(ds.scale(), 448.0f);
+  ds.update();  // all zero: amax 0 → keep the previous scale
+  EXPECT_EQ(ds.scale(), 448.0f);
+  EXPECT_EQ(ds.scale_inv(), 1.0f / 448.0f);
+}
+
+// MX dot product (§2.2): exact block sums, one FP32 rounding per block, FP32 accumulation in block order.
+TEST(MxDot, ExactBlocksThenFp32Sum) {
+  // A: 64 elements of 1.0; B: block 0 = 2^20 (scale 2^12 · e4m3 256), block 1 = 2^−10.
+  std::vector<float> a(64, 1.0f), b(64);
+  for (int i = 0; i < 32; ++i) b[i] = 1048576.0f;       // 2^20: block sum 32·2^20 = 2^25
+  for (int i = 32; i < 64; ++i) b[i] = 0.0009765625f;   // 2^−10: block sum 2^−5
+  const auto qa = quantize(a, {1, 64}, find_scheme("mxfp8_e4m3"));
+  const auto qb = quantize(b, {1, 64}, find_scheme("mxfp8_e4m3"));
+  // 2^25 + 2^−5 is not an FP32: the FP32 sum is 2^25.
+  EXPECT_EQ(mx_dot(qa, 0, qb, 0), 33554432.0f);
+  const auto c = mx_gemm(qa, qb);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0], 33554432.0f);
+  // Inside a block the sum is exact: 31 · 1 + 1 · 2^−9 ... rounded once.
+  std::vector<float> d(32, 1.0f);
+  d[31] = 1.0f + 1.0f / 8.0f;  // e4m3 1.125
+  const auto qd = quantize(d, {1, 32}, find_scheme("mxfp8_e4m3"));
+  EXPECT_EQ(mx_dot(qd, 0, qd, 0), 31.0f + 1.265625f);
+}
+
+// Element rounding takes any engine mode: SR lands on one of the two RNE neighbours' brackets
+// (RD or RU of x/X), is reproducible for a seed, and differs between seeds somewhere.
+TEST(MxBlock, StochasticElementRounding) {
+  std::vector<float> x(32);
+  for (int i = 0; i < 32; ++i) x[i] = 1.0f + static_cast<float>(i) / 97.0f;
+  QuantOptions o;
+  o.rounding = {Rounding::sr, Overflow::satfinite};
+  o.sr_seed = 42;
+  const auto a = q1(x, "mxfp4", o), b = q1(x, "mxfp4", o);
+  EXPECT_EQ(a.codes, b.codes);
+  o.sr_seed = 43;
+  const auto c = q1(x, "mxfp4", o);
+  EXPECT_NE(a.codes, c.codes);
+  QuantOptions dn, up;
+  dn.rounding = {Rounding::rtz, Overflow::satfinite};
+  up.rounding = {Rounding::rtp, Overflow::satfinite};
+  const auto lo = q1(x, "mxfp4", dn), hi = q1(x, "mxfp4", up);
+  for (int i = 0; i < 32; ++i) EXPECT_TRUE(a.codes[i] == lo.codes[i] || a.codes[i] == hi.codes[i]) << i;
+}
+
+TEST(Schemes, NamesAndRules) {
+  for (const auto& s : schemes()) EXPECT_EQ(&find_scheme(s.name), &s);
+  EXPECT_THROW(find_scheme("mxfp5"), NameError);
+  for (auto n : scale_rule_names()) EXPECT_EQ(scale_rule_name(parse_scale_rule(n)), n);
+  EXPECT_THROW(parse_scale_rule("round_up"), NameError);
+  QuantOptions o;
+  o.rule = ScaleRule::nvfp4;
+  EXPECT_THROW(q1(std::vector<float>(32, 1.0f), "mxfp4", o), Error);
+  EXPECT_THROW(quantize(std::vector<float>(3, 1.0f), {2, 2}, find_scheme("mxfp4")), Error);
+}
+
+}  // namespace minifloat_test

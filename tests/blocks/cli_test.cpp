@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+// cli_test.cpp: the quantize / report / compare commands end to end (exit codes, outputs), including
+// the must-show: `compare` finds a single flipped bit in a 10^6-element code tensor and names its index.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "minifloat/npy.hpp"
+#include "minifloat/pack.hpp"
+#include "minifloat/safetensors.hpp"
+
+namespace minifloat_test {
+using namespace minifloat;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path dir() {
+  const fs::path p = fs::temp_directory_path() / ("minifloat_blocks_cli_" + std::to_string(::getpid()));
+  fs::create_directories(p);
+  return p;
+}
+struct Run {
+  int status;
+  std::string out;
+};
+Run run(const std::string& args) {
+  const std::string cmd = std::string(BLOCKS_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t k = std::fread(buf, 1, sizeof buf, p)) out.append(buf, k);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+}  // namespace
+
+TEST(Cli, CompareFindsOneFlippedBitIn1e6Codes) {
+  const fs::path d = dir();
+  std::vector<std::uint8_t> codes(1000000);
+  for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 13);
+  write_npy(d / "ref.npy", make_npy_u8({1000, 1000}, codes));
+  write_npy(d / "same.npy", make_npy_u8({1000, 1000}, codes));
+  const std::size_t where = 654321;
+  codes[where] ^= 0x04;
+  write_npy(d / "got.npy", make_npy_u8({1000, 1000}, codes));
+  auto r = run("compare --ref " + (d / "ref.npy").string() + " --got " + (d / "got.npy").string() + " --format e4m3fn");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("1 of 1000000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("index 654321 (654, 321)"), std::string::npos) << r.out;
+  r = run("compare --ref " + (d / "ref.npy").string() + " --got " + (d / "same.npy").string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  write_npy(d / "short.npy", make_npy_u8({10}, std::vector<std::uint8_t>(10)));
+  r = run("compare --ref " + (d / "ref.npy").string() + " --got " + (d / "short.npy").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("shape"), std::string::npos) << r.out;
+  r = run("compare --ref " + (d / "ref.npy").string() + " --got " + (d / "missing.npy").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+}
+
+TEST(Cli, QuantizeMxfp4AndCompareWithItself) {
+  const fs::path d = dir();
+  std::vector<float> x(64, 0.25f);
+  x[0] = 6.0f;
+  x[32] = 7.5f;
+  write_npy(d / "x.npy", make_npy_f32({2, 32}, x));
+  auto r = run("quantize --scheme mxfp4 --in " + (d / "x.npy").string() + " --out-codes " + (d / "c.npy").string() +
+               " --out-scales " + (d / "s.npy").string() + " --out-dequant " + (d / "q.npy").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto c = read_npy(d / "c.npy");
+  const auto s = read_npy(d / "s.npy");
+  const auto q = npy_as_f32(read_npy(d / "q.npy"));
+  EXPECT_EQ(c.shape, (std::vector<std::size_t>{2, 32}));
+  EXPECT_EQ(std::to_integer<int>(c.data[0]), 0x7);
+  EXPECT_EQ(std::to_integer<int>(s.data[0]), 0x7f);
+  EXPECT_EQ(q[32], 6.0f);  // T14 ocp_floor
+  r = run("quantize --scheme mxfp4 --scale-rule rceil --in " + (d / "x.npy").string() + " --out-codes " +
+          (d / "c2.npy").string() + " --out-dequant " + (d / "q2.npy").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(npy_as_f32(read_npy(d / "q2.npy"))[32], 8.0f);  // T14 rceil
+  r = run("compare --ref " + (d / "c.npy").string() + " --got " + (d / "c2.npy").string() + " --format e2m1fn");
+  EXPECT_EQ(r.status, 1) << r.out;
+  r = run("quantize --scheme mxfp4 --packed --in " + (d / "x.npy").string() + " --out-codes " + (d / "p.npy").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto p = read_npy(d / "p.npy");
+  ASSERT_EQ(p.data.size(), 32u);
+  EXPECT_EQ(std::to_integer<int>(p.data[0]), 0x07);  // element 0 (6 → 0x7) low nibble; element 1: 0.25 ties to 0 (0x0)
+  r = run("quantize --scheme mxfp3 --in " + (d / "x.npy").string() + " --out-codes " + (d / "z.npy").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("accepted"), std::string::npos) << r.out;
+  r = run("quantize --scheme mxfp4 --zero-block sometimes --in " + (d / "x.npy").string() + " --out-codes " + (d / "z.npy").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+}
+
+TEST(Cli, ReportOnSafetensors) {
+  const fs::path d = dir();
+  std::vector<float> w(128 * 64);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 97) - 48) / 17.0f;
+  write_safetensors(d / "m.safetensors", {{"a.weight", make_npy_f32({128, 64}, w)}, {"b.bias", make_npy_f32({64}, std::vector<float>(w.begin(), w.begin() + 64))}});
+  auto r = run("report --quiet --in " + (d / "m.safetensors").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* s : {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "mxint8", "nvfp4", "fp8_tensor",
+                        "fp8_128x128_ue8m0", "SQNR dB"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  r = run("report --quiet --csv --schemes mxfp4,nvfp4 --in " + (d / "m.safetensors").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("ALL,mxfp4,ocp_floor,8256,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("a.weight,nvfp4,nvfp4,8192,"), std::string::npos) << r.out;
+  std::ofstream(d / "junk.safetensors") << "garbage";
+  r = run("report --in " + (d / "junk.safetensors").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  r = run("report --schemes mxfp9 --in " + (d / "m.safetensors").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+}
+
+}  // namespace minifloat_test
