@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: Apache-2.0
+// accumulate.cpp: named accumulation models for dot products and GEMM (exact Kulisch-style sum,
+// FP32 sequential/pairwise/Kahan, blocked promotion, tensor-core T-FDPA) and their name parsing.
+#include "minifloat/accumulate.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "minifloat/error.hpp"
+
+namespace minifloat {
+namespace {
+
+constexpr std::uint64_t kF32One = 0x3f800000u;
+
+const TfdpaModel* const kPresets[] = {&mma_models::hopper_fp8, &mma_models::ada_fp8, &mma_models::hopper_f16,
+                                      &mma_models::hopper_bf16, &mma_models::blackwell_fp8_unvalidated};
+
+std::string accepted_models() {
+  std::string s;
+  for (const auto& [name, _] : dot_model_names()) {
+    if (!s.empty()) s += ", ";
+    s += name;
+  }
+  return s + ", <preset>+blocked<N>";
+}
+
+/// Unsigned big integer (little-endian 64-bit limbs) for the exact dot product.
+struct BigUint {
+  std::vector<std::uint64_t> limb;
+  explicit BigUint(std::size_t n) : limb(n, 0) {}
+  /// += v << shift (v a 128-bit value in two limbs)
+  void add_shifted(std::uint64_t lo, std::uint64_t hi, std::size_t shift) {
+    const std::size_t li = shift / 64, bi = shift % 64;
+    std::uint64_t part[3] = {lo << bi, bi ? (hi << bi) | (lo >> (64 - bi)) : hi, bi ? hi >> (64 - bi) : 0};
+    std::uint64_t carry = 0;
+    for (std::size_t i = li; i < limb.size(); ++i) {
+      const std::uint64_t add = (i - li < 3 ? part[i - li] : 0);
+      const std::uint64_t s1 = limb[i] + add;
+      const std::uint64_t c1 = s1 < add ? 1 : 0;
+      const std::uint64_t s2 = s1 + carry;
+      const std::uint64_t c2 = s2 < carry ? 1 : 0;
+      limb[i] = s2;
+      carry = c1 + c2;
+      if (i - li >= 2 && carry == 0) break;
+    }
+  }
+  int compare(const BigUint& o) const {
+    for (std::size_t i = limb.size(); i-- > 0;)
+      if (limb[i] != o.limb[i]) return limb[i] < o.limb[i] ? -1 : 1;
+    return 0;
+  }
+  void subtract(const BigUint& o) {  // *this −= o, requires *this ≥ o
+    std::uint64_t borrow = 0;
+    for (std::size_t i = 0; i < limb.size(); ++i) {
+      const std::uint64_t d = limb[i] - o.limb[i];
+      const std::uint64_t b1 = limb[i] < o.limb[i] ? 1 : 0;
+      limb[i] = d - borrow;
+      borrow = b1 + (d < borrow ? 1 : 0);
+    }
+  }
+  std::size_t bit_width() const {
+    for (std::size_t i = limb.size(); i-- > 0;)
+      if (limb[i] != 0) return 64 * i + static_cast<std::size_t>(detail::bit_width(limb[i]));
+    return 0;
+  }
+  bool bit(std::size_t i) const { return ((limb[i / 64] >> (i % 64)) & 1) != 0; }
+  /// The 64 bits [from, from + 64) and whether any bit below `from` is set.
+  std::uint64_t window(std::size_t from, bool& sticky) const {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < 64; ++i)
+      if (from + i < limb.size() * 64 && bit(from + i)) v |= std::uint64_t{1} << i;
+    sticky = false;
+    for (std::size_t i = 0; i < from / 64 && !sticky; ++i) sticky = limb[i] != 0;
+    if (!sticky && from % 64 != 0) sticky = detail::low_bits(limb[from / 64], static_cast<int>(from % 64)) != 0;
+    return v;
+  }
+};
+
+struct Term {
+  bool neg;
+  std::uint64_t lo, hi;  // 128-bit significand
+  int exp;
+};
+
+std::uint64_t pairwise_sum(const std::vector<std::uint64_t>& p, std::size_t lo, std::size_t hi, RoundingSpec spec,
+                           Flags& flags) {
+  if (hi - lo == 1) return p[lo];
+  const std::size_t mid = lo + (hi - lo) / 2;
+  const std::uint64_t l = pairwise_sum(p, lo, mid, spec, flags), r = pairwise_sum(p, mid, hi, spec, flags);
+  const RoundResult s = add(formats::f32, l, r, spec);
+  flags |= s.flags;
+  return s.code;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& dot_model_names() {
+  static const std::vector<std::pair<std::string, std::string>> v = [] {
+    std::vector<std::pair<std::string, std::string>> r = {
+        {"exact", "exact sum of the products and C, rounded once to f32"},
+        {"fp32", "sequential FFMA chain in f32 (acc = fma(a_i, b_i, acc))"},
+        {"pairwise", "f32 products, pairwise (recursive halves) f32 sum, then + C"},
+        {"kahan", "f32 products, Kahan compensated f32 sum starting from C"},
+        {"blocked128", "hopper-fp8 inside, promoted to f32 every 128 lanes (DeepSeek-V3 N_C = 128)"},
+    };
+    for (const TfdpaModel* m : kPresets)
+      r.emplace_back(m->name, std::string("tensor-core T-FDPA preset") + (m->validated ? "" : " (not validated)") +
+                                  ": " + m->source);
+    return r;
+  }();
+  return v;
+}
+
+const TfdpaModel& parse_mma_model(std::string_view name) {
+  for (const TfdpaModel* m : kPresets)
+    if (name == m->name) return *m;
+  std::string list;
+  for (const TfdpaModel* m : kPresets) list += std::string(list.empty() ? "" : ", ") + m->name;
+  throw NameError("unknown tensor-core model '" + std::string(name) + "'; accepted: " + list);
+}
+
+DotModel parse_dot_model(std::string_view name) {
+  DotModel m;
+  m.name = std::string(name);
+  if (name == "exact") return m.kind = AccumKind::exact, m;
+  if (name == "fp32") return m.kind = AccumKind::fp32, m;
+  if (name == "pairwise") return m.kind = AccumKind::pairwise, m;
+  if (name == "kahan") return m.kind = AccumKind::kahan, m;
+  std::string_view inner = "hopper-fp8", blocked;
+  if (const auto plus = name.find('+'); plus != std::string_view::npos) {
+    inner = name.substr(0, plus);
+    blocked = name.substr(plus + 1);
+    if (blocked.substr(0, 7) != "blocked") throw NameError("unknown accumulation model '" + std::string(name) + "'; accepted: " + accepted_models());
+  } else if (name.substr(0, 7) == "blocked") {
+    blocked = name;
+  } else {
+    for (const TfdpaModel* p : kPresets)
+      if (name == p->name) {
+        m.kind = AccumKind::tfdpa;
+        m.tensor_core = *p;
+        return m;
+      }
+    throw NameError("unknown accumulation model '" + std::string(name) + "'; accepted: " + accepted_models());
+  }
+  const std::string_view digits = blocked.substr(7);
+  int n = 0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size() || n <= 0)
+    throw NameError("bad block size in '" + std::string(name) + "': expected blocked<N> with N a positive integer");
+  m.kind = AccumKind::blocked;
+  m.block = n;
+  try {
+    m.tensor_core = parse_mma_model(inner);
+  } catch (const NameError&) {
+    throw NameError("unknown accumulation model '" + std::string(name) + "'; accepted: " + accepted_models());
+  }
+  return m;
+}
+
+RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, std::span<const std::uint64_t> b,
+                      Format fc, std::uint64_t c, Format out, RoundingSpec spec) {
+  if (a.size() != b.size())
+    throw Error("dot: a has " + std::to_string(a.size()) + " elements but b has " + std::to_string(b.size()));
+  std::vector<Term> terms;
+  terms.reserve(a.size() + 1);
+  bool any_nan = false, nan_neg = false, pinf = false, ninf = false, invalid = false, all_neg_zero = true;
+  auto note_nan = [&](const Unpacked& u) {
+    if (!any_nan) nan_neg = u.negative;
+    any_nan = true;
+  };
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
+    const bool neg = ua.negative != ub.negative;
+    if (ua.cls == Class::nan) { note_nan(ua); continue; }
+    if (ub.cls == Class::nan) { note_nan(ub); continue; }
+    if (ua.cls == Class::inf || ub.cls == Class::inf) {
+      if (detail::is_zero(ua) || detail::is_zero(ub)) invalid = true;
+      else (neg ? ninf : pinf) = true;
+      continue;
+    }
+    if (detail::is_zero(ua) || detail::is_zero(ub)) {
+      if (!neg) all_neg_zero = false;
+      continue;
+    }
+    all_neg_zero = false;
+    const detail::Wide p = detail::mul64(ua.sig, ub.sig);
+    terms.push_back({neg, p.w[0], p.w[1], ua.exp + ub.exp});
+  }
+  const Unpacked uc = unpack(fc, c);
+  if (uc.cls == Class::nan) note_nan(uc);
+  else if (uc.cls == Class::inf) (uc.negative ? ninf : pinf) = true;
+  else if (detail::is_zero(uc)) { if (!uc.negative) all_neg_zero = false; }
+  else { all_neg_zero = false; terms.push_back({uc.negative, uc.sig, 0, uc.exp}); }
+
+  Unpacked x;
+  if (any_nan) return round_pack(out, detail::special(Class::nan, nan_neg), spec);
+  if (invalid || (pinf && ninf)) {
+    RoundResult r = round_pack(out, detail::special(Class::nan, false), spec);
+    r.flags |= flag_invalid;
+    return r;
+  }
+  if (pinf || ninf) return round_pack(out, detail::special(Class::inf, ninf), spec);
+  if (terms.empty()) return round_pack(out, detail::special(Class::zero, all_neg_zero), spec);
+
+  int lo = terms[0].exp, hi = terms[0].exp;
+  for (const Term& t : terms) {
+    lo = std::min(lo, t.exp);
+    hi = std::max(hi, t.exp + 128);
+  }
+  const std::size_t width = static_cast<std::size_t>(hi - lo) + 64;  // + carry room for 2^64 terms
+  BigUint pos(width / 64 + 2), neg(width / 64 + 2);
+  for (const Term& t : terms) (t.neg ? neg : pos).add_shifted(t.lo, t.hi, static_cast<std::size_t>(t.exp - lo));
+  const int cmp = pos.compare(neg);
+  if (cmp == 0) return round_pack(out, detail::special(Class::zero, spec.rounding == Rounding::rtn), spec);
+  BigUint& big = cmp > 0 ? pos : neg;
+  big.subtract(cmp > 0 ? neg : pos);
+  const std::size_t n = big.bit_width();
+  const std::size_t from = n > 64 ? n - 64 : 0;
+  bool sticky = false;
+  x.cls = Class::normal;
+  x.negative = cmp < 0;
+  x.sig = big.window(from, sticky);
+  x.exp = lo + static_cast<int>(from);
+  x.sticky = sticky;
+  return round_pack(out, x, spec);
+}
+
+RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t> a, Format fb,
+                std::span<const std::uint64_t> b, std::uint64_t c, std::span<const std::uint64_t> scales_a,
+                std::span<const std::uint64_t> scales_b) {
+  if (a.size() != b.size())
+    throw Error("dot: a has " + std::to_string(a.size()) + " elements but b has " + std::to_string(b.size()));
+  const RoundingSpec spec = model.rounding;
+  const Format F32 = formats::f32;
+  Flags flags = flag_none;
+  switch (model.kind) {
+    case AccumKind::exact: return dot_exact(fa, a, fb, b, F32, c, F32, spec);
+    case AccumKind::fp32: {
+      std::uint64_t acc = c;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const RoundResult r = fma(fa, a[i], fb, b[i], F32, acc, F32, spec);
+        acc = r.code;
+        flags |= r.flags;
+      }
+      return {acc, flags};
+    }
+    case AccumKind::pairwise:
+    case AccumKind::kahan: {
+      std::vector<std::uint64_t> p(a.size());
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const RoundResult r = mul(fa, a[i], fb, b[i], F32, spec);
+        p[i] = r.code;
+        flags |= r.flags;
+      }
+      if (model.kind == AccumKind::pairwise) {
+        if (p.empty()) return {c, flags};
+        const std::uint64_t s = pairwise_sum(p, 0, p.size(), spec, flags);
+        RoundResult r = add(F32, c, s, spec);
+        r.flags |= flags;
+        return r;
+      }
+      std::uint64_t sum = c, comp = 0;
+      for (const std::uint64_t pi : p) {
+        const RoundResult y = sub(F32, pi, comp, spec);
+        const RoundResult t = add(F32, sum, y.code, spec);
+        const RoundResult d = sub(F32, t.code, sum, spec);
+        comp = sub(F32, d.code, y.code, spec).code;
+        sum = t.code;
+        flags |= t.flags;
+      }
+      return {sum, flags};
+    }
+    case AccumKind::blocked: {
+      const TfdpaModel& tc = model.tensor_core;
+      const auto N = static_cast<std::size_t>(model.block);
+      const std::size_t blocks = (a.size() + N - 1) / N;
+      if ((!scales_a.empty() && scales_a.size() != blocks) || (!scales_b.empty() && scales_b.size() != blocks))
+        throw Error("dot: blocked" + std::to_string(N) + " over " + std::to_string(a.size()) + " elements needs " +
+                    std::to_string(blocks) + " scales per operand");
+      std::uint64_t acc = c;
+      for (std::size_t j = 0; j < blocks; ++j) {
+        const std::size_t lo = j * N, len = std::min(N, a.size() - lo);
+        const RoundResult part = tfdpa_dot(tc, fa, a.data() + lo, fb, b.data() + lo, len, 0);
+        const std::uint64_t sa = scales_a.empty() ? kF32One : scales_a[j];
+        const std::uint64_t sb = scales_b.empty() ? kF32One : scales_b[j];
+        const RoundResult s = mul(F32, sa, sb, spec);
+        const RoundResult r = fma(tc.dest, part.code, F32, s.code, F32, acc, F32, spec);
+        acc = r.code;
+        flags |= part.flags | s.flags | r.flags;
+      }
+      return {acc, flags};
+    }
+    case AccumKind::tfdpa: {
+      const TfdpaModel& tc = model.tensor_core;
+      const std::uint64_t c0 = tc.dest == F32 ? c : round_pack(tc.dest, unpack(F32, c)).code;
+      return tfdpa_dot(tc, fa, a.data(), fb, b.data(), a.size(), c0);
+    }
+  }
+  return {};
+}
+
+std::vector<std::uint64_t> gemm(const DotModel& model, std::size_t m, std::size_t n, std::size_t k, Format fa,
+                                std::span<const std::uint64_t> A, Format fb, std::span<const std::uint64_t> B,
+                                std::span<const std::uint64_t> C) {
+  if (A.size() != m * k || B.size() != k * n || (!C.empty() && C.size() != m * n))
+    throw Error("gemm: shapes do not match m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                " k=" + std::to_string(k) + " (A " + std::to_string(A.size()) + ", B " + std::to_string(B.size()) +
+                ", C " + std::to_string(C.size()) + " elements)");
+  std::vector<std::uint64_t> D(m * n), col(k);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t p = 0; p < k; ++p) col[p] = B[p * n + j];
+    for (std::size_t i = 0; i < m; ++i)
+      D[i * n + j] = dot(model, fa, A.subspan(i * k, k), fb, col, C.empty() ? 0 : C[i * n + j]).code;
+  }
+  return D;
+}
+
+}  // namespace minifloat
