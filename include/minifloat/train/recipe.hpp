@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// train/recipe.hpp: a low-precision training recipe as data — which format, scale rule and
+// rounding each GEMM operand gets — so a user adds a recipe without touching the loop.
+// Names and sources follow training-sim.md §4.3.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <optional>
+
+#include "../format.hpp"
+#include "../quant.hpp"
+#include "../rounding.hpp"
+
+namespace minifloat::train {
+
+/// GEMM operand classes of a Linear layer Y = X·Wᵀ: activations X, weights W, output gradients G = dY.
+enum class Operand { x, w, g };
+/// The three GEMMs of a Linear layer: fprop Y = X·Wᵀ, dgrad dX = G·W, wgrad dW = Gᵀ·X.
+enum class Gemm { fprop, dgrad, wgrad };
+
+
+/// The quantization of one operand class, always along the GEMM's contraction axis. The scale
+/// rules and block schemes are those of quant.hpp / block.hpp (one implementation for the
+/// library, the CLI and the simulator).
+struct OperandQuant {
+  enum class Kind {
+    none,     ///< the operand stays FP32
+    cast,     ///< plain conversion to `element` with `rounding`, scale 1 (bf16 casts; failure recipe F1)
+    scheme,   ///< a block scheme of quant.hpp (`scheme`, optional `rule` and `element` overrides)
+    delayed,  ///< per-tensor Transformer Engine DelayedScaling (amax history of `history` steps)
+  };
+  Kind kind = Kind::none;
+  Scheme scheme{};                    ///< Kind::scheme: element, tile and default rule
+  std::optional<ScaleRule> rule;      ///< override of the scheme's default rule
+  std::optional<Format> element;      ///< element override (e5m2 gradients); the target of Kind::cast/delayed
+  RoundingSpec rounding{Rounding::rne, Overflow::satfinite};
+  std::size_t history = 16;           ///< Kind::delayed: amax history length (TE default 1024; 16 for short runs)
+};
+
+/// Master-weight storage after each optimizer step.
+enum class WeightStorage { fp32, bf16_rne, bf16_sr };
+
+/// A named recipe. `g_wgrad` may differ from `g` (e.g. 128×1 tiles for the wgrad copy).
+struct Recipe {
+  std::string name;
+  std::string source;  ///< paper / library the recipe follows
+  OperandQuant x, w, g;
+  WeightStorage weights = WeightStorage::fp32;
+  double lr = 0;          ///< 0: the model's default learning rate; else this one (F2 recipes use 0.01)
+  bool gaussws = false;   ///< GaussWS pseudo-quantization of weights in fprop (noise + bf16 cast)
+  int gaussws_bits = 6;   ///< bit-width b_t of the GaussWS noise
+};
+
+/// Every built-in recipe: fp32 bf16 fp8-delayed fp8-current deepseek-block infir2-ue8m0 mxfp8
+/// mxfp4 nvfp4 gaussws-pqt fail-unscaled fail-bf16-rne-weights bf16-sr-weights.
+const std::vector<Recipe>& recipes();
+/// Look up recipes by comma-separated names or "all"; throws NameError listing the accepted names.
+std::vector<Recipe> parse_recipes(std::string_view list);
+
+}  // namespace minifloat::train

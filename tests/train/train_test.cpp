@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// train_test.cpp: the training simulator's hand-written backward passes against finite
+// differences, determinism across thread counts (SR included), the recipe table, and the
+// GEMM-level SQNR gates of training-sim.md §4.7 item 7.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "minifloat/error.hpp"
+#include "minifloat/train/quantizer.hpp"
+#include "minifloat/train/study.hpp"
+#include "train/models.hpp"
+
+namespace {
+using namespace minifloat;
+using namespace minifloat::train;
+
+Recipe recipe(const char* name) { return parse_recipes(name).front(); }
+
+bool have_data(const char* path) { return std::filesystem::exists(path); }
+
+// Central differences vs the backward pass (FP32 recipe): in every parameter tensor, the entry
+// with the largest gradient and `extra` more spread over the tensor.
+void grad_check(train::detail::Model& model, int extra, double rel_tol, double abs_tol, float h_rel, float h_min) {
+  Quantizer q(recipe("fp32"), 1);
+  train::detail::QCtx ctx{&q, 0, 1, {}, false};
+  for (train::detail::Param* p : model.params()) std::fill(p->g.v.begin(), p->g.v.end(), 0.0f);
+  model.forward_backward(0, ctx);
+  std::vector<std::vector<float>> grads;
+  for (train::detail::Param* p : model.params()) grads.push_back(p->g.v);
+  int checked = 0, kinks = 0;
+  std::size_t t = 0;
+  for (train::detail::Param* p : model.params()) {
+    const std::vector<float>& g = grads[t++];
+    std::vector<std::size_t> idx;
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < g.size(); ++i)
+      if (std::fabs(g[i]) > std::fabs(g[best])) best = i;
+    idx.push_back(best);
+    for (int k = 1; k <= extra; ++k) idx.push_back((static_cast<std::size_t>(k) * 7919u + p->id * 31u) % g.size());
+    for (std::size_t i : idx) {
+      const float w0 = p->w.v[i];
+      auto fd_at = [&](float h) {
+        p->w.v[i] = w0 + h;
+        const double lp = model.forward_backward(0, ctx);
+        p->w.v[i] = w0 - h;
+        const double lm = model.forward_backward(0, ctx);
+        p->w.v[i] = w0;
+        return (lp - lm) / (static_cast<double>(w0 + h) - static_cast<double>(w0 - h));
+      };
+      const float h = std::max(h_min, std::fabs(w0) * h_rel);
+      const double fd = fd_at(h), fd_half = fd_at(h / 2);
+      if (std::fabs(fd - fd_half) > 0.1 * std::fabs(fd) + abs_tol) {  // a ReLU kink inside ±h: not smooth here
+        ++kinks;
+        continue;
+      }
+      EXPECT_NEAR(g[i], fd, rel_tol * std::fabs(fd) + abs_tol) << "param " << p->id << " index " << i;
+      ++checked;
+    }
+  }
+  EXPECT_LE(kinks, checked / 4) << "too many non-smooth probes";
+  EXPECT_GT(checked, 0);
+}
+
+TEST(Train, MlpBackwardMatchesFiniteDifferences) {
+  if (!have_data("/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"))
+    GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  auto m = train::detail::make_mlp_digits(3, {});
+  grad_check(*m, 4, 0.05, 1e-5, 1e-3f, 2e-4f);
+}
+
+TEST(Train, CharLmBackwardMatchesFiniteDifferences) {
+  if (!have_data("/usr/share/games/fortunes")) GTEST_SKIP() << "fortunes text missing (Debian fortunes; run scripts/setup)";
+  auto m = train::detail::make_char_lm(3, {});
+  grad_check(*m, 1, 0.05, 2e-4, 1e-2f, 1e-3f);
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Train, SameSeedSameBytesAcrossThreadCounts) {
+  if (!have_data("/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"))
+    GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  const auto base = std::filesystem::temp_directory_path() / "minifloat_train_det";
+  std::filesystem::remove_all(base);
+  StudyConfig c;
+  c.model = "mlp-digits";
+  c.recipes = parse_recipes("nvfp4,fp8-delayed,bf16-sr-weights");  // SR on gradients and weights, amax history
+  c.seeds = 2;
+  c.steps = 25;
+  c.progress = false;
+  c.threads = 1;
+  c.out = base / "t1";
+  run_study(c);
+  c.threads = 3;
+  c.out = base / "t3";
+  run_study(c);
+  for (const char* r : {"nvfp4", "fp8-delayed", "bf16-sr-weights"})
+    for (const char* s : {"seed0.csv", "seed1.csv"}) {
+      const std::string a = slurp(base / "t1" / "mlp-digits" / r / s), b = slurp(base / "t3" / "mlp-digits" / r / s);
+      EXPECT_FALSE(a.empty());
+      EXPECT_EQ(a, b) << r << "/" << s;
+    }
+  EXPECT_EQ(slurp(base / "t1" / "summary.csv").substr(0, 200), slurp(base / "t3" / "summary.csv").substr(0, 200));
+  // a different seed gives a different trajectory
+  EXPECT_NE(slurp(base / "t1" / "mlp-digits" / "nvfp4" / "seed0.csv"), slurp(base / "t1" / "mlp-digits" / "nvfp4" / "seed1.csv"));
+  std::filesystem::remove_all(base);
+}
+
+TEST(Train, RecipeTableAndErrors) {
+  EXPECT_GE(recipes().size(), 13u);
+  for (const auto& r : recipes()) EXPECT_EQ(parse_recipes(r.name).front().name, r.name);
+  EXPECT_THROW(parse_recipes("fp32,fp9"), NameError);
+  EXPECT_EQ(parse_recipes("all").size(), recipes().size());
+}
+
+// training-sim.md §4.7 item 7: GEMM-level SQNR of y = X·Wᵀ, dW = Gᵀ·X, dX = G·W with random
+// N(0,1) operands (M×K = 256×512, N = 512), 3 seeds, thresholds from torchao's tests.
+struct Sqnr {
+  double y, dw, dx;
+};
+double sqnr(const Matrix& ref, const Matrix& got) {
+  double s = 0, n = 0;
+  for (std::size_t i = 0; i < ref.v.size(); ++i) {
+    s += static_cast<double>(ref.v[i]) * ref.v[i];
+    n += (static_cast<double>(ref.v[i]) - got.v[i]) * (static_cast<double>(ref.v[i]) - got.v[i]);
+  }
+  return 10 * std::log10(s / n);
+}
+Sqnr gemm_sqnr(const Recipe& r, std::uint64_t seed) {
+  train::detail::Rng rng{seed, 77};
+  Matrix x(256, 512), w(512, 512), g(256, 512);
+  for (auto* m : {&x, &w, &g})
+    for (auto& v : m->v) v = static_cast<float>(rng.normal());
+  Quantizer q(r, seed);
+  const Matrix y = matmul_nt(x, w);
+  const Matrix yq = matmul_nt(q.apply(x, Operand::x, Gemm::fprop, 1, 0), q.apply(w, Operand::w, Gemm::fprop, 2, 0));
+  const Matrix dw = matmul_nt(transpose(g), transpose(x));
+  const Matrix dwq = matmul_nt(q.apply(transpose(g), Operand::g, Gemm::wgrad, 3, 0), q.apply(transpose(x), Operand::x, Gemm::wgrad, 4, 0));
+  const Matrix dx = matmul_nt(g, transpose(w));
+  const Matrix dxq = matmul_nt(q.apply(g, Operand::g, Gemm::dgrad, 5, 0), q.apply(transpose(w), Operand::w, Gemm::dgrad, 6, 0));
+  return {sqnr(y, yq), sqnr(dw, dwq), sqnr(dx, dxq)};
+}
+
+TEST(Train, GemmSqnrGates) {
+  struct Gate {
+    const char* recipe;
+    double y, dw, dx;  // minimum dB; dx < 0: no gate
+  };
+  const Gate gates[] = {{"fp8-current", 18, 17, -1}, {"mxfp8", 18, 18, 12}, {"mxfp4", 8, 10, 8}, {"nvfp4", 8, 10, 8}};
+  for (const auto& gt : gates)
+    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+      const Sqnr s = gemm_sqnr(recipe(gt.recipe), seed);
+      EXPECT_GE(s.y, gt.y) << gt.recipe << " seed " << seed;
+      EXPECT_GE(s.dw, gt.dw) << gt.recipe << " seed " << seed;
+      if (gt.dx >= 0) {
+        EXPECT_GE(s.dx, gt.dx) << gt.recipe << " seed " << seed;
+      }
+      RecordProperty(std::string(gt.recipe) + "_seed" + std::to_string(seed),
+                     std::to_string(s.y) + "/" + std::to_string(s.dw) + "/" + std::to_string(s.dx));
+    }
+}
+
+}  // namespace
