@@ -52,6 +52,11 @@ struct BigNat {
     w = std::move(r);
     trim();
   }
+  void shr1() {
+    for (std::size_t i = 0; i < w.size(); ++i)
+      w[i] = (w[i] >> 1) | (i + 1 < w.size() ? (w[i + 1] << 31) : 0u);
+    trim();
+  }
   static int cmp(const BigNat& a, const BigNat& b) {
     if (a.w.size() != b.w.size()) return a.w.size() < b.w.size() ? -1 : 1;
     for (std::size_t i = a.w.size(); i-- > 0;)
@@ -100,14 +105,15 @@ Unpacked divide(bool negative, BigNat num, BigNat den, long long exp2) {
   else if (s < 0) den.shl(static_cast<int>(-s));
   std::uint64_t q = 0;
   bool extra = false;  // the 65th quotient bit
+  BigNat t = den;      // den·2^i for i = 65 … 0, shifted in place (no allocation per step)
+  t.shl(65);
   for (int i = 65; i >= 0; --i) {
-    BigNat t = den;
-    t.shl(i);
     if (BigNat::cmp(num, t) >= 0) {
       num.sub(t);
       if (i == 64) extra = true;
       else if (i < 64) q |= std::uint64_t{1} << i;
     }
+    t.shr1();
   }
   bool sticky = !num.zero();
   long long e = exp2 - s;
@@ -183,6 +189,40 @@ Unpacked parse_value(std::string_view text) {
   if (hex) return divide(negative, mant, BigNat{{1}}, scale + e);
 
   const long long e10 = scale + e;
+  if (mant.w.size() <= 2 && e10 >= -19 && e10 <= 19) {  // fast path: exact in 128-bit integers
+    __extension__ typedef unsigned __int128 u128;
+    const std::uint64_t m = mant.w[0] | (mant.w.size() > 1 ? std::uint64_t{mant.w[1]} << 32 : 0);
+    std::uint64_t p10 = 1;
+    for (long long k = 0; k < (e10 < 0 ? -e10 : e10); ++k) p10 *= 10;
+    auto width = [](u128 v) {
+      int b = 0;
+      while (v != 0) {
+        v >>= 1;
+        ++b;
+      }
+      return b;
+    };
+    u128 q;
+    int exp2 = 0;
+    bool sticky = false;
+    if (e10 >= 0) {
+      q = static_cast<u128>(m) * p10;  // < 2^128
+    } else {                            // m·2^s / 10^k with 64..65 quotient bits
+      const int s = std::min(127 - width(m), 64 + width(p10) - width(m));
+      const u128 n = static_cast<u128>(m) << s;
+      q = n / p10;
+      sticky = n % p10 != 0;
+      exp2 = -s;
+    }
+    const int wq = width(q);
+    if (wq > 64) {
+      const int sh = wq - 64;
+      sticky = sticky || (q & ((static_cast<u128>(1) << sh) - 1)) != 0;
+      q >>= sh;
+      exp2 += sh;
+    }
+    return Unpacked{Class::normal, negative, static_cast<std::uint64_t>(q), static_cast<std::int32_t>(exp2), sticky};
+  }
   const long long digits_log = e10 + static_cast<long long>(mant.bit_length() * 0.30103);
   if (digits_log > 100000) return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, 400000, true};
   if (digits_log < -100000) return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, -400000, true};

@@ -2,8 +2,13 @@
 // parse_test.cpp: decimals and hex floats are parsed exactly and rounded once.
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <random>
+#include <string>
 
 #include "minifloat/minifloat.hpp"
 #include "minifloat/parse.hpp"
@@ -25,6 +30,41 @@ TEST(Parse, DecimalsMatchCorrectlyRoundedStrtod) {
                         "4.9406564584124654e-324", "123456789012345678901234567890", "-.5", "448", "1E-5",
                         "2.4703282292062328e-324", "1.7976931348623158e308"})
     EXPECT_EQ(as_double(t), std::strtod(t, nullptr)) << t;
+}
+
+// Oracle: glibc strtod, correctly rounded in the current rounding direction (it honours
+// fesetround), on random decimals that take the 128-bit fast path (≤ 19 digits, |exponent| ≤ 19)
+// and the big-integer path (long mantissas, large exponents, subnormal range).
+TEST(Parse, RandomDecimalsMatchStrtodInEveryDirection) {
+  std::mt19937_64 rng(20261129);
+  const std::pair<int, Rounding> modes[] = {
+      {FE_TONEAREST, Rounding::rne}, {FE_TOWARDZERO, Rounding::rtz}, {FE_UPWARD, Rounding::rtp}, {FE_DOWNWARD, Rounding::rtn}};
+  int checked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string t;
+    if (rng() & 1) t.push_back('-');
+    const int digits = 1 + static_cast<int>(rng() % (i % 3 == 0 ? 40 : 19));
+    const int dot = (rng() & 1) ? static_cast<int>(rng() % static_cast<unsigned>(digits)) : -1;
+    for (int d = 0; d < digits; ++d) {
+      if (d == dot) t.push_back('.');
+      t.push_back(static_cast<char>('0' + (d == 0 ? 1 + rng() % 9 : rng() % 10)));
+    }
+    const int range = i % 4 == 0 ? 340 : 25;
+    t.push_back('e');
+    t.append(std::to_string(static_cast<int>(rng() % static_cast<unsigned>(2 * range + 1)) - range));
+    const Unpacked u = parse_value(t);
+    for (const auto& [fe, mode] : modes) {
+      std::fesetround(fe);
+      const double want = std::strtod(t.c_str(), nullptr);
+      std::fesetround(FE_TONEAREST);
+      const std::uint64_t got = round_pack(formats::f64, u, {mode, Overflow::nonsat}).code;
+      std::uint64_t want_bits;
+      std::memcpy(&want_bits, &want, 8);
+      ASSERT_EQ(got, want_bits) << t << " mode " << static_cast<int>(mode);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 80000);
 }
 
 TEST(Parse, HexFloatsAreExact) {
