@@ -2,31 +2,26 @@
 // gaussws.cpp: GaussWS noise fill, block max and fake quantization (exact sum, one rounding).
 #include "minifloat/gaussws.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "minifloat/convert.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/stochastic.hpp"
 
 namespace minifloat {
 
 void gauss_noise_fill(GaussNoise variant, const SrStream& s, std::span<std::int8_t> out) noexcept {
   const auto k0 = static_cast<std::uint32_t>(s.seed);
   const auto k1 = static_cast<std::uint32_t>(s.seed >> 32);
-  if (variant == GaussNoise::exact) {
-    std::uint64_t cached = ~std::uint64_t{0};
-    PhiloxBlock b{};
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      const std::uint64_t off = (s.index_base + i) * 2;  // the sr_bits(…, exact) layout
-      const std::uint64_t block = off >> 2;
-      if (block != cached) {
-        b = philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), s.stream, s.step,
-                          k0, k1);
-        cached = block;
-      }
-      const auto w = static_cast<unsigned>(off & 3);
-      out[i] = static_cast<std::int8_t>(gauss_exact_from_bits(std::uint64_t{b.w[w]} | (std::uint64_t{b.w[w + 1]} << 32)));
+  if (variant == GaussNoise::exact) {  // the bits of exact SR (sr_bits(…, SrVariant::exact))
+    std::uint64_t r[256];
+    for (std::size_t i0 = 0; i0 < out.size(); i0 += 256) {
+      const std::size_t n = std::min<std::size_t>(256, out.size() - i0);
+      fill_sr_bits(SrStream{s.seed, s.stream, s.step, s.index_base + i0}, SrVariant::exact, std::span<std::uint64_t>(r, n));
+      for (std::size_t i = 0; i < n; ++i) out[i0 + i] = static_cast<std::int8_t>(gauss_exact_from_bits(r[i]));
     }
     return;
   }

@@ -2,6 +2,8 @@
 // npy.cpp: the .npy reader/writer (NumPy format versions 1.0–3.0), defensive against malformed files.
 #include "minifloat/npy.hpp"
 
+#include "minifloat/file_io.hpp"
+
 #include <cstdint>
 #include <cctype>
 #include <cstring>
@@ -215,25 +217,7 @@ std::vector<std::byte> serialize_npy(const NpyArray& a) {
 
 void write_npy(const std::filesystem::path& path, const NpyArray& a) {
   const std::vector<std::byte> bytes = serialize_npy(a);
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw IoError("cannot open '" + tmp.string() + "' for writing");
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw IoError("cannot write '" + tmp.string() + "'");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() + "'");
-  }
+  write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 namespace {

@@ -2,6 +2,8 @@
 // safetensors.cpp: .safetensors header parsing (nlohmann-json), tensor reads and file writes.
 #include "minifloat/safetensors.hpp"
 
+#include "minifloat/file_io.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -172,30 +174,12 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<std:
   }
   std::string header = j.dump();
   header.append((8 - header.size() % 8) % 8, ' ');
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw IoError("cannot open '" + tmp.string() + "' for writing");
-    unsigned char lenb[8];
-    for (int k = 0; k < 8; ++k) lenb[k] = static_cast<unsigned char>((static_cast<std::uint64_t>(header.size()) >> (8 * k)) & 0xff);
-    out.write(reinterpret_cast<const char*>(lenb), 8);
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    for (const auto& t : tensors)
-      out.write(reinterpret_cast<const char*>(t.second.data.data()), static_cast<std::streamsize>(t.second.data.size()));
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw IoError("cannot write '" + tmp.string() + "'");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() + "'");
-  }
+  unsigned char lenb[8];
+  for (int k = 0; k < 8; ++k) lenb[k] = static_cast<unsigned char>((static_cast<std::uint64_t>(header.size()) >> (8 * k)) & 0xff);
+  std::vector<std::string_view> parts{std::string_view(reinterpret_cast<const char*>(lenb), 8), header};
+  for (const auto& t : tensors)
+    parts.emplace_back(reinterpret_cast<const char*>(t.second.data.data()), t.second.data.size());
+  write_file_atomic(path, parts);
 }
 
 }  // namespace minifloat

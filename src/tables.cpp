@@ -3,6 +3,8 @@
 // format parameters (exact), and their CSV/Markdown/JSON text; the tables/ folder writer.
 #include "minifloat/tables.hpp"
 
+#include "minifloat/file_io.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -252,10 +254,6 @@ Row catalogue_row(const NamedFormat& nf, bool short_values) {
           yes_no(has_negative_zero(f))};
 }
 
-std::string tmp_suffix() {
-  static int counter = 0;
-  return ".tmp" + std::to_string(::getpid()) + "." + std::to_string(++counter);
-}
 
 }  // namespace
 
@@ -414,27 +412,6 @@ std::vector<NamedFormat> tabled_formats() {
   for (const auto& nf : named_formats())
     if (nf.family == "p3109" && nf.format.bits == 8) v.push_back(nf);
   return v;
-}
-
-void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
-  const std::filesystem::path tmp = path.string() + tmp_suffix();
-  {
-    std::ofstream os(tmp, std::ios::binary | std::ios::trunc);
-    if (!os) throw Error("cannot write '" + tmp.string() + "'");
-    os.write(content.data(), static_cast<std::streamsize>(content.size()));
-    os.flush();
-    if (!os) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error("cannot write '" + tmp.string() + "'");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error("cannot rename '" + tmp.string() + "' to '" + path.string() + "': " + ec.message());
-  }
 }
 
 std::vector<std::string> write_tables(const std::filesystem::path& dir) {

@@ -113,8 +113,5 @@ std::vector<NamedFormat> tabled_formats();
 /// Throws Error on an I/O failure.
 std::vector<std::string> write_tables(const std::filesystem::path& dir);
 
-/// Write `content` to `path` atomically: a temporary file in the same folder, then rename.
-/// Throws Error naming the path on failure.
-void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 
 }  // namespace minifloat

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "minifloat/error.hpp"
+#include "minifloat/file_io.hpp"
 #include "models.hpp"
 
 extern char** environ;
@@ -33,16 +34,10 @@ std::string num(double v, int prec = 9) {
   return b;
 }
 
-/// Write `text` to `path` whole or not at all (temp file + rename).
+/// Write `text` to `path` whole or not at all, creating the folder.
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw Error("cannot write '" + tmp.string() + "'");
-  }
-  std::filesystem::rename(tmp, path);
+  write_file_atomic(path, text);
 }
 
 std::unique_ptr<detail::Model> make_model(const std::string& name, std::uint64_t seed, const std::filesystem::path& data) {

@@ -14,6 +14,7 @@
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/round_pack.hpp"
+#include "minifloat/file_io.hpp"
 #include "minifloat/tables.hpp"
 
 namespace minifloat_test {
