@@ -13,6 +13,9 @@ namespace minifloat {
 
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::string_view> parts) {
   static std::atomic<unsigned> counter{0};
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(folder))
+    throw IoError("cannot write '" + path.string() + "': folder '" + folder.string() + "' does not exist");
   const std::filesystem::path tmp =
       path.string() + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(++counter);
   {

@@ -300,8 +300,12 @@ ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const
   if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i])) continue;
-    if (!std::isfinite(deq[i])) {
+    if (!std::isfinite(deq[i])) {  // a finite input lost to NaN/Inf: its error is unbounded
       ++s.nonfinite_out;
+      ++s.count;
+      s.signal += static_cast<double>(x[i]) * x[i];
+      s.noise = std::numeric_limits<double>::infinity();
+      s.max_abs_err = std::numeric_limits<double>::infinity();
       continue;
     }
     const double xv = x[i], e = xv - deq[i];

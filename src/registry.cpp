@@ -67,13 +67,14 @@ struct Alias {
   std::string_view alias;
   std::string_view name;
 };
-constexpr std::array<Alias, 17> kAliases{{
+constexpr std::array<Alias, 20> kAliases{{
     {"float8_e4m3fn", "e4m3fn"},     {"float8_e5m2", "e5m2"},         {"float8_e4m3fnuz", "e4m3fnuz"},
     {"float8_e5m2fnuz", "e5m2fnuz"}, {"float8_e4m3b11fnuz", "e4m3b11fnuz"}, {"float8_e4m3", "e4m3"},
     {"float8_e3m4", "e3m4"},         {"float6_e3m2fn", "e3m2fn"},     {"float6_e2m3fn", "e2m3fn"},
     {"float4_e2m1fn", "e2m1fn"},     {"float8_e8m0fnu", "e8m0fnu"},   {"bfloat16", "bf16"},
     {"binary16", "f16"},             {"binary32", "f32"},             {"binary64", "f64"},
-    {"ue8m0", "e8m0fnu"},            {"half", "f16"},
+    {"ue8m0", "e8m0fnu"},            {"half", "f16"},               {"float16", "f16"},
+    {"float32", "f32"},              {"float64", "f64"},
 }};
 
 Format parse_custom(std::string_view spec, std::string_view full) {

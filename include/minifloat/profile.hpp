@@ -41,7 +41,9 @@ enum class UnsignedNegative : std::uint8_t {
 /// D6: an exact zero into a format without zero (e8m0fnu).
 enum class ZeroWithoutZero : std::uint8_t {
   min_code,  ///< the smallest code (e8m0fnu 0x00 = 2^−127) with underflow|inexact (OCP, CUDA)
-  nan,       ///< NaN with invalid (ml_dtypes non-saturating cast: e8m0fnu(0) = 0xff)
+  nan,       ///< NaN with invalid (P3109-style)
+  nan_unless_saturating,  ///< ml_dtypes (spec-digest T9): NaN 0xff with invalid under nonsat, the minimum code
+                          ///< 0x00 under satfinite/satpropagate (its kSaturate cast)
 };
 /// D6: rne ties (and rto's parity) in formats without mantissa bits (a tie is 1.5·2^k).
 enum class ZeroMantissaTies : std::uint8_t {
@@ -87,9 +89,10 @@ inline constexpr Profile nvidia{NanSign::positive,       NanPayload::all_ones,  
                                 ZeroMantissaTies::up,    NonsatOverflow::ieee,         false,
                                 false};
 /// `ml_dtypes` (0.6, NumPy casts): NaN keeps its sign; FP6/FP4 NaN → the sign-flipped −0 code;
-/// 0 and negatives into e8m0fnu → NaN; e8m0fnu ties up; f64 arrays go through f32 first.
+/// 0 into e8m0fnu → NaN (0x00 when saturating), negatives → NaN; e8m0fnu ties up; f64 arrays go
+/// through f32 first.
 inline constexpr Profile ml_dtypes{NanSign::preserve,     NanPayload::quiet,     NanToFinite::negated_zero,
-                                   FnuzOverflow::nan,     UnsignedNegative::nan, ZeroWithoutZero::nan,
+                                   FnuzOverflow::nan,     UnsignedNegative::nan, ZeroWithoutZero::nan_unless_saturating,
                                    ZeroMantissaTies::up,  NonsatOverflow::ieee,  true,
                                    false};
 /// `p3109`: IEEE P3109 interim report v4.0 projection (RoundToPrecision → Saturate → Encode):

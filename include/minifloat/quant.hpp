@@ -117,7 +117,8 @@ struct ErrorStats {
   double max_abs_err = 0;
   std::uint64_t saturated = 0;
   std::uint64_t flushed = 0;
-  std::uint64_t nonfinite_out = 0; ///< finite inputs that dequantized to NaN/Inf
+  std::uint64_t nonfinite_out = 0; ///< finite inputs that dequantized to NaN/Inf (they make noise and
+                                   ///< max_abs_err +inf, so SQNR is −inf: a NaN block is never "perfect")
   double scale_min = 0, scale_max = 0;  ///< range of the block decode scales (> 0 only)
   /// SQNR in dB: 10·log10(signal / noise); +inf when noise is 0.
   double sqnr_db() const;

@@ -200,7 +200,10 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   // 4. zero
   if (x.cls == Class::zero || x.sig == 0) {
     if (!f.has_zero) {
-      if (prof.zero_without_zero == ZeroWithoutZero::nan && has_nan(f))
+      const bool to_nan = prof.zero_without_zero == ZeroWithoutZero::nan ||
+                          (prof.zero_without_zero == ZeroWithoutZero::nan_unless_saturating &&
+                           spec.overflow == Overflow::nonsat);
+      if (to_nan && has_nan(f))
         return {detail::nan_code(f, prof, false), flag_invalid};
       return {neg ? S : 0, flag_underflow | flag_inexact};
     }

@@ -124,6 +124,7 @@ MmaVectors load_mma_vectors(const fs::path& dir, const std::string& element_form
   if (rows_a != rows_b || rows_a != v.c.size() || rows_a != v.d.size())
     throw Error(fmt::format("mma-check: line counts differ: {} a, {} b, {} c, {} d in '{}'", rows_a, rows_b, v.c.size(),
                             v.d.size(), dir.string()));
+  if (rows_a == 0) throw Error("mma-check: no vectors in '" + dir.string() + "' (the a_/b_/c_/d_ files are empty)");
   return v;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // cmd_quantize.cpp: `minifloat quantize` — one tensor through a block scheme, codes/scales/dequant out.
 #include "cmd_quantize.hpp"
+#include "cmd_sr_encode.hpp"
 
 #include <fmt/core.h>
 
@@ -37,7 +38,8 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--overflow", o.overflow, "Element overflow: satfinite (default) nonsat satpropagate");
   c->add_option("--sr-variant", o.sr_variant, "exact A B C equal (with --round sr)");
   c->add_option("--sr-bits", o.sr_bits, "Random bits for SR variants A/B/C (1..32)");
-  c->add_option("--seed", o.seed, "Philox seed for --round sr (element i reads sr_bits(seed, 0, 0, i))");
+  c->add_option("--seed", o.seed, "Philox seed for --round sr (element i reads sr_bits(seed, 0, 0, i))")
+      ->check(uint64_text);
   c->add_option("--profile", o.profile, "ocp nvidia ml_dtypes p3109");
   c->add_option("--element", o.element, "Element format for fp8_* schemes (e.g. e5m2)");
   c->add_option("--axis", o.axis, "Axis the blocks run along: last (default) or first");
@@ -67,10 +69,17 @@ int run_quantize(const QuantizeOptions& o) {
     q.rounding.sr_variant = parse_sr_variant(o.sr_variant);
     if (o.sr_bits < 1 || o.sr_bits > 32) throw Error("--sr-bits " + std::to_string(o.sr_bits) + " is out of range; accepted: 1..32");
     q.rounding.sr_bits = static_cast<std::uint8_t>(o.sr_bits);
-    q.sr_seed = o.seed;
+    if (!o.seed) throw Error("--round sr needs --seed S (an unsigned 64-bit integer) so the output is reproducible");
+    q.sr_seed = *o.seed;
+  } else if (o.seed) {
+    throw Error("--seed applies only to --round sr");
   }
   q.profile = parse_profile(o.profile);
-  if (!o.element.empty()) q.element = parse_format(o.element);
+  if (!o.element.empty()) {
+    if (scheme.name.rfind("fp8_", 0) != 0)
+      throw Error("--element applies to the fp8_* schemes only; " + scheme.name + " has a fixed element format");
+    q.element = parse_format(o.element);
+  }
   if (o.axis != "last" && o.axis != "first") throw Error("--axis '" + o.axis + "' is unknown; accepted: last, first");
   q.along_first_axis = o.axis == "first";
   q.policy.zero = pick<ZeroBlock>("--zero-block", o.zero_block,

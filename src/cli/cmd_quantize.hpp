@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace minifloat::cli {
@@ -18,7 +19,7 @@ struct QuantizeOptions {
   std::string overflow = "satfinite";  ///< --overflow for the elements
   std::string sr_variant = "exact";    ///< --sr-variant (with --round sr)
   int sr_bits = 8;                     ///< --sr-bits (A/B/C)
-  std::uint64_t seed = 0;              ///< --seed (with --round sr)
+  std::optional<std::uint64_t> seed;   ///< --seed (required with --round sr, rejected otherwise)
   std::string profile = "ocp";         ///< --profile ocp|nvidia|ml_dtypes|p3109
   std::string element;                 ///< --element FMT (fp8_* schemes only)
   std::string axis = "last";           ///< --axis last|first: the axis blocks run along

@@ -30,7 +30,10 @@ std::string scale_range(const ErrorStats& s) {
   if (!(s.scale_max > 0)) return "-";
   return fmt_scale(s.scale_min) + ".." + fmt_scale(s.scale_max);
 }
-std::string fmt_sqnr(double db) { return std::isinf(db) ? std::string("inf") : fmt::format("{:.2f}", db); }
+std::string fmt_sqnr(double db) {
+  if (std::isnan(db)) return "nan";
+  return std::isinf(db) ? std::string(db > 0 ? "inf" : "-inf") : fmt::format("{:.2f}", db);
+}
 double pct(std::uint64_t k, std::uint64_t n) { return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0; }
 
 }  // namespace
@@ -39,6 +42,8 @@ std::vector<std::pair<std::string, NpyArray>> load_tensors(const std::string& pa
                                                            bool quiet) {
   std::vector<std::pair<std::string, NpyArray>> out;
   if (ends_with(path, ".npy")) {
+    if (!tensor.empty())
+      throw Error("--tensor '" + tensor + "' applies to .safetensors files; '" + path + "' is a .npy file with one tensor");
     out.emplace_back(std::filesystem::path(path).stem().string(), read_npy(path));
     return out;
   }
@@ -117,19 +122,20 @@ int run_report(const ReportOptions& o) {
   if (!o.quiet) fmt::print(stderr, "[done] {} tensors, {} elements, {} schemes\n", tensors.size(), total, list.size());
 
   if (o.csv) {
-    fmt::print("tensor,scheme,rule,elements,sqnr_db,max_abs_err,rel_frobenius,pct_saturated,pct_flushed,scale_min,scale_max\n");
+    fmt::print("tensor,scheme,rule,elements,sqnr_db,max_abs_err,rel_frobenius,pct_saturated,pct_flushed,pct_nonfinite,"
+               "scale_min,scale_max\n");
     auto line = [](const std::string& t, const std::string& sc, const std::string& r, const ErrorStats& s) {
-      fmt::print("{},{},{},{},{},{:.9g},{:.9g},{:.6f},{:.6f},{:.9g},{:.9g}\n", t, sc, r, s.count, fmt_sqnr(s.sqnr_db()),
-                 s.max_abs_err, s.rel_frobenius(), pct(s.saturated, s.count), pct(s.flushed, s.count), s.scale_min,
-                 s.scale_max);
+      fmt::print("{},{},{},{},{},{:.9g},{:.9g},{:.6f},{:.6f},{:.6f},{:.9g},{:.9g}\n", t, sc, r, s.count,
+                 fmt_sqnr(s.sqnr_db()), s.max_abs_err, s.rel_frobenius(), pct(s.saturated, s.count),
+                 pct(s.flushed, s.count), pct(s.nonfinite_out, s.count), s.scale_min, s.scale_max);
     };
     for (const auto& r : rows) line(r.tensor, r.scheme, r.rule, r.s);
     for (const Scheme* s : list) line("ALL", s->name, std::string(scale_rule_name(s->default_rule)), overall[s->name]);
     return 0;
   }
   const auto header = [] {
-    fmt::print("{:<18} {:<10} {:>9} {:>12} {:>11} {:>8} {:>8}  {}\n", "scheme", "rule", "SQNR dB", "max abs err",
-               "rel Frob", "% sat", "% ftz", "scale range");
+    fmt::print("{:<18} {:<10} {:>9} {:>12} {:>11} {:>8} {:>8} {:>8}  {}\n", "scheme", "rule", "SQNR dB", "max abs err",
+               "rel Frob", "% sat", "% ftz", "% NaN", "scale range");
   };
   if (o.per_tensor) {
     std::string last;
@@ -139,9 +145,9 @@ int run_report(const ReportOptions& o) {
         header();
         last = r.tensor;
       }
-      fmt::print("{:<18} {:<10} {:>9} {:>12.4g} {:>11.4g} {:>8.4f} {:>8.4f}  {}\n", r.scheme, r.rule,
+      fmt::print("{:<18} {:<10} {:>9} {:>12.4g} {:>11.4g} {:>8.4f} {:>8.4f} {:>8.4f}  {}\n", r.scheme, r.rule,
                  fmt_sqnr(r.s.sqnr_db()), r.s.max_abs_err, r.s.rel_frobenius(), pct(r.s.saturated, r.s.count),
-                 pct(r.s.flushed, r.s.count), scale_range(r.s));
+                 pct(r.s.flushed, r.s.count), pct(r.s.nonfinite_out, r.s.count), scale_range(r.s));
     }
     fmt::print("\n");
   }
@@ -149,9 +155,9 @@ int run_report(const ReportOptions& o) {
   header();
   for (const Scheme* s : list) {
     const ErrorStats& st = overall[s->name];
-    fmt::print("{:<18} {:<10} {:>9} {:>12.4g} {:>11.4g} {:>8.4f} {:>8.4f}  {}\n", s->name,
+    fmt::print("{:<18} {:<10} {:>9} {:>12.4g} {:>11.4g} {:>8.4f} {:>8.4f} {:>8.4f}  {}\n", s->name,
                scale_rule_name(s->default_rule), fmt_sqnr(st.sqnr_db()), st.max_abs_err, st.rel_frobenius(),
-               pct(st.saturated, st.count), pct(st.flushed, st.count), scale_range(st));
+               pct(st.saturated, st.count), pct(st.flushed, st.count), pct(st.nonfinite_out, st.count), scale_range(st));
   }
   return 0;
 }

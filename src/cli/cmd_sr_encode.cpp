@@ -10,6 +10,18 @@
 
 namespace minifloat::cli {
 
+const CLI::Validator uint64_text(
+    [](std::string& t) -> std::string {
+      static const std::string kMax = "18446744073709551615";
+      const bool digits = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+      std::string v = t;
+      v.erase(0, std::min(v.find_first_not_of('0'), v.size() - 1));
+      if (!digits || v.size() > kMax.size() || (v.size() == kMax.size() && v > kMax))
+        return "'" + t + "' is not an unsigned 64-bit integer (accepted: 0.." + kMax + ")";
+      return {};
+    },
+    "UINT64");
+
 SrEncodePlan validate_sr_encode_flags(const SrEncodeFlags& f) {
   if (f.rounding != Rounding::sr) {
     const char* given = f.sr_variant ? "--sr-variant"

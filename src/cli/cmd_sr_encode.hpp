@@ -3,6 +3,7 @@
 // [--sr-variant exact|A|B|C|equal] [--sr-bits N] --seed S [--stream T] [--count K] VALUE):
 // flag validation and the K codes, one per element index 0…K−1 of the Philox stream.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -35,6 +36,9 @@ struct SrEncodePlan {
   std::uint32_t stream = 0;
   std::uint64_t count = 1;
 };
+
+/// CLI11 validator: the text is a decimal unsigned 64-bit integer (no sign, no wrap-around).
+extern const CLI::Validator uint64_text;
 
 /// Check the SR flags; throws minifloat::Error with one line naming the flag and what is accepted:
 ///  - with --round sr: --seed is required; --sr-variant one of exact, A, B, C, equal

@@ -24,7 +24,7 @@ void add_train_command(CLI::App& app, TrainOptions& o) {
   sub->add_option("--data", o.data, "data file (digits.csv.gz) or folder (fortunes); default: the Debian package's");
   sub->add_option("--out", o.out, "output folder (per-run CSVs, summary.csv, summary.md, loss.svg)")->required();
   sub->add_flag("--no-progress", o.no_progress, "no progress bar on stderr");
-  sub->add_flag("--gates", o.gates, "check the acceptance criteria of training-sim.md §4.7 (PASS/FAIL/WARN per line); exit 1 if one fails");
+  sub->add_flag("--gates", o.gates, "check the acceptance criteria (training-sim.md §4.7 in the project notes; PASS/FAIL/WARN per line); exit 1 if one fails");
 }
 
 int run_train(const TrainOptions& o) {
@@ -32,7 +32,8 @@ int run_train(const TrainOptions& o) {
   cfg.model = o.model;
   cfg.recipes = train::parse_recipes(o.recipes);
   if (o.seeds < 1 || o.seeds > 1000) throw Error("--seeds must be 1..1000, got " + std::to_string(o.seeds));
-  if (o.steps < 0) throw Error("--steps must be ≥ 0, got " + std::to_string(o.steps));
+  if (o.steps < 0 || o.steps > 1000000)
+    throw Error("--steps must be 0 (the model's default) .. 1000000, got " + std::to_string(o.steps));
   if (o.threads < 0) throw Error("--threads must be ≥ 0, got " + std::to_string(o.threads));
   cfg.seeds = o.seeds;
   cfg.steps = o.steps;

@@ -225,7 +225,9 @@ int run_decode(const DecodeArgs& a) {
     if (to) {
       const RoundResult r = convert(fmt, code, *to);
       s = code_hex(r.code, to->bits);
-      if (a.explain) s += " from=" + explain_code(fmt, code) + " flags=" + flags_string(r.flags);
+      if (a.explain)
+        s += " class=" + std::string(class_name(classify(*to, r.code))) + " flags=" + flags_string(r.flags) +
+             " from=" + explain_code(fmt, code);
     } else {
       s = a.explain ? explain_code(fmt, code) : to_decimal(unpack(fmt, code));
     }
@@ -257,6 +259,8 @@ int run_formats(const FormatsArgs& a) {
     for (const auto& f : family_order) accepted += (accepted.empty() ? "" : ", ") + f;
     throw NameError("unknown family '" + a.family + "'; accepted: " + accepted);
   }
+  if (a.bits < 0 || a.bits == 1 || a.bits == 2 || a.bits > 64)
+    throw Error("--bits " + std::to_string(a.bits) + " is out of range; accepted: 3..64 (formats of that width)");
   for (const auto& nf : named_formats()) {
     if (!a.family.empty() && nf.family != lower(a.family)) continue;
     if (a.bits != 0 && nf.format.bits != a.bits) continue;
@@ -353,7 +357,8 @@ int run(int argc, char** argv) {
   encode->add_flag("-x,--explain", ea.explain, "Also print the exact decoded value, class and flags");
   encode->add_option("--sr-variant", ea.sr.sr_variant, "With --round sr: exact (default, 64 random bits) A B C equal");
   encode->add_option("--sr-bits", ea.sr.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
-  encode->add_option("--seed", ea.sr.seed, "With --round sr: Philox seed (required)");
+  encode->add_option("--seed", ea.sr.seed, "With --round sr: Philox seed (required), 0..18446744073709551615")
+      ->check(cli::uint64_text);
   encode->add_option("--stream", ea.sr.stream, "With --round sr: stream/tensor id (default 0)");
   encode->add_option("--count", ea.sr.count, "With --round sr: print K codes per VALUE, element indices 0..K-1");
   encode->add_option("values", ea.values,

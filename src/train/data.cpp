@@ -14,6 +14,8 @@ namespace minifloat::train::detail {
 
 namespace {
 std::string gunzip(const std::filesystem::path& path, const char* package) {
+  if (!std::filesystem::is_regular_file(path))
+    throw Error("no data file '" + path.string() + "' (Debian package " + package + "; scripts/setup installs it)");
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f)
     throw Error("cannot open '" + path.string() + "' (Debian package " + package + "; scripts/setup installs it)");
@@ -64,7 +66,19 @@ Digits load_digits(const std::filesystem::path& path) {
     std::vector<int> vals;
     std::stringstream ls(line);
     std::string cell;
-    while (std::getline(ls, cell, ',')) vals.push_back(std::stoi(cell));
+    while (std::getline(ls, cell, ',')) {
+      std::size_t used = 0;
+      int v = -1;
+      try {
+        v = std::stoi(cell, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != cell.size())
+        throw Error("malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() + "': '" + cell +
+                    "' is not an integer (expected 64 pixels 0..16 and a label 0..9, comma-separated)");
+      vals.push_back(v);
+    }
     if (vals.size() != 65 || vals[64] < 0 || vals[64] > 9)
       throw Error("malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() + "': expected 64 pixels and a label 0..9");
     for (int i = 0; i < 64; ++i) d.x.push_back(static_cast<float>(vals[static_cast<std::size_t>(i)]) / 16.0f);

@@ -346,3 +346,21 @@ TEST(Schemes, NamesAndRules) {
 }
 
 }  // namespace minifloat_test
+
+namespace {
+// A NaN in an MX block makes the whole block NaN (D8 default): its finite inputs are lost, so the
+// error statistics must not call the quantization perfect (found by a new-user test of `report`).
+TEST(ErrorStats, FiniteInputsLostToNanMakeSqnrMinusInfinity) {
+  using namespace minifloat;
+  std::vector<float> x(64, 1.0f);
+  x[3] = std::numeric_limits<float>::quiet_NaN();
+  const QuantizedTensor q = quantize(x, {2, 32}, find_scheme("mxfp8_e4m3"));
+  const ErrorStats s = error_stats(x, q, dequantize(q));
+  EXPECT_EQ(s.nonfinite_out, 31u);  // the other 31 elements of the NaN block
+  EXPECT_EQ(s.sqnr_db(), -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isinf(s.max_abs_err));
+  std::vector<float> y(64, 1.0f);  // no NaN: finite and exact (1.0 is representable)
+  const QuantizedTensor r = quantize(y, {2, 32}, find_scheme("mxfp8_e4m3"));
+  EXPECT_EQ(error_stats(y, r, dequantize(r)).nonfinite_out, 0u);
+}
+}  // namespace

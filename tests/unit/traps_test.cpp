@@ -90,6 +90,7 @@ TEST(Traps, T09_zero_into_e8m0fnu) {
   EXPECT_EQ(f64(0.0, formats::e8m0fnu, {Rounding::rtz}), 0x00u);
   EXPECT_EQ(f64(0.0, formats::e8m0fnu, {Rounding::rtp}), 0x00u);
   EXPECT_EQ(f64(0.0, formats::e8m0fnu, kRne, profiles::ml_dtypes), 0xffu);
+  EXPECT_EQ(f64(0.0, formats::e8m0fnu, kRneSat, profiles::ml_dtypes), 0x00u);  // mld sat 0x00 (found by a user test)
   const RoundResult r = from_double(0.0, formats::e8m0fnu);
   EXPECT_EQ(r.code, 0x00u);
   EXPECT_EQ(r.flags, flag_underflow | flag_inexact);
