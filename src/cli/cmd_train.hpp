@@ -16,6 +16,7 @@ struct TrainOptions {
   std::string data;
   bool no_progress = false;
   bool gates = false;
+  std::string gemm;
 };
 
 void add_train_command(CLI::App& app, TrainOptions& opts);

@@ -309,7 +309,7 @@ const std::set<std::string> kValueOptions{"-f",     "--format",  "-r",   "--roun
                                           "--fp32-order", "--got", "--in", "--inf-block", "--model", "--mxint8-min",
                                           "--nan-block", "--out-codes", "--out-dequant", "--out-scales", "--recipes",
                                           "--ref", "--scale-rule", "--scheme", "--schemes", "--seeds", "--show",
-                                          "--steps", "--subnormal-amax", "--tensor", "--threads", "--zero-block"};
+                                          "--steps", "--gemm", "--subnormal-amax", "--tensor", "--threads", "--zero-block"};
 
 bool looks_negative_number(const std::string& t) {
   if (t.size() < 2 || t[0] != '-' || t[1] == '-') return false;

@@ -23,6 +23,20 @@ std::uint32_t tid(std::uint32_t layer, Operand op, Gemm g) {
 QuantStats* st(QCtx& c, Operand op) { return c.collect ? &c.stats[static_cast<int>(op)] : nullptr; }
 }  // namespace
 
+Matrix gemm_nt(const Matrix& a, const Matrix& b, const QCtx& ctx) {
+  if (!ctx.gemm) return matmul_nt(a, b);
+  const auto m = static_cast<std::size_t>(a.rows), n = static_cast<std::size_t>(b.rows), k = static_cast<std::size_t>(a.cols);
+  std::vector<std::uint64_t> A(m * k), B(k * n);
+  for (std::size_t i = 0; i < m * k; ++i) A[i] = minifloat::detail::bit_cast<std::uint32_t>(a.v[i]);
+  for (std::size_t j = 0; j < n; ++j)  // B is k×n row-major: column j is row j of b
+    for (std::size_t t = 0; t < k; ++t) B[t * n + j] = minifloat::detail::bit_cast<std::uint32_t>(b.v[j * k + t]);
+  const std::vector<std::uint64_t> d = gemm(*ctx.gemm, m, n, k, formats::f32, A, formats::f32, B);
+  const Format dest = ctx.gemm->kind == AccumKind::tfdpa ? ctx.gemm->tensor_core.dest : formats::f32;
+  Matrix c(a.rows, b.rows);
+  for (std::size_t i = 0; i < d.size(); ++i) c.v[i] = to_float(dest, d[i]);
+  return c;
+}
+
 Matrix Linear::forward(const Matrix& input, QCtx& ctx) {
   x = input;
   Matrix wf = w.w;
@@ -30,7 +44,7 @@ Matrix Linear::forward(const Matrix& input, QCtx& ctx) {
   if (r.gaussws) wf = gaussws_weights(w.w, r.gaussws_bits, ctx.seed, tid(id, Operand::w, Gemm::fprop), ctx.step);
   const Matrix xq = ctx.q->apply(input, Operand::x, Gemm::fprop, tid(id, Operand::x, Gemm::fprop), ctx.step, st(ctx, Operand::x));
   const Matrix wq = ctx.q->apply(wf, Operand::w, Gemm::fprop, tid(id, Operand::w, Gemm::fprop), ctx.step, st(ctx, Operand::w));
-  Matrix y = matmul_nt(xq, wq);
+  Matrix y = gemm_nt(xq, wq, ctx);
   for (int i = 0; i < y.rows; ++i)
     for (int j = 0; j < y.cols; ++j) y(i, j) += b.w.v[static_cast<std::size_t>(j)];
   return y;
@@ -40,7 +54,7 @@ Matrix Linear::backward(const Matrix& dy, QCtx& ctx, bool need_dx) {
   // wgrad: dW = Gᵀ·X, contraction over the batch: quantize Gᵀ and Xᵀ along their rows.
   const Matrix gt = ctx.q->apply(transpose(dy), Operand::g, Gemm::wgrad, tid(id, Operand::g, Gemm::wgrad), ctx.step, st(ctx, Operand::g));
   const Matrix xt = ctx.q->apply(transpose(x), Operand::x, Gemm::wgrad, tid(id, Operand::x, Gemm::wgrad), ctx.step, nullptr);
-  const Matrix dw = matmul_nt(gt, xt);
+  const Matrix dw = gemm_nt(gt, xt, ctx);
   for (std::size_t i = 0; i < dw.v.size(); ++i) w.g.v[i] += dw.v[i];
   for (int i = 0; i < dy.rows; ++i)
     for (int j = 0; j < dy.cols; ++j) b.g.v[static_cast<std::size_t>(j)] += dy(i, j);
@@ -48,7 +62,7 @@ Matrix Linear::backward(const Matrix& dy, QCtx& ctx, bool need_dx) {
   // dgrad: dX = G·W, contraction over the output features: G along rows, Wᵀ along rows.
   const Matrix gq = ctx.q->apply(dy, Operand::g, Gemm::dgrad, tid(id, Operand::g, Gemm::dgrad), ctx.step, nullptr);
   const Matrix wt = ctx.q->apply(transpose(w.w), Operand::w, Gemm::dgrad, tid(id, Operand::w, Gemm::dgrad), ctx.step, nullptr);
-  return matmul_nt(gq, wt);
+  return gemm_nt(gq, wt, ctx);
 }
 
 void sgd_momentum(Param& p, double lr, double mu) {

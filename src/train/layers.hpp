@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "minifloat/accumulate.hpp"
 #include "minifloat/random.hpp"
 #include "minifloat/train/quantizer.hpp"
 #include "minifloat/train/recipe.hpp"
@@ -36,7 +37,13 @@ struct QCtx {
   std::uint64_t seed = 0;
   QuantStats stats[3];  // x, w, g
   bool collect = false;
+  const DotModel* gemm = nullptr;  ///< accumulation model of the quantized GEMMs; null: L0 (FP64 accumulation)
 };
+
+/// C = A·Bᵀ of the (dequantized) operands under ctx.gemm: L0 when null, else every dot product
+/// through the named accumulation model of accumulate.hpp (exact, fp32, pairwise, kahan,
+/// blocked<N>, a tensor-core preset, …) on the FP32 operand values.
+Matrix gemm_nt(const Matrix& a, const Matrix& b, const QCtx& ctx);
 
 /// A trainable tensor with its gradient and optimizer moments.
 struct Param {

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -75,6 +76,9 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
   const int steps = cfg.steps > 0 ? cfg.steps : model->default_steps();
   const double lr0 = recipe.lr > 0 ? recipe.lr : model->default_lr();
   Quantizer q(recipe, static_cast<std::uint64_t>(seed));
+  std::optional<DotModel> gemm_model;
+  if (!cfg.gemm.empty()) gemm_model = parse_dot_model(cfg.gemm);
+  const DotModel* gm = gemm_model ? &*gemm_model : nullptr;
   RunSummary s;
   s.recipe = recipe.name;
   s.seed = seed;
@@ -86,7 +90,7 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
   QuantStats g_total;
   int nan_inf = 0;
   for (int step = 0; step < steps; ++step) {
-    detail::QCtx ctx{&q, static_cast<std::uint32_t>(step), static_cast<std::uint64_t>(seed), {}, true};
+    detail::QCtx ctx{&q, static_cast<std::uint32_t>(step), static_cast<std::uint64_t>(seed), {}, true, gm};
     double gn = 0;
     const double lr = lr0;  // models apply their own schedule (see Model::train_step)
     const double loss = model->forward_backward(step, ctx);
@@ -103,7 +107,7 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
     csv << step << ',' << num(lr) << ',' << num(loss) << ',';
     if (report) {
       Quantizer qe = q;  // evaluation must not disturb delayed-scaling histories
-      detail::QCtx ectx{&qe, static_cast<std::uint32_t>(step), static_cast<std::uint64_t>(seed), {}, false};
+      detail::QCtx ectx{&qe, static_cast<std::uint32_t>(step), static_cast<std::uint64_t>(seed), {}, false, gm};
       csv << num(model->evaluate(ectx).loss);
     }
     csv << ',' << num(gn) << ',' << nan_inf;
@@ -120,7 +124,7 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
     progress.tick();
   }
   Quantizer qe = q;
-  detail::QCtx ectx{&qe, static_cast<std::uint32_t>(steps), static_cast<std::uint64_t>(seed), {}, false};
+  detail::QCtx ectx{&qe, static_cast<std::uint32_t>(steps), static_cast<std::uint64_t>(seed), {}, false, gm};
   const detail::EvalResult ev = model->evaluate(ectx);
   s.test_loss = ev.loss;
   s.test_accuracy = ev.accuracy;
@@ -223,6 +227,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   if (cfg.recipes.empty()) throw Error("no recipes given");
   if (cfg.seeds < 1) throw Error("--seeds must be at least 1");
   make_model(cfg.model, 0, cfg.data);  // validates the model name and the data before forking
+  if (!cfg.gemm.empty()) parse_dot_model(cfg.gemm);  // and the accumulation model
   struct Job {
     std::size_t recipe;
     int seed;

@@ -169,3 +169,39 @@ TEST(Train, GemmSqnrGates) {
 }
 
 }  // namespace
+
+namespace {
+// The accumulation models of accumulate.hpp plug into the simulator's GEMMs (issue: arithmetic
+// and accumulation, item 5): FP32 FMA accumulation stays within float noise of L0 (FP64
+// accumulation), the Hopper tensor-core model (13 fraction bits, truncation) moves the loss, and
+// both train.
+TEST(Train, AccumulationModelsPlugIntoTheGemms) {
+  using namespace minifloat::train;
+  if (!std::filesystem::exists("/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"))
+    GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  auto run = [](const std::string& gemm) {
+    StudyConfig c;
+    c.model = "mlp-digits";
+    c.recipes = parse_recipes("fp8-current");
+    c.steps = 20;
+    c.progress = false;
+    c.threads = 1;
+    c.gemm = gemm;
+    c.out = std::filesystem::temp_directory_path() / ("minifloat_gemm_" + (gemm.empty() ? std::string("l0") : gemm));
+    const auto r = run_study(c);
+    std::filesystem::remove_all(c.out);
+    return r.front().loss_curve;
+  };
+  const auto l0 = run(""), f32 = run("fp32"), tc = run("hopper-fp8");
+  ASSERT_EQ(l0.size(), 20u);
+  double max_rel_f32 = 0, max_rel_tc = 0;
+  for (std::size_t i = 0; i < l0.size(); ++i) {
+    max_rel_f32 = std::max(max_rel_f32, std::fabs(f32[i] - l0[i]) / l0[i]);
+    max_rel_tc = std::max(max_rel_tc, std::fabs(tc[i] - l0[i]) / l0[i]);
+  }
+  EXPECT_LT(max_rel_f32, 1e-3);
+  EXPECT_GT(max_rel_tc, 0.0);     // the truncating tensor core changes the trajectory
+  EXPECT_LT(tc.back(), tc.front());  // and still trains
+  EXPECT_THROW(run("bogus"), minifloat::NameError);
+}
+}  // namespace
