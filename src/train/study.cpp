@@ -193,6 +193,12 @@ std::string svg_plot(const std::string& title, const std::vector<std::pair<std::
     s << "<line x1=\"" << L << "\" x2=\"" << W - R << "\" y1=\"" << y << "\" y2=\"" << y << "\" stroke=\"#ddd\"/>"
       << "<text x=\"" << L - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">1e" << e << "</text>\n";
   }
+  for (int t = 0; t <= 4; ++t) {  // x ticks at 0, ¼, ½, ¾ and the last step
+    const double i = t == 4 ? static_cast<double>(n > 0 ? n - 1 : 0) : static_cast<double>(n) * t / 4;
+    s << "<line x1=\"" << X(i) << "\" x2=\"" << X(i) << "\" y1=\"" << H - B << "\" y2=\"" << H - B + 5
+      << "\" stroke=\"#888\"/><text x=\"" << X(i) << "\" y=\"" << H - B + 18 << "\" text-anchor=\"middle\">"
+      << static_cast<long>(i) << "</text>\n";
+  }
   s << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">step</text>\n";
   s << "<text x=\"16\" y=\"" << (T + H - B) / 2 << "\" transform=\"rotate(-90 16 " << (T + H - B) / 2
     << ")\" text-anchor=\"middle\">train loss (mean over seeds, 10-step average, log scale)</text>\n";
