@@ -179,7 +179,13 @@ std::string svg_plot(const std::string& title, const std::vector<std::pair<std::
       }
   }
   if (!std::isfinite(ymin)) ymin = 1e-3, ymax = 1;
-  const double ly0 = std::floor(std::log10(ymin)), ly1 = std::ceil(std::log10(ymax));
+  // Log axis: whole decades when the curves span more than one, else a tight range with 1-2-5 ticks.
+  double ly0 = std::floor(std::log10(ymin)), ly1 = std::ceil(std::log10(ymax));
+  const bool tight = std::log10(ymax) - std::log10(ymin) < 1;
+  if (tight) {
+    ly0 = std::log10(ymin) - 0.05;
+    ly1 = std::log10(ymax) + 0.05;
+  }
   auto X = [&](double i) { return L + (W - L - R) * i / std::max<double>(1, static_cast<double>(n - 1)); };
   auto Y = [&](double v) { return T + (H - T - B) * (ly1 - std::log10(v)) / std::max(1e-9, ly1 - ly0); };
   static const char* colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -188,10 +194,16 @@ std::string svg_plot(const std::string& title, const std::vector<std::pair<std::
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s << "<text x=\"" << L << "\" y=\"22\" font-size=\"15\">" << title << "</text>\n";
-  for (double e = ly0; e <= ly1; ++e) {
-    const double y = Y(std::pow(10, e));
+  std::vector<double> yticks;
+  for (double e = std::floor(ly0); e <= std::ceil(ly1); ++e)
+    for (double m : tight ? std::vector<double>{1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8} : std::vector<double>{1}) {
+      const double v = m * std::pow(10, e);
+      if (std::log10(v) >= ly0 - 1e-9 && std::log10(v) <= ly1 + 1e-9) yticks.push_back(v);
+    }
+  for (double v : yticks) {
+    const double y = Y(v);
     s << "<line x1=\"" << L << "\" x2=\"" << W - R << "\" y1=\"" << y << "\" y2=\"" << y << "\" stroke=\"#ddd\"/>"
-      << "<text x=\"" << L - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">1e" << e << "</text>\n";
+      << "<text x=\"" << L - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << num(v, 3) << "</text>\n";
   }
   for (int t = 0; t <= 4; ++t) {  // x ticks at 0, ¼, ½, ¾ and the last step
     const double i = t == 4 ? static_cast<double>(n > 0 ? n - 1 : 0) : static_cast<double>(n) * t / 4;
