@@ -3,6 +3,8 @@
 // against a memcpy of the same 64 MiB in the same run; prints the time-per-byte ratio.
 #include <benchmark/benchmark.h>
 
+#include "bench_input.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -18,17 +20,8 @@ namespace {
 constexpr std::size_t kBytes = std::size_t{64} << 20;  // 64 MiB of input
 constexpr std::size_t kFloats = kBytes / sizeof(float);
 
-/// The input: normal, subnormal and out-of-range magnitudes of e4m3fn (|x| in [2^-12, 2^10)),
-/// random signs, so every branch of the engine is taken; fixed seed.
 const std::vector<float>& input() {
-  static const std::vector<float> v = [] {
-    std::vector<float> x(kFloats);
-    std::mt19937 rng(12345);
-    std::uniform_real_distribution<float> mant(1.f, 2.f);
-    std::uniform_int_distribution<int> ex(-12, 9);
-    for (auto& f : x) f = std::ldexp(mant(rng), ex(rng)) * ((rng() & 1) ? -1.f : 1.f);
-    return x;
-  }();
+  static const std::vector<float> v = e4m3fn_bench_input(kFloats);
   return v;
 }
 

@@ -4,6 +4,8 @@
 // prints elements/s of both and the SR/RNE throughput ratio.
 #include <benchmark/benchmark.h>
 
+#include "bench_input.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -18,16 +20,8 @@ namespace {
 
 constexpr std::size_t kElems = std::size_t{1} << 22;  // 4 Mi floats (16 MiB)
 
-/// Normal, subnormal and out-of-range magnitudes of e4m3fn, random signs; fixed seed.
 const std::vector<float>& input() {
-  static const std::vector<float> v = [] {
-    std::vector<float> x(kElems);
-    std::mt19937 rng(12345);
-    std::uniform_real_distribution<float> mant(1.f, 2.f);
-    std::uniform_int_distribution<int> ex(-12, 9);
-    for (auto& f : x) f = std::ldexp(mant(rng), ex(rng)) * ((rng() & 1) ? -1.f : 1.f);
-    return x;
-  }();
+  static const std::vector<float> v = e4m3fn_bench_input(kElems);
   return v;
 }
 
