@@ -7,12 +7,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <string>
 
 #include "cmd_report.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/pack.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/safetensors.hpp"
 
 namespace minifloat::cli {
 namespace {
@@ -53,7 +56,7 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_flag("--scale-ftz", o.scale_ftz, "Dequantize as an FTZ/DAZ consumer: subnormal scales read 0 (D17)");
   c->add_option("--in", o.in, "Input .npy (or .safetensors with --tensor)")->required();
   c->add_option("--tensor", o.tensor, "Tensor name in a .safetensors input");
-  c->add_option("--out-codes", o.out_codes, "Output .npy of element codes (uint8)")->required();
+  c->add_option("--out-codes", o.out_codes, "Output .npy of element codes (uint8), or a .safetensors file holding codes, scales and metadata")->required();
   c->add_option("--out-scales", o.out_scales, "Output .npy of block scales");
   c->add_option("--out-dequant", o.out_dequant, "Output .npy of dequantized values (float32)");
   c->add_flag("--packed", o.packed, "Pack codes: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 bytes");
@@ -105,7 +108,26 @@ int run_quantize(const QuantizeOptions& o) {
   const QuantizedTensor r = quantize(x, in.shape, scheme, q);
 
   const int ebits = element_bits(r.element);
-  if (o.packed) {
+  const bool st_out = o.out_codes.size() >= 12 && o.out_codes.rfind(".safetensors") == o.out_codes.size() - 12;
+  if (st_out) {  // one file: codes, scales and the metadata needed to decode them
+    if (o.packed) throw Error("--packed writes .npy; use a .npy --out-codes or drop --packed");
+    std::vector<std::pair<std::string, NpyArray>> t;
+    t.emplace_back("codes", make_npy_u8(in.shape, r.codes));
+    if (!r.scale_codes.empty()) t.emplace_back("scales", make_npy_u8({r.scale_rows, r.scale_cols}, r.scale_codes));
+    else t.emplace_back("scales", make_npy_f32({r.scale_rows, r.scale_cols}, r.scales));
+    std::map<std::string, std::string> meta{
+        {"scheme", scheme.name},
+        {"scale_rule", std::string(scale_rule_name(r.rule))},
+        {"element", r.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(r.element.format)},
+        {"block", std::to_string(r.block_rows) + "x" + std::to_string(r.block_cols)},
+        {"blocks_along", r.transposed ? "first axis" : "last axis"},
+        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? "e4m3fn"
+                           : r.scale_codes.empty()    ? "f32 decode scale"
+                                                      : "e8m0fnu"},
+        {"producer", "minifloat quantize"}};
+    if (r.rule == ScaleRule::nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
+    write_safetensors(o.out_codes, t, meta);
+  } else if (o.packed) {
     std::vector<std::uint8_t> p;
     if (ebits == 4) p = pack_fp4(r.codes);
     else if (ebits == 6) p = pack_fp6(r.codes, Fp6Packing::dense);

@@ -18,6 +18,7 @@ struct ReportOptions {
   std::string schemes = "all";  ///< --schemes: all, or a comma-separated list of scheme names
   std::string tensor;           ///< --tensor: only this tensor of a .safetensors file
   std::string round = "rne";    ///< --round: element rounding mode (sr uses seed 0)
+  std::string scale_rule;       ///< --scale-rule: override the default rule of every scheme it fits
   bool per_tensor = false;      ///< --per-tensor: one row per (tensor, scheme) besides the overall rows
   bool csv = false;             ///< --csv: machine-readable rows (always per tensor and overall)
   bool quiet = false;           ///< --quiet: no progress lines on stderr

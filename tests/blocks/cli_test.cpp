@@ -122,3 +122,63 @@ TEST(Cli, ReportOnSafetensors) {
 }
 
 }  // namespace minifloat_test
+
+namespace minifloat_test {
+// `quantize --out-codes X.safetensors` writes codes, scales and the metadata to decode them in one
+// file (issue item 6: .safetensors write of codes, scales, metadata). The MXFP4 block of
+// spec-digest T14 (amax 7.5) has scale 0x7f and element 0x7 under ocp_floor.
+TEST(Cli, QuantizeWritesSafetensorsWithScalesAndMetadata) {
+  using namespace minifloat;
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("minifloat_st_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  std::vector<float> x(32, 1.0f);
+  x[0] = 7.5f;
+  write_npy(d / "x.npy", make_npy_f32({1, 32}, x));
+  const std::string cmd = std::string(BLOCKS_CLI) + " quantize --scheme mxfp4 --in " + (d / "x.npy").string() +
+                          " --out-codes " + (d / "q.safetensors").string() + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const SafetensorsFile f = read_safetensors_header(d / "q.safetensors");
+  EXPECT_EQ(f.metadata.at("scheme"), "mxfp4");
+  EXPECT_EQ(f.metadata.at("scale_rule"), "ocp_floor");
+  EXPECT_EQ(f.metadata.at("scale_encoding"), "e8m0fnu");
+  const NpyArray codes = read_safetensor(f, "codes"), scales = read_safetensor(f, "scales");
+  ASSERT_EQ(scales.data.size(), 1u);
+  EXPECT_EQ(static_cast<unsigned>(scales.data[0]), 0x7fu);
+  EXPECT_EQ(static_cast<unsigned>(codes.data[0]), 0x7u);  // 7.5 saturates to 6 (T14)
+  EXPECT_EQ(static_cast<unsigned>(codes.data[1]), 0x2u);  // 1.0
+  std::filesystem::remove_all(d);
+}
+}  // namespace minifloat_test
+
+namespace minifloat_test {
+// `report --scale-rule R` runs every scheme R fits with R (the rule column says so) and leaves
+// nvfp4 on its two-level rule. On a block whose amax is 7.5, MXFP4 under rceil has no saturated
+// element (T14), under the default ocp_floor it has one.
+TEST(Cli, ReportScaleRuleOverride) {
+  using namespace minifloat;
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("minifloat_rr_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  std::vector<float> x(32, 1.0f);
+  x[0] = 7.5f;
+  write_npy(d / "x.npy", make_npy_f32({1, 32}, x));
+  auto report = [&](const std::string& extra) {
+    const std::string cmd = std::string(BLOCKS_CLI) + " report --quiet --csv --schemes mxfp4,nvfp4 --in " +
+                            (d / "x.npy").string() + " " + extra + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    while (std::size_t k = std::fread(buf, 1, sizeof buf, p)) out.append(buf, k);
+    EXPECT_EQ(pclose(p), 0) << out;
+    return out;
+  };
+  const std::string def = report(""), rc = report("--scale-rule rceil");
+  EXPECT_NE(def.find("ALL,mxfp4,ocp_floor"), std::string::npos) << def;
+  EXPECT_NE(rc.find("ALL,mxfp4,rceil"), std::string::npos) << rc;
+  EXPECT_NE(rc.find("ALL,nvfp4,nvfp4"), std::string::npos) << rc;
+  // pct_saturated column: 1 of 32 elements (3.125 %) under ocp_floor, none under rceil
+  EXPECT_NE(def.find("ALL,mxfp4,ocp_floor,32,"), std::string::npos);
+  EXPECT_NE(def.substr(def.find("ALL,mxfp4")).find(",3.125000,"), std::string::npos) << def;
+  EXPECT_NE(rc.substr(rc.find("ALL,mxfp4")).find(",0.000000,"), std::string::npos) << rc;
+  std::filesystem::remove_all(d);
+}
+}  // namespace minifloat_test
