@@ -168,6 +168,7 @@ int run_encode(const EncodeArgs& a) {
 
   Output out;
   std::string line;
+  std::uint64_t sr_index = 0;  // element index of the next stochastically rounded code
   auto emit = [&](const RoundResult& r) {
     if (a.explain) {
       line = explain_code(fmt, r.code) + " flags=" + flags_string(r.flags);
@@ -187,11 +188,11 @@ int run_encode(const EncodeArgs& a) {
                          "' is not accepted (pass raw bits with --from to apply the profile's rule for negative "
                          "inputs)");
     }
-    if (spec.rounding == Rounding::sr) {  // element k of the stream (seed, stream, step 0, index k)
+    if (spec.rounding == Rounding::sr) {  // the i-th code printed is element i of the stream (seed, stream, step 0)
       spec.sr_variant = plan.variant;
       spec.sr_bits = plan.sr_bits;
       for (std::uint64_t k = 0; k < plan.count; ++k)
-        emit(round_pack(fmt, u, spec, prof, sr_bits(plan.seed, plan.stream, 0, k, plan.variant)));
+        emit(round_pack(fmt, u, spec, prof, sr_bits(plan.seed, plan.stream, 0, sr_index++, plan.variant)));
     } else if (from) {
       emit(convert(*from, parse_code(text, *from), fmt, spec, prof));
     } else {
@@ -360,7 +361,9 @@ int run(int argc, char** argv) {
   encode->add_option("--seed", ea.sr.seed, "With --round sr: Philox seed (required), 0..18446744073709551615")
       ->check(cli::uint64_text);
   encode->add_option("--stream", ea.sr.stream, "With --round sr: stream/tensor id (default 0)");
-  encode->add_option("--count", ea.sr.count, "With --round sr: print K codes per VALUE, element indices 0..K-1");
+  encode->add_option("--count", ea.sr.count,
+                     "With --round sr: print K codes per VALUE; the i-th code printed (over all VALUEs and stdin "
+                     "lines) uses element index i of the stream, so K codes of one VALUE are indices 0..K-1");
   encode->add_option("values", ea.values,
                      "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin");
 
