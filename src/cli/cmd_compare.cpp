@@ -16,7 +16,7 @@ namespace {
 std::string shape_text(const std::vector<std::size_t>& s) {
   std::string t = "(";
   for (std::size_t k = 0; k < s.size(); ++k) t += (k ? ", " : "") + std::to_string(s[k]);
-  return t + ")";
+  return t + (s.size() == 1 ? ",)" : ")");  // NumPy's spelling: (3,)
 }
 std::string index_text(std::size_t i, const std::vector<std::size_t>& s) {
   if (s.size() <= 1) return "";
@@ -49,6 +49,11 @@ int run_compare(const CompareOptions& o) {
     if (f->bits > 8 * item)
       throw Error("--format " + o.format + " has " + std::to_string(f->bits) + "-bit codes but the files hold " +
                   std::to_string(8 * item) + "-bit elements");
+    const bool code_dtype = a.dtype == "|u1" || a.dtype == "<u1" || a.dtype == "<u2" || a.dtype == "|V1" ||
+                            a.dtype == "<V1" || a.dtype == "<V2" || a.dtype == "<u4" || a.dtype == "<u8";
+    if (!code_dtype)
+      throw Error("--format applies to code arrays (unsigned integers); the files hold " + a.dtype +
+                  " values: drop --format to compare their bytes");
   }
   auto code_at = [&](const NpyArray& arr, std::size_t i) {
     std::uint64_t v = 0;
@@ -64,6 +69,13 @@ int run_compare(const CompareOptions& o) {
     }
     return s;
   };
+  if (f) {  // every code must fit the format, in both files
+    for (const NpyArray* arr : {&a, &b})
+      for (std::size_t i = 0; i < n; ++i)
+        if ((code_at(*arr, i) & ~code_mask(*f)) != 0)
+          throw Error(fmt::format("{} element {} = {:#x} is not a {} code (wider than {} bits)",
+                                  arr == &a ? "--ref" : "--got", i, code_at(*arr, i), o.format, f->bits));
+  }
   std::size_t mism = 0;
   std::vector<std::size_t> first;
   for (std::size_t i = 0; i < n; ++i) {

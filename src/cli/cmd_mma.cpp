@@ -206,6 +206,10 @@ Operand load_operand(const std::string& path, const std::string& format, const c
     if (format.empty())
       throw Error(std::string("dot: ") + flag + " '" + path + "' holds raw codes (" + d + "): pass --format FMT");
     op.format = parse_format(format);
+    const std::size_t storage = op.format.bits <= 8 ? 1 : op.format.bits <= 16 ? 2 : 8;
+    if (storage != size)
+      throw Error(fmt::format("dot: {} '{}' holds {}-byte codes ({}), but --format {} has {}-bit codes", flag, path,
+                              size, d, format, op.format.bits));
     for (std::size_t i = 0; i < n; ++i) {
       op.codes[i] = word(i);
       if ((op.codes[i] & ~code_mask(op.format)) != 0)
@@ -214,8 +218,9 @@ Operand load_operand(const std::string& path, const std::string& format, const c
     return op;
   }
   op.format = format.empty() ? natural : parse_format(format);
-  for (std::size_t i = 0; i < n; ++i)
-    op.codes[i] = format.empty() ? word(i) : convert(natural, word(i), op.format).code;
+  for (std::size_t i = 0; i < n; ++i) {  // float inputs are rounded once into --format (rne, satfinite)
+    op.codes[i] = format.empty() ? word(i) : convert(natural, word(i), op.format, {Rounding::rne, Overflow::satfinite}).code;
+  }
   return op;
 }
 
@@ -229,7 +234,7 @@ void add_dot_command(CLI::App& app, DotOptions& opts) {
       ->required();
   sub->add_option("--a", opts.a, ".npy vector (k) or matrix (m,k)")->required();
   sub->add_option("--b", opts.b, ".npy vector (k) or matrix (k,n)")->required();
-  sub->add_option("--format", opts.format, "element format (required for code arrays; float arrays are rounded into it)");
+  sub->add_option("--format", opts.format, "element format (required for code arrays, whose byte width must match it; float arrays are rounded into it once with rne + satfinite)");
   sub->add_option("--c", opts.c, "addend C of every dot product (default 0)");
   sub->add_option("--out", opts.out, "write the results as a float32 .npy");
 }

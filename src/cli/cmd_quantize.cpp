@@ -59,7 +59,9 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--out-codes", o.out_codes, "Output .npy of element codes (uint8), or a .safetensors file holding codes, scales and metadata")->required();
   c->add_option("--out-scales", o.out_scales, "Output .npy of block scales");
   c->add_option("--out-dequant", o.out_dequant, "Output .npy of dequantized values (float32)");
-  c->add_flag("--packed", o.packed, "Pack codes: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 bytes");
+  c->add_option("--out-tensor-scale", o.out_tensor_scale,
+                "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc)");
+  c->add_flag("--packed", o.packed, "Pack each row of the last axis: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 bytes; shape [..., bytes per row]");
 }
 
 int run_quantize(const QuantizeOptions& o) {
@@ -127,14 +129,34 @@ int run_quantize(const QuantizeOptions& o) {
         {"producer", "minifloat quantize"}};
     if (r.rule == ScaleRule::nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
     write_safetensors(o.out_codes, t, meta);
-  } else if (o.packed) {
+  } else if (o.packed) {  // each row of the last axis packed on its own: shape [..., bytes per row]
+    if (q.along_first_axis)
+      throw Error("--packed packs along the last axis; it cannot be combined with --axis first");
+    if (ebits != 4 && ebits != 6)
+      throw Error("--packed applies to 4- and 6-bit elements; " + scheme.name + " has " + std::to_string(ebits) + "-bit codes");
+    const std::size_t cols = in.shape.empty() ? 1 : in.shape.back();
+    const std::size_t rows = cols ? r.codes.size() / cols : 0;
     std::vector<std::uint8_t> p;
-    if (ebits == 4) p = pack_fp4(r.codes);
-    else if (ebits == 6) p = pack_fp6(r.codes, Fp6Packing::dense);
-    else throw Error("--packed applies to 4- and 6-bit elements; " + scheme.name + " has " + std::to_string(ebits) + "-bit codes");
-    write_npy(o.out_codes, make_npy_u8({p.size()}, p));
+    std::size_t row_bytes = ebits == 4 ? (cols + 1) / 2 : (cols * 6 + 7) / 8;
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::span<const std::uint8_t> row(r.codes.data() + i * cols, cols);
+      const std::vector<std::uint8_t> b = ebits == 4 ? pack_fp4(row) : pack_fp6(row, Fp6Packing::dense);
+      row_bytes = b.size();
+      p.insert(p.end(), b.begin(), b.end());
+    }
+    std::vector<std::size_t> shape = in.shape;
+    if (shape.empty()) shape.push_back(row_bytes);
+    else shape.back() = row_bytes;
+    write_npy(o.out_codes, make_npy_u8(shape, p));
   } else {
     write_npy(o.out_codes, make_npy_u8(in.shape, r.codes));
+  }
+  if (r.rule == ScaleRule::nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty())
+    throw Error("nvfp4 has a second-level FP32 tensor scale: give --out-tensor-scale FILE too, so the files dequantize "
+                "on their own (element x block scale x tensor scale)");
+  if (!o.out_tensor_scale.empty()) {
+    if (r.rule != ScaleRule::nvfp4) throw Error("--out-tensor-scale applies to nvfp4 only");
+    write_npy(o.out_tensor_scale, make_npy_f32({1}, {r.tensor_decode_scale}));
   }
   if (!o.out_scales.empty()) {
     if (!r.scale_codes.empty()) write_npy(o.out_scales, make_npy_u8({r.scale_rows, r.scale_cols}, r.scale_codes));

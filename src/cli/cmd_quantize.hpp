@@ -35,6 +35,7 @@ struct QuantizeOptions {
   std::string tensor;              ///< --tensor NAME
   std::string out_codes;           ///< --out-codes .npy (|u1, the input's shape; packed: 1-D bytes)
   std::string out_scales;          ///< --out-scales .npy (|u1 E8M0/E4M3 codes or <f4 FP32 decode scales, [tile rows, tile cols])
+  std::string out_tensor_scale;       ///< --out-tensor-scale: nvfp4's FP32 per-tensor decode scale
   std::string out_dequant;         ///< --out-dequant .npy (<f4, the input's shape)
   bool packed = false;             ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
 };

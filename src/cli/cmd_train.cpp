@@ -24,7 +24,8 @@ void add_train_command(CLI::App& app, TrainOptions& o) {
   sub->add_option("--data", o.data, "data file (digits.csv.gz) or folder (fortunes); default: the Debian package's");
   sub->add_option("--out", o.out, "output folder (per-run CSVs, summary.csv, summary.md, loss.svg)")->required();
   sub->add_option("--gemm", o.gemm,
-                  "accumulation model of the quantized GEMMs (exact, fp32, pairwise, kahan, blocked128, hopper-fp8, "
+                  "accumulation model of every Linear GEMM of every recipe, the FP32 baseline included, so the gap "
+                  "isolates the operand formats (exact, fp32, pairwise, kahan, blocked128, hopper-fp8, "
                   "hopper-fp8+blocked128, ...; default: FP64 accumulation, L0)");
   sub->add_flag("--no-progress", o.no_progress, "no progress bar on stderr");
   sub->add_flag("--gates", o.gates, "check the acceptance criteria (training-sim.md §4.7 in the project notes; PASS/FAIL/WARN per line); exit 1 if one fails");

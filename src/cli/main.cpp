@@ -308,7 +308,7 @@ const std::set<std::string> kValueOptions{"-f",     "--format",  "-r",   "--roun
                                           "--seed", "--stream", "--count", "--sr-variant", "--sr-bits", "--a", "--b",
                                           "--c", "--amax-epsilon", "--axis", "--data", "--dir", "--element",
                                           "--fp32-order", "--got", "--in", "--inf-block", "--model", "--mxint8-min",
-                                          "--nan-block", "--out-codes", "--out-dequant", "--out-scales", "--recipes",
+                                          "--nan-block", "--out-codes", "--out-dequant", "--out-scales", "--out-tensor-scale", "--recipes",
                                           "--ref", "--scale-rule", "--scheme", "--schemes", "--seeds", "--show",
                                           "--steps", "--gemm", "--subnormal-amax", "--tensor", "--threads", "--zero-block"};
 

@@ -74,9 +74,13 @@ Digits load_digits(const std::filesystem::path& path) {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (used == 0 || used != cell.size())
-        throw Error("malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() + "': '" + cell +
-                    "' is not an integer (expected 64 pixels 0..16 and a label 0..9, comma-separated)");
+      if (used == 0 || used != cell.size()) {
+        std::string shown;  // printable, short: the file may be binary
+        for (char ch : cell.substr(0, 16)) shown += (ch >= 32 && ch < 127) ? ch : '?';
+        throw Error("malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() + "': \"" + shown +
+                    (cell.size() > 16 ? "...\"" : "\"") +
+                    " is not an integer; expected the gzip CSV of python3-sklearn (64 pixels 0..16 and a label 0..9 per row)");
+      }
       vals.push_back(v);
     }
     if (vals.size() != 65 || vals[64] < 0 || vals[64] > 9)

@@ -182,3 +182,69 @@ TEST(Cli, ReportScaleRuleOverride) {
   std::filesystem::remove_all(d);
 }
 }  // namespace minifloat_test
+
+namespace minifloat_test {
+namespace {
+int sh(const std::string& args) {
+  const int st = std::system((std::string(BLOCKS_CLI) + " " + args + " > /dev/null 2>&1").c_str());
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+}  // namespace
+
+// Found by a user test: --packed packed across rows and dropped the shape; nvfp4's tensor scale
+// was written nowhere; compare accepted float files with --format and codes wider than it.
+TEST(Cli, PackedRowsTensorScaleAndStrictCompare) {
+  using namespace minifloat;
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("minifloat_pk_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  std::vector<float> x(15);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) / 4;
+  write_npy(d / "x.npy", make_npy_f32({3, 5}, x));
+  const std::string in = " --in " + (d / "x.npy").string();
+  ASSERT_EQ(sh("quantize --scheme mxfp4" + in + " --out-codes " + (d / "c.npy").string()), 0);
+  ASSERT_EQ(sh("quantize --scheme mxfp4" + in + " --out-codes " + (d / "p.npy").string() + " --packed"), 0);
+  const NpyArray c = read_npy(d / "c.npy"), p = read_npy(d / "p.npy");
+  ASSERT_EQ(p.shape, (std::vector<std::size_t>{3, 3}));  // 5 FP4 codes per row → 3 bytes per row
+  for (std::size_t r = 0; r < 3; ++r)
+    for (std::size_t k = 0; k < 5; ++k) {
+      const auto byte = static_cast<unsigned>(p.data[r * 3 + k / 2]);
+      EXPECT_EQ((k % 2 ? byte >> 4 : byte) & 0xf, static_cast<unsigned>(c.data[r * 5 + k])) << r << "," << k;
+    }
+  EXPECT_EQ(sh("quantize --scheme mxfp4" + in + " --out-codes " + (d / "q.npy").string() + " --packed --axis first"), 2);
+  // nvfp4: block scales need the tensor scale next to them
+  EXPECT_EQ(sh("quantize --scheme nvfp4" + in + " --out-codes " + (d / "n.npy").string() + " --out-scales " +
+               (d / "ns.npy").string()), 2);
+  ASSERT_EQ(sh("quantize --scheme nvfp4" + in + " --out-codes " + (d / "n.npy").string() + " --out-scales " +
+               (d / "ns.npy").string() + " --out-tensor-scale " + (d / "nt.npy").string()), 0);
+  const std::vector<float> ts = npy_as_f32(read_npy(d / "nt.npy"));
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0], 1.0f / (448.0f * 6.0f / 3.5f));  // fl32(1/S_enc), S_enc = 448·6/amax (spec-digest §4.3)
+  // compare: --format on float files, and codes wider than the format, are bad input (exit 2)
+  EXPECT_EQ(sh("compare --ref " + (d / "x.npy").string() + " --got " + (d / "x.npy").string() + " --format e4m3fn"), 2);
+  std::vector<std::uint8_t> wide(4, 0x10);
+  write_npy(d / "w.npy", make_npy_u8({4}, wide));
+  EXPECT_EQ(sh("compare --ref " + (d / "w.npy").string() + " --got " + (d / "w.npy").string() + " --format e2m1fn"), 2);
+  EXPECT_EQ(sh("compare --ref " + (d / "w.npy").string() + " --got " + (d / "w.npy").string()), 0);
+  std::filesystem::remove_all(d);
+}
+}  // namespace minifloat_test
+
+namespace minifloat_test {
+// Found by a user test: `dot` read 1-byte e4m3fn code files as 16-bit f16 codes.
+TEST(Cli, DotRejectsCodeWidthMismatch) {
+  using namespace minifloat;
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("minifloat_dot_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  write_npy(d / "a.npy", make_npy_u8({4}, {0x38, 0x40, 0x44, 0x48}));  // e4m3fn 1, 2, 3, 4
+  const std::string ab = " --a " + (d / "a.npy").string() + " --b " + (d / "a.npy").string();
+  EXPECT_EQ(std::system((std::string(BLOCKS_CLI) + " dot --model exact --format f16" + ab + " > /dev/null 2>&1").c_str()) >> 8, 2);
+  const std::string cmd = std::string(BLOCKS_CLI) + " dot --model exact --format e4m3fn" + ab;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[256];
+  while (std::size_t k = std::fread(buf, 1, sizeof buf, p)) out.append(buf, k);
+  EXPECT_EQ(pclose(p), 0);
+  EXPECT_NE(out.find("30"), std::string::npos) << out;  // 1 + 4 + 9 + 16
+  std::filesystem::remove_all(d);
+}
+}  // namespace minifloat_test

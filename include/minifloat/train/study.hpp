@@ -32,7 +32,8 @@ struct StudyConfig {
   std::filesystem::path out;
   std::filesystem::path data;  ///< data file/folder; empty: the Debian package's default path
   bool progress = true;        ///< progress bar on stderr
-  /// Accumulation model of every quantized Linear GEMM (accumulate.hpp names: exact, fp32,
+  /// Accumulation model of every Linear GEMM of every recipe, the FP32 baseline included, so the
+  /// gap vs FP32 isolates the operand formats (accumulate.hpp names: exact, fp32,
   /// pairwise, kahan, blocked128, hopper-fp8, hopper-fp8+blocked128, …); empty: L0, FP32 products
   /// accumulated in FP64 (training-sim.md §4.1). Throws NameError for unknown names.
   std::string gemm;
