@@ -30,6 +30,8 @@ const std::vector<FormatPair>& all_formats() {
       {mf::formats::e4m3fnuz, ao::formats::e4m3fnuz}, {mf::formats::e5m2fnuz, ao::formats::e5m2fnuz},
       {mf::formats::e8m0fnu, ao::formats::e8m0fnu},   {mf::formats::e2m1fn, ao::formats::e2m1fn},
       {mf::formats::e2m3fn, ao::formats::e2m3fn},     {mf::formats::e3m2fn, ao::formats::e3m2fn},
+      {mf::formats::e4m3, ao::formats::e4m3},         {mf::formats::e3m4, ao::formats::e3m4},
+      {mf::formats::e4m3b11fnuz, ao::formats::e4m3b11fnuz}, {mf::formats::ue4m3, ao::formats::ue4m3},
   };
   return v;
 }

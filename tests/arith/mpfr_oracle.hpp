@@ -58,6 +58,10 @@ inline constexpr OFormat e8m0fnu{"e8m0fnu", 8, 8, 0, 127, false, Kind::fn, false
 inline constexpr OFormat e2m1fn{"e2m1fn", 4, 2, 1, 1, true, Kind::none, true, 6.0};
 inline constexpr OFormat e2m3fn{"e2m3fn", 6, 2, 3, 1, true, Kind::none, true, 7.5};
 inline constexpr OFormat e3m2fn{"e3m2fn", 6, 3, 2, 3, true, Kind::none, true, 28.0};
+inline constexpr OFormat e4m3{"e4m3", 8, 4, 3, 7, true, Kind::ieee, true, 240.0};                  // ml_dtypes float8_e4m3
+inline constexpr OFormat e3m4{"e3m4", 8, 3, 4, 3, true, Kind::ieee, true, 15.5};                   // ml_dtypes float8_e3m4
+inline constexpr OFormat e4m3b11fnuz{"e4m3b11fnuz", 8, 4, 3, 11, true, Kind::fnuz, true, 30.0};   // ml_dtypes
+inline constexpr OFormat ue4m3{"ue4m3", 7, 4, 3, 7, false, Kind::fn, true, 448.0};                 // NVFP4 block scale
 inline constexpr OFormat f16{"f16", 16, 5, 10, 15, true, Kind::ieee, true, 65504.0};
 inline constexpr OFormat bf16{"bf16", 16, 8, 7, 127, true, Kind::ieee, true, 3.3895313892515355e38};
 inline constexpr OFormat f32{"f32", 32, 8, 23, 127, true, Kind::ieee, true, 3.4028234663852886e38};
