@@ -79,7 +79,7 @@ int ref_exponent(const std::string& rule, float amax, const Lit& L) {
 
 class Elem {
  public:
-  explicit Elem(const Lit& L) : L_(L) {
+  explicit Elem(const Lit& L) {
     if (L.oracle_name) t_ = std::make_unique<orc::Target>(orc::spec_by_name(L.oracle_name));
     mpfr_init2(x_, 80);
   }
@@ -97,7 +97,6 @@ class Elem {
   }
 
  private:
-  const Lit& L_;
   std::unique_ptr<orc::Target> t_;
   mpfr_t x_;
 };
