@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "minifloat/arith.hpp"
 #include "minifloat/convert.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
@@ -40,37 +41,15 @@ void gauss_noise_fill(GaussNoise variant, const SrStream& s, std::span<std::int8
   }
 }
 
-Unpacked exact_sum(double a, double b) noexcept {
-  const double s = a + b;
-  const Unpacked u = unpack(formats::f64, detail::bit_cast<std::uint64_t>(s));
-  if (!std::isfinite(s) || u.cls == Class::zero) return u;  // a zero sum of finite doubles is exact
-  // TwoSum (Knuth): e = (a + b) − s exactly, |e| ≤ half the spacing of doubles at s.
-  const double bb = s - a;
-  const double e = (a - (s - bb)) + (b - bb);
-  if (e == 0) return u;
-  // s = S·2^E (S = u.sig, E = u.exp) and |e| ≤ 2^(E−1) (s is normal here: sums landing in the
-  // subnormal range are exact). In units of 2^(E−1): a + b = 2S ± |e|/2^(E−1), 0 < |e|/2^(E−1) ≤ 1.
-  Unpacked r = u;
-  r.exp = u.exp - 1;
-  const bool away = (e > 0) == (s > 0);  // e increases the magnitude
-  if (std::fabs(e) == std::ldexp(1.0, u.exp - 1)) {
-    r.sig = away ? 2 * u.sig + 1 : 2 * u.sig - 1;  // exactly halfway between two doubles
-    r.sticky = false;
-  } else {
-    r.sig = away ? 2 * u.sig : 2 * u.sig - 1;  // (2S + δ) or (2S − 1 + (1 − δ)), 0 < δ < 1
-    r.sticky = true;
-  }
-  return r;
-}
-
 RoundResult gaussws_fake_quantize_value(float w, int r, float block_max, int b, Format to, RoundingSpec spec,
                                         Profile prof, std::uint64_t rbits) noexcept {
   if (r == 0) return convert(formats::f32, detail::bit_cast<std::uint32_t>(w), to, spec, prof, rbits);
   // R·m·2^(1−b): |R| ≤ 5 (3 bits) times a 24-bit m is exact in binary64, and the power-of-two
   // scale stays inside binary64's normal range for 1 ≤ b ≤ 64.
   const double noise = static_cast<double>(r) * static_cast<double>(block_max) * std::ldexp(1.0, 1 - b);
-  Unpacked x = exact_sum(static_cast<double>(w), noise);
-  return round_pack(to, x, spec, prof, rbits);
+  // w + noise exactly, rounded once: the core's mixed-format addition (arith.hpp).
+  return add(formats::f32, detail::bit_cast<std::uint32_t>(w), formats::f64, detail::bit_cast<std::uint64_t>(noise), to,
+             spec, prof, rbits);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "minifloat/arith.hpp"
 #include "minifloat/convert.hpp"
 #include "minifloat/random.hpp"
 #include "minifloat/registry.hpp"
@@ -408,21 +409,13 @@ bool element_int(ElementType el, std::uint8_t code, std::int64_t& k, int& q) {
 
 float round_to_f32(i128 s, int exp) {
   if (s == 0) return 0.0f;
-  Unpacked u;
-  u.cls = Class::normal;
-  u.negative = s < 0;
-  u128 m = u.negative ? static_cast<u128>(-s) : static_cast<u128>(s);
-  bool sticky = false;
-  while ((m >> 64) != 0) {
-    sticky = sticky || (m & 1) != 0;
-    m >>= 1;
-    ++exp;
-  }
-  u.sig = static_cast<std::uint64_t>(m);
-  u.exp = exp;
-  u.sticky = sticky;
-  const RoundResult r = round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat});
-  return detail::f32_from_bits(static_cast<std::uint32_t>(r.code));
+  const bool neg = s < 0;
+  const u128 m = neg ? static_cast<u128>(-s) : static_cast<u128>(s);
+  detail::Wide w;
+  w.w[0] = static_cast<std::uint64_t>(m);
+  w.w[1] = static_cast<std::uint64_t>(m >> 64);
+  const RoundResult r = round_pack(formats::f32, detail::wide_to_unpacked(neg, w, exp, false), {Rounding::rne, Overflow::nonsat});
+  return detail::bit_cast<float>(static_cast<std::uint32_t>(r.code));
 }
 
 void check_mx(const QuantizedTensor& t, const char* which) {

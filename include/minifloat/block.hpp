@@ -5,11 +5,11 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "config.hpp"
 #include "convert.hpp"
+#include "detail/bits.hpp"
 #include "format.hpp"
 #include "profile.hpp"
 #include "round_pack.hpp"
@@ -141,16 +141,6 @@ struct BlockPolicy {
 };
 
 namespace detail {
-inline std::uint32_t f32_bits(float x) noexcept {
-  std::uint32_t b;
-  std::memcpy(&b, &x, 4);
-  return b;
-}
-inline float f32_from_bits(std::uint32_t b) noexcept {
-  float x;
-  std::memcpy(&x, &b, 4);
-  return x;
-}
 constexpr int clamp_e8m0(int e) noexcept { return e < -127 ? -127 : (e > 127 ? 127 : e); }
 }  // namespace detail
 
@@ -161,7 +151,7 @@ constexpr int clamp_e8m0(int e) noexcept { return e < -127 ? -127 : (e > 127 ? 1
 inline int e8m0_exponent(ScaleRule rule, float amax, ElementType el) noexcept {
   const int emax_e = element_emax(el);
   const double a = static_cast<double>(amax);
-  const std::uint32_t bits = detail::f32_bits(amax) & 0x7fffffffu;
+  const std::uint32_t bits = detail::bit_cast<std::uint32_t>(amax) & 0x7fffffffu;
   switch (rule) {
     case ScaleRule::ocp_floor: return detail::clamp_e8m0(std::ilogb(a) - emax_e);
     case ScaleRule::ceil: {
@@ -223,7 +213,7 @@ struct ElementResult {
 inline ElementResult quantize_element(ElementType el, float x, int scale_exp, RoundingSpec spec = {Rounding::rne, Overflow::satfinite},
                                       Profile prof = profiles::ocp, std::uint64_t rbits = 0,
                                       Mxint8Min mn = Mxint8Min::twos_complement) noexcept {
-  Unpacked u = unpack(formats::f32, detail::f32_bits(x));
+  Unpacked u = unpack(formats::f32, detail::bit_cast<std::uint32_t>(x));
   if (u.cls == Class::normal || u.cls == Class::subnormal) u.exp -= scale_exp;
   ElementResult r;
   if (el.kind == ElementKind::floating) {
@@ -272,9 +262,8 @@ inline std::uint8_t element_nan_code(ElementType el, Profile prof = profiles::oc
 /// Decode an E8M0 scale code into a double: 2^(code − 127); 0xff → NaN. With `ftz` (D17) the
 /// code 0x00 (2^−127, an FP32 subnormal) reads as 0, as an FTZ/DAZ consumer sees it.
 inline double e8m0_value(std::uint8_t code, bool ftz = false) noexcept {
-  if (code == 0xff) return std::numeric_limits<double>::quiet_NaN();
   if (ftz && code == 0) return 0.0;
-  return std::ldexp(1.0, static_cast<int>(code) - 127);
+  return to_double(formats::e8m0fnu, code);  // NaN for 0xff
 }
 
 // ============================================================================================
@@ -302,7 +291,7 @@ inline Fp32Scale fp32_scale(float amax, float max_elem, bool pow2, float eps, Fp
   if (std::isinf(amax) || amax == 0.0f || std::isnan(amax)) return s;
   float sc = max_elem / amax;
   if (std::isinf(sc)) sc = std::numeric_limits<float>::max();
-  if (pow2) sc = detail::f32_from_bits(detail::f32_bits(sc) & 0xff800000u);
+  if (pow2) sc = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(sc) & 0xff800000u);
   s.encode = sc;
   s.decode = 1.0f / sc;
   return s;

@@ -127,14 +127,9 @@ void gauss_noise_fill(GaussNoise variant, const SrStream& s, std::span<std::int8
 
 // ---- fake quantization --------------------------------------------------------------------------
 
-/// The exact value a + b of two doubles as an Unpacked (TwoSum, Knuth TAOCP 4.2.2: s = fl(a+b)
-/// and e = a + b − s exactly; the pair becomes sig/exp/sticky), so that a later round_pack rounds
-/// the true sum once. ±Inf/NaN sums come back as such.
-Unpacked exact_sum(double a, double b) noexcept;
-
 /// One GaussWS element: ŵ = w + R · m · 2^(1−b), computed exactly (R·m·2^(1−b) is exact in binary64
-/// for |R| ≤ 5, binary32 m and 1 ≤ b ≤ 64; the sum by exact_sum), then rounded once into `to` by
-/// round_pack with `spec`, `prof` and `rbits` (read only when spec.rounding is sr).
+/// for |R| ≤ 5, binary32 m and 1 ≤ b ≤ 64), and w + noise is the core's exact mixed-format `add`
+/// (arith.hpp), rounded once into `to` with `spec`, `prof` and `rbits` (read only when spec.rounding is sr).
 /// R = 0 gives ŵ = w exactly (no 0·m product, so m = NaN/Inf does not leak into a zero-noise
 /// element); otherwise IEEE arithmetic: m = NaN → NaN, m = Inf → ±Inf (or NaN with w = ∓Inf).
 /// Precondition 1 ≤ b ≤ 64 (checked by gaussws_fake_quantize).

@@ -130,6 +130,17 @@ void with_line(std::size_t n, Fn&& fn) {
   }
 }
 
+/// Calls `fn(text)` for every command-line VALUE (negative-number shields removed), or, when
+/// there are none, for every non-blank stdin line with its line number in any error.
+template <class Fn>
+void for_each_input(const std::vector<std::string>& args, Fn&& fn) {
+  if (args.empty()) {
+    for_each_stdin_line([&](std::string_view l, std::size_t n) { with_line(n, [&] { fn(l); }); });
+  } else {
+    for (const auto& v : args) fn(unmark(v));
+  }
+}
+
 /// The four IEEE-style targets of `decode --to`.
 Format parse_decode_target(const std::string& name) {
   const std::string l = lower(name);
@@ -199,11 +210,7 @@ int run_encode(const EncodeArgs& a) {
       emit(round_pack(fmt, u, spec, prof));
     }
   };
-  if (a.values.empty()) {
-    for_each_stdin_line([&](std::string_view l, std::size_t n) { with_line(n, [&] { encode(l); }); });
-  } else {
-    for (const auto& v : a.values) encode(unmark(v));
-  }
+  for_each_input(a.values, encode);
   return 0;
 }
 
@@ -234,11 +241,7 @@ int run_decode(const DecodeArgs& a) {
     }
     out.line(s);
   };
-  if (a.codes.empty()) {
-    for_each_stdin_line([&](std::string_view l, std::size_t n) { with_line(n, [&] { decode(l); }); });
-  } else {
-    for (const auto& c : a.codes) decode(unmark(c));
-  }
+  for_each_input(a.codes, decode);
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "minifloat/arith.hpp"
 #include "minifloat/gaussws.hpp"
 #include "minifloat/minifloat.hpp"
 
@@ -220,20 +221,24 @@ TEST(GaussWsFakeQuant, SumIsRoundedOnceIntoTheTarget) {
   EXPECT_EQ(gaussws_fake_quantize_value(0x1p100f, -1, 1.0f, 61, formats::f32, {}).code, 0x71800000u);
 }
 
+// The sum w + noise is rounded once (the core's exact mixed-format add, which gaussws uses):
+// ties and sticky tails of two doubles land where the exact sum says.
 TEST(GaussWsFakeQuant, ExactSumTieCases) {
-  // a + b exactly halfway between two doubles: 1 + 2^−53 (TwoSum error = ±half ulp).
-  const Unpacked u = exact_sum(1.0, 0x1p-53);
-  EXPECT_FALSE(u.sticky);
-  // rtp into f64 → 1 + 2^−52, rne → 1 (tie to even), rtz → 1
-  EXPECT_EQ(round_pack(formats::f64, u, {Rounding::rtp}).code, 0x3FF0000000000001ULL);
-  EXPECT_EQ(round_pack(formats::f64, u, {}).code, 0x3FF0000000000000ULL);
-  const Unpacked v = exact_sum(-1.0, -0x1p-54);  // below the half ulp: sticky, magnitude just above 1
-  EXPECT_TRUE(v.sticky);
-  EXPECT_EQ(round_pack(formats::f64, v, {Rounding::rtn}).code, 0xBFF0000000000001ULL);
-  EXPECT_EQ(round_pack(formats::f64, v, {Rounding::rtz}).code, 0xBFF0000000000000ULL);
-  const Unpacked z = exact_sum(1.0, -0x1p-60);  // just below 1
-  EXPECT_EQ(round_pack(formats::f64, z, {Rounding::rtz}).code, 0x3FEFFFFFFFFFFFFFULL);
-  EXPECT_EQ(round_pack(formats::f64, z, {Rounding::rtp}).code, 0x3FF0000000000000ULL);
+  auto sum = [](double a, double b, RoundingSpec spec) {
+    return add(formats::f64, detail::bit_cast<std::uint64_t>(a), formats::f64, detail::bit_cast<std::uint64_t>(b),
+               formats::f64, spec)
+        .code;
+  };
+  // a + b exactly halfway between two doubles: 1 + 2^−53.
+  // rtp into f64 → 1 + 2^−52, rne → 1 (tie to even)
+  EXPECT_EQ(sum(1.0, 0x1p-53, {Rounding::rtp}), 0x3FF0000000000001ULL);
+  EXPECT_EQ(sum(1.0, 0x1p-53, {}), 0x3FF0000000000000ULL);
+  // below the half ulp: magnitude just above 1
+  EXPECT_EQ(sum(-1.0, -0x1p-54, {Rounding::rtn}), 0xBFF0000000000001ULL);
+  EXPECT_EQ(sum(-1.0, -0x1p-54, {Rounding::rtz}), 0xBFF0000000000000ULL);
+  // just below 1
+  EXPECT_EQ(sum(1.0, -0x1p-60, {Rounding::rtz}), 0x3FEFFFFFFFFFFFFFULL);
+  EXPECT_EQ(sum(1.0, -0x1p-60, {Rounding::rtp}), 0x3FF0000000000000ULL);
 }
 
 TEST(GaussWsFakeQuant, MatrixOpUsesStreamBlocksAndBitWidths) {
