@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "minifloat/accumulate.hpp"
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/registry.hpp"
 
 // Inline the whole engine into each loop so the compile-time descriptor is constant-folded

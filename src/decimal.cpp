@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "minifloat/detail/bits.hpp"
+#include "minifloat/core/bits.hpp"
 
 namespace minifloat {
 namespace {

@@ -7,8 +7,8 @@
 #include <limits>
 #include <string>
 
-#include "minifloat/arith.hpp"
-#include "minifloat/convert.hpp"
+#include "minifloat/core/arith.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <system_error>
 
-#include "minifloat/convert.hpp"
-#include "minifloat/format.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/format.hpp"
 
 namespace minifloat {
 namespace {

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
-#include "minifloat/arith.hpp"
-#include "minifloat/convert.hpp"
-#include "minifloat/random.hpp"
+#include "minifloat/core/arith.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/random.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "minifloat/convert_span.hpp"
-#include "minifloat/random.hpp"
+#include "minifloat/core/random.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat {

@@ -14,8 +14,8 @@
 
 #include <unistd.h>
 
+#include "minifloat/core/bits.hpp"
 #include "minifloat/decimal.hpp"
-#include "minifloat/detail/bits.hpp"
 
 namespace minifloat {
 namespace {

@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "arith.hpp"
-#include "config.hpp"
+#include "core/arith.hpp"
+#include "core/config.hpp"
+#include "core/format.hpp"
+#include "core/profile.hpp"
+#include "core/round_pack.hpp"
+#include "core/rounding.hpp"
+#include "core/unpacked.hpp"
 #include "error.hpp"
-#include "format.hpp"
-#include "profile.hpp"
-#include "round_pack.hpp"
-#include "rounding.hpp"
-#include "unpacked.hpp"
 
 namespace minifloat {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/format.hpp"
+#include "core/rounding.hpp"
+#include "core/unpacked.hpp"
 #include "error.hpp"
-#include "format.hpp"
-#include "rounding.hpp"
-#include "unpacked.hpp"
 
 namespace minifloat {
 

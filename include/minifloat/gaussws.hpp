@@ -9,15 +9,15 @@
 #include <span>
 #include <vector>
 
-#include "config.hpp"
+#include "core/config.hpp"
+#include "core/format.hpp"
+#include "core/profile.hpp"
+#include "core/random.hpp"
+#include "core/round_pack.hpp"
+#include "core/rounding.hpp"
+#include "core/unpacked.hpp"
 #include "error.hpp"
-#include "format.hpp"
-#include "profile.hpp"
-#include "random.hpp"
-#include "round_pack.hpp"
-#include "rounding.hpp"
 #include "stochastic.hpp"
-#include "unpacked.hpp"
 
 namespace minifloat {
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/format.hpp"
+#include "core/unpacked.hpp"
 #include "error.hpp"
-#include "format.hpp"
-#include "unpacked.hpp"
 
 namespace minifloat {
 

@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "block.hpp"
+#include "core/block_scale.hpp"
+#include "core/format.hpp"
+#include "core/profile.hpp"
+#include "core/rounding.hpp"
 #include "error.hpp"
-#include "format.hpp"
-#include "profile.hpp"
-#include "rounding.hpp"
 
 namespace minifloat {
 

@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/format.hpp"
+#include "core/profile.hpp"
+#include "core/rounding.hpp"
 #include "error.hpp"
-#include "format.hpp"
-#include "profile.hpp"
-#include "rounding.hpp"
 
 namespace minifloat {
 

@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <span>
 
+#include "core/format.hpp"
+#include "core/profile.hpp"
+#include "core/rounding.hpp"
 #include "error.hpp"
-#include "format.hpp"
-#include "profile.hpp"
-#include "rounding.hpp"
 
 namespace minifloat {
 

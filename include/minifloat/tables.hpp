@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/format.hpp"
+#include "core/rounding.hpp"
+#include "core/unpacked.hpp"
 #include "error.hpp"
-#include "format.hpp"
 #include "registry.hpp"
-#include "rounding.hpp"
-#include "unpacked.hpp"
 
 namespace minifloat {
 

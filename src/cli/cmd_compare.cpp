@@ -7,7 +7,7 @@
 #include <cstring>
 #include <optional>
 
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/registry.hpp"
 

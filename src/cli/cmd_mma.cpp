@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "minifloat/accumulate.hpp"
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/error.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/registry.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "minifloat/format.hpp"
+#include "minifloat/core/format.hpp"
 
 namespace minifloat::cli {
 

@@ -11,7 +11,7 @@
 
 namespace minifloat::cli {
 
-/// Flags of `quantize` (names as on the command line; defaults documented in block.hpp/quant.hpp).
+/// Flags of `quantize` (names as on the command line; defaults documented in core/block_scale.hpp/quant.hpp).
 struct QuantizeOptions {
   std::string scheme;              ///< --scheme (quant.hpp table)
   std::string scale_rule;          ///< --scale-rule (default: the scheme's)

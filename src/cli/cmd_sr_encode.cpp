@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
-#include "minifloat/random.hpp"
+#include "minifloat/core/random.hpp"
+#include "minifloat/core/round_pack.hpp"
 #include "minifloat/registry.hpp"
-#include "minifloat/round_pack.hpp"
 
 namespace minifloat::cli {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "minifloat/core/format.hpp"
+#include "minifloat/core/profile.hpp"
+#include "minifloat/core/rounding.hpp"
+#include "minifloat/core/unpacked.hpp"
 #include "minifloat/error.hpp"
-#include "minifloat/format.hpp"
-#include "minifloat/profile.hpp"
-#include "minifloat/rounding.hpp"
-#include "minifloat/unpacked.hpp"
 
 namespace minifloat::cli {
 

@@ -15,12 +15,12 @@
 #include <string_view>
 #include <vector>
 
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/random.hpp"
+#include "minifloat/core/round_pack.hpp"
 #include "minifloat/decimal.hpp"
 #include "minifloat/parse.hpp"
-#include "minifloat/random.hpp"
 #include "minifloat/registry.hpp"
-#include "minifloat/round_pack.hpp"
 #include "minifloat/tables.hpp"
 
 #include "cmd_compare.hpp"

@@ -2,8 +2,8 @@
 // train/layers.cpp: the quantized Linear layer and the optimizers of the training simulator.
 #include "layers.hpp"
 
-#include "minifloat/convert.hpp"
 #include "minifloat/convert_span.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/gaussws.hpp"
 
 namespace minifloat::train::detail {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "minifloat/accumulate.hpp"
-#include "minifloat/random.hpp"
+#include "minifloat/core/random.hpp"
 #include "minifloat/train/quantizer.hpp"
 #include "minifloat/train/recipe.hpp"
 #include "minifloat/train/tensor.hpp"

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "minifloat/convert_span.hpp"
-#include "minifloat/random.hpp"
+#include "minifloat/core/random.hpp"
 
 namespace minifloat::train {
 

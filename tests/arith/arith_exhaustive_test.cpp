@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "minifloat/arith.hpp"
-#include "minifloat/format.hpp"
+#include "minifloat/core/arith.hpp"
+#include "minifloat/core/format.hpp"
 #include "mpfr_oracle.hpp"
 
 namespace minifloat_test {

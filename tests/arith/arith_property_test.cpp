@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "minifloat/arith.hpp"
-#include "minifloat/format.hpp"
+#include "minifloat/core/arith.hpp"
+#include "minifloat/core/format.hpp"
 #include "mpfr_oracle.hpp"
 
 namespace minifloat_test {

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "minifloat/arith.hpp"
-#include "minifloat/format.hpp"
+#include "minifloat/core/arith.hpp"
+#include "minifloat/core/format.hpp"
 
 namespace minifloat_test {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "minifloat/accumulate.hpp"
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 
 #ifndef MINIFLOAT_SHARED_DIR
 #define MINIFLOAT_SHARED_DIR ""

@@ -8,8 +8,8 @@
 #include <limits>
 #include <vector>
 
-#include "minifloat/block.hpp"
-#include "minifloat/convert.hpp"
+#include "minifloat/core/block_scale.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/quant.hpp"
 
 namespace minifloat_test {

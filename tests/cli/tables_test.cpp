@@ -10,11 +10,11 @@
 
 #include <unistd.h>
 
+#include "minifloat/core/round_pack.hpp"
 #include "minifloat/decimal.hpp"
+#include "minifloat/file_io.hpp"
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
-#include "minifloat/round_pack.hpp"
-#include "minifloat/file_io.hpp"
 #include "minifloat/tables.hpp"
 
 namespace minifloat_test {

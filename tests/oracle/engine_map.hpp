@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/registry.hpp"
 #include "mpfr_oracle.hpp"
 #include "spec_formats.hpp"

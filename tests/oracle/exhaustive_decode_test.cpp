@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "engine_map.hpp"
-#include "minifloat/convert.hpp"
-#include "minifloat/unpacked.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/unpacked.hpp"
 #include "spec_formats.hpp"
 
 namespace minifloat_test {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine_map.hpp"
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 #include "mpfr_oracle.hpp"
 #include "spec_formats.hpp"
 

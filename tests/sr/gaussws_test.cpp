@@ -16,7 +16,7 @@
 #include <random>
 #include <vector>
 
-#include "minifloat/arith.hpp"
+#include "minifloat/core/arith.hpp"
 #include "minifloat/gaussws.hpp"
 #include "minifloat/minifloat.hpp"
 

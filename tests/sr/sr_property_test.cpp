@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "grid_oracle.hpp"
+#include "minifloat/core/random.hpp"
 #include "minifloat/minifloat.hpp"
-#include "minifloat/random.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 

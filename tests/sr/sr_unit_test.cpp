@@ -15,9 +15,9 @@
 
 #include "../../src/cli/cmd_sr_encode.hpp"
 #include "grid_oracle.hpp"
+#include "minifloat/core/random.hpp"
 #include "minifloat/minifloat.hpp"
 #include "minifloat/parse.hpp"
-#include "minifloat/random.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 

@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "minifloat/convert.hpp"
+#include "minifloat/core/convert.hpp"
 #include "nearest_oracle.hpp"
 
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "minifloat/convert.hpp"
 #include "minifloat/convert_span.hpp"
-#include "minifloat/format.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/format.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat_test {

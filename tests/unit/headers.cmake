@@ -2,9 +2,10 @@
 # Every public header compiles on its own (style.md §2.4 rule 1): one generated .cpp per header,
 # compiled with our warnings; the build fails when a header misses an include.
 set(minifloat_public_headers
-  accumulate.hpp arith.hpp block.hpp config.hpp convert.hpp convert_span.hpp decimal.hpp error.hpp file_io.hpp
-  format.hpp gaussws.hpp minifloat.hpp npy.hpp pack.hpp parse.hpp profile.hpp quant.hpp random.hpp registry.hpp
-  round_pack.hpp rounding.hpp safetensors.hpp stochastic.hpp tables.hpp unpacked.hpp detail/bits.hpp
+  accumulate.hpp convert_span.hpp decimal.hpp error.hpp file_io.hpp gaussws.hpp minifloat.hpp npy.hpp pack.hpp
+  parse.hpp quant.hpp registry.hpp safetensors.hpp stochastic.hpp tables.hpp
+  core/arith.hpp core/bits.hpp core/block_scale.hpp core/config.hpp core/convert.hpp core/format.hpp
+  core/profile.hpp core/random.hpp core/round_pack.hpp core/rounding.hpp core/unpacked.hpp
   train/quantizer.hpp train/recipe.hpp train/study.hpp train/tensor.hpp)
 set(header_check_sources)
 foreach(h IN LISTS minifloat_public_headers)

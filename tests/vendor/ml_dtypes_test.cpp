@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "minifloat/convert.hpp"
-#include "minifloat/format.hpp"
-#include "minifloat/profile.hpp"
-#include "minifloat/rounding.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/format.hpp"
+#include "minifloat/core/profile.hpp"
+#include "minifloat/core/rounding.hpp"
 
 #ifndef MINIFLOAT_ML_DTYPES_DIR
 #error "MINIFLOAT_ML_DTYPES_DIR must name the folder ml_dtypes_golden.py writes"

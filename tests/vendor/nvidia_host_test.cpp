@@ -29,10 +29,10 @@
 #include <utility>
 #include <vector>
 
-#include "minifloat/convert.hpp"
-#include "minifloat/format.hpp"
-#include "minifloat/profile.hpp"
-#include "minifloat/rounding.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/format.hpp"
+#include "minifloat/core/profile.hpp"
+#include "minifloat/core/rounding.hpp"
 
 #if MINIFLOAT_HAVE_CUDA_FP_HEADERS
 #include <cuda_fp4.h>

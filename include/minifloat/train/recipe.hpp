@@ -9,9 +9,9 @@
 
 #include <optional>
 
-#include "../format.hpp"
+#include "../core/format.hpp"
+#include "../core/rounding.hpp"
 #include "../quant.hpp"
-#include "../rounding.hpp"
 
 namespace minifloat::train {
 
@@ -22,7 +22,7 @@ enum class Gemm { fprop, dgrad, wgrad };
 
 
 /// The quantization of one operand class, always along the GEMM's contraction axis. The scale
-/// rules and block schemes are those of quant.hpp / block.hpp (one implementation for the
+/// rules and block schemes are those of quant.hpp / core/block_scale.hpp (one implementation for the
 /// library, the CLI and the simulator).
 struct OperandQuant {
   enum class Kind {

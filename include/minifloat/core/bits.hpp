@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// detail/bits.hpp: device-safe bit helpers (std::bit_cast / std::countl_zero are not usable
+// core/bits.hpp: device-safe bit helpers (std::bit_cast / std::countl_zero are not usable
 // in every nvcc mode, so the core uses these).
 #pragma once
 #include <cstdint>
 #include <cstring>
 
-#include "../config.hpp"
+#include "config.hpp"
 
 namespace minifloat::detail {
 

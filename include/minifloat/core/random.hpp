@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// random.hpp: counter-based random bits for stochastic rounding, identical on CPU and GPU.
+// core/random.hpp: counter-based random bits for stochastic rounding, identical on CPU and GPU.
 // Philox4x32-10 comes from Random123 (Debian librandom123-dev; host and nvcc); this header only
 // fixes how (seed, stream, step, element index) map to counters and words.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// rounding.hpp: rounding modes, overflow policies, flags and the RoundingSpec passed to every
+// core/rounding.hpp: rounding modes, overflow policies, flags and the RoundingSpec passed to every
 // conversion. No global state: the spec goes in as an argument, the flags come back by value.
 #pragma once
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// config.hpp: portability macros shared by every minifloat header (host and CUDA device).
+// core/config.hpp: portability macros shared by every minifloat header (host and CUDA device).
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)

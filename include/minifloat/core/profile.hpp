@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// profile.hpp: implementation-defined conversion choices where vendors disagree
+// core/profile.hpp: implementation-defined conversion choices where vendors disagree
 // (spec-digest §9, D1–D4, D6, D11, D12, D17), each a named field with a documented default.
 // A profile never chooses the rounding mode or the overflow policy: those are RoundingSpec's.
 #pragma once

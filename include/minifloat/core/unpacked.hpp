@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// unpacked.hpp: the exact intermediate every conversion, operation and quantizer builds
+// core/unpacked.hpp: the exact intermediate every conversion, operation and quantizer builds
 // before the one rounding engine (round_pack.hpp) packs it into a code; and `unpack`, the
 // exact decoding of a code.
 #pragma once

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// arith.hpp: correctly rounded scalar arithmetic (add sub mul div fma sqrt, IEEE minimum/maximum
+// core/arith.hpp: correctly rounded scalar arithmetic (add sub mul div fma sqrt, IEEE minimum/maximum
 // and minimumNumber/maximumNumber) on codes of any formats, computed exactly and rounded once by
 // round_pack.
 #pragma once
 #include <cstdint>
 
+#include "bits.hpp"
 #include "config.hpp"
-#include "detail/bits.hpp"
 #include "format.hpp"
 #include "profile.hpp"
 #include "round_pack.hpp"

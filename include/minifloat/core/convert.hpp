@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// convert.hpp: conversions between any two formats (f64/f32/f16/bf16 included) and from/to
+// core/convert.hpp: conversions between any two formats (f64/f32/f16/bf16 included) and from/to
 // the C++ types double and float. Every path is unpack (exact) → round_pack (one rounding).
 #pragma once
 #include <cstdint>
 
+#include "bits.hpp"
 #include "config.hpp"
-#include "detail/bits.hpp"
 #include "format.hpp"
 #include "profile.hpp"
 #include "round_pack.hpp"

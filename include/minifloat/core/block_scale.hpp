@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// block.hpp: block scaling (OCP MX v1.0, NVFP4, scaled FP8) — element types, the named scale
+// core/block_scale.hpp: block scaling (OCP MX v1.0, NVFP4, scaled FP8) — element types, the named scale
 // rules, special-block policies, and the scalar steps every block quantizer is made of. Header-only;
 // element rounding always goes through the one engine (round_pack).
 #pragma once
@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <limits>
 
+#include "bits.hpp"
 #include "config.hpp"
 #include "convert.hpp"
-#include "detail/bits.hpp"
 #include "format.hpp"
 #include "profile.hpp"
 #include "round_pack.hpp"

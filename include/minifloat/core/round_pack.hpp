@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// round_pack.hpp: THE rounding engine. Every conversion, arithmetic result and block
+// core/round_pack.hpp: THE rounding engine. Every conversion, arithmetic result and block
 // quantizer of minifloat ends here: an exact Unpacked value (plus random bits for SR) is
 // rounded once and packed into a code of the target Format.
 #pragma once
 #include <cstdint>
 
+#include "bits.hpp"
 #include "config.hpp"
-#include "detail/bits.hpp"
 #include "format.hpp"
 #include "profile.hpp"
 #include "rounding.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// format.hpp: the Format descriptor (formats as data) and the named formats.
+// core/format.hpp: the Format descriptor (formats as data) and the named formats.
 #pragma once
 #include <cstdint>
 
