@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// minifloat.hpp: umbrella header of the header-only core (minifloat::core).
+// minifloat.hpp: umbrella header of the whole public library: the device-safe core (core/, target
+// minifloat::core; device code includes core/core.hpp) and the compiled library (this folder,
+// target minifloat::minifloat). The training simulator (train/, minifloat::train) is not included.
 #pragma once
-#include "core/arith.hpp"
-#include "core/config.hpp"
-#include "core/convert.hpp"
-#include "core/format.hpp"
-#include "core/profile.hpp"
-#include "core/random.hpp"
-#include "core/round_pack.hpp"
-#include "core/rounding.hpp"
-#include "core/unpacked.hpp"
+#include "accumulate.hpp"
+#include "convert_span.hpp"
+#include "core/core.hpp"
+#include "decimal.hpp"
+#include "error.hpp"
+#include "file_io.hpp"
+#include "gaussws.hpp"
+#include "npy.hpp"
+#include "pack.hpp"
+#include "parse.hpp"
+#include "quant.hpp"
+#include "registry.hpp"
+#include "safetensors.hpp"
+#include "stochastic.hpp"
+#include "tables.hpp"

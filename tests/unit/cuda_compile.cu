@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // cuda_compile.cu: compile-only check that the header-only core builds for the device with nvcc
 // (-std=c++20, sm_90): a run-time-Format kernel and a `template <Format F>` (class-type NTTP) kernel.
-#include <minifloat/minifloat.hpp>
+#include <minifloat/core/core.hpp>
 
 #include <cstdint>
 
