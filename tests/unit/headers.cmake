@@ -5,7 +5,7 @@ set(minifloat_public_headers
   accumulate.hpp convert_span.hpp decimal.hpp error.hpp file_io.hpp gaussws.hpp minifloat.hpp npy.hpp pack.hpp
   parse.hpp quant.hpp registry.hpp safetensors.hpp stochastic.hpp tables.hpp
   core/arith.hpp core/bits.hpp core/block_scale.hpp core/config.hpp core/convert.hpp core/core.hpp core/format.hpp
-  core/gaussws_noise.hpp core/profile.hpp core/random.hpp core/round_pack.hpp core/rounding.hpp
+  core/fp32_ops.hpp core/gaussws_noise.hpp core/profile.hpp core/random.hpp core/round_pack.hpp core/rounding.hpp
   core/tfdpa.hpp core/unpacked.hpp
   train/quantizer.hpp train/recipe.hpp train/study.hpp train/tensor.hpp)
 set(header_check_sources)

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // core/block_scale.hpp: block scaling (OCP MX v1.0, NVFP4, scaled FP8) — element types, the named scale
-// rules, special-block policies, and the scalar steps every block quantizer is made of. Header-only;
-// element rounding always goes through the one engine (round_pack).
+// rules, special-block policies, and the scalar steps every block quantizer is made of. Header-only,
+// host and device: exponents and limits are compared exactly on the bits (no <cmath>), and every
+// binary32 operation of a recipe is an fp32_ops.hpp call, so nvcc can neither fuse nor approximate
+// it. Element rounding always goes through the one engine (round_pack). The tensor quantizers that
+// use these steps are compiled: quant.hpp.
 #pragma once
-#include <cmath>
+#include <cfloat>
 #include <cstdint>
-#include <limits>
 
+#include "arith.hpp"
 #include "bits.hpp"
 #include "config.hpp"
 #include "convert.hpp"
 #include "format.hpp"
+#include "fp32_ops.hpp"
 #include "profile.hpp"
 #include "round_pack.hpp"
 #include "rounding.hpp"
@@ -51,18 +55,18 @@ inline constexpr ElementType mxint8{ElementKind::int8, formats::e4m3fn};
 inline constexpr Format mxint8_grid{9, 1, 7, 0, true, Specials::none, true};
 
 /// Largest finite element magnitude: e4m3fn 448, e5m2 57344, e3m2fn 28, e2m3fn 7.5, e2m1fn 6, int8 127/64.
-inline double element_max(ElementType e) noexcept {
+MINIFLOAT_HOST_DEVICE inline double element_max(ElementType e) noexcept {
   if (e.kind == ElementKind::int8) return 127.0 / 64.0;
   return to_double(e.format, max_finite_magnitude(e.format));
 }
 /// emax_elem = floor(log2(element max)) (spec-digest §2.1): e5m2 15, e4m3 8, e3m2 4, e2m3 2, e2m1 2, int8 0.
-constexpr int element_emax(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 0 : emax(e.format); }
+MINIFLOAT_HOST_DEVICE constexpr int element_emax(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 0 : emax(e.format); }
 /// Trailing significand bits used by ScaleRule::even: the format's, or 6 for int8 (1.xxxxxx · 2^0).
-constexpr int element_mantissa_bits(ElementType e) noexcept {
+MINIFLOAT_HOST_DEVICE constexpr int element_mantissa_bits(ElementType e) noexcept {
   return e.kind == ElementKind::int8 ? 6 : e.format.mantissa_bits;
 }
 /// Bits of one element code (int8: 8).
-constexpr int element_bits(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 8 : e.format.bits; }
+MINIFLOAT_HOST_DEVICE constexpr int element_bits(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 8 : e.format.bits; }
 
 // ============================================================================================
 // Scale rules and special-block policies (spec-digest §2.3, §4.3, §7; D5, D7, D8, D10, D17)
@@ -87,11 +91,11 @@ constexpr int element_bits(ElementType e) noexcept { return e.kind == ElementKin
 enum class ScaleRule : std::uint8_t { ocp_floor, rceil, ceil, even, tosa, fp32_amax, fp32_pow2, nvfp4 };
 
 /// True for the rules whose scale is an E8M0 code.
-constexpr bool is_e8m0_rule(ScaleRule r) noexcept {
+MINIFLOAT_HOST_DEVICE constexpr bool is_e8m0_rule(ScaleRule r) noexcept {
   return r == ScaleRule::ocp_floor || r == ScaleRule::rceil || r == ScaleRule::ceil || r == ScaleRule::even ||
          r == ScaleRule::tosa;
 }
-constexpr bool is_fp32_rule(ScaleRule r) noexcept { return r == ScaleRule::fp32_amax || r == ScaleRule::fp32_pow2; }
+MINIFLOAT_HOST_DEVICE constexpr bool is_fp32_rule(ScaleRule r) noexcept { return r == ScaleRule::fp32_amax || r == ScaleRule::fp32_pow2; }
 
 /// D7: a block whose amax is 0 (after `amax_epsilon`).
 enum class ZeroBlock : std::uint8_t {
@@ -141,19 +145,26 @@ struct BlockPolicy {
 };
 
 namespace detail {
-constexpr int clamp_e8m0(int e) noexcept { return e < -127 ? -127 : (e > 127 ? 127 : e); }
+MINIFLOAT_HOST_DEVICE constexpr int clamp_e8m0(int e) noexcept { return e < -127 ? -127 : (e > 127 ? 127 : e); }
+/// floor(log2 v) of a finite nonzero exact value (= std::ilogb of it).
+MINIFLOAT_HOST_DEVICE constexpr int ilogb_exact(const Unpacked& v) noexcept { return bit_width(v.sig) - 1 + v.exp; }
 }  // namespace detail
 
 /// The unbiased E8M0 exponent e (X = 2^e, code e + 127) that `rule` (an E8M0 rule) gives a block
-/// with finite amax > 0 of element type `el`. Exact: no floating-point log2 is taken.
+/// with finite amax > 0 of element type `el`. Exact: no floating-point log2 is taken; the rceil and
+/// tosa limits are compared with amax as exact values (integer significands). Total: the sign of
+/// amax is ignored, amax 0 gives −127 and ±Inf/NaN give 127 (callers handle those blocks by the
+/// BlockPolicy before asking for a scale); other rules give 0.
 /// **Examples** (spec-digest §2.3): e2m1fn amax 7.5: ocp_floor 0 (0x7f), rceil 1 (0x80), tosa 1;
 /// e4m3fn amax 460: ocp_floor 0, rceil 1, tosa 0.
-inline int e8m0_exponent(ScaleRule rule, float amax, ElementType el) noexcept {
+MINIFLOAT_HOST_DEVICE inline int e8m0_exponent(ScaleRule rule, float amax, ElementType el) noexcept {
   const int emax_e = element_emax(el);
-  const double a = static_cast<double>(amax);
   const std::uint32_t bits = detail::bit_cast<std::uint32_t>(amax) & 0x7fffffffu;
+  if (bits == 0) return -127;
+  if (bits >= 0x7f800000u) return 127;  // Inf or NaN
+  const Unpacked a = unpack(formats::f32, bits);  // exact |amax|
   switch (rule) {
-    case ScaleRule::ocp_floor: return detail::clamp_e8m0(std::ilogb(a) - emax_e);
+    case ScaleRule::ocp_floor: return detail::clamp_e8m0(detail::ilogb_exact(a) - emax_e);
     case ScaleRule::ceil: {
       const int e = static_cast<int>(bits >> 23) - 127 - emax_e + ((bits & 0x7fffffu) != 0 ? 1 : 0);
       return detail::clamp_e8m0(e);
@@ -165,26 +176,38 @@ inline int e8m0_exponent(ScaleRule rule, float amax, ElementType el) noexcept {
     }
     case ScaleRule::rceil:
     case ScaleRule::tosa: {
-      const double m = element_max(el);
-      // tosa: the largest magnitude that still rounds (RNE) to ≤ max: max + ½ulp, allowed when max's
+      // The limit L = lim_sig · 2^lim_exp that amax / 2^e must not exceed: rceil the element max;
+      // tosa the largest magnitude that still rounds (RNE) to ≤ max: max + ½ulp, allowed when max's
       // last significand bit is even (it then wins the tie), excluded otherwise.
-      double limit = m;
+      std::uint64_t lim_sig = 127;  // int8: 127 · 2^−6
+      int lim_exp = -6;
       bool inclusive = true;
-      if (rule == ScaleRule::tosa) {
-        if (el.kind == ElementKind::int8) {
-          limit = 127.5 / 64.0;
+      if (el.kind == ElementKind::int8) {
+        if (rule == ScaleRule::tosa) {
+          lim_sig = 255;  // 127.5 · 2^−6 = 255 · 2^−7
+          lim_exp = -7;
           inclusive = false;  // 127 is odd: 127.5 ties to 128, which overflows
-        } else {
-          const std::uint64_t mc = max_finite_magnitude(el.format);
-          limit = m + std::ldexp(1.0, emax(el.format) - el.format.mantissa_bits - 1);
+        }
+      } else {
+        const std::uint64_t mc = max_finite_magnitude(el.format);
+        const Unpacked m = unpack(el.format, mc);
+        lim_sig = m.sig;
+        lim_exp = m.exp;
+        if (rule == ScaleRule::tosa) {  // + 2^(emax − mantissa_bits − 1), half an ulp of max
+          lim_sig = 2 * m.sig + 1;
+          lim_exp = emax(el.format) - el.format.mantissa_bits - 1;
           inclusive = (mc & 1) == 0;
         }
       }
-      int e = std::ilogb(a) - std::ilogb(limit);  // within ±1 of the answer
-      auto fits = [&](int k) {
-        const double lim = std::ldexp(limit, k);
-        return inclusive ? a <= lim : a < lim;
+      auto fits = [&](int k) {  // amax ≤ L · 2^k (inclusive) or amax < L · 2^k
+        Unpacked lim;
+        lim.cls = Class::normal;
+        lim.sig = lim_sig;
+        lim.exp = lim_exp + k;
+        const Ordering o = detail::compare_unpacked(a, lim);
+        return o == Ordering::less || (inclusive && o == Ordering::equal);
       };
+      int e = detail::ilogb_exact(a) - (detail::bit_width(lim_sig) - 1 + lim_exp);  // within ±1 of the answer
       while (!fits(e)) ++e;
       while (fits(e - 1)) --e;
       return detail::clamp_e8m0(e);
@@ -210,7 +233,7 @@ struct ElementResult {
 /// documents). MX elements saturate by default (spec.overflow = satfinite); with nonsat an FP8
 /// overflow gives NaN/Inf as the engine does. INT8 rounds on `mxint8_grid` and clamps to
 /// [−128 (or −127 with Mxint8Min::symmetric), 127]; NaN → 0 (flag invalid), ±Inf → ±max.
-inline ElementResult quantize_element(ElementType el, float x, int scale_exp, RoundingSpec spec = {Rounding::rne, Overflow::satfinite},
+MINIFLOAT_HOST_DEVICE inline ElementResult quantize_element(ElementType el, float x, int scale_exp, RoundingSpec spec = {Rounding::rne, Overflow::satfinite},
                                       Profile prof = profiles::ocp, std::uint64_t rbits = 0,
                                       Mxint8Min mn = Mxint8Min::twos_complement) noexcept {
   Unpacked u = unpack(formats::f32, detail::bit_cast<std::uint32_t>(x));
@@ -245,14 +268,14 @@ inline ElementResult quantize_element(ElementType el, float x, int scale_exp, Ro
 }
 
 /// The exact value of element `code` (NaN for NaN codes, ±Inf for e5m2 Inf).
-inline double element_value(ElementType el, std::uint8_t code) noexcept {
+MINIFLOAT_HOST_DEVICE inline double element_value(ElementType el, std::uint8_t code) noexcept {
   if (el.kind == ElementKind::int8) return static_cast<double>(static_cast<std::int8_t>(code)) / 64.0;
   return to_double(el.format, code);
 }
 
 /// The element code every element of a NaN block gets: the element NaN (positive) or, where the
 /// element has no NaN, what the Profile makes of a NaN (nan_to_finite); int8: 0.
-inline std::uint8_t element_nan_code(ElementType el, Profile prof = profiles::ocp) noexcept {
+MINIFLOAT_HOST_DEVICE inline std::uint8_t element_nan_code(ElementType el, Profile prof = profiles::ocp) noexcept {
   if (el.kind == ElementKind::int8) return 0;
   Unpacked n;
   n.cls = Class::nan;
@@ -261,7 +284,7 @@ inline std::uint8_t element_nan_code(ElementType el, Profile prof = profiles::oc
 
 /// Decode an E8M0 scale code into a double: 2^(code − 127); 0xff → NaN. With `ftz` (D17) the
 /// code 0x00 (2^−127, an FP32 subnormal) reads as 0, as an FTZ/DAZ consumer sees it.
-inline double e8m0_value(std::uint8_t code, bool ftz = false) noexcept {
+MINIFLOAT_HOST_DEVICE inline double e8m0_value(std::uint8_t code, bool ftz = false) noexcept {
   if (ftz && code == 0) return 0.0;
   return to_double(formats::e8m0fnu, code);  // NaN for 0xff
 }
@@ -269,6 +292,21 @@ inline double e8m0_value(std::uint8_t code, bool ftz = false) noexcept {
 // ============================================================================================
 // FP32 scales (Transformer Engine / DeepSeek recipes, spec-digest §7)
 // ============================================================================================
+
+namespace detail {
+MINIFLOAT_HOST_DEVICE inline bool f32_is_inf(float x) noexcept {
+  return (bit_cast<std::uint32_t>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+MINIFLOAT_HOST_DEVICE inline bool f32_is_inf_or_nan(float x) noexcept {
+  return (bit_cast<std::uint32_t>(x) & 0x7fffffffu) >= 0x7f800000u;
+}
+/// std::fmin(x, FLT_MAX): x when x ≤ FLT_MAX, FLT_MAX when x is +Inf or NaN.
+MINIFLOAT_HOST_DEVICE inline float fmin_flt_max(float x) noexcept {
+  const std::uint32_t b = bit_cast<std::uint32_t>(x);
+  const bool nan = (b & 0x7fffffffu) > 0x7f800000u;
+  return nan || b == 0x7f800000u ? FLT_MAX : x;
+}
+}  // namespace detail
 
 /// A block's FP32 scales: y = fl32(x · encode) (or fl32(x / decode)), x ≈ q · decode.
 struct Fp32Scale {
@@ -280,20 +318,20 @@ struct Fp32Scale {
 /// encode = fl32(max/amax), Inf → FLT_MAX; `pow2` clears the mantissa bits (force_pow_2_scales);
 /// decode = fl32(1/encode). Order `divide` (DeepSeek): decode = fl32(amax/max) (0 for amax 0),
 /// encode unused. The ZeroBlock policy is applied by the caller.
-inline Fp32Scale fp32_scale(float amax, float max_elem, bool pow2, float eps, Fp32ScaleOrder order) noexcept {
+MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, bool pow2, float eps, Fp32ScaleOrder order) noexcept {
   if (amax < eps) amax = eps;
   Fp32Scale s;
   if (order == Fp32ScaleOrder::divide && !pow2) {
-    s.decode = amax / max_elem;
+    s.decode = fdiv_rn(amax, max_elem);
     s.encode = 0.0f;
     return s;
   }
-  if (std::isinf(amax) || amax == 0.0f || std::isnan(amax)) return s;
-  float sc = max_elem / amax;
-  if (std::isinf(sc)) sc = std::numeric_limits<float>::max();
+  if (detail::f32_is_inf_or_nan(amax) || amax == 0.0f) return s;
+  float sc = fdiv_rn(max_elem, amax);
+  if (detail::f32_is_inf(sc)) sc = FLT_MAX;
   if (pow2) sc = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(sc) & 0xff800000u);
   s.encode = sc;
-  s.decode = 1.0f / sc;
+  s.decode = frcp_rn(sc);
   return s;
 }
 
@@ -301,28 +339,28 @@ inline Fp32Scale fp32_scale(float amax, float max_elem, bool pow2, float eps, Fp
 // NVFP4 two-level scaling (spec-digest §4.3; TE core_nvfp4.cuh operation order, all FP32 RNE)
 // ============================================================================================
 
-/// S_enc = fl32(2688 / global_amax) (2688 = 448 · 6), min(·, FLT_MAX); 1.0 when global_amax is 0
-/// or the result is 0 (global_amax = Inf). **Example**: amax 10 → 268.8 (0x43866666).
-inline float nvfp4_global_encode_scale(float global_amax) noexcept {
-  float s = 2688.0f / global_amax;
-  s = std::fmin(s, std::numeric_limits<float>::max());
+/// S_enc = fl32(2688 / global_amax) (2688 = 448 · 6), min(·, FLT_MAX) (fminf: NaN → FLT_MAX); 1.0 when
+/// global_amax is 0 or the result is 0 (global_amax = Inf). **Example**: amax 10 → 268.8 (0x43866666).
+MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(float global_amax) noexcept {
+  const float s = detail::fmin_flt_max(fdiv_rn(2688.0f, global_amax));
   if (global_amax == 0.0f || s == 0.0f) return 1.0f;
   return s;
 }
 /// The block's decode scale as an E4M3 code (ue4m3: bit 7 is 0 for every non-NaN result):
 /// e4m3fn(fl32(block_amax · fl32(S_enc · fl32(1/6)))) with RNE + satfinite (TE's static_cast).
 /// **Example**: amax 10, S_enc 268.8 → 448.0 exactly → 0x7e.
-inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc) noexcept {
-  constexpr float inv6 = 1.0f / 6.0f;
-  const float s = block_amax * (s_enc * inv6);
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc) noexcept {
+  constexpr float inv6 = 1.0f / 6.0f;  // rounded at compile time: 0x3e2aaaab
+  const float s = fmul_rn(block_amax, fmul_rn(s_enc, inv6));
   return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
 }
 /// The element encode multiplier: min(fl32(1 / fl32(s_dec_e4m3 · fl32(1/S_enc))), FLT_MAX)
-/// (TE compute_scaling_coefficient<float>). Elements are fl32(x · this), then rounded to e2m1fn.
-inline float nvfp4_element_encode_scale(std::uint8_t scale_code, float s_enc) noexcept {
-  const float s_dec = 1.0f / s_enc;
+/// (TE compute_scaling_coefficient<float>; fminf: NaN → FLT_MAX). Elements are fl32(x · this), then
+/// rounded to e2m1fn.
+MINIFLOAT_HOST_DEVICE inline float nvfp4_element_encode_scale(std::uint8_t scale_code, float s_enc) noexcept {
+  const float s_dec = frcp_rn(s_enc);
   const float sb = to_float(formats::e4m3fn, scale_code);
-  return std::fmin(1.0f / (sb * s_dec), std::numeric_limits<float>::max());
+  return detail::fmin_flt_max(frcp_rn(fmul_rn(sb, s_dec)));
 }
 
 }  // namespace minifloat

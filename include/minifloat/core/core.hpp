@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "convert.hpp"
 #include "format.hpp"
+#include "fp32_ops.hpp"
 #include "gaussws_noise.hpp"
 #include "profile.hpp"
 #include "random.hpp"
