@@ -1,18 +1,37 @@
 # SPDX-License-Identifier: Apache-2.0
-# cuda_compile.cmake: the `cuda-compile` test; included from tests/unit/CMakeLists.txt.
-# Compiles cuda_compile.cu (core headers on the device, a class-type-NTTP kernel) with nvcc for
-# sm_90, -std=c++20, every nvcc warning an error (a __host__-only call from device code is a
-# warning in nvcc). Compile only: no GPU needed. Skipped, with the reason, when nvcc is absent.
+# cuda_compile.cmake: the `cuda-compile` tests; included from tests/unit/CMakeLists.txt.
+#   cuda_compile_core_sm90            cuda_compile.cu: kernels that instantiate the core on the device
+#                                     (conversions, SR, arithmetic, block scaling, T-FDPA, GaussWS noise,
+#                                     a class-type-NTTP kernel)
+#   unit.cuda_header.core_<header>    one TU per core header, including only that header
+# nvcc for sm_90, -std=c++20, -fmad=false (FP contraction off on the device; -ffp-contract=off for the
+# host side), every nvcc warning an error (a __host__-only call from device code is a warning in nvcc).
+# Compile only: no GPU needed. Skipped, with the reason, when nvcc is absent.
 find_program(MINIFLOAT_NVCC nvcc HINTS /usr/local/cuda/bin DOC "nvcc for the cuda-compile test")
+set(inc ${PROJECT_SOURCE_DIR}/include/minifloat)
+file(GLOB cuda_core_headers RELATIVE ${inc}/core CONFIGURE_DEPENDS ${inc}/core/*.hpp)
+set(nvcc_flags -std=c++20 -arch=sm_90 -fmad=false -Xcompiler=-ffp-contract=off --Werror all-warnings
+               -ccbin ${CMAKE_CXX_COMPILER} -I${PROJECT_SOURCE_DIR}/include)
+set(cuda_tests cuda_compile_core_sm90)
 if(MINIFLOAT_NVCC)
   add_test(NAME cuda_compile_core_sm90
-           COMMAND ${MINIFLOAT_NVCC} -std=c++20 -arch=sm_90 --Werror all-warnings -ccbin ${CMAKE_CXX_COMPILER}
-                   -I${minifloat_SOURCE_DIR}/include -c ${CMAKE_CURRENT_LIST_DIR}/cuda_compile.cu
+           COMMAND ${MINIFLOAT_NVCC} ${nvcc_flags} -c ${CMAKE_CURRENT_LIST_DIR}/cuda_compile.cu
                    -o ${CMAKE_CURRENT_BINARY_DIR}/cuda_compile.o)
 else()
   add_test(NAME cuda_compile_core_sm90
            COMMAND ${CMAKE_COMMAND} -E echo
                    "SKIPPED: nvcc not found (not on PATH nor in /usr/local/cuda/bin; set -DMINIFLOAT_NVCC=...)")
-  set_tests_properties(cuda_compile_core_sm90 PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
 endif()
-set_tests_properties(cuda_compile_core_sm90 PROPERTIES LABELS "cuda-compile" TIMEOUT 300)
+foreach(h IN LISTS cuda_core_headers)
+  string(MAKE_C_IDENTIFIER "${h}" id)
+  set(name unit.cuda_header.core_${id})
+  set(src "${CMAKE_CURRENT_BINARY_DIR}/cuda_header_check/core_${id}.cu")
+  file(CONFIGURE OUTPUT "${src}" CONTENT "#include <minifloat/core/${h}>\n#include <minifloat/core/${h}>  // and include guards\n")
+  if(MINIFLOAT_NVCC)
+    add_test(NAME ${name} COMMAND ${MINIFLOAT_NVCC} ${nvcc_flags} -c ${src} -o ${CMAKE_CURRENT_BINARY_DIR}/cuda_header_check/core_${id}.o)
+  else()
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: nvcc not found (set -DMINIFLOAT_NVCC=...)")
+  endif()
+  list(APPEND cuda_tests ${name})
+endforeach()
+set_tests_properties(${cuda_tests} PROPERTIES LABELS "cuda-compile" TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
