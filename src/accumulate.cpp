@@ -107,7 +107,7 @@ const std::vector<std::pair<std::string, std::string>>& dot_model_names() {
         {"blocked128", "hopper-fp8 inside, promoted to f32 every 128 lanes (DeepSeek-V3 N_C = 128)"},
     };
     for (const TfdpaModel* m : kPresets)
-      r.emplace_back(m->name, std::string("tensor-core T-FDPA preset") + (m->validated ? "" : " (not validated)") +
+      r.emplace_back(m->name, std::string("tensor-core T-FDPA preset") + (m->validation == TfdpaValidation::hardware_vectors ? "" : " (not validated)") +
                                   ": " + m->source);
     return r;
   }();

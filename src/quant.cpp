@@ -232,7 +232,7 @@ QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t
         });
       } else {  // FP32 rules
         Fp32Scale s;
-        if (!zero) s = fp32_scale(amax, emax_f, q.rule == ScaleRule::fp32_pow2, 0.0f, pol.fp32_order);
+        if (!zero) s = fp32_scale(amax, emax_f, q.rule, 0.0f, pol.fp32_order);
         const bool divide = pol.fp32_order == Fp32ScaleOrder::divide && q.rule == ScaleRule::fp32_amax && !zero;
         q.scales[t] = s.decode;
         each([&](float v, std::size_t i) {
@@ -247,17 +247,17 @@ QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t
 
 // ---- dequantize and statistics --------------------------------------------------------------
 
-double block_scale_value(const QuantizedTensor& q, std::size_t t, bool ftz) {
+double block_scale_value(const QuantizedTensor& q, std::size_t t, ScaleFtz ftz) {
   if (is_e8m0_rule(q.rule)) return e8m0_value(q.scale_codes.at(t), ftz);
   if (q.rule == ScaleRule::nvfp4) {
     const double v = to_double(formats::e4m3fn, q.scale_codes.at(t)) * static_cast<double>(q.tensor_decode_scale);
-    return (ftz && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
+    return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
   }
   const double v = static_cast<double>(q.scales.at(t));
-  return (ftz && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
+  return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
 }
 
-std::vector<double> dequantize(const QuantizedTensor& q, bool scale_ftz) {
+std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz) {
   std::vector<double> out(q.codes.size());
   const std::size_t R = q.rows, C = q.cols;
   std::vector<double> sv(q.scale_rows * q.scale_cols);

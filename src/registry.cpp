@@ -53,7 +53,10 @@ std::vector<NamedFormat> build_formats() {
           const bool extended = e == 1;
           std::string name = "Binary" + std::to_string(k) + "p" + std::to_string(p) + (is_signed ? "s" : "u") +
                              (extended ? "e" : "f");
-          v.push_back({name, p3109(k, p, is_signed, extended), "p3109",
+          v.push_back({name,
+                       p3109(k, p, is_signed ? Signedness::signed_ : Signedness::unsigned_,
+                             extended ? P3109Domain::extended : P3109Domain::finite),
+                       "p3109",
                        std::string("IEEE P3109 v4.0, K=") + std::to_string(k) + ", P=" + std::to_string(p) +
                            (is_signed ? ", signed" : ", unsigned") + (extended ? ", extended" : ", finite")});
         }
@@ -121,8 +124,13 @@ Format parse_custom(std::string_view spec, std::string_view full) {
     if (parts[5] != "nozero") return fail("the optional 6th field must be nozero");
     has_zero = false;
   }
-  Format f{static_cast<std::uint8_t>(e + m + (is_signed ? 1 : 0)), static_cast<std::uint8_t>(e),
-           static_cast<std::uint8_t>(m), bias, is_signed, sp, has_zero};
+  Format f{.bits = static_cast<std::uint8_t>(e + m + (is_signed ? 1 : 0)),
+           .exponent_bits = static_cast<std::uint8_t>(e),
+           .mantissa_bits = static_cast<std::uint8_t>(m),
+           .bias = bias,
+           .is_signed = is_signed,
+           .specials = sp,
+           .has_zero = has_zero};
   switch (validate(f)) {
     case FormatError::ok: return f;
     case FormatError::bits_out_of_range: return fail("total width must be 2..64 bits");

@@ -330,7 +330,7 @@ std::vector<OverflowRow> overflow_table(Format f) {
                                 (r == Rounding::rtn && !neg);
         auto beyond = [&](bool saturate) {
           if (saturate) return row.max_code;
-          if (has_inf(f)) return inf_code(f, neg);
+          if (has_inf(f)) return inf_code(f, detail::sign_of(neg));
           if (has_nan(f)) return ocp_nan_code(f, neg);
           return row.max_code;
         };

@@ -102,12 +102,12 @@ struct QuantizedTensor {
 QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
                          const QuantOptions& opt = {});
 
-/// Dequantize (exact products in double: element × scale [× tensor scale]). `scale_ftz` (D17)
+/// Dequantize (exact products in double: element × scale [× tensor scale]). ScaleFtz::yes (D17)
 /// reads FP32-subnormal scales as 0. NaN scales give NaN elements.
-std::vector<double> dequantize(const QuantizedTensor& q, bool scale_ftz = false);
+std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz = ScaleFtz::no);
 
 /// The decode value of tile (i, j)'s scale (E8M0: 2^(code−127); nvfp4: e4m3 value × tensor decode; FP32).
-double block_scale_value(const QuantizedTensor& q, std::size_t tile_index, bool scale_ftz = false);
+double block_scale_value(const QuantizedTensor& q, std::size_t tile_index, ScaleFtz scale_ftz = ScaleFtz::no);
 
 /// Error statistics of a dequantized tensor against its input (finite inputs only).
 struct ErrorStats {

@@ -163,7 +163,7 @@ int run_quantize(const QuantizeOptions& o) {
     else write_npy(o.out_scales, make_npy_f32({r.scale_rows, r.scale_cols}, r.scales));
   }
   if (!o.out_dequant.empty()) {
-    const std::vector<double> d = dequantize(r, o.scale_ftz);
+    const std::vector<double> d = dequantize(r, o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no);
     std::vector<float> f(d.begin(), d.end());
     write_npy(o.out_dequant, make_npy_f32(in.shape, f));
   }

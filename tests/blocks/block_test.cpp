@@ -126,8 +126,8 @@ TEST(E8m0, T15ScaleFtz) {
   x[0] = 1e-38f;  // tiny: ocp_floor gives e = floor(log2 1e-38) − 8 → clamps to −127
   const auto q = q1(x, "mxfp8_e4m3");
   ASSERT_EQ(q.scale_codes.at(0), 0x00);
-  EXPECT_NE(dequantize(q, false).at(0), 0.0);
-  EXPECT_EQ(dequantize(q, true).at(0), 0.0);
+  EXPECT_NE(dequantize(q, ScaleFtz::no).at(0), 0.0);
+  EXPECT_EQ(dequantize(q, ScaleFtz::yes).at(0), 0.0);
 }
 
 // T18 / D8: a NaN in an MXFP8 block. Default (MX): scale 0xff, whole block NaN. TE (element_only,

@@ -174,7 +174,7 @@ TEST(SrStructure, RepresentableValuesNeverMove) {
 // P3109 formats: the engine's rtn/rtp bracket every SR result (the grid oracle does not cover them).
 TEST(SrStructure, P3109FormatsBracketedByDirectedModes) {
   std::mt19937_64 rng(11);
-  for (Format to : {p3109(8, 3, true, true), p3109(8, 4, true, false), p3109(6, 2, false, true), p3109(4, 1, true, true)})
+  for (Format to : {p3109(8, 3, Signedness::signed_, P3109Domain::extended), p3109(8, 4, Signedness::signed_, P3109Domain::finite), p3109(6, 2, Signedness::unsigned_, P3109Domain::extended), p3109(4, 1, Signedness::signed_, P3109Domain::extended)})
     for (int i = 0; i < 4000; ++i) {
       const double x = std::ldexp(static_cast<double>(rng() >> 11) * 0x1p-53, static_cast<int>(rng() % 60) - 30) *
                        ((rng() & 1) ? -1 : 1);

@@ -89,11 +89,11 @@ const std::vector<Case> kNarrow = {
     {"e5m2fnuz", formats::e5m2fnuz},       {"e4m3b11fnuz", formats::e4m3b11fnuz}, {"e4m3", formats::e4m3},
     {"e3m4", formats::e3m4},               {"e3m2fn", formats::e3m2fn},   {"e2m3fn", formats::e2m3fn},
     {"e2m1fn", formats::e2m1fn},           {"e8m0fnu", formats::e8m0fnu}, {"ue4m3", formats::ue4m3},
-    {"Binary8p3se", p3109(8, 3, true, true)}, {"Binary8p1uf", p3109(8, 1, false, false)},
-    {"Binary5p2sf", p3109(5, 2, true, false)},
+    {"Binary8p3se", p3109(8, 3, Signedness::signed_, P3109Domain::extended)}, {"Binary8p1uf", p3109(8, 1, Signedness::unsigned_, P3109Domain::finite)},
+    {"Binary5p2sf", p3109(5, 2, Signedness::signed_, P3109Domain::finite)},
 };
 const std::vector<Case> kWide = {
-    {"f16", formats::f16}, {"bf16", formats::bf16}, {"Binary16p8se", p3109(16, 8, true, true)},
+    {"f16", formats::f16}, {"bf16", formats::bf16}, {"Binary16p8se", p3109(16, 8, Signedness::signed_, P3109Domain::extended)},
     {"e4m3fn_in_u16", formats::e4m3fn},
 };
 const Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rtp,
@@ -274,7 +274,8 @@ TEST(ConvertSpan, RejectsBadCalls) {
             std::string::npos);
   EXPECT_NE(error_of([&] { convert_f32(f, o4, formats::f16); }).find("f16 has 16 bits"), std::string::npos);
   EXPECT_NE(error_of([&] { convert_f32(f, w4, formats::f32); }).find("f32 has 32 bits"), std::string::npos);
-  const Format bad{8, 4, 4, 7, true, Specials::fn, true};  // 1 + 4 + 4 != 8
+  const Format bad{.bits = 8, .exponent_bits = 4, .mantissa_bits = 4, .bias = 7, .is_signed = true,
+                   .specials = Specials::fn, .has_zero = true};  // 1 + 4 + 4 != 8
   EXPECT_NE(error_of([&] { convert_f32(f, o4, bad); }).find("invalid format"), std::string::npos);
   EXPECT_NE(error_of([&] { convert_f32(f, o4, formats::e4m3fn, {Rounding::sr}); }).find("random bits"),
             std::string::npos);

@@ -66,9 +66,9 @@ __global__ void block_scale_kernel(const float* x, const float* amax, std::uint8
   const float s_enc = mf::nvfp4_global_encode_scale(a);
   const std::uint8_t sc = mf::nvfp4_block_scale_code(a, s_enc);
   scales[i] = sc;
-  const mf::Fp32Scale f = mf::fp32_scale(a, 448.0f, false, 0.0f, mf::Fp32ScaleOrder::te_multiply);
+  const mf::Fp32Scale f = mf::fp32_scale(a, 448.0f, mf::ScaleRule::fp32_amax, 0.0f, mf::Fp32ScaleOrder::te_multiply);
   fp32[i] = mf::fmul_rn(x[i], mf::nvfp4_element_encode_scale(sc, s_enc)) + f.encode + f.decode +
-            static_cast<float>(mf::e8m0_value(sc, true) + mf::element_value(mf::elements::mxint8, q.code)) +
+            static_cast<float>(mf::e8m0_value(sc, mf::ScaleFtz::yes) + mf::element_value(mf::elements::mxint8, q.code)) +
             static_cast<float>(mf::element_nan_code(mf::elements::e3m2fn, mf::Profile{}));
 }
 
@@ -98,7 +98,8 @@ template __global__ void convert_kernel_fixed<mf::formats::e4m3fn>(const float*,
 template __global__ void convert_kernel_fixed<mf::formats::e5m2>(const float*, std::uint8_t*, float*, int);
 template __global__ void convert_kernel_fixed<mf::formats::e2m1fn>(const float*, std::uint8_t*, float*, int);
 template __global__ void convert_kernel_fixed<mf::formats::e8m0fnu>(const float*, std::uint8_t*, float*, int);
-template __global__ void convert_kernel_fixed<mf::p3109(8, 3, true, true)>(const float*, std::uint8_t*, float*, int);
+template __global__ void convert_kernel_fixed<mf::p3109(8, 3, mf::Signedness::signed_, mf::P3109Domain::extended)>(const float*, std::uint8_t*,
+                                                                                                  float*, int);
 
 /// A host launcher, so the kernels' host stubs are generated and the <<<>>> syntax is checked.
 void launch_all(const float* in, std::uint8_t* out, float* back, mf::Flags* flags, int n) {

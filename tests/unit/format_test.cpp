@@ -34,10 +34,10 @@ const Limits kLimits[] = {
     {"ue4m3", formats::ue4m3, 448, 0x1p-6, 0x1p-9, 0x7e, 0x38},
     {"f16", formats::f16, 65504, 0x1p-14, 0x1p-24, 0x7bff, 0x3c00},
     {"bf16", formats::bf16, 3.3895313892515355e38, 0x1p-126, 0x1p-133, 0x7f7f, 0x3f80},
-    {"Binary8p3se", p3109(8, 3, true, true), 49152, 0x1p-15, 0x1p-17, 0x7e, 0x40},
-    {"Binary8p4se", p3109(8, 4, true, true), 224, 0x1p-7, 0x1p-10, 0x7e, 0x40},
-    {"Binary8p3sf", p3109(8, 3, true, false), 57344, 0x1p-15, 0x1p-17, 0x7f, 0x40},
-    {"Binary8p4sf", p3109(8, 4, true, false), 240, 0x1p-7, 0x1p-10, 0x7f, 0x40},
+    {"Binary8p3se", p3109(8, 3, Signedness::signed_, P3109Domain::extended), 49152, 0x1p-15, 0x1p-17, 0x7e, 0x40},
+    {"Binary8p4se", p3109(8, 4, Signedness::signed_, P3109Domain::extended), 224, 0x1p-7, 0x1p-10, 0x7e, 0x40},
+    {"Binary8p3sf", p3109(8, 3, Signedness::signed_, P3109Domain::finite), 57344, 0x1p-15, 0x1p-17, 0x7f, 0x40},
+    {"Binary8p4sf", p3109(8, 4, Signedness::signed_, P3109Domain::finite), 240, 0x1p-7, 0x1p-10, 0x7f, 0x40},
 };
 
 TEST(Format, LimitsMatchSpecLiterals) {
@@ -88,11 +88,11 @@ TEST(Format, SpecialCodes) {
   EXPECT_FALSE(has_nan(formats::e2m1fn));
   // P3109 (v4.0 §4.7.6): Binary8p3se 0x7f = +Inf, 0xff = −Inf, 0x80 = NaN; unsigned extended
   // Binary8p3ue: 0xff NaN, 0xfe +Inf.
-  const Format p3se = p3109(8, 3, true, true);
+  const Format p3se = p3109(8, 3, Signedness::signed_, P3109Domain::extended);
   EXPECT_EQ(classify(p3se, 0x7f), Class::inf);
   EXPECT_EQ(classify(p3se, 0xff), Class::inf);
   EXPECT_EQ(classify(p3se, 0x80), Class::nan);
-  const Format p3ue = p3109(8, 3, false, true);
+  const Format p3ue = p3109(8, 3, Signedness::unsigned_, P3109Domain::extended);
   EXPECT_EQ(classify(p3ue, 0xff), Class::nan);
   EXPECT_EQ(classify(p3ue, 0xfe), Class::inf);
   EXPECT_EQ(max_finite_magnitude(p3ue), 0xfdu);
@@ -101,18 +101,23 @@ TEST(Format, SpecialCodes) {
 }
 
 TEST(Format, ValidateRejectsInconsistentDescriptors) {
-  EXPECT_EQ(validate(Format{8, 4, 4, 7, true, Specials::fn, true}), FormatError::bits_mismatch);
-  EXPECT_EQ(validate(Format{5, 5, 0, 15, false, Specials::ieee, true}), FormatError::ieee_needs_mantissa);
-  EXPECT_EQ(validate(Format{7, 4, 3, 7, false, Specials::fnuz, true}), FormatError::unsigned_fnuz);
-  EXPECT_EQ(validate(Format{8, 4, 3, 7, true, Specials::ieee, false}), FormatError::no_zero_needs_fn);
+  EXPECT_EQ(validate(Format{.bits = 8, .exponent_bits = 4, .mantissa_bits = 4, .bias = 7, .is_signed = true,
+                            .specials = Specials::fn, .has_zero = true}), FormatError::bits_mismatch);
+  EXPECT_EQ(validate(Format{.bits = 5, .exponent_bits = 5, .mantissa_bits = 0, .bias = 15, .is_signed = false,
+                            .specials = Specials::ieee, .has_zero = true}), FormatError::ieee_needs_mantissa);
+  EXPECT_EQ(validate(Format{.bits = 7, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7, .is_signed = false,
+                            .specials = Specials::fnuz, .has_zero = true}), FormatError::unsigned_fnuz);
+  EXPECT_EQ(validate(Format{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7, .is_signed = true,
+                            .specials = Specials::ieee, .has_zero = false}), FormatError::no_zero_needs_fn);
 }
 
 // Every P3109 format of the family has the special codes of the v4.0 table (§3.1 of spec-digest).
 TEST(Format, P3109FamilySpecialCodes) {
   for (int k = 3; k <= 16; ++k) {
     for (int p = 1; p < k; ++p) {
-      for (bool ext : {true, false}) {
-        const Format f = p3109(k, p, true, ext);
+      for (P3109Domain d : {P3109Domain::extended, P3109Domain::finite}) {
+        const bool ext = d == P3109Domain::extended;
+        const Format f = p3109(k, p, Signedness::signed_, d);
         ASSERT_EQ(validate(f), FormatError::ok) << k << " " << p;
         const std::uint64_t half = std::uint64_t{1} << (k - 1);
         EXPECT_EQ(classify(f, half), Class::nan);
@@ -121,8 +126,9 @@ TEST(Format, P3109FamilySpecialCodes) {
       }
     }
     for (int p = 1; p <= k; ++p) {
-      for (bool ext : {true, false}) {
-        const Format f = p3109(k, p, false, ext);
+      for (P3109Domain d : {P3109Domain::extended, P3109Domain::finite}) {
+        const bool ext = d == P3109Domain::extended;
+        const Format f = p3109(k, p, Signedness::unsigned_, d);
         ASSERT_EQ(validate(f), FormatError::ok) << k << " " << p;
         const std::uint64_t all = (std::uint64_t{1} << k) - 1;
         EXPECT_EQ(classify(f, all), Class::nan);

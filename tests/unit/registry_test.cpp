@@ -30,15 +30,18 @@ TEST(Registry, EveryFormatNameRoundTrips) {
 TEST(Registry, AliasesAndCase) {
   EXPECT_EQ(parse_format("float8_e4m3fn"), formats::e4m3fn);
   EXPECT_EQ(parse_format("E4M3FN"), formats::e4m3fn);
-  EXPECT_EQ(parse_format("binary8p4se"), p3109(8, 4, true, true));
+  EXPECT_EQ(parse_format("binary8p4se"), p3109(8, 4, Signedness::signed_, P3109Domain::extended));
   EXPECT_EQ(parse_format("bfloat16"), formats::bf16);
 }
 
 TEST(Registry, UserDefinedFormats) {
   const Format f = parse_format("custom:5,2,15,signed,ieee");
   EXPECT_EQ(f, formats::e5m2);
-  EXPECT_EQ(format_name(Format{9, 5, 3, 15, true, Specials::fn, true}), "custom:5,3,15,signed,fn");
-  EXPECT_EQ(parse_format("custom:5,3,15,signed,fn"), (Format{9, 5, 3, 15, true, Specials::fn, true}));
+  EXPECT_EQ(format_name(Format{.bits = 9, .exponent_bits = 5, .mantissa_bits = 3, .bias = 15, .is_signed = true,
+                               .specials = Specials::fn, .has_zero = true}), "custom:5,3,15,signed,fn");
+  EXPECT_EQ(parse_format("custom:5,3,15,signed,fn"),
+            (Format{.bits = 9, .exponent_bits = 5, .mantissa_bits = 3, .bias = 15, .is_signed = true,
+                    .specials = Specials::fn, .has_zero = true}));
   EXPECT_THROW(parse_format("custom:5,0,15,signed,ieee"), NameError);
   EXPECT_THROW(parse_format("custom:5,2"), NameError);
 }

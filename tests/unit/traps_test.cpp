@@ -73,7 +73,7 @@ TEST(Traps, T06_e4m3fn_half_min_subnormal_ties_to_zero) {
   EXPECT_EQ(f64(-0x1p-10, formats::e4m3fn), 0x80u);
 }
 TEST(Traps, T07_fnuz_and_p3109_never_produce_negative_zero) {
-  for (Format f : {formats::e4m3fnuz, formats::e5m2fnuz, p3109(8, 3, true, true), p3109(8, 4, true, false)}) {
+  for (Format f : {formats::e4m3fnuz, formats::e5m2fnuz, p3109(8, 3, Signedness::signed_, P3109Domain::extended), p3109(8, 4, Signedness::signed_, P3109Domain::finite)}) {
     EXPECT_EQ(f32(0x80000000, f), 0x00u);
     EXPECT_EQ(f64(-1e-9, f), 0x00u);
   }
@@ -149,21 +149,21 @@ TEST(Traps, T19_hip_fnuz_nosat_quirk) {
   EXPECT_EQ(f32(0x447A0000, formats::e4m3fnuz, kRneSat), 0x7fu);
 }
 TEST(Traps, T21_p3109_codes_differ_from_ocp) {
-  EXPECT_EQ(f64(1.0, p3109(8, 3, true, true)), 0x40u);
+  EXPECT_EQ(f64(1.0, p3109(8, 3, Signedness::signed_, P3109Domain::extended)), 0x40u);
   EXPECT_EQ(f64(1.0, formats::e5m2), 0x3cu);
-  EXPECT_EQ(f64(1.0, p3109(8, 4, true, true)), 0x40u);
-  EXPECT_EQ(f64(2.0, p3109(8, 4, true, true)), 0x48u);
+  EXPECT_EQ(f64(1.0, p3109(8, 4, Signedness::signed_, P3109Domain::extended)), 0x40u);
+  EXPECT_EQ(f64(2.0, p3109(8, 4, Signedness::signed_, P3109Domain::extended)), 0x48u);
   EXPECT_EQ(f64(1.0, formats::e4m3fn), 0x38u);
 }
 TEST(Traps, T22_p3109_satnone_directed) {
-  const Format f = p3109(8, 3, true, true);
+  const Format f = p3109(8, 3, Signedness::signed_, P3109Domain::extended);
   EXPECT_EQ(f64(1e6, f), 0x7fu);
   EXPECT_EQ(f64(1e6, f, {Rounding::rtz}), 0x7eu);
   EXPECT_EQ(to_double(f, 0x7e), 49152.0);
   for (Rounding r : {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rtp, Rounding::rtn, Rounding::rto})
     EXPECT_EQ(f64(1e6, f, {r, Overflow::satfinite}), 0x7eu);
   // negative into unsigned under SatNone → NaN (v4.0), SatFinite → 0
-  const Format u = p3109(8, 3, false, true);
+  const Format u = p3109(8, 3, Signedness::unsigned_, P3109Domain::extended);
   EXPECT_EQ(f64(-1.0, u, kRne, profiles::p3109), 0xffu);
   EXPECT_EQ(f64(-1.0, u, kRneSat, profiles::p3109), 0x00u);
 }

@@ -52,7 +52,8 @@ inline constexpr ElementType mxint8{ElementKind::int8, formats::e4m3fn};
 /// bit, seven mantissa bits and bias 0, whose codes are exactly k · 2^−6 for |k| ≤ 255 (the
 /// "subnormal" binade holds 0..127, the "normal" one 128..255, both with quantum 2^−6). Rounding
 /// an MXINT8 element = round_pack onto this grid, then clamping k to the int8 range.
-inline constexpr Format mxint8_grid{9, 1, 7, 0, true, Specials::none, true};
+inline constexpr Format mxint8_grid{.bits = 9, .exponent_bits = 1, .mantissa_bits = 7, .bias = 0,
+                                    .is_signed = true, .specials = Specials::none, .has_zero = true};
 
 /// Largest finite element magnitude: e4m3fn 448, e5m2 57344, e3m2fn 28, e2m3fn 7.5, e2m1fn 6, int8 127/64.
 MINIFLOAT_HOST_DEVICE inline double element_max(ElementType e) noexcept {
@@ -282,10 +283,17 @@ MINIFLOAT_HOST_DEVICE inline std::uint8_t element_nan_code(ElementType el, Profi
   return static_cast<std::uint8_t>(round_pack(el.format, n, {Rounding::rne, Overflow::satfinite}, prof).code);
 }
 
-/// Decode an E8M0 scale code into a double: 2^(code − 127); 0xff → NaN. With `ftz` (D17) the
-/// code 0x00 (2^−127, an FP32 subnormal) reads as 0, as an FTZ/DAZ consumer sees it.
-MINIFLOAT_HOST_DEVICE inline double e8m0_value(std::uint8_t code, bool ftz = false) noexcept {
-  if (ftz && code == 0) return 0.0;
+/// D17: whether a scale that is an FP32 subnormal (below 2^−126: the E8M0 code 0x00 = 2^−127, or an
+/// FP32 scale) reads as 0, as an FTZ/DAZ consumer sees it.
+enum class ScaleFtz : std::uint8_t {
+  no,   ///< default: the exact value
+  yes,  ///< FP32-subnormal scales read as 0
+};
+
+/// Decode an E8M0 scale code into a double: 2^(code − 127); 0xff → NaN. With ScaleFtz::yes (D17)
+/// the code 0x00 (2^−127, an FP32 subnormal) reads as 0.
+MINIFLOAT_HOST_DEVICE inline double e8m0_value(std::uint8_t code, ScaleFtz ftz = ScaleFtz::no) noexcept {
+  if (ftz == ScaleFtz::yes && code == 0) return 0.0;
   return to_double(formats::e8m0fnu, code);  // NaN for 0xff
 }
 
@@ -315,10 +323,13 @@ struct Fp32Scale {
 };
 
 /// TE `compute_scale_from_amax` (recipe_common.cuh): amax < eps → eps; amax Inf/0/NaN → 1;
-/// encode = fl32(max/amax), Inf → FLT_MAX; `pow2` clears the mantissa bits (force_pow_2_scales);
-/// decode = fl32(1/encode). Order `divide` (DeepSeek): decode = fl32(amax/max) (0 for amax 0),
-/// encode unused. The ZeroBlock policy is applied by the caller.
-MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, bool pow2, float eps, Fp32ScaleOrder order) noexcept {
+/// encode = fl32(max/amax), Inf → FLT_MAX; `rule` ScaleRule::fp32_pow2 clears the mantissa bits
+/// (force_pow_2_scales), ScaleRule::fp32_amax (or any other rule) keeps them; decode = fl32(1/encode).
+/// Order `divide` (DeepSeek; fp32_amax only): decode = fl32(amax/max) (0 for amax 0), encode unused.
+/// The ZeroBlock policy is applied by the caller.
+MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, ScaleRule rule, float eps,
+                                                  Fp32ScaleOrder order) noexcept {
+  const bool pow2 = rule == ScaleRule::fp32_pow2;
   if (amax < eps) amax = eps;
   Fp32Scale s;
   if (order == Fp32ScaleOrder::divide && !pow2) {

@@ -107,11 +107,19 @@ MINIFLOAT_HOST_DEVICE constexpr int emax(Format f) noexcept {
   return static_cast<int>(max_finite_magnitude(f) >> f.mantissa_bits) - f.bias;
 }
 
-/// The +Inf code, or 0 when the format has no Inf (check has_inf first).
-MINIFLOAT_HOST_DEVICE constexpr std::uint64_t inf_code(Format f, bool negative = false) noexcept {
-  if (f.specials == Specials::ieee) return (magnitude_mask(f) - mantissa_mask(f)) | (negative ? sign_mask(f) : 0);
-  if (f.specials == Specials::p3109_extended)
-    return f.is_signed ? (magnitude_mask(f) | (negative ? sign_mask(f) : 0)) : code_mask(f) - 1;
+/// The sign of a value asked for by name (inf_code).
+enum class Sign : std::uint8_t { positive, negative };
+
+namespace detail {
+MINIFLOAT_HOST_DEVICE constexpr Sign sign_of(bool negative) noexcept { return negative ? Sign::negative : Sign::positive; }
+}  // namespace detail
+
+/// The ±Inf code, or 0 when the format has no Inf (check has_inf first). An unsigned extended
+/// P3109 format has only +Inf: its code is returned for either sign.
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t inf_code(Format f, Sign sign = Sign::positive) noexcept {
+  const std::uint64_t s = sign == Sign::negative ? sign_mask(f) : 0;
+  if (f.specials == Specials::ieee) return (magnitude_mask(f) - mantissa_mask(f)) | s;
+  if (f.specials == Specials::p3109_extended) return f.is_signed ? (magnitude_mask(f) | s) : code_mask(f) - 1;
   return 0;
 }
 
@@ -163,59 +171,87 @@ MINIFLOAT_HOST_DEVICE constexpr FormatError validate(Format f) noexcept {
   return FormatError::ok;
 }
 
+/// P3109 signedness (the s/u of Binary{K}p{P}{s|u}{e|f}).
+enum class Signedness : std::uint8_t { signed_, unsigned_ };
+/// P3109 domain (the e/f of Binary{K}p{P}{s|u}{e|f}): finite, or extended with ±Inf.
+enum class P3109Domain : std::uint8_t { finite, extended };
+
 /// IEEE P3109 format Binary{K}p{P}{s|u}{e|f} (interim report v4.0 §3.1, Annex B):
 /// signed: sign bit, K−P exponent bits, bias 2^(K−P−1); unsigned: K−P+1 exponent bits,
 /// bias 2^(K−P); P−1 trailing significand bits; a single zero; a single NaN
 /// (signed: 2^(K−1), unsigned: 2^K − 1); extended formats add Inf (signed: 2^(K−1) − 1 and
 /// 2^K − 1; unsigned: +Inf = 2^K − 2). Requires 3 ≤ K ≤ 16 (K = 2 for unsigned), 1 ≤ P < K
 /// (signed) or 1 ≤ P ≤ K (unsigned).
-MINIFLOAT_HOST_DEVICE constexpr Format p3109(int k, int p, bool is_signed, bool extended) noexcept {
+/// Example: p3109(8, 3, Signedness::signed_, P3109Domain::extended) is Binary8p3se.
+MINIFLOAT_HOST_DEVICE constexpr Format p3109(int k, int p, Signedness signedness, P3109Domain domain) noexcept {
+  const bool is_signed = signedness == Signedness::signed_;
   const int ebits = is_signed ? k - p : k - p + 1;
   const int bias = is_signed ? (1 << (k - p - 1)) : (1 << (k - p));
-  return Format{static_cast<std::uint8_t>(k), static_cast<std::uint8_t>(ebits), static_cast<std::uint8_t>(p - 1),
-                bias, is_signed, extended ? Specials::p3109_extended : (is_signed ? Specials::fnuz : Specials::fn),
-                true};
+  return Format{.bits = static_cast<std::uint8_t>(k),
+                .exponent_bits = static_cast<std::uint8_t>(ebits),
+                .mantissa_bits = static_cast<std::uint8_t>(p - 1),
+                .bias = bias,
+                .is_signed = is_signed,
+                .specials = domain == P3109Domain::extended ? Specials::p3109_extended
+                                                            : (is_signed ? Specials::fnuz : Specials::fn),
+                .has_zero = true};
 }
 
 /// The named formats. Limits in the comments are pinned by tests/unit/format_test.cpp.
 namespace formats {
 /// OCP OFP8 E4M3 (`float8_e4m3fn`): S.EEEE.MMM, bias 7, no Inf, NaN 0x7f/0xff,
 /// max 0x7e = 1.75·2^8 = 448, min normal 2^−6, min subnormal 2^−9. OCP OFP8 v1.0 Table 1.
-inline constexpr Format e4m3fn{8, 4, 3, 7, true, Specials::fn, true};
+inline constexpr Format e4m3fn{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7,
+                               .is_signed = true, .specials = Specials::fn, .has_zero = true};
 /// OCP OFP8 E5M2 (`float8_e5m2`): S.EEEEE.MM, bias 15, IEEE Inf 0x7c/0xfc and NaNs,
 /// max 0x7b = 1.75·2^15 = 57344, min subnormal 2^−16. OCP OFP8 v1.0 Table 1.
-inline constexpr Format e5m2{8, 5, 2, 15, true, Specials::ieee, true};
+inline constexpr Format e5m2{.bits = 8, .exponent_bits = 5, .mantissa_bits = 2, .bias = 15,
+                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 /// `float8_e4m3fnuz` (AMD MI300 / Graphcore): bias 8, no Inf, no −0, NaN 0x80, max 0x7f = 240.
-inline constexpr Format e4m3fnuz{8, 4, 3, 8, true, Specials::fnuz, true};
+inline constexpr Format e4m3fnuz{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 8,
+                                 .is_signed = true, .specials = Specials::fnuz, .has_zero = true};
 /// `float8_e5m2fnuz`: bias 16, no Inf, no −0, NaN 0x80, max 0x7f = 57344, min subnormal 2^−17.
-inline constexpr Format e5m2fnuz{8, 5, 2, 16, true, Specials::fnuz, true};
+inline constexpr Format e5m2fnuz{.bits = 8, .exponent_bits = 5, .mantissa_bits = 2, .bias = 16,
+                                 .is_signed = true, .specials = Specials::fnuz, .has_zero = true};
 /// `float8_e4m3b11fnuz` (TPU): bias 11, no Inf, no −0, NaN 0x80, max 0x7f = 30.
-inline constexpr Format e4m3b11fnuz{8, 4, 3, 11, true, Specials::fnuz, true};
+inline constexpr Format e4m3b11fnuz{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 11,
+                                    .is_signed = true, .specials = Specials::fnuz, .has_zero = true};
 /// IEEE-like `float8_e4m3` (ml_dtypes; LLVM Float8E4M3): bias 7, Inf 0x78, max 0x77 = 240.
-inline constexpr Format e4m3{8, 4, 3, 7, true, Specials::ieee, true};
+inline constexpr Format e4m3{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7,
+                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 /// IEEE-like `float8_e3m4` (ml_dtypes): bias 3, Inf 0x70, max 0x6f = 15.5.
-inline constexpr Format e3m4{8, 3, 4, 3, true, Specials::ieee, true};
+inline constexpr Format e3m4{.bits = 8, .exponent_bits = 3, .mantissa_bits = 4, .bias = 3,
+                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 /// OCP MX FP6 E3M2 (`float6_e3m2fn`): 6 bits S.EEE.MM, bias 3, no Inf/NaN, max 0x1f = 28.
-inline constexpr Format e3m2fn{6, 3, 2, 3, true, Specials::none, true};
+inline constexpr Format e3m2fn{.bits = 6, .exponent_bits = 3, .mantissa_bits = 2, .bias = 3,
+                               .is_signed = true, .specials = Specials::none, .has_zero = true};
 /// OCP MX FP6 E2M3 (`float6_e2m3fn`): 6 bits S.EE.MMM, bias 1, no Inf/NaN, max 0x1f = 7.5.
-inline constexpr Format e2m3fn{6, 2, 3, 1, true, Specials::none, true};
+inline constexpr Format e2m3fn{.bits = 6, .exponent_bits = 2, .mantissa_bits = 3, .bias = 1,
+                               .is_signed = true, .specials = Specials::none, .has_zero = true};
 /// OCP MX FP4 E2M1 (`float4_e2m1fn`): 4 bits S.EE.M, bias 1, no Inf/NaN,
 /// values {0, 0.5, 1, 1.5, 2, 3, 4, 6}, max 0x7 = 6.
-inline constexpr Format e2m1fn{4, 2, 1, 1, true, Specials::none, true};
+inline constexpr Format e2m1fn{.bits = 4, .exponent_bits = 2, .mantissa_bits = 1, .bias = 1,
+                               .is_signed = true, .specials = Specials::none, .has_zero = true};
 /// OCP MX scale E8M0 (`float8_e8m0fnu`, UE8M0): 8 exponent bits, unsigned, bias 127,
 /// no zero, no Inf, NaN 0xff; 0x00 = 2^−127, 0x7f = 1, max 0xfe = 2^127. OCP MX v1.0 §5.4.1.
-inline constexpr Format e8m0fnu{8, 8, 0, 127, false, Specials::fn, false};
+inline constexpr Format e8m0fnu{.bits = 8, .exponent_bits = 8, .mantissa_bits = 0, .bias = 127,
+                                .is_signed = false, .specials = Specials::fn, .has_zero = false};
 /// NVFP4 block scale UE4M3 (PTX `.ue4m3`): 7 bits E.EEE.MMM, unsigned, bias 7, NaN 0x7f,
 /// max 0x7e = 448.
-inline constexpr Format ue4m3{7, 4, 3, 7, false, Specials::fn, true};
+inline constexpr Format ue4m3{.bits = 7, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7,
+                              .is_signed = false, .specials = Specials::fn, .has_zero = true};
 /// IEEE 754 binary16.
-inline constexpr Format f16{16, 5, 10, 15, true, Specials::ieee, true};
+inline constexpr Format f16{.bits = 16, .exponent_bits = 5, .mantissa_bits = 10, .bias = 15,
+                            .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 /// bfloat16: the top half of binary32.
-inline constexpr Format bf16{16, 8, 7, 127, true, Specials::ieee, true};
+inline constexpr Format bf16{.bits = 16, .exponent_bits = 8, .mantissa_bits = 7, .bias = 127,
+                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 /// IEEE 754 binary32.
-inline constexpr Format f32{32, 8, 23, 127, true, Specials::ieee, true};
+inline constexpr Format f32{.bits = 32, .exponent_bits = 8, .mantissa_bits = 23, .bias = 127,
+                            .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 /// IEEE 754 binary64.
-inline constexpr Format f64{64, 11, 52, 1023, true, Specials::ieee, true};
+inline constexpr Format f64{.bits = 64, .exponent_bits = 11, .mantissa_bits = 52, .bias = 1023,
+                            .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 }  // namespace formats
 
 }  // namespace minifloat

@@ -84,25 +84,43 @@ inline constexpr Profile ocp{};
 /// `nvidia`: CUDA 13 host conversions (cuda_fp8.hpp/cuda_fp6.hpp/cuda_fp4.hpp, float API):
 /// NaN → 0x7f for every FP8 target (sign and payload dropped); FP6/FP4 NaN → +max;
 /// e8m0fnu uses |x| and sends 0 to 0x00.
-inline constexpr Profile nvidia{NanSign::positive,       NanPayload::all_ones,         NanToFinite::positive_max,
-                                FnuzOverflow::nan,       UnsignedNegative::magnitude,  ZeroWithoutZero::min_code,
-                                ZeroMantissaTies::up,    NonsatOverflow::ieee,         false,
-                                false};
+inline constexpr Profile nvidia{.nan_sign = NanSign::positive,
+                                .nan_payload = NanPayload::all_ones,
+                                .nan_to_finite = NanToFinite::positive_max,
+                                .fnuz_overflow = FnuzOverflow::nan,
+                                .unsigned_negative = UnsignedNegative::magnitude,
+                                .zero_without_zero = ZeroWithoutZero::min_code,
+                                .zero_mantissa_ties = ZeroMantissaTies::up,
+                                .nonsat_overflow = NonsatOverflow::ieee,
+                                .source_via_f32 = false,
+                                .decode_ftz = false};
 /// `ml_dtypes` (0.6, NumPy casts): NaN keeps its sign; FP6/FP4 NaN → the sign-flipped −0 code;
 /// 0 into e8m0fnu → NaN (0x00 when saturating), negatives → NaN; e8m0fnu ties up; f64 arrays go
 /// through f32 first.
-inline constexpr Profile ml_dtypes{NanSign::preserve,     NanPayload::quiet,     NanToFinite::negated_zero,
-                                   FnuzOverflow::nan,     UnsignedNegative::nan, ZeroWithoutZero::nan_unless_saturating,
-                                   ZeroMantissaTies::up,  NonsatOverflow::ieee,  true,
-                                   false};
+inline constexpr Profile ml_dtypes{.nan_sign = NanSign::preserve,
+                                   .nan_payload = NanPayload::quiet,
+                                   .nan_to_finite = NanToFinite::negated_zero,
+                                   .fnuz_overflow = FnuzOverflow::nan,
+                                   .unsigned_negative = UnsignedNegative::nan,
+                                   .zero_without_zero = ZeroWithoutZero::nan_unless_saturating,
+                                   .zero_mantissa_ties = ZeroMantissaTies::up,
+                                   .nonsat_overflow = NonsatOverflow::ieee,
+                                   .source_via_f32 = true,
+                                   .decode_ftz = false};
 /// `p3109`: IEEE P3109 interim report v4.0 projection (RoundToPrecision → Saturate → Encode):
 /// a negative value into an unsigned format that does not round to 0 is NaN under SatNone
 /// (= nonsat) and clamps to 0 under SatFinite/SatPropagate; P = 1 ties and round-to-odd use the
 /// code's parity (IsEven(Q + B)); SatNone saturates finite-domain formats (NonsatOverflow::p3109).
-inline constexpr Profile p3109{NanSign::preserve,          NanPayload::quiet,    NanToFinite::positive_max,
-                               FnuzOverflow::nan,          UnsignedNegative::by_overflow, ZeroWithoutZero::nan,
-                               ZeroMantissaTies::even_code, NonsatOverflow::p3109, false,
-                               false};
+inline constexpr Profile p3109{.nan_sign = NanSign::preserve,
+                               .nan_payload = NanPayload::quiet,
+                               .nan_to_finite = NanToFinite::positive_max,
+                               .fnuz_overflow = FnuzOverflow::nan,
+                               .unsigned_negative = UnsignedNegative::by_overflow,
+                               .zero_without_zero = ZeroWithoutZero::nan,
+                               .zero_mantissa_ties = ZeroMantissaTies::even_code,
+                               .nonsat_overflow = NonsatOverflow::p3109,
+                               .source_via_f32 = false,
+                               .decode_ftz = false};
 }  // namespace profiles
 
 }  // namespace minifloat

@@ -193,7 +193,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
     if (spec.overflow == Overflow::satfinite) return {max_code(neg), flag_inexact};
     if (!has_inf(f) && spec.overflow == Overflow::nonsat && prof.nonsat_overflow == NonsatOverflow::p3109)
       return {max_code(neg), flag_inexact};
-    if (has_inf(f)) return {inf_code(f, neg), flag_none};
+    if (has_inf(f)) return {inf_code(f, detail::sign_of(neg)), flag_none};
     if (has_nan(f)) return {detail::nan_code(f, prof, neg), flag_invalid};
     return {max_code(neg), flag_inexact};
   }
@@ -261,7 +261,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   if (prof.nonsat_overflow == NonsatOverflow::p3109 && !has_inf(f)) return {max_code(neg), flags};
   if (f.specials == Specials::fnuz && prof.fnuz_overflow == FnuzOverflow::hip_max_exponent)
     return {(magnitude_mask(f) - mantissa_mask(f)) | (neg ? S : 0), flags};
-  if (has_inf(f)) return {inf_code(f, neg), flags};
+  if (has_inf(f)) return {inf_code(f, detail::sign_of(neg)), flags};
   if (has_nan(f)) return {detail::nan_code(f, prof, neg), flags};
   return {max_code(neg), flags};
 }

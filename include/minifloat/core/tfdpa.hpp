@@ -35,8 +35,9 @@ namespace minifloat {
 //
 // Specials (MMA-Sim `nv_fused_dot_add`): any NaN input, 0·Inf, or Inf of both signs among the
 // products and c → the canonical NaN `nan_code` (0x7FFFFFFF for an FP32 destination); otherwise
-// any Inf → ±Inf. A finite sum beyond `out`'s range → ±Inf when `overflow_to_inf` (MMA-Sim
-// converts its RZ-truncated value to float32, which overflows to Inf) else IEEE RZ (±max).
+// any Inf → ±Inf. A finite sum beyond `out`'s range → ±Inf under TfdpaOverflow::inf (MMA-Sim
+// converts its RZ-truncated value to float32, which overflows to Inf), IEEE RZ (±max) under
+// TfdpaOverflow::rz_max.
 // Zero result sign (MMA-Sim's exact double sum): −0 only when every aligned term is a negative
 // zero, else +0.
 // =============================================================================================
@@ -46,6 +47,17 @@ enum class AlignRounding : std::uint8_t {
   rtz,  ///< truncate the magnitude (sign-magnitude; NVIDIA: MMA-Sim `torch.trunc`, Khattak `armode = 'rz'`)
   rtn,  ///< floor in two's complement (AMD CDNA3: MMA-Sim `torch.floor`)
   rne,  ///< round half to even (not observed on hardware; for experiments)
+};
+
+/// What a finite group result beyond the range of `out` becomes.
+enum class TfdpaOverflow : std::uint8_t {
+  rz_max,  ///< IEEE round-toward-zero overflow: ±max of `out`
+  inf,     ///< ±Inf (MMA-Sim: its RZ-truncated value converted to float32 overflows to Inf)
+};
+/// How far a preset is trusted.
+enum class TfdpaValidation : std::uint8_t {
+  published,         ///< published parameters only (papers, simulators); not checked against hardware here
+  hardware_vectors,  ///< bit-exact against the hardware-measured vectors (tests/arith/mma_vectors_test.cpp)
 };
 
 /// The parameters of a T-FDPA tensor-core model (all data; see `mma_models::` for presets).
@@ -58,9 +70,9 @@ struct TfdpaModel {
   RoundingSpec out_rounding;  ///< rounding into `out` (NVIDIA FP32 destinations: rtz)
   Format dest;                ///< the destination register format (f32 or f16); `out` must embed exactly
   int zero_exponent;          ///< nominal exponent of a zero term in the max (MMA-Sim's "exponent for zero")
-  bool overflow_to_inf;       ///< finite overflow of `out` → ±Inf (MMA-Sim) instead of IEEE RZ's ±max
+  TfdpaOverflow overflow;     ///< finite overflow of `out`: ±Inf (MMA-Sim) or IEEE RZ's ±max
   std::uint64_t nan_code;     ///< canonical NaN written to `dest`
-  bool validated;             ///< true only when bit-exact against hardware-measured vectors
+  TfdpaValidation validation; ///< hardware_vectors only when bit-exact against hardware-measured vectors
   const char* source;         ///< where the parameters come from
 };
 
@@ -68,10 +80,11 @@ namespace formats {
 /// "e8m13": an FP32 register whose low 10 mantissa bits are zero (MMA-Sim "RZ-E8M13"): 1 sign,
 /// 8 exponent bits (bias 127), 13 mantissa bits, FP32's range with subnormals of quantum 2^−139.
 /// Its code shifted left by 10 is the FP32 code.
-inline constexpr Format e8m13{22, 8, 13, 127, true, Specials::ieee, true};
+inline constexpr Format e8m13{.bits = 22, .exponent_bits = 8, .mantissa_bits = 13, .bias = 127,
+                              .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 }  // namespace formats
 
-/// Tensor-core presets. `validated` presets reproduce hardware-measured vectors bit for bit
+/// Tensor-core presets. TfdpaValidation::hardware_vectors presets reproduce hardware-measured vectors bit for bit
 /// (tests/arith/mma_vectors_test.cpp); the others are published parameter sets only.
 /// In CUDA device code copy a preset into a local first (`constexpr TfdpaModel m =
 /// mma_models::hopper_fp8;`): namespace-scope constexpr objects are host variables.
@@ -80,35 +93,81 @@ namespace mma_models {
 /// L = 32, F = 13, RZ aligned terms, RZ to e8m13. Validated: 5000/5000 on the H100 E4M3 vectors
 /// (with C = +0, see the README of mma-vectors). zero_exponent −126 as MMA-Sim fdpa.py (unprobed).
 inline constexpr TfdpaModel hopper_fp8{
-    "hopper-fp8", 32, 13, AlignRounding::rtz, formats::e8m13, RoundingSpec{Rounding::rtz}, formats::f32, -126, true,
-    0x7fffffffu, true,
-    "MMA-Sim arXiv 2511.10909 (WGMMASim n_accum_fractional_bits=13, f32_e8m13); Khattak & Mikaitis "
-    "arXiv 2512.07004 H100TC.m (fma=32, neab=-10); training-sim.md §1.3"};
+    .name = "hopper-fp8",
+    .group = 32,
+    .frac_bits = 13,
+    .align = AlignRounding::rtz,
+    .out = formats::e8m13,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .source = "MMA-Sim arXiv 2511.10909 (WGMMASim n_accum_fractional_bits=13, f32_e8m13); Khattak & Mikaitis "
+              "arXiv 2512.07004 H100TC.m (fma=32, neab=-10); training-sim.md §1.3"};
 /// Ada (sm_89, L40S) FP8 mma.sync m16n8k32: the same arithmetic split into two chained groups of
 /// 16 (lanes 0–15 with C first, then 16–31), i.e. L = 16. Validated: 5000/5000 on the Ada E4M3
 /// vectors with the file's C. zero_exponent −132 as MMA-Sim's Ada e5m2 case.
 inline constexpr TfdpaModel ada_fp8{
-    "ada-fp8", 16, 13, AlignRounding::rtz, formats::e8m13, RoundingSpec{Rounding::rtz}, formats::f32, -132, true,
-    0x7fffffffu, true,
-    "MMA-Sim arXiv 2511.10909 (is_split_k; MMA_T_FDPA(13, RZ-E8M13, 16, -132)); Khattak & Mikaitis arXiv "
-    "2512.07004 (L40S); training-sim.md §1.3-1.4"};
+    .name = "ada-fp8",
+    .group = 16,
+    .frac_bits = 13,
+    .align = AlignRounding::rtz,
+    .out = formats::e8m13,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -132,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .source = "MMA-Sim arXiv 2511.10909 (is_split_k; MMA_T_FDPA(13, RZ-E8M13, 16, -132)); Khattak & Mikaitis arXiv "
+              "2512.07004 (L40S); training-sim.md §1.3-1.4"};
 /// Hopper f16 wgmma with FP32 accumulate: L = 16, F = 25, RZ to FP32, zero exponent −133.
 inline constexpr TfdpaModel hopper_f16{
-    "hopper-f16", 16, 25, AlignRounding::rtz, formats::f32, RoundingSpec{Rounding::rtz}, formats::f32, -133, true,
-    0x7fffffffu, false,
-    "MMA-Sim arXiv 2511.10909 (n_accum_fractional_bits=25; MMA_T_FDPA(25, RZ-FP32, 16, -133)); Khattak & "
-    "Mikaitis arXiv 2512.07004 (fma=16, neab=2). Not checked against vectors here"};
+    .name = "hopper-f16",
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .source = "MMA-Sim arXiv 2511.10909 (n_accum_fractional_bits=25; MMA_T_FDPA(25, RZ-FP32, 16, -133)); Khattak & "
+              "Mikaitis arXiv 2512.07004 (fma=16, neab=2). Not checked against vectors here"};
 /// Hopper bf16 wgmma with FP32 accumulate: same parameters as f16.
 inline constexpr TfdpaModel hopper_bf16{
-    "hopper-bf16", 16, 25, AlignRounding::rtz, formats::f32, RoundingSpec{Rounding::rtz}, formats::f32, -133, true,
-    0x7fffffffu, false, "as hopper-f16 (MMA-Sim arXiv 2511.10909; Khattak & Mikaitis arXiv 2512.07004). Not checked"};
+    .name = "hopper-bf16",
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .source = "as hopper-f16 (MMA-Sim arXiv 2511.10909; Khattak & Mikaitis arXiv 2512.07004). Not checked"};
 /// UNVALIDATED. Blackwell (sm_100 tcgen05) FP8: F = 25, L = 32, RZ to FP32 (MMA-Sim
 /// TCGen05MMASim / MMA_ST_FDPA(25, RZ-FP32, 32, -133) with unit scales). The public B200 vectors
 /// match no simple variant (training-sim.md §1.4: 3207/5000): do not use as a golden reference.
 inline constexpr TfdpaModel blackwell_fp8_unvalidated{
-    "blackwell-fp8-unvalidated", 32, 25, AlignRounding::rtz, formats::f32, RoundingSpec{Rounding::rtz}, formats::f32,
-    -133, true, 0x7fffffffu, false,
-    "UNVALIDATED: MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25); B200 vectors not matched (training-sim.md §1.4)"};
+    .name = "blackwell-fp8-unvalidated",
+    .group = 32,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .source = "UNVALIDATED: MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25); B200 vectors not matched (training-sim.md §1.4)"};
 }  // namespace mma_models
 
 namespace detail {
@@ -175,7 +234,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
   if (uc.cls == Class::inf) (uc.negative ? neg_inf : pos_inf) = true;
   if (pos_inf && neg_inf) invalid = true;
   if (any_nan || invalid) return {m.nan_code, invalid && !any_nan ? flag_invalid : flag_none};
-  if (pos_inf || neg_inf) return {inf_code(m.dest, neg_inf), flag_none};
+  if (pos_inf || neg_inf) return {inf_code(m.dest, detail::sign_of(neg_inf)), flag_none};
 
   // 2. the max nominal exponent E over all L lanes and c (zero terms count as zero_exponent)
   int E = m.zero_exponent;
@@ -232,7 +291,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
     sum.exp = q;
   }
   RoundResult r = round_pack(m.out, sum, m.out_rounding);
-  if ((r.flags & flag_overflow) != 0 && m.overflow_to_inf) return {inf_code(m.dest, sum.negative), r.flags};
+  if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf)
+    return {inf_code(m.dest, detail::sign_of(sum.negative)), r.flags};
   RoundResult d = round_pack(m.dest, unpack(m.out, r.code));  // exact: out embeds in dest
   d.flags = r.flags;
   if (!exact) d.flags |= flag_inexact;
