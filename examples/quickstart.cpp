@@ -7,9 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include <minifloat/convert_span.hpp>
-#include <minifloat/minifloat.hpp>
-#include <minifloat/registry.hpp>
+#include <minifloat/minifloat.hpp>  // the whole public library
 
 namespace mf = minifloat;
 

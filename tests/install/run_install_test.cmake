@@ -22,7 +22,7 @@ file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
 run("cmake --install" ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
-if(NOT EXISTS "${prefix}/include/minifloat/minifloat.hpp")
+if(NOT EXISTS "${prefix}/include/minifloat/minifloat.hpp" OR NOT EXISTS "${prefix}/include/minifloat/core/core.hpp")
   message(FATAL_ERROR "install test: headers were not installed under ${prefix}/include")
 endif()
 # The consumer must find minifloat only through the prefix, never the source or build tree.

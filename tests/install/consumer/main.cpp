@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <cstdio>
 
-#include <minifloat/minifloat.hpp>
-#ifndef CONSUMER_CORE_ONLY
-#include <minifloat/convert_span.hpp>
-#include <minifloat/registry.hpp>
+#ifdef CONSUMER_CORE_ONLY
+#include <minifloat/core/core.hpp>  // the header-only, device-safe core (minifloat::core)
+#else
+#include <minifloat/minifloat.hpp>  // the whole public library (minifloat::minifloat)
 #include <span>
 #include <vector>
 #endif
