@@ -343,20 +343,6 @@ std::vector<OverflowRow> overflow_table(Format f) {
   return rows;
 }
 
-TableStyle parse_table_style(std::string_view name) {
-  if (name == "csv") return TableStyle::csv;
-  if (name == "md") return TableStyle::md;
-  if (name == "json") return TableStyle::json;
-  throw NameError("unknown table style '" + std::string(name) + "'; accepted: csv, md, json");
-}
-TablePart parse_table_part(std::string_view name) {
-  if (name == "all") return TablePart::all;
-  if (name == "codes") return TablePart::codes;
-  if (name == "midpoints") return TablePart::midpoints;
-  if (name == "overflow") return TablePart::overflow;
-  throw NameError("unknown table part '" + std::string(name) + "'; accepted: all, codes, midpoints, overflow");
-}
-
 std::string render_table(std::string_view name, Format f, TableStyle style, TablePart part) {
   require_small(f);
   switch (style) {

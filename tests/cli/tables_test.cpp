@@ -189,8 +189,8 @@ TEST(Decimal, RoundTripsThroughParseValue) {
 
 TEST(Tables, RenderRejectsWideFormatsAndBadNames) {
   EXPECT_THROW(render_table("f32", formats::f32, TableStyle::csv), Error);
-  EXPECT_THROW(parse_table_style("xml"), NameError);
-  EXPECT_THROW(parse_table_part("rows"), NameError);
+  EXPECT_THROW(parse<TableStyle>("xml"), NameError);
+  EXPECT_THROW(parse<TablePart>("rows"), NameError);
 }
 
 TEST(Tables, AtomicWriteLeavesNoPartialFile) {
