@@ -38,7 +38,7 @@ std::string num(double v, int prec = 9) {
 /// Write `text` to `path` whole or not at all, creating the folder.
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
-  write_file_atomic(path, text);
+  minifloat::write_file(path, text);
 }
 
 constexpr NameEntry<TrainModel> kModels[] = {
