@@ -15,17 +15,34 @@ namespace {
 
 constexpr std::uint64_t kF32One = 0x3f800000u;
 
-const TfdpaModel* const kPresets[] = {&mma_models::hopper_fp8, &mma_models::ada_fp8, &mma_models::hopper_f16,
-                                      &mma_models::hopper_bf16, &mma_models::blackwell_fp8_unvalidated};
+constexpr Format kFp8Operands[] = {formats::e4m3fn, formats::e5m2};
+constexpr Format kF16Operands[] = {formats::f16};
+constexpr Format kBf16Operands[] = {formats::bf16};
 
-std::string accepted_models() {
-  std::string s;
-  for (const auto& [name, _] : dot_model_names()) {
-    if (!s.empty()) s += ", ";
-    s += name;
-  }
-  return s + ", <preset>+blocked<N>";
-}
+constexpr NameEntry<TensorCorePreset> kPresets[] = {
+    {{&mma_models::hopper_fp8, kFp8Operands}, "hopper-fp8",
+     "Hopper sm_90 FP8 wgmma/mma, FP32 accumulate (validated on H100 vectors)"},
+    {{&mma_models::ada_fp8, kFp8Operands}, "ada-fp8", "Ada sm_89 FP8 mma.sync, FP32 accumulate (validated on L40S vectors)"},
+    {{&mma_models::hopper_f16, kF16Operands}, "hopper-f16", "Hopper f16 wgmma, FP32 accumulate (published parameters)"},
+    {{&mma_models::hopper_bf16, kBf16Operands}, "hopper-bf16", "Hopper bf16 wgmma, FP32 accumulate (published parameters)"},
+    {{&mma_models::blackwell_fp8_unvalidated, kFp8Operands}, "blackwell-fp8-unvalidated",
+     "UNVALIDATED Blackwell sm_100 FP8 (B200 vectors not matched)"},
+};
+constexpr NameEntry<AccumKind> kDotModels[] = {
+    {AccumKind::exact, "exact", "exact sum of the products and C, rounded once to f32"},
+    {AccumKind::fp32, "fp32", "sequential FFMA chain in f32 (acc = fma(a_i, b_i, acc))"},
+    {AccumKind::pairwise, "pairwise", "f32 products, pairwise (recursive halves) f32 sum, then + C"},
+    {AccumKind::kahan, "kahan", "f32 products, Kahan compensated f32 sum starting from C"},
+    {AccumKind::tfdpa, "hopper-fp8", "the hopper-fp8 tensor-core model alone over all k (fast accumulation)"},
+    {AccumKind::tfdpa, "ada-fp8", "the ada-fp8 tensor-core model alone over all k"},
+    {AccumKind::tfdpa, "hopper-f16", "the hopper-f16 tensor-core model alone over all k"},
+    {AccumKind::tfdpa, "hopper-bf16", "the hopper-bf16 tensor-core model alone over all k"},
+    {AccumKind::tfdpa, "blackwell-fp8-unvalidated", "UNVALIDATED: the Blackwell FP8 model alone over all k"},
+};
+constexpr NamePattern kDotPatterns[] = {
+    {"blocked<N>", "hopper-fp8 inside, partial sums promoted to f32 every N lanes (DeepSeek-V3: blocked128)"},
+    {"<preset>+blocked<N>", "a tensor-core preset inside, promoted to f32 every N lanes (hopper-fp8+blocked128)"},
+};
 
 /// Unsigned big integer (little-endian 64-bit limbs) for the exact dot product.
 struct BigUint {
@@ -97,66 +114,51 @@ std::uint64_t pairwise_sum(const std::vector<std::uint64_t>& p, std::size_t lo, 
 
 }  // namespace
 
-const std::vector<std::pair<std::string, std::string>>& dot_model_names() {
-  static const std::vector<std::pair<std::string, std::string>> v = [] {
-    std::vector<std::pair<std::string, std::string>> r = {
-        {"exact", "exact sum of the products and C, rounded once to f32"},
-        {"fp32", "sequential FFMA chain in f32 (acc = fma(a_i, b_i, acc))"},
-        {"pairwise", "f32 products, pairwise (recursive halves) f32 sum, then + C"},
-        {"kahan", "f32 products, Kahan compensated f32 sum starting from C"},
-        {"blocked128", "hopper-fp8 inside, promoted to f32 every 128 lanes (DeepSeek-V3 N_C = 128)"},
-    };
-    for (const TfdpaModel* m : kPresets)
-      r.emplace_back(m->name, std::string("tensor-core T-FDPA preset") + (m->validation == TfdpaValidation::hardware_vectors ? "" : " (not validated)") +
-                                  ": " + m->source);
-    return r;
-  }();
-  return v;
+const NameTable<TensorCorePreset>& tensor_core_table() {
+  static constexpr NameTable<TensorCorePreset> t{"tensor-core", "tensor-core model", kPresets};
+  return t;
+}
+
+const NameTable<AccumKind>& dot_model_table() {
+  static constexpr NameTable<AccumKind> t{"accumulation", "accumulation model", kDotModels, kDotPatterns};
+  return t;
 }
 
 const TfdpaModel& parse_mma_model(std::string_view name) {
-  for (const TfdpaModel* m : kPresets)
-    if (name == m->name) return *m;
-  std::string list;
-  for (const TfdpaModel* m : kPresets) list += std::string(list.empty() ? "" : ", ") + m->name;
-  throw NameError("unknown tensor-core model '" + std::string(name) + "'; accepted: " + list);
+  return *lookup_name(tensor_core_table(), name).value.model;
+}
+
+std::span<const Format> operand_formats(const DotModel& m) {
+  if (m.kind != AccumKind::tfdpa && m.kind != AccumKind::blocked) return {};
+  for (const auto& p : kPresets)
+    if (std::string_view(p.value.model->name) == m.tensor_core.name) return p.value.operands;
+  return {};
 }
 
 DotModel parse_dot_model(std::string_view name) {
   DotModel m;
   m.name = std::string(name);
-  if (name == "exact") return m.kind = AccumKind::exact, m;
-  if (name == "fp32") return m.kind = AccumKind::fp32, m;
-  if (name == "pairwise") return m.kind = AccumKind::pairwise, m;
-  if (name == "kahan") return m.kind = AccumKind::kahan, m;
-  std::string_view inner = "hopper-fp8", blocked;
+  if (const auto* e = find_name(dot_model_table(), name)) {
+    m.kind = e->value;
+    if (m.kind == AccumKind::tfdpa) m.tensor_core = parse_mma_model(e->name);
+    return m;
+  }
+  std::string_view inner = "hopper-fp8", blocked = name;
   if (const auto plus = name.find('+'); plus != std::string_view::npos) {
     inner = name.substr(0, plus);
     blocked = name.substr(plus + 1);
-    if (blocked.substr(0, 7) != "blocked") throw NameError("unknown accumulation model '" + std::string(name) + "'; accepted: " + accepted_models());
-  } else if (name.substr(0, 7) == "blocked") {
-    blocked = name;
-  } else {
-    for (const TfdpaModel* p : kPresets)
-      if (name == p->name) {
-        m.kind = AccumKind::tfdpa;
-        m.tensor_core = *p;
-        return m;
-      }
-    throw NameError("unknown accumulation model '" + std::string(name) + "'; accepted: " + accepted_models());
   }
+  if (!iequals(blocked.substr(0, 7), "blocked") || find_name(tensor_core_table(), inner) == nullptr)
+    throw_unknown_name(dot_model_table(), name);
   const std::string_view digits = blocked.substr(7);
   int n = 0;
   const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
   if (digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size() || n <= 0)
-    throw NameError("bad block size in '" + std::string(name) + "': expected blocked<N> with N a positive integer");
+    throw NameError("bad block size in accumulation model '" + quote_input(name) +
+                    "': expected blocked<N> with N a positive integer (at most 2147483647)");
   m.kind = AccumKind::blocked;
   m.block = n;
-  try {
-    m.tensor_core = parse_mma_model(inner);
-  } catch (const NameError&) {
-    throw NameError("unknown accumulation model '" + std::string(name) + "'; accepted: " + accepted_models());
-  }
+  m.tensor_core = parse_mma_model(inner);
   return m;
 }
 

@@ -185,16 +185,13 @@ NpyArray read_npy(const std::filesystem::path& path) {
   return parse_npy(buf.data(), buf.size(), path.string());
 }
 
-std::vector<std::byte> serialize_npy(const NpyArray& a) {
-  const std::size_t item = npy_item_size(a.dtype);
-  if (a.data.size() != a.element_count() * item)
-    throw ParseError("npy: data holds " + std::to_string(a.data.size()) + " bytes but the shape needs " +
-                     std::to_string(a.element_count() * item));
-  std::string h = "{'descr': '" + a.dtype + "', 'fortran_order': False, 'shape': (";
-  for (std::size_t k = 0; k < a.shape.size(); ++k) {
-    h += std::to_string(a.shape[k]);
-    if (a.shape.size() == 1 || k + 1 < a.shape.size()) h += ",";
-    if (k + 1 < a.shape.size()) h += " ";
+std::vector<std::byte> npy_header(const std::string& dtype, const std::vector<std::size_t>& shape) {
+  npy_item_size(dtype);  // throws ParseError for an unsupported descr
+  std::string h = "{'descr': '" + dtype + "', 'fortran_order': False, 'shape': (";
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    h += std::to_string(shape[k]);
+    if (shape.size() == 1 || k + 1 < shape.size()) h += ",";
+    if (k + 1 < shape.size()) h += " ";
   }
   h += "), }";
   const bool v2 = h.size() + 11 > 65535;
@@ -204,20 +201,72 @@ std::vector<std::byte> serialize_npy(const NpyArray& a) {
   h.append(pad, ' ');
   h += '\n';
   std::vector<std::byte> out;
-  out.reserve(pre + h.size() + a.data.size());
+  out.reserve(pre + h.size());
   for (int k = 0; k < 6; ++k) out.push_back(static_cast<std::byte>(kMagic[k]));
   out.push_back(std::byte{static_cast<unsigned char>(v2 ? 2 : 1)});
   out.push_back(std::byte{0});
   const std::size_t hl = h.size();
   for (std::size_t k = 0; k < (v2 ? 4u : 2u); ++k) out.push_back(static_cast<std::byte>((hl >> (8 * k)) & 0xff));
   for (char c : h) out.push_back(static_cast<std::byte>(c));
+  return out;
+}
+
+namespace {
+/// Bytes of `shape` × `dtype`, or ParseError when the product overflows.
+std::uint64_t npy_data_bytes(const std::string& dtype, const std::vector<std::size_t>& shape) {
+  std::uint64_t n = npy_item_size(dtype);
+  for (auto d : shape) {
+    if (d != 0 && n > std::numeric_limits<std::uint64_t>::max() / d) throw ParseError("npy: the shape's size overflows");
+    n *= d;
+  }
+  return n;
+}
+}  // namespace
+
+std::vector<std::byte> serialize_npy(const NpyArray& a) {
+  const std::size_t item = npy_item_size(a.dtype);
+  if (a.data.size() != a.element_count() * item)
+    throw ParseError("npy: data holds " + std::to_string(a.data.size()) + " bytes but the shape needs " +
+                     std::to_string(a.element_count() * item));
+  std::vector<std::byte> out = npy_header(a.dtype, a.shape);
   out.insert(out.end(), a.data.begin(), a.data.end());
   return out;
 }
 
+NpyWriter::NpyWriter(OutputSet& outputs, OutputId id, const std::string& dtype, const std::vector<std::size_t>& shape)
+    : out_(&outputs), id_(id), remaining_(npy_data_bytes(dtype, shape)) {
+  const std::vector<std::byte> h = npy_header(dtype, shape);
+  out_->append(id_, h);
+}
+
+void NpyWriter::append(std::span<const std::byte> data) {
+  if (data.size() > remaining_)
+    throw Error("npy writer: " + std::to_string(data.size()) + " bytes appended but only " + std::to_string(remaining_) +
+                " remain for the shape of '" + out_->target(id_).string() + "'");
+  out_->append(id_, data);
+  remaining_ -= data.size();
+}
+
+void NpyWriter::finish() {
+  if (remaining_ != 0)
+    throw Error("npy writer: '" + out_->target(id_).string() + "' is " + std::to_string(remaining_) +
+                " bytes short of its shape");
+  out_->finish(id_);
+}
+
+void write_npy(OutputSet& outputs, OutputId id, const NpyArray& a) {
+  if (a.data.size() != a.element_count() * npy_item_size(a.dtype))
+    throw ParseError("npy: data holds " + std::to_string(a.data.size()) + " bytes but the shape needs " +
+                     std::to_string(a.element_count() * a.item_size()));
+  NpyWriter w(outputs, id, a.dtype, a.shape);
+  w.append(a.data);
+  w.finish();
+}
+
 void write_npy(const std::filesystem::path& path, const NpyArray& a) {
-  const std::vector<std::byte> bytes = serialize_npy(a);
-  write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  OutputSet out;
+  write_npy(out, out.add_output(path, "output"), a);
+  out.commit();
 }
 
 namespace {

@@ -22,11 +22,6 @@ bool iequal(std::string_view a, std::string_view b) {
          });
 }
 
-const std::vector<std::pair<ScaleRule, std::string_view>> kRules = {
-    {ScaleRule::ocp_floor, "ocp_floor"}, {ScaleRule::rceil, "rceil"},         {ScaleRule::ceil, "ceil"},
-    {ScaleRule::even, "even"},           {ScaleRule::tosa, "tosa"},           {ScaleRule::fp32_amax, "fp32_amax"},
-    {ScaleRule::fp32_pow2, "fp32_pow2"}, {ScaleRule::nvfp4, "nvfp4"}};
-
 }  // namespace
 
 const std::vector<Scheme>& schemes() {
@@ -58,30 +53,6 @@ const Scheme& find_scheme(std::string_view name) {
     names += s.name;
   }
   throw NameError("unknown scheme '" + std::string(name) + "'; accepted: " + names);
-}
-
-ScaleRule parse_scale_rule(std::string_view name) {
-  for (const auto& [r, n] : kRules)
-    if (iequal(n, name)) return r;
-  std::string names;
-  for (const auto& [r, n] : kRules) {
-    if (!names.empty()) names += ' ';
-    names += n;
-  }
-  throw NameError("unknown scale rule '" + std::string(name) + "'; accepted: " + names);
-}
-std::string_view scale_rule_name(ScaleRule r) {
-  for (const auto& [rr, n] : kRules)
-    if (rr == r) return n;
-  return "?";
-}
-const std::vector<std::string_view>& scale_rule_names() {
-  static const std::vector<std::string_view> v = [] {
-    std::vector<std::string_view> out;
-    for (const auto& [r, n] : kRules) out.push_back(n);
-    return out;
-  }();
-  return v;
 }
 
 // ---- quantize -------------------------------------------------------------------------------

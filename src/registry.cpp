@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// registry.cpp: the one table of names (formats, modes, policies, profiles).
+// registry.cpp: the one name registry — every table of {value, name, summary} of the compiled
+// library (registry.hpp), the format list and the listings of every kind.
 #include "minifloat/registry.hpp"
 
 #include <algorithm>
@@ -8,21 +9,16 @@
 #include <charconv>
 #include <string>
 
+#include "minifloat/accumulate.hpp"
+#include "minifloat/quant.hpp"
+#include "minifloat/tables.hpp"
+
 namespace minifloat {
 namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string join(const std::vector<std::string_view>& names) {
-  std::string out;
-  for (auto n : names) {
-    if (!out.empty()) out += ", ";
-    out += n;
-  }
   return out;
 }
 
@@ -94,14 +90,14 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   }
   parts.push_back(cur);
   auto fail = [&](const std::string& why) -> Format {
-    throw NameError("invalid user-defined format '" + std::string(full) + "': " + why +
+    throw NameError("invalid user-defined format '" + quote_input(full) + "': " + why +
                     "; expected custom:E,M,BIAS,signed|unsigned,ieee|fn|fnuz|p3109_extended|none[,nozero]");
   };
   if (parts.size() != 5 && parts.size() != 6) return fail("wrong number of fields");
   auto num = [&](const std::string& s, const char* what) {
     int v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc{} || p != s.data() + s.size()) fail(std::string("bad ") + what + " '" + s + "'");
+    if (ec != std::errc{} || p != s.data() + s.size()) fail(std::string("bad ") + what + " '" + quote_input(s) + "'");
     return v;
   };
   const int e = num(parts[0], "exponent bits");
@@ -118,7 +114,7 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   else if (parts[4] == "fnuz") sp = Specials::fnuz;
   else if (parts[4] == "p3109_extended") sp = Specials::p3109_extended;
   else if (parts[4] == "none") sp = Specials::none;
-  else return fail("unknown special-value encoding '" + parts[4] + "'");
+  else return fail("unknown special-value encoding '" + quote_input(parts[4]) + "'");
   bool has_zero = true;
   if (parts.size() == 6) {
     if (parts[5] != "nozero") return fail("the optional 6th field must be nozero");
@@ -142,54 +138,170 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   }
 }
 
-template <class E, std::size_t N>
-struct NameTable {
-  std::array<std::pair<std::string_view, E>, N> entries;
+
+constexpr NamePattern kFormatPatterns[] = {
+    {"Binary{K}p{P}{s|u}{e|f}", "IEEE P3109 v4.0: K bits (3..16), precision P, signed/unsigned, extended/finite"},
+    {"custom:E,M,BIAS,signed|unsigned,ieee|fn|fnuz|p3109_extended|none[,nozero]",
+     "a user-defined format: exponent and mantissa bits, bias, sign, special-value encoding"},
 };
 
-constexpr NameTable<Rounding, 7> kRounding{{{{"rne", Rounding::rne},
-                                              {"rna", Rounding::rna},
-                                              {"rtz", Rounding::rtz},
-                                              {"rtp", Rounding::rtp},
-                                              {"rtn", Rounding::rtn},
-                                              {"rto", Rounding::rto},
-                                              {"sr", Rounding::sr}}}};
-constexpr NameTable<Overflow, 3> kOverflow{
-    {{{"nonsat", Overflow::nonsat}, {"satfinite", Overflow::satfinite}, {"satpropagate", Overflow::satpropagate}}}};
-constexpr NameTable<SrVariant, 5> kSr{{{{"exact", SrVariant::exact},
-                                        {"A", SrVariant::a},
-                                        {"B", SrVariant::b},
-                                        {"C", SrVariant::c},
-                                        {"equal", SrVariant::equal}}}};
+// ---- the enum tables (registry.hpp) --------------------------------------------------------
 
 template <class E, std::size_t N>
-E lookup(const NameTable<E, N>& t, std::string_view name, const char* what) {
-  const std::string l = lower(name);
-  for (auto& [n, v] : t.entries)
-    if (lower(n) == l) return v;
-  std::string accepted;
-  for (auto& [n, v] : t.entries) accepted += (accepted.empty() ? "" : ", ") + std::string(n);
-  throw NameError("unknown " + std::string(what) + " '" + std::string(name) + "'; accepted: " + accepted);
-}
-template <class E, std::size_t N>
-std::string_view name_of(const NameTable<E, N>& t, E v) {
-  for (auto& [n, x] : t.entries)
-    if (x == v) return n;
-  return "?";
-}
-template <class E, std::size_t N>
-std::vector<std::string_view> names_of(const NameTable<E, N>& t) {
-  std::vector<std::string_view> out;
-  for (auto& [n, v] : t.entries) out.push_back(n);
+using Entries = std::array<NameEntry<E>, N>;
+
+constexpr Entries<Rounding, 7> kRounding{{
+    {Rounding::rne, "rne", "round to nearest, ties to even (IEEE 754 roundTiesToEven; PTX .rn); the default"},
+    {Rounding::rna, "rna", "round to nearest, ties away from zero (roundTiesToAway)"},
+    {Rounding::rtz, "rtz", "round toward zero (roundTowardZero; PTX .rz)"},
+    {Rounding::rtp, "rtp", "round toward +inf (roundTowardPositive; PTX .rp)"},
+    {Rounding::rtn, "rtn", "round toward -inf (roundTowardNegative; PTX .rm)"},
+    {Rounding::rto, "rto", "round to odd: truncate, then OR the sticky bit into the last kept bit"},
+    {Rounding::sr, "sr", "stochastic rounding: a pure function of the value and caller-supplied random bits"},
+}};
+constexpr Entries<Overflow, 3> kOverflow{{
+    {Overflow::nonsat, "nonsat", "finite overflow -> +-Inf where the format has it, else NaN, else +-max (IEEE 754 7.4)"},
+    {Overflow::satfinite, "satfinite", "finite overflow and +-Inf -> +-max; NaN stays NaN (PTX .satfinite, OCP SAT)"},
+    {Overflow::satpropagate, "satpropagate", "finite overflow -> +-max; +-Inf stays Inf where the format has it"},
+}};
+constexpr Entries<SrVariant, 5> kSr{{
+    {SrVariant::exact, "exact", "up iff R < nu*2^64, R 64 random bits: P(up) = nu to within 2^-64"},
+    {SrVariant::a, "A", "P3109 StochasticA<N>: up iff floor(nu*2^N) + R >= 2^N (N random bits)"},
+    {SrVariant::b, "B", "P3109 StochasticB<N>: up iff floor(nu*2^(N+1)) + 2R + 1 >= 2^(N+1)"},
+    {SrVariant::c, "C", "P3109 StochasticC<N>: up iff RNE(nu*2^N) + R >= 2^N"},
+    {SrVariant::equal, "equal", "CPFloat equal-probability SR: up iff inexact and one random bit is 1"},
+}};
+constexpr Entries<ScaleRule, 8> kScaleRule{{
+    {ScaleRule::ocp_floor, "ocp_floor", "E8M0: floor(log2 amax) - emax_elem (OCP MX v1.0 6.3, torchao FLOOR)"},
+    {ScaleRule::rceil, "rceil", "E8M0: smallest e with max*2^e >= amax (NVIDIA cvt.rp ue8m0, torchao RCEIL, DeepSeek-V3.1)"},
+    {ScaleRule::ceil, "ceil", "E8M0: FP32 exponent of amax - emax_elem, +1 if its mantissa is nonzero (torchao CEIL)"},
+    {ScaleRule::even, "even", "E8M0: amax rounded at the element's mantissa width, then as ocp_floor (torchao EVEN)"},
+    {ScaleRule::tosa, "tosa", "E8M0: smallest e with RNE(amax/2^e) <= max_elem (TOSA calc_block_scale)"},
+    {ScaleRule::fp32_amax, "fp32_amax", "FP32: encode = max/amax (Transformer Engine compute_scale_from_amax)"},
+    {ScaleRule::fp32_pow2, "fp32_pow2", "FP32: max/amax with its mantissa cleared (TE force_pow_2_scales)"},
+    {ScaleRule::nvfp4, "nvfp4", "NVFP4 two-level: FP32 tensor scale and E4M3 block scale (TE operation order)"},
+}};
+constexpr Entries<ZeroBlock, 4> kZeroBlock{{
+    {ZeroBlock::standard, "standard", "E8M0 rules: min_scale; FP32 rules: unit_scale (OCP, TE); the default"},
+    {ZeroBlock::min_scale, "min_scale", "scale 0x00 = 2^-127 (FP32 rules: as unit_scale)"},
+    {ZeroBlock::unit_scale, "unit_scale", "scale 1.0 (E8M0 0x7f)"},
+    {ZeroBlock::nan, "nan", "NaN scale, elements 0/0 = NaN (old DeepSeek act_quant, trap T20)"},
+}};
+constexpr Entries<NanInBlock, 2> kNanInBlock{{
+    {NanInBlock::whole_block_nan, "whole_block_nan", "scale NaN, every element NaN (OCP MX, mx-emu, torchao, TOSA); the default"},
+    {NanInBlock::element_only, "element_only", "amax ignores NaN: finite scale, only the NaN element is NaN (TE CUDA, T18)"},
+}};
+constexpr Entries<InfInBlock, 2> kInfInBlock{{
+    {InfInBlock::nan_scale, "nan_scale", "scale NaN, whole block NaN (mx-emu, TOSA); the default"},
+    {InfInBlock::max_scale, "max_scale", "scale clamps to the largest (E8M0 0xfe; TE satfinite); Inf elements saturate"},
+}};
+constexpr Entries<SubnormalAmax, 2> kSubnormalAmax{{
+    {SubnormalAmax::keep, "keep", "an FP32-subnormal amax follows the rule as usual; the default"},
+    {SubnormalAmax::flush_block, "flush_block", "the whole block becomes zeros, scale as for a zero block (mx-emu)"},
+}};
+constexpr Entries<Mxint8Min, 2> kMxint8Min{{
+    {Mxint8Min::twos_complement, "twos_complement", "-2 (code 0x80) is representable (OCP MX, TOSA, gfloat); the default"},
+    {Mxint8Min::symmetric, "symmetric", "clamp to +-127/64 (mx-emu)"},
+}};
+constexpr Entries<Fp32ScaleOrder, 2> kFp32Order{{
+    {Fp32ScaleOrder::te_multiply, "te_multiply", "encode = max/amax, y = x*encode, decode = 1/encode (TE); the default"},
+    {Fp32ScaleOrder::divide, "divide", "decode = amax/max, y = x/decode (DeepSeek-V3 act_quant)"},
+}};
+constexpr Entries<BlockAxis, 2> kBlockAxis{{
+    {BlockAxis::last, "last", "blocks run along the last axis (rows of the [rows, cols] view); the default"},
+    {BlockAxis::first, "first", "blocks run along axis 0 (the tensor is viewed as [shape[0], rest] and transposed)"},
+}};
+constexpr Entries<TableStyle, 3> kTableStyle{{
+    {TableStyle::csv, "csv", "comma-separated, exact decimals"},
+    {TableStyle::md, "md", "Markdown tables"},
+    {TableStyle::json, "json", "one JSON document"},
+}};
+constexpr Entries<TablePart, 4> kTablePart{{
+    {TablePart::all, "all", "every code, the midpoints and the overflow thresholds"},
+    {TablePart::codes, "codes", "every code with its fields, exact value and class"},
+    {TablePart::midpoints, "midpoints", "the rounding midpoints between consecutive values"},
+    {TablePart::overflow, "overflow", "the overflow threshold per rounding mode, policy and sign"},
+}};
+constexpr Entries<CatalogueStyle, 3> kCatalogueStyle{{
+    {CatalogueStyle::text, "text", "aligned columns for a terminal, short exact values"},
+    {CatalogueStyle::csv, "csv", "comma-separated, exact decimals"},
+    {CatalogueStyle::md, "md", "a Markdown table, short exact values"},
+}};
+constexpr Entries<Profile, 4> kProfiles{{
+    {profiles::ocp, "ocp", "OCP OFP8/MX v1.0 choices; the default"},
+    {profiles::nvidia, "nvidia", "CUDA 13 host conversion API (cuda_fp8.hpp, cuda_fp6.hpp, cuda_fp4.hpp)"},
+    {profiles::ml_dtypes, "ml_dtypes", "ml_dtypes 0.6 NumPy casts"},
+    {profiles::p3109, "p3109", "IEEE P3109 interim report v4.0"},
+}};
+constexpr Entries<Format, 4> kDecodeTargets{{
+    {formats::f32, "f32", "IEEE 754 binary32 bits"},
+    {formats::f64, "f64", "IEEE 754 binary64 bits"},
+    {formats::f16, "f16", "IEEE 754 binary16 bits"},
+    {formats::bf16, "bf16", "bfloat16 bits"},
+}};
+
+}  // namespace
+
+std::string quote_input(std::string_view text) {
+  constexpr std::size_t kMax = 40;
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < kMax; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+  }
+  if (text.size() > kMax) out += "...";
   return out;
 }
 
-}  // namespace
+bool iequals(std::string_view a, std::string_view b) noexcept {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+#define MINIFLOAT_NAME_TABLE(E, ID, KIND, ENTRIES)              \
+  const NameTable<E>& name_table(E) {                           \
+    static constexpr NameTable<E> t{ID, KIND, ENTRIES};         \
+    return t;                                                   \
+  }
+MINIFLOAT_NAME_TABLE(Rounding, "rounding", "rounding mode", kRounding)
+MINIFLOAT_NAME_TABLE(Overflow, "overflow", "overflow policy", kOverflow)
+MINIFLOAT_NAME_TABLE(SrVariant, "sr-variant", "stochastic-rounding variant", kSr)
+MINIFLOAT_NAME_TABLE(ScaleRule, "scale-rule", "scale rule", kScaleRule)
+MINIFLOAT_NAME_TABLE(ZeroBlock, "zero-block", "zero-block policy", kZeroBlock)
+MINIFLOAT_NAME_TABLE(NanInBlock, "nan-block", "NaN-in-block policy", kNanInBlock)
+MINIFLOAT_NAME_TABLE(InfInBlock, "inf-block", "Inf-in-block policy", kInfInBlock)
+MINIFLOAT_NAME_TABLE(SubnormalAmax, "subnormal-amax", "subnormal-amax policy", kSubnormalAmax)
+MINIFLOAT_NAME_TABLE(Mxint8Min, "mxint8-min", "MXINT8 minimum", kMxint8Min)
+MINIFLOAT_NAME_TABLE(Fp32ScaleOrder, "fp32-order", "FP32 scale order", kFp32Order)
+MINIFLOAT_NAME_TABLE(BlockAxis, "block-axis", "block axis", kBlockAxis)
+MINIFLOAT_NAME_TABLE(TableStyle, "table-style", "table style", kTableStyle)
+MINIFLOAT_NAME_TABLE(TablePart, "table-part", "table part", kTablePart)
+MINIFLOAT_NAME_TABLE(CatalogueStyle, "catalogue-style", "catalogue style", kCatalogueStyle)
+#undef MINIFLOAT_NAME_TABLE
+
+const NameTable<Profile>& profile_table() {
+  static constexpr NameTable<Profile> t{"profile", "profile", kProfiles};
+  return t;
+}
+Profile parse_profile(std::string_view text) { return lookup_name(profile_table(), text).value; }
+std::string_view profile_name(const Profile& p) noexcept {
+  for (const auto& e : profile_table().entries)
+    if (e.value == p) return e.name;
+  return "custom";
+}
+
+const NameTable<Format>& decode_target_table() {
+  static constexpr NameTable<Format> t{"decode-target", "--to target", kDecodeTargets};
+  return t;
+}
 
 const std::vector<NamedFormat>& named_formats() {
   static const std::vector<NamedFormat> v = build_formats();
   return v;
 }
+
+std::span<const NamePattern> format_patterns() { return kFormatPatterns; }
 
 Format parse_format(std::string_view name) {
   if (name.substr(0, 7) == "custom:") return parse_custom(name.substr(7), name);
@@ -199,12 +311,10 @@ Format parse_format(std::string_view name) {
   for (const auto& a : kAliases)
     if (a.alias == l) return parse_format(a.name);
   std::string accepted;
-  for (const auto& nf : named_formats()) {
-    if (nf.family == "p3109") break;
-    accepted += (accepted.empty() ? "" : " ") + nf.name;
-  }
-  throw NameError("unknown format '" + std::string(name) + "'; accepted: " + accepted +
-                  ", Binary{K}p{P}{s|u}{e|f} (IEEE P3109, 3<=K<=16), or custom:E,M,BIAS,signed|unsigned,SPECIALS[,nozero]");
+  for (const auto& nf : named_formats())
+    if (nf.family != "p3109") (accepted += accepted.empty() ? "" : ", ") += nf.name;
+  for (const auto& p : kFormatPatterns) (accepted += ", ") += p.pattern;
+  throw NameError("unknown format '" + quote_input(name) + "'; accepted: " + accepted);
 }
 
 std::string format_name(Format f) {
@@ -216,30 +326,36 @@ std::string format_name(Format f) {
          std::string(sp[static_cast<int>(f.specials)]) + (f.has_zero ? "" : ",nozero");
 }
 
-Rounding parse_rounding(std::string_view name) { return lookup(kRounding, name, "rounding mode"); }
-Overflow parse_overflow(std::string_view name) { return lookup(kOverflow, name, "overflow policy"); }
-SrVariant parse_sr_variant(std::string_view name) { return lookup(kSr, name, "stochastic-rounding variant"); }
-Profile parse_profile(std::string_view name) {
-  const std::string l = lower(name);
-  if (l == "ocp") return profiles::ocp;
-  if (l == "nvidia") return profiles::nvidia;
-  if (l == "ml_dtypes") return profiles::ml_dtypes;
-  if (l == "p3109") return profiles::p3109;
-  throw NameError("unknown profile '" + std::string(name) + "'; accepted: " + join(profile_names()));
-}
-std::string_view rounding_name(Rounding r) { return name_of(kRounding, r); }
-std::string_view overflow_name(Overflow o) { return name_of(kOverflow, o); }
-std::string_view sr_variant_name(SrVariant v) { return name_of(kSr, v); }
-const std::vector<std::string_view>& rounding_names() {
-  static const auto v = names_of(kRounding);
-  return v;
-}
-const std::vector<std::string_view>& overflow_names() {
-  static const auto v = names_of(kOverflow);
-  return v;
-}
-const std::vector<std::string_view>& profile_names() {
-  static const std::vector<std::string_view> v{"ocp", "nvidia", "ml_dtypes", "p3109"};
+std::vector<NameListing> name_listings() {
+  std::vector<NameListing> v;
+  NameListing fl{"format", "format", {}, {kFormatPatterns, kFormatPatterns + std::size(kFormatPatterns)}};
+  for (const auto& nf : named_formats())
+    if (nf.family != "p3109") fl.names.emplace_back(nf.name, nf.summary);
+  v.push_back(std::move(fl));
+  v.push_back(listing(name_table(Rounding{})));
+  v.push_back(listing(name_table(Overflow{})));
+  v.push_back(listing(profile_table()));
+  v.push_back(listing(name_table(SrVariant{})));
+  // Hook for the block-scheme rewrite: the scheme table stays in quant.cpp; when schemes become
+  // data with spec strings, register them as a NameTable (with the spec-string grammar as a
+  // NamePattern) and list that table here instead.
+  NameListing sl{"scheme", "block scheme", {}, {}};
+  for (const auto& s : schemes()) sl.names.emplace_back(s.name, s.summary);
+  v.push_back(std::move(sl));
+  v.push_back(listing(name_table(ScaleRule{})));
+  v.push_back(listing(name_table(ZeroBlock{})));
+  v.push_back(listing(name_table(NanInBlock{})));
+  v.push_back(listing(name_table(InfInBlock{})));
+  v.push_back(listing(name_table(SubnormalAmax{})));
+  v.push_back(listing(name_table(Mxint8Min{})));
+  v.push_back(listing(name_table(Fp32ScaleOrder{})));
+  v.push_back(listing(name_table(BlockAxis{})));
+  v.push_back(listing(dot_model_table()));
+  v.push_back(listing(tensor_core_table()));
+  v.push_back(listing(name_table(TableStyle{})));
+  v.push_back(listing(name_table(TablePart{})));
+  v.push_back(listing(name_table(CatalogueStyle{})));
+  v.push_back(listing(decode_target_table()));
   return v;
 }
 

@@ -146,8 +146,9 @@ NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name) {
   throw NameError("no tensor '" + name + "' in '" + file.path.string() + "'; it holds: " + names);
 }
 
-void write_safetensors(const std::filesystem::path& path, const std::vector<std::pair<std::string, NpyArray>>& tensors,
-                       const std::map<std::string, std::string>& metadata) {
+SafetensorsWriter::SafetensorsWriter(OutputSet& outputs, OutputId id, std::vector<SafetensorSpec> tensors,
+                                     const std::map<std::string, std::string>& metadata)
+    : out_(&outputs), id_(id), specs_(std::move(tensors)) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   if (!metadata.empty()) {
     nlohmann::ordered_json md = nlohmann::ordered_json::object();
@@ -155,31 +156,80 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<std:
     j["__metadata__"] = md;
   }
   std::set<std::string> seen;
-  std::size_t off = 0;
-  for (const auto& [name, a] : tensors) {
-    if (name == "__metadata__" || !seen.insert(name).second)
-      throw ParseError("safetensors: duplicate or reserved tensor name '" + name + "'");
+  std::uint64_t off = 0;
+  for (const auto& t : specs_) {
+    if (t.name == "__metadata__" || !seen.insert(t.name).second)
+      throw ParseError("safetensors: duplicate or reserved tensor name '" + t.name + "'");
     const DtypeMap* m = nullptr;
     for (const auto& x : kMap)
-      if (a.dtype == x.npy) m = &x;
-    if (!m) throw ParseError("safetensors: cannot store dtype '" + a.dtype + "' of tensor '" + name + "'");
-    if (a.data.size() != a.element_count() * m->size)
-      throw ParseError("safetensors: tensor '" + name + "' data size does not match its shape");
+      if (t.dtype == x.npy) m = &x;
+    if (!m) throw ParseError("safetensors: cannot store dtype '" + t.dtype + "' of tensor '" + t.name + "'");
+    std::uint64_t bytes = m->size;
+    for (auto d : t.shape) {
+      if (d != 0 && bytes > std::numeric_limits<std::uint64_t>::max() / d)
+        throw ParseError("safetensors: the shape of tensor '" + t.name + "' overflows");
+      bytes *= d;
+    }
     nlohmann::ordered_json e;
     e["dtype"] = m->st;
-    e["shape"] = a.shape;
-    e["data_offsets"] = {off, off + a.data.size()};
-    j[name] = e;
-    off += a.data.size();
+    e["shape"] = t.shape;
+    e["data_offsets"] = {off, off + bytes};
+    j[t.name] = e;
+    sizes_.push_back(bytes);
+    off += bytes;
   }
   std::string header = j.dump();
   header.append((8 - header.size() % 8) % 8, ' ');
   unsigned char lenb[8];
   for (int k = 0; k < 8; ++k) lenb[k] = static_cast<unsigned char>((static_cast<std::uint64_t>(header.size()) >> (8 * k)) & 0xff);
-  std::vector<std::string_view> parts{std::string_view(reinterpret_cast<const char*>(lenb), 8), header};
-  for (const auto& t : tensors)
-    parts.emplace_back(reinterpret_cast<const char*>(t.second.data.data()), t.second.data.size());
-  write_file_atomic(path, parts);
+  out_->append(id_, std::string_view(reinterpret_cast<const char*>(lenb), 8));
+  out_->append(id_, header);
+  while (tensor_ < sizes_.size() && sizes_[tensor_] == 0) ++tensor_;
+}
+
+void SafetensorsWriter::append(std::span<const std::byte> data) {
+  while (!data.empty()) {
+    if (tensor_ >= sizes_.size())
+      throw Error("safetensors writer: " + std::to_string(data.size()) + " bytes appended after the last tensor of '" +
+                  out_->target(id_).string() + "'");
+    const std::uint64_t left = sizes_[tensor_] - done_;
+    const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(left, data.size()));
+    out_->append(id_, data.first(k));
+    data = data.subspan(k);
+    done_ += k;
+    if (done_ == sizes_[tensor_]) {
+      done_ = 0;
+      ++tensor_;
+      while (tensor_ < sizes_.size() && sizes_[tensor_] == 0) ++tensor_;
+    }
+  }
+}
+
+void SafetensorsWriter::finish() {
+  if (tensor_ < sizes_.size())
+    throw Error("safetensors writer: tensor '" + specs_[tensor_].name + "' of '" + out_->target(id_).string() + "' is " +
+                std::to_string(sizes_[tensor_] - done_) + " bytes short");
+  out_->finish(id_);
+}
+
+void write_safetensors(OutputSet& outputs, OutputId id, const std::vector<std::pair<std::string, NpyArray>>& tensors,
+                       const std::map<std::string, std::string>& metadata) {
+  std::vector<SafetensorSpec> specs;
+  for (const auto& [name, a] : tensors) {
+    if (a.data.size() != a.element_count() * npy_item_size(a.dtype))
+      throw ParseError("safetensors: tensor '" + name + "' data size does not match its shape");
+    specs.push_back({name, a.dtype, a.shape});
+  }
+  SafetensorsWriter w(outputs, id, std::move(specs), metadata);
+  for (const auto& t : tensors) w.append(t.second.data);
+  w.finish();
+}
+
+void write_safetensors(const std::filesystem::path& path, const std::vector<std::pair<std::string, NpyArray>>& tensors,
+                       const std::map<std::string, std::string>& metadata) {
+  OutputSet out;
+  write_safetensors(out, out.add_output(path, "output"), tensors, metadata);
+  out.commit();
 }
 
 }  // namespace minifloat

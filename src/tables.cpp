@@ -343,20 +343,6 @@ std::vector<OverflowRow> overflow_table(Format f) {
   return rows;
 }
 
-TableStyle parse_table_style(std::string_view name) {
-  if (name == "csv") return TableStyle::csv;
-  if (name == "md") return TableStyle::md;
-  if (name == "json") return TableStyle::json;
-  throw NameError("unknown table style '" + std::string(name) + "'; accepted: csv, md, json");
-}
-TablePart parse_table_part(std::string_view name) {
-  if (name == "all") return TablePart::all;
-  if (name == "codes") return TablePart::codes;
-  if (name == "midpoints") return TablePart::midpoints;
-  if (name == "overflow") return TablePart::overflow;
-  throw NameError("unknown table part '" + std::string(name) + "'; accepted: all, codes, midpoints, overflow");
-}
-
 std::string render_table(std::string_view name, Format f, TableStyle style, TablePart part) {
   require_small(f);
   switch (style) {
@@ -415,25 +401,34 @@ std::vector<NamedFormat> tabled_formats() {
 }
 
 std::vector<std::string> write_tables(const std::filesystem::path& dir) {
-  std::vector<std::string> written;
   for (const char* sub : {"csv", "md", "json"}) {
     std::error_code ec;
     std::filesystem::create_directories(dir / sub, ec);
-    if (ec) throw Error("cannot create '" + (dir / sub).string() + "': " + ec.message());
+    if (ec) throw IoError("--out '" + dir.string() + "': cannot create '" + (dir / sub).string() + "': " + ec.message());
   }
-  auto put = [&](const std::string& rel, const std::string& text) {
-    write_file_atomic(dir / rel, text);
+  // One transaction: every file is checked and gets its temporary before any table is rendered;
+  // all are renamed together at the end, so an error or a signal leaves the old tables intact.
+  OutputSet out;
+  std::vector<std::string> written;
+  std::vector<OutputId> ids;
+  const auto list = tabled_formats();
+  auto add = [&](const std::string& rel) {
+    ids.push_back(out.add_output(dir / rel, "--out"));
     written.push_back(rel);
   };
-  const auto list = tabled_formats();
-  put("formats.csv", render_catalogue(list, TableStyle::csv));
-  for (const auto& nf : list) {
-    put("csv/" + nf.name + ".codes.csv", csv_of(nf.format, TablePart::codes));
-    put("csv/" + nf.name + ".midpoints.csv", csv_of(nf.format, TablePart::midpoints));
-    put("csv/" + nf.name + ".overflow.csv", csv_of(nf.format, TablePart::overflow));
-    put("md/" + nf.name + ".md", md_of(nf.name, nf.format, TablePart::all));
-    put("json/" + nf.name + ".json", json_of(nf.name, nf.format, TablePart::all));
-  }
+  add("formats.csv");
+  for (const auto& nf : list)
+    for (const char* suffix : {".codes.csv", ".midpoints.csv", ".overflow.csv"}) add("csv/" + nf.name + suffix);
+  for (const auto& nf : list) add("md/" + nf.name + ".md");
+  for (const auto& nf : list) add("json/" + nf.name + ".json");
+  std::size_t k = 0;
+  out.write(ids[k++], render_catalogue(list, TableStyle::csv));
+  for (const auto& nf : list)
+    for (const TablePart part : {TablePart::codes, TablePart::midpoints, TablePart::overflow})
+      out.write(ids[k++], csv_of(nf.format, part));
+  for (const auto& nf : list) out.write(ids[k++], md_of(nf.name, nf.format, TablePart::all));
+  for (const auto& nf : list) out.write(ids[k++], json_of(nf.name, nf.format, TablePart::all));
+  out.commit();
   return written;
 }
 

@@ -12,10 +12,13 @@
 #include <vector>
 
 #include "core/format.hpp"
+#include "core/profile.hpp"
 #include "core/round_pack.hpp"
 #include "core/rounding.hpp"
 #include "core/tfdpa.hpp"
+#include "core/unpacked.hpp"
 #include "error.hpp"
+#include "registry.hpp"
 
 namespace minifloat {
 
@@ -45,14 +48,26 @@ struct DotModel {
   RoundingSpec rounding{};                          ///< f32 rounding of fp32/pairwise/kahan/blocked and of exact
 };
 
-/// The model names `parse_dot_model` accepts, with a one-line description each.
-const std::vector<std::pair<std::string, std::string>>& dot_model_names();
-/// Resolve a model name: exact, fp32, pairwise, kahan, blocked<N> (hopper-fp8 inside, promotion
-/// every N lanes, e.g. blocked128), a tensor-core preset (hopper-fp8, ada-fp8, hopper-f16,
-/// hopper-bf16, blackwell-fp8-unvalidated), or <preset>+blocked<N>. Throws NameError listing them.
+/// A tensor-core preset as the registry names it: the model and the operand formats its MMA
+/// instruction multiplies (Hopper/Ada FP8: e4m3fn and e5m2; hopper-f16: f16; hopper-bf16: bf16).
+struct TensorCorePreset {
+  const TfdpaModel* model;
+  std::span<const Format> operands;
+};
+/// "tensor-core" (registry.hpp NameTable): hopper-fp8 ada-fp8 hopper-f16 hopper-bf16
+/// blackwell-fp8-unvalidated.
+const NameTable<TensorCorePreset>& tensor_core_table();
+/// "accumulation": the fixed names exact, fp32, pairwise, kahan and the tensor-core presets
+/// (alone over all k), with the patterns blocked<N> (hopper-fp8 inside, promoted to FP32 every N
+/// lanes, e.g. blocked128) and <preset>+blocked<N>. The value is the kind (tfdpa for the presets).
+const NameTable<AccumKind>& dot_model_table();
+/// Resolve a model name of dot_model_table() or one of its patterns. Throws NameError listing them.
 DotModel parse_dot_model(std::string_view name);
-/// The tensor-core preset of that name, or throws NameError.
+/// The tensor-core preset of that name, or throws NameError listing tensor_core_table().
 const TfdpaModel& parse_mma_model(std::string_view name);
+/// The operand formats the tensor core of `m` multiplies (its TensorCorePreset::operands) for the
+/// blocked and tfdpa kinds; empty for exact, fp32, pairwise and kahan, which take any format.
+std::span<const Format> operand_formats(const DotModel& m);
 
 /// Dot product Σ a_i·b_i + c of codes (a of format fa, b of fb, c a code of f32) under `model`;
 /// returns an f32 code (the tfdpa kind: a code of its model's dest). `scales_a`/`scales_b`

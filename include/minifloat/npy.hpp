@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "error.hpp"
+#include "file_io.hpp"
 
 namespace minifloat {
 
@@ -54,13 +56,50 @@ NpyArray read_npy(const std::filesystem::path& path);
 /// Parse .npy bytes already in memory (same checks as read_npy; `what` names the source in errors).
 NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& what = "<memory>");
 
-/// Write a .npy file (version 1.0, or 2.0 when the header needs it). Written whole or not at
-/// all: the bytes go to `path` + ".tmp" which is then renamed. Throws ParseError for an
-/// unsupported descr or a data size that does not match the shape, IoError on I/O failure.
+/// Write a .npy file (version 1.0, or 2.0 when the header needs it) as a one-output transaction
+/// (file_io.hpp OutputSet: a temporary beside the target, renamed when complete; symlinks written
+/// through; special files refused). Throws ParseError for an unsupported descr or a data size
+/// that does not match the shape, IoError on I/O failure.
 void write_npy(const std::filesystem::path& path, const NpyArray& array);
+/// Write `array` as the output `id` of `outputs` (appended, then finished; the caller commits).
+void write_npy(OutputSet& outputs, OutputId id, const NpyArray& array);
 
 /// Serialise to .npy bytes (what write_npy writes).
 std::vector<std::byte> serialize_npy(const NpyArray& array);
+/// The .npy preamble and header (magic, version, the header dict padded with spaces and '\n' so
+/// the data starts at a multiple of 64 bytes) of a C-order array of `dtype` and `shape`: what
+/// serialize_npy writes before the data. Throws ParseError for an unsupported descr.
+std::vector<std::byte> npy_header(const std::string& dtype, const std::vector<std::size_t>& shape);
+
+/// Streams one .npy output of an OutputSet, never holding the whole file: the constructor writes
+/// the header of a known dtype and shape; append() takes the data (C order, little endian) in
+/// pieces of any size; finish() checks that exactly shape-product × item-size bytes arrived and
+/// finishes the output (the OutputSet's commit() then renames it into place).
+///   OutputSet out;  out.add_input(in, "--in");
+///   NpyWriter w(out, out.add_output(path, "--out-codes"), "|u1", shape);
+///   for (each row) w.append(row_bytes);
+///   w.finish();  out.commit();
+class NpyWriter {
+ public:
+  /// Throws ParseError for an unsupported descr or a shape whose size overflows, IoError on I/O.
+  NpyWriter(OutputSet& outputs, OutputId id, const std::string& dtype, const std::vector<std::size_t>& shape);
+  /// Throws Error when more bytes arrive than the shape holds, IoError on a write failure.
+  void append(std::span<const std::byte> data);
+  /// The elements of `values`, as their bytes (the host is little endian).
+  template <class T>
+  void append_values(std::span<const T> values) {
+    append(std::as_bytes(values));
+  }
+  /// Throws Error when bytes are missing (the output stays unfinished: commit() refuses it).
+  void finish();
+  /// Data bytes still expected.
+  std::uint64_t remaining() const noexcept { return remaining_; }
+
+ private:
+  OutputSet* out_;
+  OutputId id_;
+  std::uint64_t remaining_;
+};
 
 /// The elements as binary32: `<f4` as is; `<f2`, `<V2` (bfloat16) exactly; `<f8` rounded to
 /// nearest even; integer and raw-byte types by their integer value.

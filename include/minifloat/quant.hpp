@@ -16,6 +16,7 @@
 #include "core/profile.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
+#include "registry.hpp"
 
 namespace minifloat {
 
@@ -55,10 +56,16 @@ struct Scheme {
 const std::vector<Scheme>& schemes();
 /// Find a scheme by name (case-insensitive); throws NameError listing the names.
 const Scheme& find_scheme(std::string_view name);
-/// Names of the scale rules: ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4.
-ScaleRule parse_scale_rule(std::string_view name);
-std::string_view scale_rule_name(ScaleRule r);
-const std::vector<std::string_view>& scale_rule_names();
+// The names of the scale rules and special-block policies are in registry.hpp (parse<ScaleRule>,
+// name(ScaleRule), parse_scale_rule, scale_rule_name).
+
+/// The axis the blocks of a quantization run along (CLI `--axis`; QuantOptions::along_first_axis).
+enum class BlockAxis : std::uint8_t {
+  last,   ///< blocks along the last axis (the default)
+  first,  ///< blocks along axis 0: the tensor is viewed as [shape[0], rest] and transposed
+};
+/// "block-axis": last first (src/registry.cpp).
+const NameTable<BlockAxis>& name_table(BlockAxis);
 
 /// Choices of one quantization (defaults: the scheme's rule, RNE + satfinite, the ocp profile,
 /// the BlockPolicy defaults, blocks along the last axis).

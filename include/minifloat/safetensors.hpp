@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "file_io.hpp"
 #include "npy.hpp"
 
 namespace minifloat {
@@ -47,10 +49,51 @@ NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name);
 
 /// Write a .safetensors file from (name, array) pairs, in the given order, plus string metadata.
 /// Array dtypes map back: "<f4" F32, "<f2" F16, "<V2" BF16, "<f8" F64, "|u1" U8, "|i1" I8,
-/// "<u2" U16. The JSON header is padded with spaces to a multiple of 8 bytes. Written whole or
-/// not at all (temporary file, then rename). Throws ParseError for an unmappable dtype or a
-/// duplicate name, IoError on I/O failure.
+/// "<u2" U16. The JSON header is padded with spaces to a multiple of 8 bytes. A one-output
+/// transaction (file_io.hpp OutputSet: whole or not at all). Throws ParseError for an unmappable
+/// dtype, a duplicate name or a data size that does not match the shape, IoError on I/O failure.
 void write_safetensors(const std::filesystem::path& path, const std::vector<std::pair<std::string, NpyArray>>& tensors,
                        const std::map<std::string, std::string>& metadata = {});
+/// The same into output `id` of `outputs` (appended, then finished; the caller commits).
+void write_safetensors(OutputSet& outputs, OutputId id, const std::vector<std::pair<std::string, NpyArray>>& tensors,
+                       const std::map<std::string, std::string>& metadata = {});
+
+/// One tensor of a SafetensorsWriter: its name, NumPy descr (the dtypes write_safetensors maps) and shape.
+struct SafetensorSpec {
+  std::string name;
+  std::string dtype;
+  std::vector<std::size_t> shape;
+};
+
+/// Streams one .safetensors output of an OutputSet, never holding the whole file: the constructor
+/// takes every tensor up front (names, dtypes, shapes, in file order) and the metadata, and writes
+/// the 8-byte length and the JSON header (data_offsets consecutive from 0, in the given order);
+/// append() then takes the tensors' bytes in that order, in pieces of any size (a piece may run
+/// from one tensor into the next); finish() checks every byte arrived and finishes the output.
+///   SafetensorsWriter w(out, out.add_output(path, "--out-codes"),
+///                       {{"codes", "|u1", shape}, {"scales", "|u1", {rows, cols}}}, meta);
+///   for (each row) w.append(code_bytes);   for (each row) w.append(scale_bytes);
+///   w.finish();  out.commit();
+class SafetensorsWriter {
+ public:
+  /// Throws ParseError for an unmappable dtype, a duplicate or reserved ("__metadata__") name or an
+  /// overflowing shape; IoError on I/O failure.
+  SafetensorsWriter(OutputSet& outputs, OutputId id, std::vector<SafetensorSpec> tensors,
+                    const std::map<std::string, std::string>& metadata = {});
+  /// Throws Error for bytes beyond the last tensor, IoError on a write failure.
+  void append(std::span<const std::byte> data);
+  /// The index of the tensor the next appended byte belongs to (== the number of tensors when complete).
+  std::size_t current_tensor() const noexcept { return tensor_; }
+  /// Throws Error when bytes are missing (the output stays unfinished: commit() refuses it).
+  void finish();
+
+ private:
+  OutputSet* out_;
+  OutputId id_;
+  std::vector<SafetensorSpec> specs_;
+  std::vector<std::uint64_t> sizes_;
+  std::size_t tensor_ = 0;
+  std::uint64_t done_ = 0;  ///< bytes of tensor_ written so far
+};
 
 }  // namespace minifloat

@@ -86,10 +86,13 @@ std::vector<OverflowRow> overflow_table(Format f);
 enum class TableStyle : std::uint8_t { csv, md, json };
 /// Which part of a format's tables to render.
 enum class TablePart : std::uint8_t { all, codes, midpoints, overflow };
-/// "csv", "md", "json"; throws NameError listing them.
-TableStyle parse_table_style(std::string_view name);
-/// "all", "codes", "midpoints", "overflow"; throws NameError listing them.
-TablePart parse_table_part(std::string_view name);
+/// Text styles of the format catalogue (`minifloat formats --as`).
+enum class CatalogueStyle : std::uint8_t { text, csv, md };
+/// "table-style": csv md json; "table-part": all codes midpoints overflow; "catalogue-style": text
+/// csv md (src/registry.cpp; parse<TableStyle>(…) throws NameError listing them).
+const NameTable<TableStyle>& name_table(TableStyle);
+const NameTable<TablePart>& name_table(TablePart);
+const NameTable<CatalogueStyle>& name_table(CatalogueStyle);
 
 /// The tables of `f` (named `name`) as text. CSV with TablePart::all gives the three CSV blocks
 /// separated by an empty line; Markdown and JSON are one document. Deterministic: no locale, no

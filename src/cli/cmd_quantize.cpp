@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cmd_report.hpp"
+#include "options.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/pack.hpp"
 #include "minifloat/quant.hpp"
@@ -18,20 +19,6 @@
 #include "minifloat/safetensors.hpp"
 
 namespace minifloat::cli {
-namespace {
-
-template <class E>
-E pick(const std::string& flag, const std::string& v, std::initializer_list<std::pair<const char*, E>> choices) {
-  std::string names;
-  for (const auto& [n, e] : choices) {
-    if (v == n) return e;
-    names += names.empty() ? "" : ", ";
-    names += n;
-  }
-  throw Error(flag + " '" + v + "' is unknown; accepted: " + names);
-}
-
-}  // namespace
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   auto* c = app.add_subcommand("quantize", "Quantize one tensor with a block scheme (MX, NVFP4, scaled FP8)");
@@ -85,20 +72,13 @@ int run_quantize(const QuantizeOptions& o) {
       throw Error("--element applies to the fp8_* schemes only; " + scheme.name + " has a fixed element format");
     q.element = parse_format(o.element);
   }
-  if (o.axis != "last" && o.axis != "first") throw Error("--axis '" + o.axis + "' is unknown; accepted: last, first");
-  q.along_first_axis = o.axis == "first";
-  q.policy.zero = pick<ZeroBlock>("--zero-block", o.zero_block,
-                                  {{"standard", ZeroBlock::standard}, {"min_scale", ZeroBlock::min_scale},
-                                   {"unit_scale", ZeroBlock::unit_scale}, {"nan", ZeroBlock::nan}});
-  q.policy.nan = pick<NanInBlock>("--nan-block", o.nan_block,
-                                  {{"whole_block_nan", NanInBlock::whole_block_nan}, {"element_only", NanInBlock::element_only}});
-  q.policy.inf = pick<InfInBlock>("--inf-block", o.inf_block, {{"nan_scale", InfInBlock::nan_scale}, {"max_scale", InfInBlock::max_scale}});
-  q.policy.subnormal = pick<SubnormalAmax>("--subnormal-amax", o.subnormal_amax,
-                                           {{"keep", SubnormalAmax::keep}, {"flush_block", SubnormalAmax::flush_block}});
-  q.policy.mxint8_min = pick<Mxint8Min>("--mxint8-min", o.mxint8_min,
-                                        {{"twos_complement", Mxint8Min::twos_complement}, {"symmetric", Mxint8Min::symmetric}});
-  q.policy.fp32_order = pick<Fp32ScaleOrder>("--fp32-order", o.fp32_order,
-                                             {{"te_multiply", Fp32ScaleOrder::te_multiply}, {"divide", Fp32ScaleOrder::divide}});
+  q.along_first_axis = parse_option<BlockAxis>("--axis", o.axis) == BlockAxis::first;
+  q.policy.zero = parse_option<ZeroBlock>("--zero-block", o.zero_block);
+  q.policy.nan = parse_option<NanInBlock>("--nan-block", o.nan_block);
+  q.policy.inf = parse_option<InfInBlock>("--inf-block", o.inf_block);
+  q.policy.subnormal = parse_option<SubnormalAmax>("--subnormal-amax", o.subnormal_amax);
+  q.policy.mxint8_min = parse_option<Mxint8Min>("--mxint8-min", o.mxint8_min);
+  q.policy.fp32_order = parse_option<Fp32ScaleOrder>("--fp32-order", o.fp32_order);
   if (!(o.amax_epsilon >= 0.0f) || std::isinf(o.amax_epsilon)) throw Error("--amax-epsilon must be a finite number >= 0");
   q.policy.amax_epsilon = o.amax_epsilon;
 

@@ -285,8 +285,8 @@ struct TableArgs {
 
 int run_table(const TableArgs& a) {
   const Format f = parse_format(a.format);
-  const TableStyle style = parse_table_style(lower(a.as));
-  const TablePart part = parse_table_part(lower(a.part));
+  const TableStyle style = parse<TableStyle>(a.as);
+  const TablePart part = parse<TablePart>(a.part);
   const std::string text = render_table(format_name(f), f, style, part);
   Output out;
   out.write(text);

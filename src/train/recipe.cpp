@@ -2,6 +2,7 @@
 // train/recipe.cpp: the built-in recipes of training-sim.md §4.3 as one table.
 #include "minifloat/train/recipe.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "minifloat/error.hpp"
@@ -13,45 +14,76 @@ constexpr RoundingSpec kRneSat{Rounding::rne, Overflow::satfinite};
 constexpr RoundingSpec kSrSat{Rounding::sr, Overflow::satfinite, SrVariant::exact, 8};
 using K = OperandQuant::Kind;
 
-OperandQuant cast(Format f) { return OperandQuant{K::cast, {}, std::nullopt, f, kRneSat, 16}; }
+OperandQuant cast(Format f) { return {.kind = K::cast, .element = f, .rounding = kRneSat}; }
 OperandQuant scheme(std::string_view name, std::optional<Format> element = std::nullopt, RoundingSpec r = kRneSat) {
-  return OperandQuant{K::scheme, find_scheme(name), std::nullopt, element, r, 16};
+  return {.kind = K::scheme, .scheme = find_scheme(name), .element = element, .rounding = r};
 }
-OperandQuant delayed(Format f) { return OperandQuant{K::delayed, {}, std::nullopt, f, kRneSat, 16}; }
+OperandQuant delayed(Format f) { return {.kind = K::delayed, .element = f, .rounding = kRneSat, .history = 16}; }
 
 std::vector<Recipe> build() {
   const Format e4m3 = formats::e4m3fn, e5m2 = formats::e5m2;
   // NVFP4 weights use 16x16 tiles so the row- and column-wise copies agree (TE NVFP4BlockScaling).
   const Scheme nvfp4_2d{"nvfp4_16x16", elements::e2m1fn, 16, 16, ScaleRule::nvfp4, "NVFP4 with 16x16 weight tiles"};
   std::vector<Recipe> v;
-  v.push_back({"fp32", "baseline", {}, {}, {}, WeightStorage::fp32, 0, false, 6});
-  v.push_back({"bf16", "baseline: BF16 GEMM operands (RNE)", cast(formats::bf16), cast(formats::bf16),
-               cast(formats::bf16), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"fp8-delayed", "Transformer Engine DelayedScaling (HYBRID: E4M3 fwd, E5M2 grads), history 16, margin 0",
-               delayed(e4m3), delayed(e4m3), delayed(e5m2), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"fp8-current", "Transformer Engine Float8CurrentScaling (HYBRID), torchao tensorwise",
-               scheme("fp8_tensor"), scheme("fp8_tensor"), scheme("fp8_tensor", e5m2), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"deepseek-block", "DeepSeek-V3 §3.3: E4M3, 1x128 activation/gradient tiles, 128x128 weight blocks, FP32 scales",
-               scheme("fp8_1x128"), scheme("fp8_128x128"), scheme("fp8_1x128"), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"infir2-ue8m0", "InfiR2 (arXiv 2509.22536): token-wise 1x128 / 128x128 blocks, UE8M0 scales rounded up (rceil)",
-               scheme("fp8_1x128_ue8m0"), scheme("fp8_128x128_ue8m0"), scheme("fp8_1x128_ue8m0"), WeightStorage::fp32, 0,
-               false, 6});
-  v.push_back({"mxfp8", "OCP MX v1.0 MXFP8 E4M3, 32-element blocks, ocp_floor E8M0 scales", scheme("mxfp8_e4m3"),
-               scheme("mxfp8_e4m3"), scheme("mxfp8_e4m3"), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"mxfp4", "OCP MX v1.0 MXFP4 (E2M1), 32-element blocks, ocp_floor E8M0 scales", scheme("mxfp4"),
-               scheme("mxfp4"), scheme("mxfp4"), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"nvfp4", "NVIDIA NVFP4 (arXiv 2509.25149): E2M1 1x16 blocks (16x16 weights), E4M3 + FP32 scales, SR on gradients",
-               scheme("nvfp4"), OperandQuant{K::scheme, nvfp4_2d, std::nullopt, std::nullopt, kRneSat, 16},
-               scheme("nvfp4", std::nullopt, kSrSat), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"gaussws-pqt", "GaussWS (arXiv 2505.11170): w + R*max|w|*2^(1-b) over 32x32 blocks, cast to BF16, b = 6",
-               {}, {}, {}, WeightStorage::fp32, 0, true, 6});
-  v.push_back({"fail-unscaled", "failure F1: E4M3 everywhere with scale 1 (gradients underflow)", cast(e4m3), cast(e4m3),
-               cast(e4m3), WeightStorage::fp32, 0, false, 6});
-  v.push_back({"fp32-lr0.01", "baseline for F2: FP32 at lr 0.01", {}, {}, {}, WeightStorage::fp32, 0.01, false, 6});
-  v.push_back({"fail-bf16-rne-weights", "failure F2: master weights stored in BF16 with RNE, lr 0.01 (update swamping)",
-               {}, {}, {}, WeightStorage::bf16_rne, 0.01, false, 6});
-  v.push_back({"bf16-sr-weights", "F2 twin: master weights stored in BF16 with stochastic rounding, lr 0.01",
-               {}, {}, {}, WeightStorage::bf16_sr, 0.01, false, 6});
+  v.push_back({.name = "fp32", .source = "baseline"});
+  v.push_back({.name = "bf16",
+               .source = "baseline: BF16 GEMM operands (RNE)",
+               .x = cast(formats::bf16),
+               .w = cast(formats::bf16),
+               .g = cast(formats::bf16)});
+  v.push_back({.name = "fp8-delayed",
+               .source = "Transformer Engine DelayedScaling (HYBRID: E4M3 fwd, E5M2 grads), history 16, margin 0",
+               .x = delayed(e4m3),
+               .w = delayed(e4m3),
+               .g = delayed(e5m2)});
+  v.push_back({.name = "fp8-current",
+               .source = "Transformer Engine Float8CurrentScaling (HYBRID), torchao tensorwise",
+               .x = scheme("fp8_tensor"),
+               .w = scheme("fp8_tensor"),
+               .g = scheme("fp8_tensor", e5m2)});
+  v.push_back({.name = "deepseek-block",
+               .source = "DeepSeek-V3 §3.3: E4M3, 1x128 activation/gradient tiles, 128x128 weight blocks, FP32 scales",
+               .x = scheme("fp8_1x128"),
+               .w = scheme("fp8_128x128"),
+               .g = scheme("fp8_1x128")});
+  v.push_back({.name = "infir2-ue8m0",
+               .source = "InfiR2 (arXiv 2509.22536): token-wise 1x128 / 128x128 blocks, UE8M0 scales rounded up (rceil)",
+               .x = scheme("fp8_1x128_ue8m0"),
+               .w = scheme("fp8_128x128_ue8m0"),
+               .g = scheme("fp8_1x128_ue8m0")});
+  v.push_back({.name = "mxfp8",
+               .source = "OCP MX v1.0 MXFP8 E4M3, 32-element blocks, ocp_floor E8M0 scales",
+               .x = scheme("mxfp8_e4m3"),
+               .w = scheme("mxfp8_e4m3"),
+               .g = scheme("mxfp8_e4m3")});
+  v.push_back({.name = "mxfp4",
+               .source = "OCP MX v1.0 MXFP4 (E2M1), 32-element blocks, ocp_floor E8M0 scales",
+               .x = scheme("mxfp4"),
+               .w = scheme("mxfp4"),
+               .g = scheme("mxfp4")});
+  v.push_back({.name = "nvfp4",
+               .source = "NVIDIA NVFP4 (arXiv 2509.25149): E2M1 1x16 blocks (16x16 weights), E4M3 + FP32 scales, SR on gradients",
+               .x = scheme("nvfp4"),
+               .w = {.kind = K::scheme, .scheme = nvfp4_2d, .rounding = kRneSat},
+               .g = scheme("nvfp4", std::nullopt, kSrSat)});
+  v.push_back({.name = "gaussws-pqt",
+               .source = "GaussWS (arXiv 2505.11170): w + R*max|w|*2^(1-b) over 32x32 blocks, cast to BF16, b = 6",
+               .gaussws = true,
+               .gaussws_bits = 6});
+  v.push_back({.name = "fail-unscaled",
+               .source = "failure F1: E4M3 everywhere with scale 1 (gradients underflow)",
+               .x = cast(e4m3),
+               .w = cast(e4m3),
+               .g = cast(e4m3)});
+  v.push_back({.name = "fp32-lr0.01", .source = "baseline for F2: FP32 at lr 0.01", .lr = 0.01});
+  v.push_back({.name = "fail-bf16-rne-weights",
+               .source = "failure F2: master weights stored in BF16 with RNE, lr 0.01 (update swamping)",
+               .weights = WeightStorage::bf16_rne,
+               .lr = 0.01});
+  v.push_back({.name = "bf16-sr-weights",
+               .source = "F2 twin: master weights stored in BF16 with stochastic rounding, lr 0.01",
+               .weights = WeightStorage::bf16_sr,
+               .lr = 0.01});
   return v;
 }
 
@@ -62,24 +94,29 @@ const std::vector<Recipe>& recipes() {
   return v;
 }
 
+const NameTable<const Recipe*>& recipe_table() {
+  static const std::vector<NameEntry<const Recipe*>> entries = [] {
+    std::vector<NameEntry<const Recipe*>> e;
+    for (const Recipe& r : recipes()) e.push_back({&r, r.name, r.source});
+    return e;
+  }();
+  static constexpr NamePattern kPatterns[] = {{"all", "every recipe above, in this order"},
+                                              {"NAME,NAME,...", "a comma-separated list of recipes, each once"}};
+  static const NameTable<const Recipe*> t{"recipe", "recipe", entries, kPatterns};
+  return t;
+}
+
 std::vector<Recipe> parse_recipes(std::string_view list) {
-  if (list == "all") return recipes();
+  if (iequals(list, "all")) return recipes();
   std::vector<Recipe> out;
   std::size_t start = 0;
   while (start <= list.size()) {
     const std::size_t end = std::min(list.find(',', start), list.size());
-    const std::string_view name = list.substr(start, end - start);
-    bool found = false;
-    for (const auto& r : recipes())
-      if (r.name == name) {
-        out.push_back(r);
-        found = true;
-      }
-    if (!found) {
-      std::string accepted;
-      for (const auto& r : recipes()) accepted += (accepted.empty() ? "" : ", ") + r.name;
-      throw NameError("unknown recipe '" + std::string(name) + "'; accepted: all, " + accepted);
-    }
+    const Recipe& r = *lookup_name(recipe_table(), list.substr(start, end - start)).value;
+    for (const Recipe& seen : out)
+      if (seen.name == r.name)
+        throw NameError("recipe '" + r.name + "' is listed twice in --recipes; name each recipe once");
+    out.push_back(r);
     start = end + 1;
   }
   return out;

@@ -38,17 +38,24 @@ std::string num(double v, int prec = 9) {
 /// Write `text` to `path` whole or not at all, creating the folder.
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
-  write_file_atomic(path, text);
+  minifloat::write_file(path, text);
 }
 
+constexpr NameEntry<TrainModel> kModels[] = {
+    {TrainModel::mlp_digits, "mlp-digits", "M1: MLP 64-128-10 on the scikit-learn digits, SGD momentum, 660 steps"},
+    {TrainModel::char_lm, "char-lm", "M3a: 2-layer character transformer (d = 64) on Debian fortunes, AdamW, 300 steps"},
+    {TrainModel::mlp_fashion, "mlp-fashion", "M2 (opt-in long run): MLP 784-256-256-10 on Fashion-MNIST, 3 epochs"},
+    {TrainModel::char_lm_large, "char-lm-large", "M3b (opt-in long run): 4-layer character transformer (d = 128), 2000 steps"},
+};
+
 std::unique_ptr<detail::Model> make_model(const std::string& name, std::uint64_t seed, const std::filesystem::path& data) {
-  if (name == "mlp-digits") return detail::make_mlp_digits(seed, data);
-  if (name == "char-lm") return detail::make_char_lm(seed, data);
-  if (name == "mlp-fashion") return detail::make_mlp_fashion(seed, data);
-  if (name == "char-lm-large") return detail::make_char_lm_large(seed, data);
-  std::string accepted;
-  for (const auto& m : model_names()) accepted += (accepted.empty() ? "" : ", ") + m;
-  throw NameError("unknown model '" + name + "'; accepted: " + accepted);
+  switch (parse<TrainModel>(name)) {
+    case TrainModel::mlp_digits: return detail::make_mlp_digits(seed, data);
+    case TrainModel::char_lm: return detail::make_char_lm(seed, data);
+    case TrainModel::mlp_fashion: return detail::make_mlp_fashion(seed, data);
+    case TrainModel::char_lm_large: return detail::make_char_lm_large(seed, data);
+  }
+  throw Error("unknown model");
 }
 
 struct Progress {
@@ -236,9 +243,13 @@ std::string svg_plot(const std::string& title, const std::vector<std::pair<std::
 
 }  // namespace
 
-const std::vector<std::string>& model_names() {
-  static const std::vector<std::string> v{"mlp-digits", "char-lm", "mlp-fashion", "char-lm-large"};
-  return v;
+const NameTable<TrainModel>& name_table(TrainModel) {
+  static constexpr NameTable<TrainModel> t{"train-model", "training model", kModels};
+  return t;
+}
+
+std::vector<NameListing> name_listings() {
+  return {listing(recipe_table()), listing(name_table(TrainModel{}))};
 }
 
 std::vector<RunSummary> run_study(const StudyConfig& cfg) {

@@ -337,7 +337,7 @@ TEST(MxBlock, StochasticElementRounding) {
 TEST(Schemes, NamesAndRules) {
   for (const auto& s : schemes()) EXPECT_EQ(&find_scheme(s.name), &s);
   EXPECT_THROW(find_scheme("mxfp5"), NameError);
-  for (auto n : scale_rule_names()) EXPECT_EQ(scale_rule_name(parse_scale_rule(n)), n);
+  for (auto n : names<ScaleRule>()) EXPECT_EQ(scale_rule_name(parse_scale_rule(n)), n);
   EXPECT_THROW(parse_scale_rule("round_up"), NameError);
   QuantOptions o;
   o.rule = ScaleRule::nvfp4;

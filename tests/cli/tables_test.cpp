@@ -189,21 +189,21 @@ TEST(Decimal, RoundTripsThroughParseValue) {
 
 TEST(Tables, RenderRejectsWideFormatsAndBadNames) {
   EXPECT_THROW(render_table("f32", formats::f32, TableStyle::csv), Error);
-  EXPECT_THROW(parse_table_style("xml"), NameError);
-  EXPECT_THROW(parse_table_part("rows"), NameError);
+  EXPECT_THROW(parse<TableStyle>("xml"), NameError);
+  EXPECT_THROW(parse<TablePart>("rows"), NameError);
 }
 
 TEST(Tables, AtomicWriteLeavesNoPartialFile) {
   const auto dir = std::filesystem::temp_directory_path() / ("minifloat_tables_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  write_file_atomic(dir / "a.txt", "hello\n");
+  write_file(dir / "a.txt", "hello\n");
   std::ifstream in(dir / "a.txt");
   std::string line;
   std::getline(in, line);
   EXPECT_EQ(line, "hello");
   // Writing into a missing folder fails with an Error and leaves nothing behind.
-  EXPECT_THROW(write_file_atomic(dir / "missing" / "b.txt", "x"), Error);
+  EXPECT_THROW(write_file(dir / "missing" / "b.txt", "x"), Error);
   EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
   int files = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++files;

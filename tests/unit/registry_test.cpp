@@ -62,9 +62,9 @@ TEST(Registry, UnknownNamesListTheAcceptedOnes) {
 }
 
 TEST(Registry, ModeNamesRoundTrip) {
-  for (auto n : rounding_names()) EXPECT_EQ(rounding_name(parse_rounding(n)), n);
-  for (auto n : overflow_names()) EXPECT_EQ(overflow_name(parse_overflow(n)), n);
-  for (auto n : profile_names()) EXPECT_NO_THROW(parse_profile(n));
+  for (auto n : names<Rounding>()) EXPECT_EQ(rounding_name(parse_rounding(n)), n);
+  for (auto n : names<Overflow>()) EXPECT_EQ(overflow_name(parse_overflow(n)), n);
+  for (const auto& e : profile_table().entries) EXPECT_EQ(profile_name(parse_profile(e.name)), e.name);
   EXPECT_EQ(parse_profile("ocp"), profiles::ocp);
   EXPECT_EQ(parse_profile("nvidia"), profiles::nvidia);
 }

@@ -12,6 +12,7 @@
 #include "../core/format.hpp"
 #include "../core/rounding.hpp"
 #include "../quant.hpp"
+#include "../registry.hpp"
 
 namespace minifloat::train {
 
@@ -33,8 +34,8 @@ struct OperandQuant {
   };
   Kind kind = Kind::none;
   Scheme scheme{};                    ///< Kind::scheme: element, tile and default rule
-  std::optional<ScaleRule> rule;      ///< override of the scheme's default rule
-  std::optional<Format> element;      ///< element override (e5m2 gradients); the target of Kind::cast/delayed
+  std::optional<ScaleRule> rule{};    ///< override of the scheme's default rule
+  std::optional<Format> element{};    ///< element override (e5m2 gradients); the target of Kind::cast/delayed
   RoundingSpec rounding{Rounding::rne, Overflow::satfinite};
   std::size_t history = 16;           ///< Kind::delayed: amax history length (TE default 1024; 16 for short runs)
 };
@@ -42,21 +43,29 @@ struct OperandQuant {
 /// Master-weight storage after each optimizer step.
 enum class WeightStorage { fp32, bf16_rne, bf16_sr };
 
-/// A named recipe. `g_wgrad` may differ from `g` (e.g. 128×1 tiles for the wgrad copy).
+/// A named recipe: how the three operand classes of every Linear GEMM are quantized (the same
+/// OperandQuant for that class in fprop, dgrad and wgrad, always along the GEMM's contraction
+/// axis), how master weights are stored, the learning rate and the GaussWS option. Built with
+/// designated initialisers (src/train/recipe.cpp); unset fields keep the defaults below.
 struct Recipe {
   std::string name;
   std::string source;  ///< paper / library the recipe follows
-  OperandQuant x, w, g;
+  OperandQuant x{}, w{}, g{};
   WeightStorage weights = WeightStorage::fp32;
   double lr = 0;          ///< 0: the model's default learning rate; else this one (F2 recipes use 0.01)
   bool gaussws = false;   ///< GaussWS pseudo-quantization of weights in fprop (noise + bf16 cast)
   int gaussws_bits = 6;   ///< bit-width b_t of the GaussWS noise
 };
 
-/// Every built-in recipe: fp32 bf16 fp8-delayed fp8-current deepseek-block infir2-ue8m0 mxfp8
-/// mxfp4 nvfp4 gaussws-pqt fail-unscaled fail-bf16-rne-weights bf16-sr-weights.
+/// The 14 built-in recipes, in this order: fp32 bf16 fp8-delayed fp8-current deepseek-block
+/// infir2-ue8m0 mxfp8 mxfp4 nvfp4 gaussws-pqt fail-unscaled fp32-lr0.01 fail-bf16-rne-weights
+/// bf16-sr-weights.
 const std::vector<Recipe>& recipes();
-/// Look up recipes by comma-separated names or "all"; throws NameError listing the accepted names.
+/// "recipe" (registry.hpp NameTable): every entry of recipes() (summary = Recipe::source), with the
+/// patterns `all` and `NAME,NAME,...` that parse_recipes also accepts.
+const NameTable<const Recipe*>& recipe_table();
+/// Look up recipes by comma-separated names (case-insensitive, each at most once) or "all";
+/// throws NameError listing the accepted names.
 std::vector<Recipe> parse_recipes(std::string_view list);
 
 }  // namespace minifloat::train

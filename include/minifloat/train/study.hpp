@@ -69,7 +69,12 @@ struct Gate {
 /// gaps against the FP32 recipe at the same learning rate). Recipes absent from the study are skipped.
 std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSummary>& runs);
 
-/// The accepted model names.
-const std::vector<std::string>& model_names();
+/// The training models (StudyConfig::model names one; see StudyConfig for each).
+enum class TrainModel : std::uint8_t { mlp_digits, char_lm, mlp_fashion, char_lm_large };
+/// "train-model" (registry.hpp NameTable): mlp-digits char-lm mlp-fashion char-lm-large.
+const NameTable<TrainModel>& name_table(TrainModel);
+/// The kinds the training layer names, for `minifloat names`: recipe (recipe_table()) and
+/// train-model.
+std::vector<NameListing> name_listings();
 
 }  // namespace minifloat::train
