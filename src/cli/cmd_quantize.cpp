@@ -21,24 +21,26 @@
 namespace minifloat::cli {
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
+  std::string scheme_names;
+  for (const auto& sc : schemes()) (scheme_names += scheme_names.empty() ? "" : ", ") += sc.name;
   auto* c = app.add_subcommand("quantize", "Quantize one tensor with a block scheme (MX, NVFP4, scaled FP8)");
-  c->add_option("--scheme", o.scheme, "Block scheme (mxfp8_e4m3 … nvfp4, fp8_tensor … fp8_128x128_ue8m0)")->required();
-  c->add_option("--scale-rule", o.scale_rule, "ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4 (default: the scheme's)");
-  c->add_option("--round", o.round, "Element rounding: rne rna rtz rtp rtn rto sr");
-  c->add_option("--overflow", o.overflow, "Element overflow: satfinite (default) nonsat satpropagate");
-  c->add_option("--sr-variant", o.sr_variant, "exact A B C equal (with --round sr)");
+  c->add_option("--scheme", o.scheme, "Block scheme: " + scheme_names + " (`minifloat names scheme`)")->required();
+  c->add_option("--scale-rule", o.scale_rule, "Scale rule (default: the scheme's): " + choices<ScaleRule>());
+  c->add_option("--round", o.round, "Element rounding: " + choices<Rounding>("rne"));
+  c->add_option("--overflow", o.overflow, "Element overflow: " + choices<Overflow>("satfinite"));
+  c->add_option("--sr-variant", o.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
   c->add_option("--sr-bits", o.sr_bits, "Random bits for SR variants A/B/C (1..32)");
   c->add_option("--seed", o.seed, "Philox seed for --round sr (element i reads sr_bits(seed, 0, 0, i))")
       ->check(uint64_text);
-  c->add_option("--profile", o.profile, "ocp nvidia ml_dtypes p3109");
+  c->add_option("--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   c->add_option("--element", o.element, "Element format for fp8_* schemes (e.g. e5m2)");
-  c->add_option("--axis", o.axis, "Axis the blocks run along: last (default) or first");
-  c->add_option("--zero-block", o.zero_block, "standard min_scale unit_scale nan (D7)");
-  c->add_option("--nan-block", o.nan_block, "whole_block_nan element_only (D8)");
-  c->add_option("--inf-block", o.inf_block, "nan_scale max_scale");
-  c->add_option("--subnormal-amax", o.subnormal_amax, "keep flush_block");
-  c->add_option("--mxint8-min", o.mxint8_min, "twos_complement symmetric (D10)");
-  c->add_option("--fp32-order", o.fp32_order, "te_multiply divide (FP32 scale operation order)");
+  c->add_option("--axis", o.axis, "Axis the blocks run along: " + choices<BlockAxis>("last"));
+  c->add_option("--zero-block", o.zero_block, "D7: " + choices<ZeroBlock>("standard"));
+  c->add_option("--nan-block", o.nan_block, "D8: " + choices<NanInBlock>("whole_block_nan"));
+  c->add_option("--inf-block", o.inf_block, choices<InfInBlock>("nan_scale"));
+  c->add_option("--subnormal-amax", o.subnormal_amax, choices<SubnormalAmax>("keep"));
+  c->add_option("--mxint8-min", o.mxint8_min, "D10: " + choices<Mxint8Min>("twos_complement"));
+  c->add_option("--fp32-order", o.fp32_order, "FP32 scale operation order: " + choices<Fp32ScaleOrder>("te_multiply"));
   c->add_option("--amax-epsilon", o.amax_epsilon, "amax below this is raised to it");
   c->add_flag("--scale-ftz", o.scale_ftz, "Dequantize as an FTZ/DAZ consumer: subnormal scales read 0 (D17)");
   c->add_option("--in", o.in, "Input .npy (or .safetensors with --tensor)")->required();
@@ -54,11 +56,11 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
 int run_quantize(const QuantizeOptions& o) {
   const Scheme& scheme = find_scheme(o.scheme);
   QuantOptions q;
-  if (!o.scale_rule.empty()) q.rule = parse_scale_rule(o.scale_rule);
-  q.rounding.rounding = parse_rounding(o.round);
-  q.rounding.overflow = parse_overflow(o.overflow);
+  if (!o.scale_rule.empty()) q.rule = parse_option<ScaleRule>("--scale-rule", o.scale_rule);
+  q.rounding.rounding = parse_option<Rounding>("--round", o.round);
+  q.rounding.overflow = parse_option<Overflow>("--overflow", o.overflow);
   if (q.rounding.rounding == Rounding::sr) {
-    q.rounding.sr_variant = parse_sr_variant(o.sr_variant);
+    q.rounding.sr_variant = parse_option<SrVariant>("--sr-variant", o.sr_variant);
     if (o.sr_bits < 1 || o.sr_bits > 32) throw Error("--sr-bits " + std::to_string(o.sr_bits) + " is out of range; accepted: 1..32");
     q.rounding.sr_bits = static_cast<std::uint8_t>(o.sr_bits);
     if (!o.seed) throw Error("--round sr needs --seed S (an unsigned 64-bit integer) so the output is reproducible");
@@ -66,11 +68,11 @@ int run_quantize(const QuantizeOptions& o) {
   } else if (o.seed) {
     throw Error("--seed applies only to --round sr");
   }
-  q.profile = parse_profile(o.profile);
+  q.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (!o.element.empty()) {
     if (scheme.name.rfind("fp8_", 0) != 0)
       throw Error("--element applies to the fp8_* schemes only; " + scheme.name + " has a fixed element format");
-    q.element = parse_format(o.element);
+    q.element = with_option("--element", [&] { return parse_format(o.element); });
   }
   q.along_first_axis = parse_option<BlockAxis>("--axis", o.axis) == BlockAxis::first;
   q.policy.zero = parse_option<ZeroBlock>("--zero-block", o.zero_block);

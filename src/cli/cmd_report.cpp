@@ -13,6 +13,7 @@
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/safetensors.hpp"
+#include "options.hpp"
 
 namespace minifloat::cli {
 namespace {
@@ -71,7 +72,7 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
   c->add_option("--in", o.in, "Input .safetensors or .npy file")->required();
   c->add_option("--schemes", o.schemes, "all, or a comma-separated list of schemes");
   c->add_option("--tensor", o.tensor, "Only this tensor of a .safetensors file");
-  c->add_option("--round", o.round, "Element rounding mode (rne rna rtz rtp rtn rto sr)");
+  c->add_option("--round", o.round, "Element rounding mode: " + choices<Rounding>("rne"));
   c->add_option("--scale-rule", o.scale_rule,
                 "Use this scale rule for every scheme it fits (E8M0 and FP32 rules: all but nvfp4; nvfp4: nvfp4); "
                 "the rule column shows the rule used");
