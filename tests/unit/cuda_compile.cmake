@@ -5,14 +5,14 @@
 # warning in nvcc). Compile only: no GPU needed. Skipped, with the reason, when nvcc is absent.
 find_program(MINIFLOAT_NVCC nvcc HINTS /usr/local/cuda/bin DOC "nvcc for the cuda-compile test")
 if(MINIFLOAT_NVCC)
-  add_test(NAME cuda_compile_core_sm90
+  add_test(NAME unit.cuda_compile_core_sm90
            COMMAND ${MINIFLOAT_NVCC} -std=c++20 -arch=sm_90 --Werror all-warnings -ccbin ${CMAKE_CXX_COMPILER}
                    -I${minifloat_SOURCE_DIR}/include -c ${CMAKE_CURRENT_LIST_DIR}/cuda_compile.cu
                    -o ${CMAKE_CURRENT_BINARY_DIR}/cuda_compile.o)
 else()
-  add_test(NAME cuda_compile_core_sm90
+  add_test(NAME unit.cuda_compile_core_sm90
            COMMAND ${CMAKE_COMMAND} -E echo
                    "SKIPPED: nvcc not found (not on PATH nor in /usr/local/cuda/bin; set -DMINIFLOAT_NVCC=...)")
-  set_tests_properties(cuda_compile_core_sm90 PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
+  set_tests_properties(unit.cuda_compile_core_sm90 PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
 endif()
-set_tests_properties(cuda_compile_core_sm90 PROPERTIES LABELS "cuda-compile" TIMEOUT 300)
+set_tests_properties(unit.cuda_compile_core_sm90 PROPERTIES LABELS "cuda-compile" TIMEOUT 300)
