@@ -128,6 +128,7 @@ struct Case {
 std::string case_name(const ::testing::TestParamInfo<Case>& i) {
   return i.param.scheme + "_" + (i.param.rule.empty() ? std::string("default") : i.param.rule);
 }
+void PrintTo(const Case& c, std::ostream* os) { *os << c.scheme << " " << (c.rule.empty() ? "default" : c.rule); }
 
 class BlockVsMpfrOracle : public ::testing::TestWithParam<Case> {};
 
