@@ -8,6 +8,8 @@
 #include <charconv>
 #include <string>
 
+#include "excerpt.hpp"
+
 namespace minifloat {
 namespace {
 
@@ -91,14 +93,14 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   }
   parts.push_back(cur);
   auto fail = [&](const std::string& why) -> Format {
-    throw NameError("invalid user-defined format '" + std::string(full) + "': " + why +
+    throw NameError("invalid user-defined format '" + detail::excerpt(full) + "': " + why +
                     "; expected custom:E,M,BIAS,signed|unsigned,ieee|fn|fnuz|p3109_extended|none[,nozero]");
   };
   if (parts.size() != 5 && parts.size() != 6) return fail("wrong number of fields");
   auto num = [&](const std::string& s, const char* what) {
     int v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc{} || p != s.data() + s.size()) fail(std::string("bad ") + what + " '" + s + "'");
+    if (ec != std::errc{} || p != s.data() + s.size()) fail(std::string("bad ") + what + " '" + detail::excerpt(s) + "'");
     return v;
   };
   const int e = num(parts[0], "exponent bits");
@@ -115,7 +117,7 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   else if (parts[4] == "fnuz") sp = Specials::fnuz;
   else if (parts[4] == "p3109_extended") sp = Specials::p3109_extended;
   else if (parts[4] == "none") sp = Specials::none;
-  else return fail("unknown special-value encoding '" + parts[4] + "'");
+  else return fail("unknown special-value encoding '" + detail::excerpt(parts[4]) + "'");
   bool has_zero = true;
   if (parts.size() == 6) {
     if (parts[5] != "nozero") return fail("the optional 6th field must be nozero");
@@ -130,6 +132,7 @@ Format parse_custom(std::string_view spec, std::string_view full) {
     case FormatError::unsigned_fnuz: return fail("fnuz specials need a sign bit");
     case FormatError::no_zero_needs_fn: return fail("nozero needs fn or none specials");
     case FormatError::no_finite_values: return fail("no finite values remain");
+    case FormatError::bias_out_of_range: return fail("the bias must be within ±" + std::to_string(kMaxAbsBias));
     default: return fail("inconsistent fields");
   }
 }
@@ -195,7 +198,7 @@ Format parse_format(std::string_view name) {
     if (nf.family == "p3109") break;
     accepted += (accepted.empty() ? "" : " ") + nf.name;
   }
-  throw NameError("unknown format '" + std::string(name) + "'; accepted: " + accepted +
+  throw NameError("unknown format '" + detail::excerpt(name) + "'; accepted: " + accepted +
                   ", Binary{K}p{P}{s|u}{e|f} (IEEE P3109, 3<=K<=16), or custom:E,M,BIAS,signed|unsigned,SPECIALS[,nozero]");
 }
 

@@ -105,6 +105,13 @@ TEST(Format, ValidateRejectsInconsistentDescriptors) {
   EXPECT_EQ(validate(Format{5, 5, 0, 15, false, Specials::ieee, true}), FormatError::ieee_needs_mantissa);
   EXPECT_EQ(validate(Format{7, 4, 3, 7, false, Specials::fnuz, true}), FormatError::unsigned_fnuz);
   EXPECT_EQ(validate(Format{8, 4, 3, 7, true, Specials::ieee, false}), FormatError::no_zero_needs_fn);
+  // |bias| ≤ 2^17: beyond it emin = 1 − bias and exp − bias − mantissa_bits overflow int32
+  // (custom:…,-2147483648,… made emin() undefined behaviour; seen while writing fuzz_format_name).
+  EXPECT_EQ(validate(Format{20, 16, 3, kMaxAbsBias, true, Specials::none, true}), FormatError::ok);
+  EXPECT_EQ(validate(Format{20, 16, 3, -kMaxAbsBias, true, Specials::none, true}), FormatError::ok);
+  EXPECT_EQ(validate(Format{20, 16, 3, kMaxAbsBias + 1, true, Specials::none, true}), FormatError::bias_out_of_range);
+  EXPECT_EQ(validate(Format{8, 4, 3, std::numeric_limits<std::int32_t>::min(), true, Specials::fn, true}), FormatError::bias_out_of_range);
+  EXPECT_EQ(validate(Format{8, 4, 3, std::numeric_limits<std::int32_t>::max(), true, Specials::fn, true}), FormatError::bias_out_of_range);
 }
 
 // Every P3109 format of the family has the special codes of the v4.0 table (§3.1 of spec-digest).

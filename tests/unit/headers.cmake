@@ -3,7 +3,7 @@
 # compiled with our warnings; the build fails when a header misses an include.
 set(minifloat_public_headers
   accumulate.hpp arith.hpp block.hpp config.hpp convert.hpp convert_span.hpp decimal.hpp error.hpp file_io.hpp
-  format.hpp gaussws.hpp minifloat.hpp npy.hpp pack.hpp parse.hpp profile.hpp quant.hpp random.hpp registry.hpp
+  format.hpp gaussws.hpp minifloat.hpp mma_vectors.hpp npy.hpp pack.hpp parse.hpp profile.hpp quant.hpp random.hpp registry.hpp
   round_pack.hpp rounding.hpp safetensors.hpp stochastic.hpp tables.hpp unpacked.hpp detail/bits.hpp
   train/quantizer.hpp train/recipe.hpp train/study.hpp train/tensor.hpp)
 set(header_check_sources)
