@@ -19,6 +19,14 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+/// `name` equals the lowercase `l`, ignoring case (no allocation: parse_format scans ~520 names).
+bool equals_lower(std::string_view name, std::string_view l) {
+  if (name.size() != l.size()) return false;
+  for (std::size_t i = 0; i < l.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(name[i])) != static_cast<unsigned char>(l[i])) return false;
+  return true;
+}
+
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
   for (auto n : names) {
@@ -190,7 +198,7 @@ Format parse_format(std::string_view name) {
   if (name.substr(0, 7) == "custom:") return parse_custom(name.substr(7), name);
   const std::string l = lower(name);
   for (const auto& nf : named_formats())
-    if (lower(nf.name) == l) return nf.format;
+    if (equals_lower(nf.name, l)) return nf.format;
   for (const auto& a : kAliases)
     if (a.alias == l) return parse_format(a.name);
   std::string accepted;

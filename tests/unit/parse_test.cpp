@@ -157,7 +157,12 @@ TEST(Parse, HugeHexExponentsOverflowAndUnderflow) {
   EXPECT_FALSE(at.sticky);
   EXPECT_EQ(parse_value("0x1p332193").exp, 400000);  // the huge stand-in
   EXPECT_EQ(parse_value("0x1p-332193").exp, -400000);
-  // decimal exponents saturate without wrapping
+  // decimal exponents saturate without wrapping, whatever fraction digits come with them (MPFR
+  // 4.2.0's mpfr_strtofr wraps this one around to 5.9e+1388255822130839282; found by fuzz_parse_value)
+  const std::string wrap = "0." + std::string(996, '0') + "1e-19" + std::string(900, '0') + "1111111111111111111111";
+  EXPECT_EQ(parse_value(wrap).exp, -400000);
+  EXPECT_EQ(enc(wrap.c_str(), formats::e4m3fn), 0x00u);
+  EXPECT_EQ(enc(wrap.c_str(), formats::e4m3fn, {Rounding::rtp}), 0x01u);
   EXPECT_EQ(enc("1e99999999999999999999", formats::e5m2), 0x7cu);
   EXPECT_EQ(enc("-0.5e-99999999999999999999", formats::e5m2, {Rounding::rtn}), 0x81u);
 }
