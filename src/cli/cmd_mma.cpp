@@ -11,63 +11,21 @@
 #include <optional>
 #include <span>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "minifloat/accumulate.hpp"
 #include "minifloat/core/convert.hpp"
+#include "minifloat/core/round_pack.hpp"
 #include "minifloat/error.hpp"
+#include "minifloat/mma_vectors.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
-#include "minifloat/core/round_pack.hpp"
 #include "options.hpp"
 
 namespace minifloat::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-/// The one file in `dir` whose name starts with `prefix` and ends with `suffix`.
-fs::path find_one(const fs::path& dir, const std::string& prefix, const std::string& suffix, const std::string& what) {
-  std::vector<fs::path> hits;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string n = e.path().filename().string();
-    if (n.size() >= prefix.size() + suffix.size() && n.compare(0, prefix.size(), prefix) == 0 &&
-        n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
-      hits.push_back(e.path());
-  }
-  if (ec) throw Error("mma-check: cannot read folder '" + dir.string() + "': " + ec.message());
-  if (hits.empty())
-    throw Error("mma-check: no " + what + " file (" + prefix + "*" + suffix + ") in '" + dir.string() +
-                "'; expected files a_*.txt, b_*.txt, c_*.txt, d_*_fp32.txt");
-  if (hits.size() > 1)
-    throw Error("mma-check: more than one " + what + " file (" + prefix + "*" + suffix + ") in '" + dir.string() + "'");
-  return hits[0];
-}
-
-std::vector<std::string> read_lines(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw Error("mma-check: cannot open '" + p.string() + "'");
-  std::vector<std::string> lines;
-  std::string s;
-  while (std::getline(in, s)) {
-    if (!s.empty() && s.back() == '\r') s.pop_back();
-    if (s.find_first_not_of(" \t") == std::string::npos) continue;
-    lines.push_back(s);
-  }
-  return lines;
-}
-
-std::uint64_t parse_bits(const std::string& line, const fs::path& p, std::size_t lineno) {
-  std::string t = line;
-  t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char ch) { return std::isspace(ch) != 0; }), t.end());
-  if (t.size() != 32 || t.find_first_not_of("01") != std::string::npos)
-    throw Error(fmt::format("mma-check: {} line {}: expected one 32-character binary string, got '{}'", p.string(),
-                            lineno, line.substr(0, 60)));
-  std::uint64_t v = 0;
-  for (const char ch : t) v = (v << 1) | static_cast<std::uint64_t>(ch - '0');
-  return v;
-}
 
 std::string hex(Format f, std::uint64_t code) { return fmt::format("0x{:0{}x}", code, (f.bits + 3) / 4); }
 
@@ -88,64 +46,6 @@ void require_operand_format(std::span<const Format> accepted, const std::string&
               " (float arrays are rounded into it once, rne + satfinite)");
 }
 }  // namespace
-
-MmaVectors load_mma_vectors(const fs::path& dir, const std::string& element_format) {
-  if (!fs::is_directory(dir)) throw Error("mma-check: '" + dir.string() + "' is not a folder");
-  MmaVectors v;
-  v.a_file = find_one(dir, "a_", ".txt", "a");
-  v.b_file = find_one(dir, "b_", ".txt", "b");
-  v.c_file = find_one(dir, "c_", ".txt", "c");
-  v.d_file = find_one(dir, "d_", "_fp32.txt", "d (FP32 destination)");
-  if (!element_format.empty()) {
-    v.element = parse_format(element_format);
-  } else {
-    std::string n = v.a_file.filename().string();
-    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
-    if (n.find("E4M3") != std::string::npos) v.element = formats::e4m3fn;
-    else if (n.find("E5M2") != std::string::npos) v.element = formats::e5m2;
-    else throw Error("mma-check: cannot tell the element format from '" + v.a_file.filename().string() +
-                     "' (no E4M3/E5M2 in the name); pass --format");
-  }
-  const auto load_ab = [&](const fs::path& p, std::vector<std::uint64_t>& out) {
-    const std::vector<std::string> lines = read_lines(p);
-    std::size_t lineno = 0;
-    for (const std::string& line : lines) {
-      ++lineno;
-      std::istringstream ss(line);
-      std::string w;
-      std::size_t n = 0;
-      while (ss >> w) {
-        std::uint32_t bits = 0;
-        const bool ok = w.size() <= 8 && w.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
-        if (ok) bits = static_cast<std::uint32_t>(std::stoul(w, nullptr, 16));
-        if (!ok)
-          throw Error(fmt::format("mma-check: {} line {}: '{}' is not an FP32 hex word (8 hex digits)", p.string(),
-                                  lineno, w));
-        const RoundResult r = convert(formats::f32, bits, v.element);
-        if ((r.flags & (flag_inexact | flag_invalid)) != 0 || to_double(formats::f32, bits) != to_double(v.element, r.code))
-          throw Error(fmt::format("mma-check: {} line {}: {} ({}) is not exactly a {} value", p.string(), lineno, w,
-                                  to_double(formats::f32, bits), format_name(v.element)));
-        out.push_back(r.code);
-        ++n;
-      }
-      if (v.k == 0) v.k = n;
-      if (n != v.k || n == 0)
-        throw Error(fmt::format("mma-check: {} line {}: {} elements, expected {}", p.string(), lineno, n, v.k));
-    }
-    return lines.size();
-  };
-  const std::size_t rows_a = load_ab(v.a_file, v.a);
-  const std::size_t rows_b = load_ab(v.b_file, v.b);
-  std::size_t lineno = 0;
-  for (const std::string& line : read_lines(v.c_file)) v.c.push_back(parse_bits(line, v.c_file, ++lineno));
-  lineno = 0;
-  for (const std::string& line : read_lines(v.d_file)) v.d.push_back(parse_bits(line, v.d_file, ++lineno));
-  if (rows_a != rows_b || rows_a != v.c.size() || rows_a != v.d.size())
-    throw Error(fmt::format("mma-check: line counts differ: {} a, {} b, {} c, {} d in '{}'", rows_a, rows_b, v.c.size(),
-                            v.d.size(), dir.string()));
-  if (rows_a == 0) throw Error("mma-check: no vectors in '" + dir.string() + "' (the a_/b_/c_/d_ files are empty)");
-  return v;
-}
 
 void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts) {
   auto* sub = app.add_subcommand("mma-check", "Check a tensor-core accumulation model against measured MMA vectors");

@@ -27,18 +27,6 @@ void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts);
 /// ambiguous file, a malformed line, or an a/b value that is not exact in the element format.
 int run_mma_check(const MmaCheckOptions& opts);
 
-/// The vectors of one folder (the MATLAB-tensor-core `model_validation` text layout).
-struct MmaVectors {
-  Format element{};                         ///< format of the a/b elements
-  std::size_t k = 0;                        ///< elements per line
-  std::vector<std::uint64_t> a, b;          ///< rows × k codes of `element`
-  std::vector<std::uint64_t> c, d;          ///< f32 codes, one per row
-  std::filesystem::path a_file, b_file, c_file, d_file;
-};
-/// Load a folder: a_*/b_* lines of k FP32 hex words (each the exact value of an element), c_*/d_*_fp32
-/// lines of one 32-character binary string. Throws minifloat::Error with the file and line on bad input.
-MmaVectors load_mma_vectors(const std::filesystem::path& dir, const std::string& element_format = "");
-
 struct DotOptions {
   std::string model;              ///< --model NAME (exact, fp32, pairwise, kahan, blocked<N>, a preset, <preset>+blocked<N>)
   std::string a, b;               ///< --a FILE, --b FILE (.npy: vectors (k) or matrices (m,k) and (k,n))
