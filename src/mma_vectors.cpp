@@ -182,22 +182,28 @@ MmaVectors parse_mma_vectors(const MmaVectorTexts& t, Format element) {
   return v;
 }
 
-MmaVectors load_mma_vectors(const fs::path& dir, const std::string& element_format) {
+Format mma_element_format_from_name(const std::string& file_name) {
+  std::string n = file_name;
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+  const auto has = [&](const char* tag) { return n.find(tag) != std::string::npos; };
+  if (has("E4M3")) return formats::e4m3fn;
+  if (has("E5M2")) return formats::e5m2;
+  if (has("BF16")) return formats::bf16;  // before F16: "BF16" contains it
+  if (has("TF32")) return formats::tf32;
+  if (has("FP16") || has("F16")) return formats::f16;
+  throw NameError("MMA vectors: cannot tell the element format from '" + file_name +
+                  "' (no E4M3/E5M2/BF16/FP16/TF32 in the name); name it (mma-check --format)");
+}
+
+MmaVectors load_mma_vectors(const fs::path& dir, const std::string& element_format, MmaDestination destination) {
   if (!fs::is_directory(dir)) throw IoError("MMA vectors: '" + dir.string() + "' is not a folder");
+  const bool fp16 = destination == MmaDestination::fp16;
   const fs::path a = find_one(dir, "a_", ".txt", "a"), b = find_one(dir, "b_", ".txt", "b"),
-                 c = find_one(dir, "c_", ".txt", "c"), d = find_one(dir, "d_", "_fp32.txt", "d (FP32 destination)");
-  Format element{};
-  if (!element_format.empty()) {
-    element = parse_format(element_format);
-  } else {
-    std::string n = a.filename().string();
-    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
-    if (n.find("E4M3") != std::string::npos) element = formats::e4m3fn;
-    else if (n.find("E5M2") != std::string::npos) element = formats::e5m2;
-    else
-      throw NameError("MMA vectors: cannot tell the element format from '" + a.filename().string() +
-                      "' (no E4M3/E5M2 in the name); name it (mma-check --format)");
-  }
+                 c = find_one(dir, "c_", ".txt", "c"),
+                 d = find_one(dir, "d_", fp16 ? "_fp16.txt" : "_fp32.txt",
+                              fp16 ? "d (FP16 destination)" : "d (FP32 destination)");
+  const Format element =
+      element_format.empty() ? mma_element_format_from_name(a.filename().string()) : parse_format(element_format);
   const std::string ta = read_text(a), tb = read_text(b), tc = read_text(c), td = read_text(d);
   return parse_mma_vectors({ta, tb, tc, td, a.string(), b.string(), c.string(), d.string()}, element);
 }

@@ -47,6 +47,7 @@ std::vector<NamedFormat> build_formats() {
       {"ue4m3", formats::ue4m3, "scale", "NVFP4 block scale UE4M3: 7 bits, unsigned, bias 7, NaN 0x7f, max 448"},
       {"bf16", formats::bf16, "ieee754", "bfloat16"},
       {"f16", formats::f16, "ieee754", "IEEE 754 binary16"},
+      {"tf32", formats::tf32, "tensor-core", "NVIDIA TensorFloat-32: FP32 range (bias 127, IEEE Inf/NaN), 10 mantissa bits"},
       {"f32", formats::f32, "ieee754", "IEEE 754 binary32"},
       {"f64", formats::f64, "ieee754", "IEEE 754 binary64"},
   };

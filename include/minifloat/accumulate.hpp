@@ -49,13 +49,13 @@ struct DotModel {
 };
 
 /// A tensor-core preset as the registry names it: the model and the operand formats its MMA
-/// instruction multiplies (Hopper/Ada FP8: e4m3fn and e5m2; hopper-f16: f16; hopper-bf16: bf16).
+/// instruction multiplies (FP8 presets: e4m3fn and e5m2; *-f16: f16; *-bf16: bf16; *-tf32: tf32).
 struct TensorCorePreset {
   const TfdpaModel* model;
   std::span<const Format> operands;
 };
-/// "tensor-core" (registry.hpp NameTable): hopper-fp8 ada-fp8 hopper-f16 hopper-bf16
-/// blackwell-fp8-unvalidated.
+/// "tensor-core" (registry.hpp NameTable): every mma_models:: preset (core/tfdpa.hpp), Volta to
+/// Blackwell; a name ends in "-unvalidated" unless the preset reproduces a measured set bit for bit.
 const NameTable<TensorCorePreset>& tensor_core_table();
 /// "accumulation": the fixed names exact, fp32, pairwise, kahan and the tensor-core presets
 /// (alone over all k), with the patterns blocked<N> (hopper-fp8 inside, promoted to FP32 every N

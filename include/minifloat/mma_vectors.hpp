@@ -45,11 +45,23 @@ struct MmaVectorTexts {
 /// that ends early and its last line).
 MmaVectors parse_mma_vectors(const MmaVectorTexts& texts, Format element);
 
-/// Load a folder holding exactly one each of a_*.txt, b_*.txt, c_*.txt, d_*_fp32.txt.
-/// `element_format` names the a/b element format; empty: E4M3 (e4m3fn) or E5M2 (e5m2) from
-/// the a_ file name. Throws IoError for a missing folder or file or more than one candidate,
-/// NameError for an unknown or untellable format, ParseError as parse_mma_vectors.
-MmaVectors load_mma_vectors(const std::filesystem::path& dir, const std::string& element_format = "");
+/// Which measured destination file a set's d comes from.
+enum class MmaDestination : std::uint8_t {
+  fp32,  ///< d_*_fp32.txt: FP32 destination registers
+  fp16,  ///< d_*_fp16.txt: FP16 destination registers, stored widened to FP32 bits
+};
+
+/// The a/b element format a vector file's name says (case-insensitive): E4M3 → e4m3fn, E5M2 →
+/// e5m2, BF16 → bf16, FP16/F16 → f16, TF32 → tf32. Throws NameError when it says none of them.
+Format mma_element_format_from_name(const std::string& file_name);
+
+/// Load a folder holding exactly one each of a_*.txt, b_*.txt, c_*.txt and d_*_fp32.txt (or
+/// d_*_fp16.txt for MmaDestination::fp16). `element_format` names the a/b element format; empty:
+/// from the a_ file name (mma_element_format_from_name). Throws IoError for a missing folder or
+/// file or more than one candidate, NameError for an unknown or untellable format, ParseError as
+/// parse_mma_vectors.
+MmaVectors load_mma_vectors(const std::filesystem::path& dir, const std::string& element_format = "",
+                            MmaDestination destination = MmaDestination::fp32);
 
 /// The text of the four files of one vector set.
 struct MmaVectorFiles {

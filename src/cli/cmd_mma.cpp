@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <span>
@@ -48,34 +49,239 @@ void require_operand_format(std::span<const Format> accepted, const std::string&
 }  // namespace
 
 void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts) {
-  auto* sub = app.add_subcommand("mma-check", "Check a tensor-core accumulation model against measured MMA vectors");
-  sub->add_option("--model", opts.model, "tensor-core preset: " + choices(tensor_core_table()))->required();
-  sub->add_option("--dir", opts.dir, "folder with a_*.txt b_*.txt c_*.txt d_*_fp32.txt")->required();
-  sub->add_flag("--c-zero", opts.c_zero,
-                "use C = +0 instead of the c_ file: for vectors measured with a zero accumulator (the H100 FP8 "
-                "folder of the shared mma-vectors, see its README); the Ada vectors use the file's C");
+  auto* sub = app.add_subcommand("mma-check", "Check tensor-core accumulation models against measured MMA vectors");
+  auto* model = sub->add_option("--model", opts.model, "tensor-core preset: " + choices(tensor_core_table()));
+  auto* dir = sub->add_option("--dir", opts.dir,
+                              "folder with a_*.txt b_*.txt c_*.txt and d_*_fp32.txt (d_*_fp16.txt for an FP16-destination "
+                              "preset)");
+  auto* all = sub->add_option("--all", opts.all,
+                              "folder of vector-set folders: run every preset on every set and print the match matrix");
+  model->needs(dir);
+  dir->needs(model);
+  all->excludes(model)->excludes(dir);
+  sub->add_flag("--c-zero", opts.c_zero, "use C = +0 instead of the c_ file (same as --c zero)");
+  sub->add_option("--c", opts.c_rule,
+                  "C rule: file (the c_ file's value), zero (+0: e.g. the H100 FP8 folder, see its README) or auto "
+                  "(--all: decided per set from the data); default file for --model, auto for --all");
   sub->add_option("--format", opts.format,
-                  "element format of a/b (default: e4m3fn/e5m2 from E4M3/E5M2 in the a_ file name); must be one the "
-                  "preset's MMA multiplies");
+                  "element format of a/b (default: from E4M3/E5M2/BF16/FP16/TF32 in the a_ file name); must be one "
+                  "the preset's MMA multiplies");
   sub->add_option("--show", opts.show, "how many mismatches to print, 0..1000000 (default 5)");
 }
 
+namespace {
+
+enum class CRule : std::uint8_t { file, zero, automatic };
+
+CRule parse_c_rule(const MmaCheckOptions& opts, CRule dflt) {
+  if (opts.c_zero && !opts.c_rule.empty() && opts.c_rule != "zero")
+    throw Error("--c-zero contradicts --c " + quote_input(opts.c_rule) + "; pass one of them");
+  if (opts.c_zero) return CRule::zero;
+  if (opts.c_rule.empty()) return dflt;
+  if (opts.c_rule == "file") return CRule::file;
+  if (opts.c_rule == "zero") return CRule::zero;
+  if (opts.c_rule == "auto") return CRule::automatic;
+  throw Error("--c " + quote_input(opts.c_rule) + " is not a C rule; accepted: file, zero, auto");
+}
+
+bool multiplies(const TensorCorePreset& p, Format f) {
+  return std::any_of(p.operands.begin(), p.operands.end(), [&](const Format& o) { return o == f; });
+}
+
+/// The model's result for row r of v as FP32 bits (an f16 destination widened exactly); `c` is
+/// the FP32 addend, rounded RNE into the model's destination register first (an f16 C register).
+std::uint64_t model_row(const TfdpaModel& m, const MmaVectors& v, std::size_t r, std::uint64_t c) {
+  const std::uint64_t c_dest = m.dest == formats::f32 ? c : convert(formats::f32, c, m.dest).code;
+  const std::uint64_t got =
+      tfdpa_dot(m, v.element, v.a.data() + r * v.k, v.element, v.b.data() + r * v.k, v.k, c_dest).code;
+  return m.dest == formats::f32 ? got : convert(m.dest, got, formats::f32).code;
+}
+
+std::size_t count_matches(const TfdpaModel& m, const MmaVectors& v, bool c_zero) {
+  std::size_t n = 0;
+  for (std::size_t r = 0; r < v.d.size(); ++r) n += model_row(m, v, r, c_zero ? 0 : v.c[r]) == v.d[r] ? 1 : 0;
+  return n;
+}
+
+Format dest_of(MmaDestination d) { return d == MmaDestination::fp16 ? formats::f16 : formats::f32; }
+
+/// One measured set: a folder and one of its destination files.
+struct VectorSet {
+  std::string name;  ///< folder name, + ":fp16" for the FP16-destination file
+  MmaDestination destination;
+  MmaVectors v;
+};
+
+/// `name` (a set name) is listed in the preset's validated_on (space-separated).
+bool validated_on(const TfdpaModel& m, const std::string& name) {
+  std::istringstream ss(m.validated_on);
+  for (std::string w; ss >> w;)
+    if (w == name) return true;
+  return false;
+}
+
+int run_mma_all(const MmaCheckOptions& opts) {
+  namespace fs = std::filesystem;
+  const CRule rule = parse_c_rule(opts, CRule::automatic);
+  const fs::path root = opts.all;
+  if (!fs::is_directory(root)) throw IoError("mma-check --all: '" + root.string() + "' is not a folder");
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(root))
+    if (e.is_directory()) dirs.push_back(e.path());
+  std::sort(dirs.begin(), dirs.end());
+  std::vector<VectorSet> sets;
+  for (const fs::path& d : dirs) {
+    bool has32 = false, has16 = false;
+    for (const auto& e : fs::directory_iterator(d)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind("d_", 0) == 0 && n.size() > 9 && n.substr(n.size() - 9) == "_fp32.txt") has32 = true;
+      if (n.rfind("d_", 0) == 0 && n.size() > 9 && n.substr(n.size() - 9) == "_fp16.txt") has16 = true;
+    }
+    if (has32) sets.push_back({d.filename().string(), MmaDestination::fp32, load_mma_vectors(d, opts.format)});
+    if (has16)
+      sets.push_back({d.filename().string() + ":fp16", MmaDestination::fp16,
+                      load_mma_vectors(d, opts.format, MmaDestination::fp16)});
+  }
+  if (sets.empty())
+    throw IoError("mma-check --all: no vector sets (sub-folders with a_*.txt b_*.txt c_*.txt d_*_fp32.txt or "
+                  "d_*_fp16.txt) in '" + root.string() + "'");
+  const auto& presets = tensor_core_table().entries;
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  // counts[p][s] with the set's C rule; best per rule decides auto
+  std::vector<std::vector<std::size_t>> counts(presets.size(), std::vector<std::size_t>(sets.size(), kNone));
+  std::vector<bool> c_zero(sets.size(), rule == CRule::zero);
+  std::vector<std::string> c_note(sets.size());
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    const VectorSet& set = sets[s];
+    std::vector<std::size_t> with_file(presets.size(), kNone), with_zero(presets.size(), kNone);
+    std::size_t best_file = 0, best_zero = 0;
+    for (std::size_t p = 0; p < presets.size(); ++p) {
+      const TfdpaModel& m = *presets[p].value.model;
+      if (!multiplies(presets[p].value, set.v.element) || !(m.dest == dest_of(set.destination))) continue;
+      if (rule != CRule::zero) best_file = std::max(best_file, with_file[p] = count_matches(m, set.v, false));
+      if (rule != CRule::file) best_zero = std::max(best_zero, with_zero[p] = count_matches(m, set.v, true));
+    }
+    const std::size_t rows = set.v.d.size();
+    if (rule == CRule::automatic) {
+      c_zero[s] = best_zero > best_file;
+      c_note[s] = fmt::format("{} (auto: best {}/{} with the file's C, {}/{} with +0)", c_zero[s] ? "+0" : "file",
+                              best_file, rows, best_zero, rows);
+    } else {
+      c_note[s] = rule == CRule::zero ? "+0 (--c zero)" : "file (--c file)";
+    }
+    for (std::size_t p = 0; p < presets.size(); ++p) counts[p][s] = c_zero[s] ? with_zero[p] : with_file[p];
+  }
+  // the matrix: presets × sets
+  std::size_t w0 = 6;
+  for (const auto& p : presets) w0 = std::max(w0, p.name.size());
+  fmt::print("match matrix: rows of each set reproduced bit for bit (* = the preset is validated on that set, "
+             "- = the preset does not multiply that element format into that destination)\n");
+  fmt::print("{:<{}}", "preset", w0);
+  std::vector<std::size_t> width(sets.size());
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    width[s] = std::max<std::size_t>(sets[s].name.size(), 5) + 2;
+    fmt::print("{:>{}}", sets[s].name, width[s]);
+  }
+  fmt::print("\n");
+  for (std::size_t p = 0; p < presets.size(); ++p) {
+    fmt::print("{:<{}}", presets[p].name, w0);
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      const std::size_t n = counts[p][s];
+      const std::string cell = n == kNone ? "-"
+                                          : std::to_string(n) +
+                                                (validated_on(*presets[p].value.model, sets[s].name) ? "*" : "");
+      fmt::print("{:>{}}", cell, width[s]);
+    }
+    fmt::print("\n");
+  }
+  // per set: C rule, the presets matching every row, validation, what cannot be told apart
+  bool all_ok = true;
+  fmt::print("\nper set:\n");
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    const VectorSet& set = sets[s];
+    const std::size_t rows = set.v.d.size();
+    std::vector<std::string> full, validated;
+    for (std::size_t p = 0; p < presets.size(); ++p)
+      if (counts[p][s] == rows) {
+        full.emplace_back(presets[p].name);
+        if (validated_on(*presets[p].value.model, set.name)) validated.emplace_back(presets[p].name);
+      }
+    fmt::print("{} ({}, k = {}, {} destination, {} rows): C = {}\n", set.name, format_name(set.v.element), set.v.k,
+               set.destination == MmaDestination::fp16 ? "FP16" : "FP32", rows, c_note[s]);
+    const auto join = [](const std::vector<std::string>& v) {
+      std::string out;
+      for (const auto& x : v) (out += out.empty() ? "" : ", ") += x;
+      return out;
+    };
+    if (!validated.empty()) {
+      fmt::print("  matched {}/{} by {} (validated on this set)\n", rows, rows, join(validated));
+      if (full.size() > 1) fmt::print("  cannot be told apart on this set: {}\n", join(full));
+    } else if (!full.empty()) {
+      all_ok = false;
+      fmt::print("  matched {}/{} by {}, none validated on this set\n", rows, rows, join(full));
+    } else {
+      all_ok = false;
+      // probes: vary the group size, F, the output rounding and C around every applicable preset
+      std::size_t best = 0;
+      std::string best_desc;
+      const int groups[] = {static_cast<int>(set.v.k) / 2, static_cast<int>(set.v.k)};
+      for (const auto& pe : presets) {
+        if (!multiplies(pe.value, set.v.element) || !(pe.value.model->dest == dest_of(set.destination))) continue;
+        TfdpaModel m = *pe.value.model;
+        for (const int L : groups)
+          for (int F = 10; F <= 30; ++F)
+            for (const Rounding r : {Rounding::rtz, Rounding::rne})
+              for (const bool cz : {false, true}) {
+                if (L < 1) continue;
+                m.group = L;
+                m.frac_bits = F;
+                m.out_rounding = RoundingSpec{r};
+                const std::size_t n = count_matches(m, set.v, cz);
+                if (n > best) {
+                  best = n;
+                  best_desc = fmt::format("{} with L = {}, F = {}, output {}, C {}", pe.name, L, F,
+                                          r == Rounding::rtz ? "rtz" : "rne", cz ? "+0" : "from the file");
+                }
+              }
+        break;  // one base preset per destination/format: the probes vary every parameter that differs
+      }
+      fmt::print("  UNMATCHED: no preset reproduces every row; probes failed: L in {{{}, {}}} x F in 10..30 x output "
+                 "rtz/rne x C file/+0 (C rounded into the destination register): best {}/{} ({})\n",
+                 groups[0], groups[1], best, rows, best_desc.empty() ? "none applicable" : best_desc);
+    }
+  }
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+
 int run_mma_check(const MmaCheckOptions& opts) {
+  if (!opts.all.empty()) return run_mma_all(opts);
+  if (opts.model.empty()) throw Error("mma-check needs --model PRESET --dir DIR, or --all DIR");
   const TensorCorePreset& preset = parse_option("--model", tensor_core_table(), opts.model).value;
   const TfdpaModel& model = *preset.model;
+  const CRule rule = parse_c_rule(opts, CRule::file);
+  if (rule == CRule::automatic) throw Error("--c auto is for --all; with --model pass --c file or --c zero");
+  const bool c_zero = rule == CRule::zero;
   const auto show = static_cast<std::size_t>(parse_int_option("--show", opts.show, {0, 1000000}));
   if (!opts.format.empty())
     require_operand_format(preset.operands, opts.model, with_option("--format", [&] { return parse_format(opts.format); }),
                            "--format " + quote_input(opts.format));
-  const MmaVectors v = load_mma_vectors(opts.dir, opts.format);
+  if (model.validation != TfdpaValidation::hardware_vectors)
+    fmt::print(stderr,
+               "warning: {} is unvalidated: its parameters are published ones that no measured vectors here "
+               "confirm ({})\n",
+               model.name, model.source);
+  const MmaDestination destination = model.dest == formats::f16 ? MmaDestination::fp16 : MmaDestination::fp32;
+  const MmaVectors v = load_mma_vectors(opts.dir, opts.format, destination);
+  if (opts.format.empty())
+    require_operand_format(preset.operands, opts.model, v.element, "the a_ file name '" + v.a_file.filename().string() + "'");
   const std::size_t rows = v.d.size();
   std::size_t match = 0, shown = 0;
   std::string report;
   for (std::size_t r = 0; r < rows; ++r) {
-    const std::uint64_t c = opts.c_zero ? 0 : v.c[r];
-    const std::uint64_t c_dest = model.dest == formats::f32 ? c : convert(formats::f32, c, model.dest).code;
-    std::uint64_t got = tfdpa_dot(model, v.element, v.a.data() + r * v.k, v.element, v.b.data() + r * v.k, v.k, c_dest).code;
-    if (!(model.dest == formats::f32)) got = convert(model.dest, got, formats::f32).code;
+    const std::uint64_t c = c_zero ? 0 : v.c[r];
+    const std::uint64_t got = model_row(model, v, r, c);
     if (got == v.d[r]) {
       ++match;
       continue;
@@ -88,11 +294,11 @@ int run_mma_check(const MmaCheckOptions& opts) {
     }
     report += fmt::format("line {}:\n  a ({}) = {}\n  b = {}\n  c = {} ({}){}\n  expected d = {} ({})\n  computed d = {} ({})\n",
                           r + 1, format_name(v.element), a, b, hex(formats::f32, c), value_str(formats::f32, c),
-                          opts.c_zero ? " [--c-zero]" : "", hex(formats::f32, v.d[r]), value_str(formats::f32, v.d[r]),
+                          c_zero ? " [C = +0]" : "", hex(formats::f32, v.d[r]), value_str(formats::f32, v.d[r]),
                           hex(formats::f32, got), value_str(formats::f32, got));
   }
-  fmt::print("{}/{} match ({} on {}, k = {}, C {})\n", match, rows, model.name, opts.dir, v.k,
-             opts.c_zero ? "= +0" : "from " + v.c_file.filename().string());
+  fmt::print("{}/{} match ({} on {}, k = {}, {}, C {})\n", match, rows, model.name, opts.dir, v.k,
+             v.d_file.filename().string(), c_zero ? "= +0" : "from " + v.c_file.filename().string());
   if (!report.empty()) fmt::print("first mismatches:\n{}", report);
   return match == rows ? 0 : 1;
 }

@@ -15,15 +15,24 @@
 namespace minifloat::cli {
 
 struct MmaCheckOptions {
-  std::string model;       ///< --model PRESET (hopper-fp8, ada-fp8, hopper-f16, hopper-bf16, …)
-  std::string dir;         ///< --dir DIR holding a_*.txt, b_*.txt, c_*.txt, d_*_fp32.txt
-  bool c_zero = false;     ///< --c-zero: use C = +0 instead of the c_ file
-  std::string format;      ///< --format FMT of the a/b elements (default: from the a_ file name, E4M3/E5M2)
+  std::string model;       ///< --model PRESET (tensor_core_table(): hopper-fp8, ampere-f16, …)
+  std::string dir;         ///< --dir DIR holding a_*.txt, b_*.txt, c_*.txt, d_*_fp32.txt (d_*_fp16.txt: FP16 presets)
+  std::string all;         ///< --all DIR: every preset against every set in DIR's sub-folders (the match matrix)
+  bool c_zero = false;     ///< --c-zero: use C = +0 instead of the c_ file (= --c zero)
+  std::string c_rule;      ///< --c file|zero|auto (default: file for --model, auto for --all)
+  std::string format;      ///< --format FMT of the a/b elements (default: from the a_ file name)
   std::string show = "5";  ///< --show N mismatches, 0..1000000
 };
 void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts);
-/// Prints `N/M match` and the first mismatches (line, inputs, expected and computed bits).
-/// Returns 0 when all match, 1 otherwise; throws minifloat::Error (exit 2) for a missing or
+/// --model M --dir D: prints `N/M match` and the first mismatches (line, inputs, expected and
+/// computed bits), with a warning on stderr when M is unvalidated. Returns 0 when all match, 1
+/// otherwise. --all DIR: for every sub-folder of DIR and each destination file in it (d_*_fp32,
+/// d_*_fp16), runs every preset that multiplies the set's element format into that destination,
+/// decides the set's C rule from the data (the file's C or +0, whichever a preset matches more
+/// rows with; --c overrides), prints the matrix (presets × sets, `*` = validated on that set),
+/// then per set the presets that match every row, whether one is validated on it, the presets it
+/// cannot tell apart, and for an unmatched set the probes tried. Returns 0 when every set is matched
+/// by a preset validated on it, 1 otherwise. Throws minifloat::Error (exit 2) for a missing or
 /// ambiguous file, a malformed line, or an a/b value that is not exact in the element format.
 int run_mma_check(const MmaCheckOptions& opts);
 

@@ -254,6 +254,11 @@ inline constexpr Format f16{.bits = 16, .exponent_bits = 5, .mantissa_bits = 10,
 /// bfloat16: the top half of binary32.
 inline constexpr Format bf16{.bits = 16, .exponent_bits = 8, .mantissa_bits = 7, .bias = 127,
                              .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+/// NVIDIA TensorFloat-32 (PTX `.tf32`, CUDA `wmma::precision::tf32`): 19 bits S.EEEEEEEE.MMMMMMMMMM,
+/// FP32's exponent (bias 127, IEEE Inf/NaN, subnormals) with 10 mantissa bits; held in memory as the
+/// top 19 bits of an FP32 word (the low 13 bits ignored by the tensor core). NVIDIA A100 whitepaper (2020).
+inline constexpr Format tf32{.bits = 19, .exponent_bits = 8, .mantissa_bits = 10, .bias = 127,
+                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 /// IEEE 754 binary32.
 inline constexpr Format f32{.bits = 32, .exponent_bits = 8, .mantissa_bits = 23, .bias = 127,
                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};

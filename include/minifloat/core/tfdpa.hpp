@@ -56,24 +56,25 @@ enum class TfdpaOverflow : std::uint8_t {
 };
 /// How far a preset is trusted.
 enum class TfdpaValidation : std::uint8_t {
-  published,         ///< published parameters only (papers, simulators); not checked against hardware here
-  hardware_vectors,  ///< bit-exact against the hardware-measured vectors (tests/arith/mma_vectors_test.cpp)
+  published,         ///< published parameters only (papers, simulators); its name ends in "-unvalidated"
+  hardware_vectors,  ///< bit-exact on every vector of the measured sets in `validated_on`
 };
 
 /// The parameters of a T-FDPA tensor-core model (all data; see `mma_models::` for presets).
 struct TfdpaModel {
-  const char* name;           ///< preset name ("hopper-fp8", …)
+  const char* name;           ///< preset name ("hopper-fp8", …); "-unvalidated" unless hardware_vectors
   int group;                  ///< L: lanes per normalisation group (1..64)
   int frac_bits;              ///< F: fraction bits kept relative to 2^E (1..52)
   AlignRounding align;        ///< rounding of the aligned terms
   Format out;                 ///< precision/range of one group's result (e8m13 = FP32 with 10 low bits zero)
-  RoundingSpec out_rounding;  ///< rounding into `out` (NVIDIA FP32 destinations: rtz)
+  RoundingSpec out_rounding;  ///< rounding into `out` (NVIDIA FP32 destinations: rtz; FP16 destinations: rne)
   Format dest;                ///< the destination register format (f32 or f16); `out` must embed exactly
   int zero_exponent;          ///< nominal exponent of a zero term in the max (MMA-Sim's "exponent for zero")
   TfdpaOverflow overflow;     ///< finite overflow of `out`: ±Inf (MMA-Sim) or IEEE RZ's ±max
   std::uint64_t nan_code;     ///< canonical NaN written to `dest`
   TfdpaValidation validation; ///< hardware_vectors only when bit-exact against hardware-measured vectors
-  const char* source;         ///< where the parameters come from
+  const char* validated_on;   ///< the measured sets (folder[:fp16 destination file]) it reproduces 5000/5000; "" if none
+  const char* source;         ///< where every parameter comes from (paper/model file, or the rule from the vectors)
 };
 
 namespace formats {
@@ -84,90 +85,227 @@ inline constexpr Format e8m13{.bits = 22, .exponent_bits = 8, .mantissa_bits = 1
                               .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 }  // namespace formats
 
-/// Tensor-core presets. TfdpaValidation::hardware_vectors presets reproduce hardware-measured vectors bit for bit
-/// (tests/arith/mma_vectors_test.cpp); the others are published parameter sets only.
+/// Tensor-core presets, one per architecture × operand type × destination (docs: README "Tensor-core
+/// models"). Parameters and their sources:
+///   - Khattak & Mikaitis arXiv 2512.07004, MATLAB models `models/<GPU>TC.m` (BSD-2): `fma` = L,
+///     `neab` = F − 23 (extra alignment bits over FP32's 23), `frmode` = output rounding,
+///     `min_exp_limit` = zero_exponent;
+///   - MMA-Sim arXiv 2511.10909 (microsoft/MMA-Sim, MIT): `n_accum_fractional_bits` = F, output type
+///     (RZ-FP32, RZ-E8M13, RNE-FP16), split-k (Ada), exponent for zero;
+///   - the measured vectors (../shared/mma-vectors): a parameter set from them states its rule and data.
+/// What K = 4 (tf32) and K = 8 (f16/bf16) sets cannot pin: a group larger than K (the missing lanes
+/// are zeros) and zero_exponent below the smallest product exponent; such parameters come from the
+/// papers alone even in validated presets (said per preset).
 /// In CUDA device code copy a preset into a local first (`constexpr TfdpaModel m =
 /// mma_models::hopper_fp8;`): namespace-scope constexpr objects are host variables.
 namespace mma_models {
-/// Hopper (sm_90, H100/H200) FP8 (e4m3/e5m2) with FP32 accumulate: wgmma k32 / mma.sync m16n8k32.
-/// L = 32, F = 13, RZ aligned terms, RZ to e8m13. Validated: 5000/5000 on the H100 E4M3 vectors
-/// (with C = +0, see the README of mma-vectors). zero_exponent −126 as MMA-Sim fdpa.py (unprobed).
-inline constexpr TfdpaModel hopper_fp8{
-    .name = "hopper-fp8",
-    .group = 32,
-    .frac_bits = 13,
-    .align = AlignRounding::rtz,
-    .out = formats::e8m13,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .zero_exponent = -126,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors,
-    .source = "MMA-Sim arXiv 2511.10909 (WGMMASim n_accum_fractional_bits=13, f32_e8m13); Khattak & Mikaitis "
-              "arXiv 2512.07004 H100TC.m (fma=32, neab=-10); training-sim.md §1.3"};
+
+// ---- Volta (sm_70, V100): no public vectors here ----------------------------------------------
+/// Volta f16 mma (m8n8k4) / wmma, FP32 accumulate. V100TC.m: fma = 4, neab = 0 (F = 23), frmode 'rz';
+/// Fasi et al. PeerJ CS 7:e330 (2021): truncation, no guard bits.
+inline constexpr TfdpaModel volta_f16_unvalidated{
+    .name = "volta-f16-unvalidated", .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 V100TC.m (fma=4, neab=0, frmode=rz, min_exp_limit=-133); "
+              "Fasi et al. PeerJ CS 7:e330"};
+/// Volta f16 with an FP16 destination: as volta-f16, output RNE to f16 (V100TC.m frmode 'rne').
+inline constexpr TfdpaModel volta_f16_f16_unvalidated{
+    .name = "volta-f16-f16-unvalidated", .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
+    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 V100TC.m (fma=4, neab=0, FP16 output frmode=rne)"};
+
+// ---- Ampere (sm_80, A100) ----------------------------------------------------------------------
+/// Ampere f16 mma m16n8k16 / wmma, FP32 accumulate: L = 8, F = 24, RZ to FP32 (A100TC.m fma = 8,
+/// neab = 1). Validated: A100-fp16 5000/5000 with the file's C (K = 8 = L: the vectors fix F = 24
+/// (F = 25: 169/200, F = 23 lower), RZ output (RNE: 151/200) and C inside the alignment; L ≥ 8 and
+/// zero_exponent from A100TC.m alone).
+inline constexpr TfdpaModel ampere_f16{
+    .name = "ampere-f16", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-fp16",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, frmode=rz); F, RZ and C from the "
+              "A100-fp16 vectors (5000/5000)"};
+/// Ampere f16 with an FP16 destination (C an f16 register: the file's FP32 C rounded RNE to f16):
+/// as ampere-f16 with the group result rounded RNE to f16 (A100TC.m frmode 'rne'). Validated: the
+/// A100-fp16 d_*_fp16 file 5000/5000 (the file's C rounded to f16; with the unrounded C 262/299).
+inline constexpr TfdpaModel ampere_f16_f16{
+    .name = "ampere-f16-f16", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-fp16:fp16",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, FP16 output frmode=rne); C rounded "
+              "to f16 from the A100-fp16 d_fp16 vectors (5000/5000)"};
+/// Ampere bf16, FP32 accumulate: as ampere-f16. Validated: A100-bf16 5000/5000 (file's C).
+inline constexpr TfdpaModel ampere_bf16{
+    .name = "ampere-bf16", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-bf16",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, frmode=rz); A100-bf16 vectors "
+              "5000/5000 (F=24: F=25 183/200)"};
+/// Ampere tf32 mma m16n8k8, FP32 accumulate: L = 4, F = 24 (A100TC.m tf32 fma = 4). Validated:
+/// A100-tf32 5000/5000 (K = 4: fixes F = 24 and RZ; L = 4 from A100TC.m).
+inline constexpr TfdpaModel ampere_tf32{
+    .name = "ampere-tf32", .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-tf32",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (tf32 fma=4, neab=1, frmode=rz); A100-tf32 vectors "
+              "5000/5000 (F=25: 267/300)"};
+
+// ---- Ada (sm_89, L40S) -------------------------------------------------------------------------
+/// Ada f16 mma, FP32 accumulate: L40STC.m fma = 8, neab = 1 (F = 24), RZ. No f16 vectors here.
+inline constexpr TfdpaModel ada_f16_unvalidated{
+    .name = "ada-f16-unvalidated", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=8, neab=1, frmode=rz)"};
+/// Ada bf16, FP32 accumulate: as ada-f16 (L40STC.m).
+inline constexpr TfdpaModel ada_bf16_unvalidated{
+    .name = "ada-bf16-unvalidated", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=8, neab=1, frmode=rz)"};
+/// Ada tf32, FP32 accumulate: L40STC.m tf32 fma = 4, F = 24.
+inline constexpr TfdpaModel ada_tf32_unvalidated{
+    .name = "ada-tf32-unvalidated", .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (tf32 fma=4, neab=1, frmode=rz)"};
 /// Ada (sm_89, L40S) FP8 mma.sync m16n8k32: the same arithmetic split into two chained groups of
 /// 16 (lanes 0–15 with C first, then 16–31), i.e. L = 16. Validated: 5000/5000 on the Ada E4M3
 /// vectors with the file's C. zero_exponent −132 as MMA-Sim's Ada e5m2 case.
 inline constexpr TfdpaModel ada_fp8{
-    .name = "ada-fp8",
-    .group = 16,
-    .frac_bits = 13,
-    .align = AlignRounding::rtz,
-    .out = formats::e8m13,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .zero_exponent = -132,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors,
+    .name = "ada-fp8", .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
+    .out = formats::e8m13, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -132, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "Ada-E4M3",
     .source = "MMA-Sim arXiv 2511.10909 (is_split_k; MMA_T_FDPA(13, RZ-E8M13, 16, -132)); Khattak & Mikaitis arXiv "
-              "2512.07004 (L40S); training-sim.md §1.3-1.4"};
+              "2512.07004 L40STC.m (fma=16, neab=-10); training-sim.md §1.3-1.4"};
+/// Ada FP8 with an FP16 destination: L = 16, F = 13, the group result rounded RNE to f16 (L40STC.m
+/// FP8 frmode 'rne'); C an f16 register. Validated: the Ada-E4M3 d_*_fp16 file 5000/5000 with the
+/// file's C rounded RNE to f16 (unrounded C: 127/199).
+inline constexpr TfdpaModel ada_fp8_f16{
+    .name = "ada-fp8-f16", .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
+    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
+    .zero_exponent = -132, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "Ada-E4M3:fp16",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=16, neab=-10, FP16 frmode=rne); C rounded to f16 "
+              "from the Ada-E4M3 d_fp16 vectors (5000/5000)"};
+
+// ---- Hopper (sm_90, H100/H200) -------------------------------------------------------------------
+/// Hopper FP8 (e4m3/e5m2) with FP32 accumulate: wgmma k32 / mma.sync m16n8k32.
+/// L = 32, F = 13, RZ aligned terms, RZ to e8m13. Validated: 5000/5000 on the H100 E4M3 vectors
+/// (with C = +0, see the README of mma-vectors). zero_exponent −126 as MMA-Sim fdpa.py (unprobed).
+inline constexpr TfdpaModel hopper_fp8{
+    .name = "hopper-fp8", .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
+    .out = formats::e8m13, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "H100-E4M3",
+    .source = "MMA-Sim arXiv 2511.10909 (WGMMASim n_accum_fractional_bits=13, f32_e8m13); Khattak & Mikaitis "
+              "arXiv 2512.07004 H100TC.m (fma=32, neab=-10); training-sim.md §1.3"};
+/// Hopper FP8 with an FP16 destination: as hopper-fp8, output RNE to f16 (MMA-Sim "RNE-FP16",
+/// H100TC.m FP8 frmode 'rne'). The H100-E4M3 d_*_fp16 file is NOT matched by it or any simple
+/// variant tried (L 16/32, F 10..30, RZ/RNE, C file/f16/+0: at most 40/60).
+inline constexpr TfdpaModel hopper_fp8_f16_unvalidated{
+    .name = "hopper-fp8-f16-unvalidated", .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
+    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
+    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "MMA-Sim arXiv 2511.10909 (RNE-FP16); Khattak & Mikaitis arXiv 2512.07004 H100TC.m (fma=32, "
+              "neab=-10, frmode=rne); H100-E4M3 d_fp16 vectors not matched"};
 /// Hopper f16 wgmma with FP32 accumulate: L = 16, F = 25, RZ to FP32, zero exponent −133.
-inline constexpr TfdpaModel hopper_f16{
-    .name = "hopper-f16",
-    .group = 16,
-    .frac_bits = 25,
-    .align = AlignRounding::rtz,
-    .out = formats::f32,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .zero_exponent = -133,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
+/// No f16 vectors here (its parameters also reproduce the H100 tf32 set, see hopper-tf32).
+inline constexpr TfdpaModel hopper_f16_unvalidated{
+    .name = "hopper-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
     .source = "MMA-Sim arXiv 2511.10909 (n_accum_fractional_bits=25; MMA_T_FDPA(25, RZ-FP32, 16, -133)); Khattak & "
-              "Mikaitis arXiv 2512.07004 (fma=16, neab=2). Not checked against vectors here"};
+              "Mikaitis arXiv 2512.07004 H100TC.m (fma=16, neab=2, min_exp_limit=-133)"};
 /// Hopper bf16 wgmma with FP32 accumulate: same parameters as f16.
-inline constexpr TfdpaModel hopper_bf16{
-    .name = "hopper-bf16",
-    .group = 16,
-    .frac_bits = 25,
-    .align = AlignRounding::rtz,
-    .out = formats::f32,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .zero_exponent = -133,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
-    .source = "as hopper-f16 (MMA-Sim arXiv 2511.10909; Khattak & Mikaitis arXiv 2512.07004). Not checked"};
-/// UNVALIDATED. Blackwell (sm_100 tcgen05) FP8: F = 25, L = 32, RZ to FP32 (MMA-Sim
-/// TCGen05MMASim / MMA_ST_FDPA(25, RZ-FP32, 32, -133) with unit scales). The public B200 vectors
-/// match no simple variant (training-sim.md §1.4: 3207/5000): do not use as a golden reference.
-inline constexpr TfdpaModel blackwell_fp8_unvalidated{
-    .name = "blackwell-fp8-unvalidated",
-    .group = 32,
-    .frac_bits = 25,
-    .align = AlignRounding::rtz,
-    .out = formats::f32,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .zero_exponent = -133,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
-    .source = "UNVALIDATED: MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25); B200 vectors not matched (training-sim.md §1.4)"};
+inline constexpr TfdpaModel hopper_bf16_unvalidated{
+    .name = "hopper-bf16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "as hopper-f16 (MMA-Sim arXiv 2511.10909; Khattak & Mikaitis arXiv 2512.07004 H100TC.m)"};
+/// Hopper f16 with an FP16 destination: as hopper-f16, output RNE to f16 (H100TC.m frmode 'rne').
+inline constexpr TfdpaModel hopper_f16_f16_unvalidated{
+    .name = "hopper-f16-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 H100TC.m (fma=16, neab=2, FP16 frmode=rne); MMA-Sim RNE-FP16"};
+/// Hopper tf32 wgmma k8, FP32 accumulate: L = 8 (H100TC.m tf32 fma = 8; MMA-Sim L = 32 bytes / 4),
+/// F = 25, RZ. Validated: H100-tf32 5000/5000 with the file's C (K = 4: fixes F = 25 (F = 24 fails)
+/// and RZ; L = 8 from the papers).
+inline constexpr TfdpaModel hopper_tf32{
+    .name = "hopper-tf32", .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "H100-tf32",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 H100TC.m (tf32 fma=8, neab=2, frmode=rz); MMA-Sim arXiv "
+              "2511.10909 (F=25); H100-tf32 vectors 5000/5000"};
+
+// ---- Blackwell (sm_100, B200) ------------------------------------------------------------------
+/// Blackwell FP8 mma.sync m16n8k32 (the source harness `mma_fp8_output_fp32.cu`, not tcgen05), FP32
+/// accumulate: one group of 32 (L = 32), F = 30, RNE to FP32, C in the alignment. Parameters from the
+/// B200-E4M3 vectors (5000/5000, file's C), each by its rule:
+///   - output RNE: with RZ 3152/5000 (the mismatches are the RNE-rounded-up lines);
+///   - F ≥ 30: F = 29 mismatches line 3251 only (C = 0x3af50a1d, product exponents −12..1: its
+///     bits below 2^(1−29) change the RNE decision), F = 28 five lines, F = 25 (Khattak's neab = 2)
+///     4754; every F in 30..60 gives 5000/5000, so the data fixes F ≥ 30 and F = 30 is that bound;
+///   - L = 32: L = 16 (two chained groups, as Khattak's B200TCRN.m interleaved 16) 4103/5000;
+///   - C from the file (C = +0: 0/5000).
+/// zero_exponent from B200TC.m (min_exp_limit −133); not pinned.
+inline constexpr TfdpaModel blackwell_fp8{
+    .name = "blackwell-fp8", .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "B200-E4M3",
+    .source = "B200-E4M3 vectors (5000/5000): L=32, RNE and F>=30 each by the rule in core/tfdpa.hpp; Khattak & "
+              "Mikaitis arXiv 2512.07004 B200TC.m (fma=32 for FP8, min_exp_limit=-133)"};
+/// Blackwell tcgen05 kind::f8f6f4 (FP8) with unit scales, FP32 accumulate: F = 25, L = 32, RZ to FP32
+/// (MMA-Sim TCGen05MMASim / MMA_ST_FDPA(25, RZ-FP32, 32, -133)). No tcgen05 vectors here; the
+/// B200-E4M3 (mma.sync) set gives it 3207/5000.
+inline constexpr TfdpaModel blackwell_tcgen05_fp8_unvalidated{
+    .name = "blackwell-tcgen05-fp8-unvalidated", .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25, RZ-FP32, L=32, -133)"};
+/// Blackwell f16, FP32 accumulate: B200TC.m fma = 16, neab = 2 (F = 25), RZ.
+inline constexpr TfdpaModel blackwell_f16_unvalidated{
+    .name = "blackwell-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz, min_exp_limit=-133)"};
+/// Blackwell bf16, FP32 accumulate: as blackwell-f16 (B200TC.m).
+inline constexpr TfdpaModel blackwell_bf16_unvalidated{
+    .name = "blackwell-bf16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz)"};
+/// Blackwell tf32, FP32 accumulate: L = 8 (B200TC.m tf32 fma = 8), F = 25, RZ. Validated: B200-tf32
+/// 5000/5000 with the file's C (K = 4: fixes F = 25 and RZ; L from B200TC.m).
+inline constexpr TfdpaModel blackwell_tf32{
+    .name = "blackwell-tf32", .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors, .validated_on = "B200-tf32",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (tf32 fma=8, neab=2, frmode=rz); B200-tf32 vectors "
+              "5000/5000"};
 }  // namespace mma_models
 
 namespace detail {
