@@ -119,4 +119,13 @@ TEST(MmaReader, MmaCheckNamesTheFileAndLineOfAShortRow) {
   fs::remove_all(dir);
 }
 
+TEST(MmaReader, ElementFormatFromTheFileName) {
+  EXPECT_EQ(mma_element_format_from_name("a_H100_E4M3.txt"), formats::e4m3fn);
+  EXPECT_EQ(mma_element_format_from_name("a_X_e5m2.txt"), formats::e5m2);
+  EXPECT_EQ(mma_element_format_from_name("a_A100_bf16.txt"), formats::bf16);  // not f16: "bf16" contains "f16"
+  EXPECT_EQ(mma_element_format_from_name("a_A100_fp16.txt"), formats::f16);
+  EXPECT_EQ(mma_element_format_from_name("a_B200_tf32.txt"), formats::tf32);
+  EXPECT_THROW(mma_element_format_from_name("a_A100_int8.txt"), NameError);
+}
+
 }  // namespace minifloat_test

@@ -15,6 +15,7 @@
 
 #include "minifloat/accumulate.hpp"
 #include "minifloat/core/convert.hpp"
+#include "minifloat/registry.hpp"
 
 #ifndef MINIFLOAT_SHARED_DIR
 #define MINIFLOAT_SHARED_DIR ""
@@ -91,6 +92,136 @@ TEST(MmaVectors, AdaFp8ReproducesL40S) {
   ASSERT_EQ(v.d.size(), 5000u);
   EXPECT_EQ(matches(mma_models::ada_fp8, v, false), 5000u);
   EXPECT_LT(matches(mma_models::hopper_fp8, v, false), 5000u);  // one 32-group does not (3940)
+}
+
+// ---- issue 14: every validated preset on every set it names, and the rules behind the parameters ----
+
+/// A measured set of any element format and destination (test-local reader, as load() above).
+struct AnySet {
+  Format element{};
+  std::size_t k = 0;
+  std::vector<std::uint64_t> a, b, c, d;  // a/b: element codes, k per row; c: f32 codes; d: f32 bits of the destination
+};
+
+/// The folder's element format from its name (the test's own table, not the library's reader).
+bool element_of(const std::string& folder, Format& f) {
+  if (folder.find("E4M3") != std::string::npos) f = formats::e4m3fn;
+  else if (folder.find("bf16") != std::string::npos) f = formats::bf16;
+  else if (folder.find("fp16") != std::string::npos) f = formats::f16;
+  else if (folder.find("tf32") != std::string::npos) f = formats::tf32;
+  else return false;
+  return true;
+}
+
+/// `set` is "FOLDER" (d_*_fp32.txt) or "FOLDER:fp16" (d_*_fp16.txt).
+bool load_any(const std::string& set, AnySet& v) {
+  const auto colon = set.find(':');
+  const std::string folder = set.substr(0, colon), dest = colon == std::string::npos ? "fp32" : set.substr(colon + 1);
+  const fs::path dir = kVectors / folder;
+  if (!element_of(folder, v.element) || !fs::is_directory(dir)) return false;
+  fs::path a, b, c, d;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("a_", 0) == 0) a = e.path();
+    if (n.rfind("b_", 0) == 0) b = e.path();
+    if (n.rfind("c_", 0) == 0) c = e.path();
+    if (n.rfind("d_", 0) == 0 && n.find("_" + dest + ".txt") != std::string::npos) d = e.path();
+  }
+  if (a.empty() || b.empty() || c.empty() || d.empty()) return false;
+  for (const auto& [path, out] : {std::pair{a, &v.a}, std::pair{b, &v.b}}) {
+    for (const std::string& line : lines_of(path)) {
+      std::istringstream ss(line);
+      std::string w;
+      std::size_t n = 0;
+      while (ss >> w) {
+        const RoundResult r = convert(formats::f32, std::stoul(w, nullptr, 16), v.element);
+        EXPECT_EQ(r.flags, flag_none) << "not an exact " << format_name(v.element) << " value: " << w;
+        out->push_back(r.code);
+        ++n;
+      }
+      if (v.k == 0) v.k = n;
+    }
+  }
+  for (const auto& [path, out] : {std::pair{c, &v.c}, std::pair{d, &v.d}})
+    for (const std::string& line : lines_of(path)) out->push_back(std::stoull(line, nullptr, 2));
+  return v.k > 0 && v.a.size() == v.k * v.d.size() && v.b.size() == v.a.size() && v.c.size() == v.d.size();
+}
+
+/// Rows of `v` that model `m` does NOT reproduce; C is the file's (rounded RNE into an f16
+/// destination register) or +0.
+std::vector<std::size_t> mismatches(const TfdpaModel& m, const AnySet& v, bool c_zero) {
+  std::vector<std::size_t> bad;
+  for (std::size_t r = 0; r < v.d.size(); ++r) {
+    std::uint64_t c = c_zero ? 0 : v.c[r];
+    if (m.dest == formats::f16) c = convert(formats::f32, c, formats::f16, {Rounding::rne}).code;
+    std::uint64_t got = tfdpa_dot(m, v.element, v.a.data() + r * v.k, v.element, v.b.data() + r * v.k, v.k, c).code;
+    if (m.dest == formats::f16) got = convert(formats::f16, got, formats::f32).code;
+    if (got != v.d[r]) bad.push_back(r);
+  }
+  return bad;
+}
+
+// Oracle: the GPUs of every measured set (A100, L40S, H100, B200). Each validated preset reproduces
+// every row of each set its validated_on names; C from the file except H100-E4M3 (+0, mma-vectors README).
+TEST(MmaVectors, EveryValidatedPresetReproducesItsSets) {
+  std::size_t checked = 0;
+  for (const auto& e : tensor_core_table().entries) {
+    const TfdpaModel& m = *e.value.model;
+    if (m.validation != TfdpaValidation::hardware_vectors) continue;
+    std::istringstream ss(m.validated_on);
+    for (std::string set; ss >> set;) {
+      AnySet v;
+      if (!load_any(set, v)) GTEST_SKIP() << "hardware vectors " << set << " not found under " << kVectors;
+      ASSERT_EQ(v.d.size(), 5000u) << set;
+      const std::vector<std::size_t> bad = mismatches(m, v, set == "H100-E4M3");
+      EXPECT_TRUE(bad.empty()) << m.name << " on " << set << ": " << bad.size() << " rows differ, first line "
+                               << (bad.empty() ? 0 : bad[0] + 1);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 10u);  // 8 FP32-destination sets + 2 FP16-destination files
+}
+
+// The rule behind each parameter set from the vectors: its neighbours fail on named rows.
+TEST(MmaVectors, BlackwellFp8ParametersFollowFromTheB200Vectors) {
+  AnySet v;
+  if (!load_any("B200-E4M3", v)) GTEST_SKIP() << "hardware vectors B200-E4M3 not found under " << kVectors;
+  TfdpaModel m = mma_models::blackwell_fp8;
+  m.frac_bits = 29;  // F = 29 fails exactly on line 3251 (C's bits below 2^(1-29) decide the RNE)
+  EXPECT_EQ(mismatches(m, v, false), std::vector<std::size_t>{3250});
+  m.frac_bits = 28;
+  EXPECT_EQ(mismatches(m, v, false).size(), 5u);
+  m.frac_bits = 25;  // Khattak's neab = 2
+  EXPECT_EQ(mismatches(m, v, false).size(), 246u);
+  m.frac_bits = 45;  // any larger F also matches: the data fixes F >= 30 only
+  EXPECT_TRUE(mismatches(m, v, false).empty());
+  m = mma_models::blackwell_fp8;
+  m.out_rounding = RoundingSpec{Rounding::rtz};
+  EXPECT_EQ(mismatches(m, v, false).size(), 5000u - 3152u);
+  m = mma_models::blackwell_fp8;
+  m.group = 16;
+  EXPECT_EQ(mismatches(m, v, false).size(), 5000u - 4103u);
+  EXPECT_EQ(mismatches(mma_models::blackwell_fp8, v, true).size(), 5000u);  // C = +0 matches nothing
+}
+
+TEST(MmaVectors, AmpereFractionBitsFollowFromTheA100Vectors) {
+  for (const char* set : {"A100-fp16", "A100-bf16", "A100-tf32"}) {
+    AnySet v;
+    if (!load_any(set, v)) GTEST_SKIP() << "hardware vectors " << set << " not found under " << kVectors;
+    TfdpaModel m = v.element == formats::tf32 ? mma_models::ampere_tf32 : mma_models::ampere_f16;
+    for (const int F : {23, 25}) {
+      m.frac_bits = F;
+      EXPECT_FALSE(mismatches(m, v, false).empty()) << set << " F = " << F;
+    }
+    m.frac_bits = 24;
+    m.out_rounding = RoundingSpec{Rounding::rne};
+    EXPECT_FALSE(mismatches(m, v, false).empty()) << set << " rne output";
+  }
+  for (const char* set : {"H100-tf32", "B200-tf32"}) {  // Hopper/Blackwell tf32 keep one bit more than Ampere
+    AnySet v;
+    if (!load_any(set, v)) GTEST_SKIP() << "hardware vectors " << set << " not found under " << kVectors;
+    EXPECT_FALSE(mismatches(mma_models::ampere_tf32, v, false).empty()) << set;
+  }
 }
 
 // ---- the probe designs of training-sim.md §1.6, expected values from the T-FDPA definition ----

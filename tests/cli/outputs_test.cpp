@@ -289,7 +289,7 @@ TEST(Outputs, MmaCheckHelpSaysWhenCZeroApplies) {
 TEST(Outputs, DotUnderATensorCoreModelNeedsItsOperandFormat) {
   TempDir d;
   operands(d);
-  for (const char* model : {"hopper-fp8", "ada-fp8", "blocked128", "hopper-fp8+blocked32", "hopper-bf16"})
+  for (const char* model : {"hopper-fp8", "ada-fp8", "blocked128", "hopper-fp8+blocked32", "ampere-bf16"})
     expect_bad(run({"dot", "--model", model, "--a", (d / "a.npy").string(), "--b", (d / "b.npy").string()}),
                "pass --format");
   expect_bad(run({"dot", "--model", "hopper-fp8", "--format", "e2m1fn", "--a", (d / "a.npy").string(), "--b",
@@ -300,9 +300,9 @@ TEST(Outputs, DotUnderATensorCoreModelNeedsItsOperandFormat) {
                         (d / "b.npy").string()});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "0x41300000 11\n");
-  // f16 arrays are hopper-f16's own operands.
+  // f16 arrays are ampere-f16's own operands.
   write_npy(d / "h.npy", NpyArray{"<f2", {2}, {std::byte{0x00}, std::byte{0x3c}, std::byte{0x00}, std::byte{0x40}}});
-  const Result h = run({"dot", "--model", "hopper-f16", "--a", (d / "h.npy").string(), "--b", (d / "h.npy").string()});
+  const Result h = run({"dot", "--model", "ampere-f16", "--a", (d / "h.npy").string(), "--b", (d / "h.npy").string()});
   EXPECT_EQ(h.status, 0) << h.err;
   EXPECT_EQ(h.out, "0x40a00000 5\n");  // 1·1 + 2·2
 }

@@ -173,10 +173,10 @@ TEST(Names, AccumulationPatterns) {
   EXPECT_EQ(b.kind, AccumKind::blocked);
   EXPECT_EQ(b.block, 128);
   EXPECT_EQ(std::string_view(b.tensor_core.name), "hopper-fp8");
-  const DotModel h = parse_dot_model("hopper-f16+blocked64");
+  const DotModel h = parse_dot_model("hopper-f16-unvalidated+blocked64");
   EXPECT_EQ(h.kind, AccumKind::blocked);
   EXPECT_EQ(h.block, 64);
-  EXPECT_EQ(std::string_view(h.tensor_core.name), "hopper-f16");
+  EXPECT_EQ(std::string_view(h.tensor_core.name), "hopper-f16-unvalidated");
   for (const char* bad : {"blocked0", "blocked", "blockedx", "blocked-4", "foo+blocked32", "hopper-fp8+unblocked32",
                           "blocked99999999999999999999", "fp33"})
     EXPECT_THROW(parse_dot_model(bad), NameError) << bad;
@@ -191,7 +191,7 @@ TEST(Names, AccumulationPatterns) {
   ASSERT_EQ(fp8.size(), 2u);
   EXPECT_EQ(fp8[0], formats::e4m3fn);
   EXPECT_EQ(fp8[1], formats::e5m2);
-  const auto f16 = operand_formats(parse_dot_model("hopper-f16"));
+  const auto f16 = operand_formats(parse_dot_model("ampere-f16"));
   ASSERT_EQ(f16.size(), 1u);
   EXPECT_EQ(f16[0], formats::f16);
   EXPECT_TRUE(operand_formats(parse_dot_model("kahan")).empty());
