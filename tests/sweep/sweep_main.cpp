@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "minifloat/core/convert.hpp"
+#include "minifloat/core/digest.hpp"
 #include "nearest_oracle.hpp"
 
 namespace {
@@ -36,9 +37,8 @@ using minifloat_test::sweep::OracleResult;
 using minifloat_test::sweep::Policy;
 
 constexpr std::uint64_t kAllInputs = std::uint64_t{1} << 32;
-constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;  // inputs per work unit and per chunk digest
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
-constexpr std::uint64_t kFnvPrime = 0x100000001b3ull;
+constexpr std::uint64_t kChunk = minifloat::kSweepChunk;  // inputs per work unit and per chunk digest
+constexpr std::uint64_t kFnvOffset = minifloat::kFnv1a64Offset;  // core/digest.hpp: shared with the CUDA sweep kernel
 
 const char* const kUsage =
     "usage: minifloat_sweep [--formats A,B] [--modes A,B] [--policies A,B] [--threads N]\n"
@@ -157,12 +157,11 @@ struct ComboResult {
 struct Sampling {
   std::uint64_t stride = 1;
   bool structured = false;
-  static constexpr std::uint32_t kLow[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};
-  std::uint64_t count() const { return structured ? (std::uint64_t{1} << 16) * 6 : (kAllInputs + stride - 1) / stride; }
-  std::uint32_t input(std::uint64_t i) const {
-    if (structured) return static_cast<std::uint32_t>(((i / 6) << 16) | kLow[i % 6]);
-    return static_cast<std::uint32_t>(i * stride);
+  minifloat::SweepSampling kind() const {
+    return structured ? minifloat::SweepSampling::structured : minifloat::SweepSampling::strided;
   }
+  std::uint64_t count() const { return minifloat::sweep_input_count(kind(), stride); }
+  std::uint32_t input(std::uint64_t i) const { return minifloat::sweep_input(kind(), stride, i); }
   std::string name() const { return structured ? "structured16" : "stride=" + std::to_string(stride); }
 };
 
@@ -188,7 +187,7 @@ ComboResult run_combo(const Combo& c, const Sampling& sampling, unsigned threads
         const std::uint32_t bits = sampling.input(i);
         const minifloat::RoundResult got = minifloat::convert(minifloat::formats::f32, bits, fmt, rs, minifloat::profiles::ocp);
         const OracleResult want = oracle.round_f32(bits, mode, policy);
-        h = (h ^ (got.code & 0xff)) * kFnvPrime;
+        h = minifloat::fnv1a64_byte(h, static_cast<std::uint8_t>(got.code & 0xff));
         const bool inexact = (got.flags & minifloat::flag_inexact) != 0;
         const bool overflow = (got.flags & minifloat::flag_overflow) != 0;
         const bool code_bad = got.code != want.code;
@@ -219,7 +218,7 @@ ComboResult run_combo(const Combo& c, const Sampling& sampling, unsigned threads
   for (const ChunkResult& r : chunks) {
     res.code_mismatches += r.code_mismatches;
     res.flag_mismatches += r.flag_mismatches;
-    for (int b = 0; b < 8; ++b) res.digest = (res.digest ^ ((r.digest >> (8 * b)) & 0xff)) * kFnvPrime;
+    res.digest = minifloat::fnv1a64_u64le(res.digest, r.digest);
     for (const Example& e : r.examples)
       if (res.examples.size() < max_examples) res.examples.push_back(e);
   }

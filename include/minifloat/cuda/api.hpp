@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// cuda/api.hpp: what the CUDA kernels compute and which requests they accept, shared by the device
+// API (cuda/cuda.hpp: device pointers + cudaStream_t) and the CPU launcher API (`cpu::`, host
+// pointers, same bodies over the same grid). Plain C++: no CUDA header, usable without a GPU and
+// by a kernel checker that compares a kernel against these results.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "../core/digest.hpp"
+#include "../core/format.hpp"
+#include "../core/profile.hpp"
+#include "../core/rounding.hpp"
+#include "kernels.hpp"
+#include "ptx.hpp"
+
+namespace minifloat::cuda {
+
+/// Which implementation converts: chosen explicitly, never a silent fallback.
+enum class Path : std::uint8_t {
+  engine,    ///< minifloat's engine (round_pack) on the device: any format ≤ 16 bits, any mode (SR included), policy, profile
+  hardware,  ///< one PTX cvt instruction (cuda/ptx.hpp): profile nvidia only, and only the instruction's mode and policy
+};
+
+/// One elementwise conversion. Storage per element: cuda/kernels.hpp (1, 2, 4 or 8 bytes).
+struct ConvertRequest {
+  Format from = formats::f32;  ///< engine: f64 f32 f16 bf16 (→ any format ≤ 16 bits), or any format ≤ 16 bits (→ f32 f16 bf16: decode)
+  Format to = formats::e4m3fn;
+  RoundingSpec spec{};                ///< Rounding::sr reads `sr` (stochastic.hpp's stream layout)
+  Profile profile = profiles::ocp;    ///< hardware path: must be profiles::nvidia (what the instructions do)
+  SrCounter sr{};
+  Path path = Path::engine;
+  Relu relu = Relu::off;              ///< hardware path, FP8/FP6/FP4 forms only
+};
+
+/// Check `r`; throws minifloat::Error naming what is wrong and what is accepted (e.g. "hardware path:
+/// cvt.rn.satfinite.e4m3x2.f32 has no rtz; accepted: rne").
+void validate(const ConvertRequest& r);
+/// The PTX cvt form of a hardware-path request (validates `r` first; throws as validate does).
+HwCvt hardware_cvt(const ConvertRequest& r);
+/// The PTX spelling of `op` ("cvt.rn.satfinite.e4m3x2.f32").
+std::string_view ptx_name(HwCvt op) noexcept;
+/// The architectures whose binaries have `op` ("sm_89+" or "sm_100a/sm_100f/sm_103a/sm_110a/sm_120a/sm_120f").
+std::string_view hw_architectures(HwCvt op) noexcept;
+
+/// The CPU launcher API: the kernels' bodies over the kernels' grid on `threads` CPU threads
+/// (cuda/launch_cpu.hpp). Results are those of the device functions of cuda/cuda.hpp for the same
+/// request; on the hardware path they are the instruction's model (cuda/ptx.hpp).
+namespace cpu {
+/// out[i] (and flags[i] when not null) for i < n; validates `r` (throws minifloat::Error).
+void convert(const void* in, void* out, std::uint8_t* flags, std::size_t n, const ConvertRequest& r, unsigned threads = 1);
+/// The sweep's chunk digests (cuda/kernels.hpp SweepChunkBody) into out[0 .. sweep_chunks(sampling, stride)).
+void sweep_chunk_digests(Format to, RoundingSpec spec, Profile prof, SweepSampling sampling, std::uint64_t stride,
+                         std::uint64_t* out, unsigned threads = 1);
+}  // namespace cpu
+
+}  // namespace minifloat::cuda
