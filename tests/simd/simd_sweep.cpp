@@ -143,8 +143,13 @@ int main(int argc, char** argv) {
   if (!expect_file.empty()) {
     std::ifstream in(expect_file);
     if (!in) usage_error("cannot read --expect file '" + expect_file + "'");
-    std::string f, m, p, d;
-    while (in >> f >> m >> p >> d) expected[f + " " + m + " " + p] = d;
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream ls(line);
+      std::string f, m, p, d;
+      if (!(ls >> f >> m >> p >> d)) usage_error("--expect file line '" + line + "' is not '<format> <mode> <policy> <digest>'");
+      expected[f + " " + m + " " + p] = d;
+    }
   }
   std::printf("Highway target %s, %u threads, stride %" PRIu64 "\n", mf::simd::target_name(), threads, stride);
   std::uint64_t all_bad = 0, compared = 0;
