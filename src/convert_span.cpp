@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // convert_span.cpp: whole-array conversions; each element goes through the scalar `convert`
-// (unpack → round_pack), compiled once per common format so the descriptor is a constant.
+// (unpack → round_pack), compiled once per common format so the descriptor is a constant, or,
+// for the whitelist of encode_path/decode_path, through the Highway kernels of src/simd/, which
+// look the engine's own results up in tables. Threads: contiguous ranges, one std::thread each.
 #include "minifloat/convert_span.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <exception>
 #include <string>
+#include <thread>
 #include <type_traits>
+#include <vector>
 
 #include "minifloat/core/convert.hpp"
 #include "minifloat/registry.hpp"
+#include "simd/convert_simd.hpp"
 
 // Inline the whole engine into each loop so the compile-time descriptor is constant-folded
 // (GCC and Clang otherwise keep round_pack out of line and pass the Format at run time).
@@ -115,6 +122,38 @@ void check_rbits(const std::string& fn, std::size_t n, const RoundingSpec& spec,
   }
 }
 
+void check_threads(const std::string& fn, unsigned threads) {
+  if (threads == 0) throw Error(fn + ": threads is 0; accepted: 1 or more");
+}
+
+/// Run fn(lo, hi) → Flags over `threads` contiguous ranges of [0, n), one std::thread each (the
+/// calling thread when 1); OR of the flags. An exception of the lowest range that threw is rethrown,
+/// so an error names the first bad element whatever the thread count.
+template <class Fn>
+Flags parallel_ranges(std::size_t n, unsigned threads, Fn&& fn) {
+  const std::size_t t = std::min<std::size_t>(threads, std::max<std::size_t>(n / 4096, 1));
+  if (t <= 1) return fn(std::size_t{0}, n);
+  std::vector<Flags> flags(t, flag_none);
+  std::vector<std::exception_ptr> errors(t);
+  std::vector<std::thread> pool;
+  pool.reserve(t);
+  for (std::size_t k = 0; k < t; ++k) {
+    pool.emplace_back([&, k] {
+      try {
+        flags[k] = fn(n * k / t, n * (k + 1) / t);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  unsigned all = 0;
+  for (Flags f : flags) all |= f;
+  return static_cast<Flags>(all);
+}
+
 // ---- the loops ----------------------------------------------------------------------------
 
 template <class Src, class Dst, class To>
@@ -137,33 +176,58 @@ MINIFLOAT_FLATTEN Flags encode_loop(const typename Src::T* in, Dst* out, std::si
   return static_cast<Flags>(flags);
 }
 
+/// The SIMD kernel of source Src (f32, f16 or bf16 into std::uint8_t codes).
+template <class Src>
+unsigned encode_simd(const simd::EncodeTable& t, const typename Src::T* in, std::uint8_t* out, std::size_t n) {
+  if constexpr (std::is_same_v<Src, F32Source>) {
+    return simd::encode_f32(t, in, out, n);
+  } else if constexpr (std::is_same_v<Src, F16Source>) {
+    return simd::encode_f16(t, in, out, n);
+  } else {
+    return simd::encode_bf16(t, in, out, n);
+  }
+}
+
 template <class Src, class Dst>
 Flags encode(std::span<const typename Src::T> in, std::span<Dst> out, Format to, const RoundingSpec& spec,
-             const Profile& prof, std::span<const std::uint64_t> rbits) {
+             const Profile& prof, std::span<const std::uint64_t> rbits, unsigned threads) {
   constexpr bool narrow = sizeof(Dst) == 1;
   const std::string fn = std::string("convert_") + Src::name;
   check_format(fn, to, narrow ? 8 : 16, narrow ? "std::uint8_t" : "std::uint16_t");
   check_sizes(fn, in.size(), out.size());
   check_rbits(fn, in.size(), spec, rbits.size());
-  const std::uint64_t* rb = spec.rounding == Rounding::sr ? rbits.data() : nullptr;
-  auto run = [&](auto fmt) { return encode_loop<Src>(in.data(), out.data(), in.size(), fmt, spec, prof, rb); };
-  if constexpr (narrow) {
-    return dispatch(Fast8{}, to, run);
-  } else {
-    return dispatch(Fast16{}, to, run);
+  check_threads(fn, threads);
+  if constexpr (narrow && !std::is_same_v<Src, F64Source>) {
+    if (encode_path(to, spec, prof) == ArrayPath::simd) {
+      const simd::EncodeTable* t = simd::encode_table(to, spec, prof);
+      return parallel_ranges(in.size(), threads, [&](std::size_t lo, std::size_t hi) {
+        return static_cast<Flags>(encode_simd<Src>(*t, in.data() + lo, out.data() + lo, hi - lo));
+      });
+    }
   }
+  const std::uint64_t* rb = spec.rounding == Rounding::sr ? rbits.data() : nullptr;
+  return parallel_ranges(in.size(), threads, [&](std::size_t lo, std::size_t hi) {
+    auto run = [&](auto fmt) {
+      return encode_loop<Src>(in.data() + lo, out.data() + lo, hi - lo, fmt, spec, prof, rb ? rb + lo : nullptr);
+    };
+    if constexpr (narrow) {
+      return dispatch(Fast8{}, to, run);
+    } else {
+      return dispatch(Fast16{}, to, run);
+    }
+  });
 }
 
 template <class Code, class Out, class From>
 MINIFLOAT_FLATTEN Flags decode_loop(const Code* codes, Out* out, std::size_t n, From from, const Profile& prof,
-                  const std::string& fn) {
+                  const std::string& fn, std::size_t base) {
   constexpr Format target = sizeof(Out) == 4 ? formats::f32 : formats::f64;
   using Bits = std::conditional_t<sizeof(Out) == 4, std::uint32_t, std::uint64_t>;
   const std::uint64_t mask = code_mask(from.format);
   unsigned flags = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if ((codes[i] & ~mask) != 0)
-      throw Error(fn + ": code " + std::to_string(codes[i]) + " at index " + std::to_string(i) +
+      throw Error(fn + ": code " + std::to_string(codes[i]) + " at index " + std::to_string(base + i) +
                   " is wider than the " + std::to_string(from.format.bits) + " bits of " + describe(from.format));
     const RoundResult r = convert(from.format, codes[i], target, RoundingSpec{}, prof);
     out[i] = detail::bit_cast<Out>(static_cast<Bits>(r.code));
@@ -173,65 +237,88 @@ MINIFLOAT_FLATTEN Flags decode_loop(const Code* codes, Out* out, std::size_t n, 
 }
 
 template <class Code, class Out>
-Flags decode(std::span<const Code> codes, std::span<Out> out, Format from, const Profile& prof) {
+Flags decode(std::span<const Code> codes, std::span<Out> out, Format from, const Profile& prof, unsigned threads) {
   constexpr bool narrow = sizeof(Code) == 1;
   const std::string fn = sizeof(Out) == 4 ? "decode_to_f32" : "decode_to_f64";
   check_format(fn, from, narrow ? 8 : 16, narrow ? "std::uint8_t" : "std::uint16_t");
   check_sizes(fn, codes.size(), out.size());
-  auto run = [&](auto fmt) { return decode_loop(codes.data(), out.data(), codes.size(), fmt, prof, fn); };
-  if constexpr (narrow) {
-    return dispatch(Fast8{}, from, run);
-  } else {
-    return dispatch(Fast16{}, from, run);
+  check_threads(fn, threads);
+  const simd::DecodeTable* t = nullptr;
+  if constexpr (narrow && sizeof(Out) == 4) {
+    if (decode_path(from, prof) == ArrayPath::simd) t = simd::decode_table(from, prof);
   }
+  return parallel_ranges(codes.size(), threads, [&](std::size_t lo, std::size_t hi) {
+    auto run = [&](auto fmt) {
+      return decode_loop(codes.data() + lo, out.data() + lo, hi - lo, fmt, prof, fn, lo);
+    };
+    if constexpr (narrow && sizeof(Out) == 4) {
+      unsigned f = 0;
+      // A code wider than the format: the engine loop rescans the range and names its index.
+      if (t != nullptr && simd::decode_u8(*t, codes.data() + lo, out.data() + lo, hi - lo, f))
+        return static_cast<Flags>(f);
+    }
+    if constexpr (narrow) {
+      return dispatch(Fast8{}, from, run);
+    } else {
+      return dispatch(Fast16{}, from, run);
+    }
+  });
 }
 
 }  // namespace
 
-Flags convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec, Profile prof,
-                  std::span<const std::uint64_t> rbits) {
-  return encode<F32Source>(in, out, to, spec, prof, rbits);
+ArrayPath encode_path(Format to, RoundingSpec spec, Profile prof) {
+  if (spec.rounding == Rounding::sr) return ArrayPath::engine;
+  return simd::encode_table(to, spec, prof) != nullptr ? ArrayPath::simd : ArrayPath::engine;
 }
-Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                  Profile prof, std::span<const std::uint64_t> rbits) {
-  return encode<F32Source>(in, out, to, spec, prof, rbits);
-}
-Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
-                  Profile prof, std::span<const std::uint64_t> rbits) {
-  return encode<F64Source>(in, out, to, spec, prof, rbits);
-}
-Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                  Profile prof, std::span<const std::uint64_t> rbits) {
-  return encode<F64Source>(in, out, to, spec, prof, rbits);
-}
-Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
-                       Profile prof, std::span<const std::uint64_t> rbits) {
-  return encode<F16Source>(in, out, to, spec, prof, rbits);
-}
-Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                       RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits) {
-  return encode<F16Source>(in, out, to, spec, prof, rbits);
-}
-Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                        RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits) {
-  return encode<Bf16Source>(in, out, to, spec, prof, rbits);
-}
-Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                        RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits) {
-  return encode<Bf16Source>(in, out, to, spec, prof, rbits);
+ArrayPath decode_path(Format from, Profile prof) {
+  return simd::decode_table(from, prof) != nullptr ? ArrayPath::simd : ArrayPath::engine;
 }
 
-Flags decode_to_f32(std::span<const std::uint8_t> codes, std::span<float> out, Format from, Profile prof) {
-  return decode(codes, out, from, prof);
+Flags convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec, Profile prof,
+                  std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<F32Source>(in, out, to, spec, prof, rbits, threads);
 }
-Flags decode_to_f32(std::span<const std::uint16_t> codes, std::span<float> out, Format from, Profile prof) {
-  return decode(codes, out, from, prof);
+Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                  Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<F32Source>(in, out, to, spec, prof, rbits, threads);
 }
-Flags decode_to_f64(std::span<const std::uint8_t> codes, std::span<double> out, Format from, Profile prof) {
-  return decode(codes, out, from, prof);
+Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                  Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<F64Source>(in, out, to, spec, prof, rbits, threads);
 }
-Flags decode_to_f64(std::span<const std::uint16_t> codes, std::span<double> out, Format from, Profile prof) {
-  return decode(codes, out, from, prof);
+Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                  Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<F64Source>(in, out, to, spec, prof, rbits, threads);
+}
+Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                       Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<F16Source>(in, out, to, spec, prof, rbits, threads);
+}
+Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
+                       RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<F16Source>(in, out, to, spec, prof, rbits, threads);
+}
+Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
+                        RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<Bf16Source>(in, out, to, spec, prof, rbits, threads);
+}
+Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
+                        RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+  return encode<Bf16Source>(in, out, to, spec, prof, rbits, threads);
+}
+
+Flags decode_to_f32(std::span<const std::uint8_t> codes, std::span<float> out, Format from, Profile prof, unsigned threads) {
+  return decode(codes, out, from, prof, threads);
+}
+Flags decode_to_f32(std::span<const std::uint16_t> codes, std::span<float> out, Format from, Profile prof, unsigned threads) {
+  return decode(codes, out, from, prof, threads);
+}
+Flags decode_to_f64(std::span<const std::uint8_t> codes, std::span<double> out, Format from, Profile prof, unsigned threads) {
+  return decode(codes, out, from, prof, threads);
+}
+Flags decode_to_f64(std::span<const std::uint16_t> codes, std::span<double> out, Format from, Profile prof, unsigned threads) {
+  return decode(codes, out, from, prof, threads);
 }
 
 }  // namespace minifloat

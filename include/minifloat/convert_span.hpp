@@ -29,62 +29,93 @@ namespace minifloat {
 //  - The named formats e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
 //    e8m0fnu ue4m3 f16 bf16 run a loop compiled for that format (the descriptor is a constant);
 //    every other format runs the same loop with the descriptor as a run-time value.
+//  - `threads` ≥ 1 (0 → minifloat::Error): the array is cut into `threads` contiguous ranges, each
+//    converted by its own std::thread (1 runs on the calling thread). Every element is converted on
+//    its own, so codes and flags are byte-identical for every thread count and chunking.
+//  - Some combinations run a SIMD kernel (Google Highway, dispatched at run time to the best of
+//    AVX2/SSE4/SSSE3/EMU128 the CPU has) instead of the engine loop; see `encode_path` below for the
+//    exact whitelist. The kernels read tables built by the engine and are proved equal to it by
+//    tests/simd/ (every f16 and bf16 input, on every target), so the results are the same either way.
+
+/// Which loop an array conversion runs.
+enum class ArrayPath : std::uint8_t {
+  engine,  ///< the scalar loop: unpack → round_pack per element
+  simd,    ///< a Highway kernel looking codes and flags up in a table filled by the engine
+};
+
+/// The path of convert_f32 / convert_f16_bits / convert_bf16_bits into std::uint8_t codes (f64
+/// sources and std::uint16_t code arrays always take ArrayPath::engine). The whitelist, everything
+/// else goes to the engine:
+///  - `to` is one of e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
+///    e8m0fnu ue4m3 (compared field by field with formats::; a custom descriptor equal to one of
+///    them is that format);
+///  - `spec.rounding` is rne, rna, rtz, rtp, rtn or rto (never sr), with any Overflow;
+///  - `prof` equals profiles::ocp, ::nvidia, ::ml_dtypes or ::p3109 (every field; a modified
+///    profile goes to the engine).
+/// Key of the table (simd/convert-inl.h): sign, exponent and the top mantissa_bits + 2 mantissa bits
+/// of the binary32 input plus one sticky bit; its 2^(mantissa_bits + 12) entries are built by the
+/// engine once per combination and process (≤ 64 Ki entries, about 1 ms).
+ArrayPath encode_path(Format to, RoundingSpec spec, Profile prof);
+/// The path of decode_to_f32 from std::uint8_t codes: ArrayPath::simd for the 12 formats and 4
+/// profiles of encode_path (a 256-entry table of the engine's decodes), else ArrayPath::engine.
+/// decode_to_f64 and std::uint16_t codes always take ArrayPath::engine.
+ArrayPath decode_path(Format from, Profile prof);
 
 /// Convert binary32 values to codes of `to` (≤ 8 bits).
 /// **Example**: {464.f, -1.f} → e4m3fn {0x7e, 0xb8}, flags inexact (OCP OFP8 v1.0; T1).
 Flags convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 /// Convert binary32 values to codes of `to` (≤ 16 bits), e.g. f32 → f16 or bf16.
 Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 
 /// Convert binary64 values to codes of `to` (≤ 8 bits), rounding once from the exact double
 /// (unless `prof.source_via_f32`, D11: then an rne step through f32 comes first, as ml_dtypes).
 Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 /// Convert binary64 values to codes of `to` (≤ 16 bits).
 Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {});
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 
 /// Convert IEEE binary16 values, given as their raw bits (sign bit 15, exponent bits 14..10,
 /// mantissa bits 9..0), to codes of `to` (≤ 8 bits).
 Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                       std::span<const std::uint64_t> rbits = {});
+                       std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 /// Convert binary16 raw bits to codes of `to` (≤ 16 bits).
 Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                       std::span<const std::uint64_t> rbits = {});
+                       std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 
 /// Convert bfloat16 values, given as their raw bits (the top 16 bits of a binary32), to codes
 /// of `to` (≤ 8 bits).
 Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
                         RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                        std::span<const std::uint64_t> rbits = {});
+                        std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 /// Convert bfloat16 raw bits to codes of `to` (≤ 16 bits).
 Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
                         RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                        std::span<const std::uint64_t> rbits = {});
+                        std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
 
 /// Same as convert_f32 (overload spelled `convert` for float arrays).
 inline Flags convert(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
-  return convert_f32(in, out, to, spec, prof, rbits);
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+  return convert_f32(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f32 (16-bit codes).
 inline Flags convert(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
-  return convert_f32(in, out, to, spec, prof, rbits);
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+  return convert_f32(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f64 (overload spelled `convert` for double arrays).
 inline Flags convert(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
-  return convert_f64(in, out, to, spec, prof, rbits);
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+  return convert_f64(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f64 (16-bit codes).
 inline Flags convert(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}) {
-  return convert_f64(in, out, to, spec, prof, rbits);
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+  return convert_f64(in, out, to, spec, prof, rbits, threads);
 }
 
 /// Decode codes of `from` (≤ 8 bits) to binary32, rounding to nearest even (exact for every
@@ -92,15 +123,15 @@ inline Flags convert(std::span<const double> in, std::span<std::uint16_t> out, F
 /// bits set above `from.bits` throws minifloat::Error naming its index.
 /// **Example**: e4m3fn {0x7e, 0x7f} → {448.f, NaN}; e8m0fnu {0x00} → {2^−127}.
 Flags decode_to_f32(std::span<const std::uint8_t> codes, std::span<float> out, Format from,
-                    Profile prof = profiles::ocp);
+                    Profile prof = profiles::ocp, unsigned threads = 1);
 /// Decode codes of `from` (≤ 16 bits) to binary32.
 Flags decode_to_f32(std::span<const std::uint16_t> codes, std::span<float> out, Format from,
-                    Profile prof = profiles::ocp);
+                    Profile prof = profiles::ocp, unsigned threads = 1);
 /// Decode codes of `from` (≤ 8 bits) to binary64 (always exact).
 Flags decode_to_f64(std::span<const std::uint8_t> codes, std::span<double> out, Format from,
-                    Profile prof = profiles::ocp);
+                    Profile prof = profiles::ocp, unsigned threads = 1);
 /// Decode codes of `from` (≤ 16 bits) to binary64 (always exact).
 Flags decode_to_f64(std::span<const std::uint16_t> codes, std::span<double> out, Format from,
-                    Profile prof = profiles::ocp);
+                    Profile prof = profiles::ocp, unsigned threads = 1);
 
 }  // namespace minifloat

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// simd/convert-inl.h: the Highway kernels of the array paths (one copy per SIMD target, through
+// hwy/foreach_target.h; see simd/convert_simd.cpp). They hold no rounding rule of their own: every
+// code and flag comes from a table that simd/convert_simd.cpp fills by calling the engine
+// (core/convert.hpp), and the kernels only compute table indices, look up and store.
+//
+// Encode key (f32 bits x, target with M mantissa bits, drop = 21 − M):
+//     key = (x >> drop) << 1 | (x & (2^drop − 1) != 0)          (M + 12 bits)
+//   = sign, the 8 exponent bits, the top M + 2 mantissa bits and one sticky bit. Every deterministic
+//   rounding (rne rna rtz rtp rtn rto) of x at quantum 2^q reads only the bits at or above 2^(q−1)
+//   and whether anything below is nonzero; for a target of ≤ 8 bits q − 1 is never below the
+//   (M+2)-th mantissa bit of a normal f32, nor (for e8m0fnu, the only named ≤ 8-bit format that
+//   reaches f32's subnormals) below bit 21 of a subnormal one. NaN keeps a nonzero key mantissa
+//   (sticky), Inf and zero keep theirs. So x and the key's representative
+//     rep(key) = (key >> 1) << drop | (key & 1)
+//   give the same code and flags, and the table holds the engine's result for rep(key).
+//   This is an argument, not a proof: tests/simd/ and the long sweep compare against the engine.
+#if defined(MINIFLOAT_SIMD_CONVERT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef MINIFLOAT_SIMD_CONVERT_INL_H_
+#undef MINIFLOAT_SIMD_CONVERT_INL_H_
+#else
+#define MINIFLOAT_SIMD_CONVERT_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace minifloat::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// Table index of f32 bits `x` (see the file comment); scalar form used for tails.
+inline std::uint32_t encode_key_scalar(std::uint32_t x, int drop) {
+  const std::uint32_t low = x & ((std::uint32_t{1} << drop) - 1);
+  return ((x >> drop) << 1) | (low != 0 ? 1u : 0u);
+}
+
+/// Encode n f32 bit patterns through `table` (entry = code | flags << 8, one u16 per key).
+/// Keys are computed in vectors, a block at a time, and looked up with scalar loads: on the AMD
+/// Zen cores of the development machines AVX2 `vpgatherdd` ran at 0.65× the speed of scalar
+/// lookups (bench_simd, same run), so no gather is used. Returns the OR of the entries' flag bytes.
+template <class Load>
+HWY_INLINE unsigned encode_keys(std::size_t n, std::uint8_t* HWY_RESTRICT out, const std::uint16_t* HWY_RESTRICT table,
+                                int drop, Load load) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  constexpr std::size_t kBlock = 1024;
+  alignas(64) std::uint32_t keys[kBlock + hn::MaxLanes(du)];
+  const auto low_mask = hn::Set(du, (std::uint32_t{1} << drop) - 1);
+  const auto one = hn::Set(du, 1u);
+  unsigned acc = 0;
+  for (std::size_t start = 0; start < n; start += kBlock) {
+    const std::size_t len = n - start < kBlock ? n - start : kBlock;
+    std::size_t k = 0;
+    for (; k + N <= len; k += N) {
+      const auto x = load(du, start + k);
+      const auto sticky = hn::Min(hn::And(x, low_mask), one);
+      hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(x, drop)), sticky), du, keys + k);
+    }
+    if (k < len) {
+      const auto x = load(du, start + k, len - k);
+      const auto sticky = hn::Min(hn::And(x, low_mask), one);
+      hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(x, drop)), sticky), du, keys + k);
+    }
+    std::uint8_t* HWY_RESTRICT o = out + start;
+    for (std::size_t j = 0; j < len; ++j) {
+      const unsigned e = table[keys[j]];
+      o[j] = static_cast<std::uint8_t>(e);
+      acc |= e;
+    }
+  }
+  return (acc >> 8) & 0xFF;
+}
+
+/// Loads of each source as f32 bit patterns; load(d, i, m) loads the m < Lanes remaining elements
+/// (the others zero).
+struct LoadF32 {
+  const std::uint32_t* in;
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
+    return hn::LoadU(d, in + i);
+  }
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i, std::size_t m) const {
+    alignas(64) std::uint32_t buf[hn::MaxLanes(d)] = {};
+    for (std::size_t k = 0; k < m; ++k) buf[k] = in[i + k];
+    return hn::Load(d, buf);
+  }
+};
+struct LoadBf16 {  // bf16 bits b → f32 bits b << 16 (exact)
+  const std::uint16_t* in;
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
+    const hn::Rebind<std::uint16_t, D> d16;
+    return hn::ShiftLeft<16>(hn::PromoteTo(d, hn::LoadU(d16, in + i)));
+  }
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i, std::size_t m) const {
+    alignas(64) std::uint32_t buf[hn::MaxLanes(d)] = {};
+    for (std::size_t k = 0; k < m; ++k) buf[k] = std::uint32_t{in[i + k]} << 16;
+    return hn::Load(d, buf);
+  }
+};
+struct LoadF16 {  // binary16 bits → binary32 bits, exact (integer ops; no F16C, no DAZ dependence)
+  const std::uint16_t* in;
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
+    // Highway 1.0.3's emulated PromoteTo(f16 → f32) turns ±Inf/NaN into finite 2^16 values on
+    // non-F16C targets (caught by simd.Formats/SimdEncodeExhaustive on SSE4/SSSE3/SCALAR), so the
+    // widening is spelled out: normal → exponent + 112; 31 → 255; subnormal m·2^−24 (exact float mul).
+    const hn::Rebind<std::uint16_t, D> d16;
+    const hn::Rebind<float, D> df;
+    const hn::RebindToSigned<D> di;
+    const auto h = hn::PromoteTo(d, hn::LoadU(d16, in + i));
+    const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(d, 0x8000u)));
+    const auto e = hn::And(hn::ShiftRight<10>(h), hn::Set(d, 0x1Fu));
+    const auto m = hn::And(h, hn::Set(d, 0x3FFu));
+    const auto mag = hn::ShiftLeft<13>(hn::And(h, hn::Set(d, 0x7FFFu)));
+    const auto normal = hn::Add(mag, hn::Set(d, std::uint32_t{112} << 23));
+    const auto special = hn::Or(mag, hn::Set(d, 0x7F800000u));
+    const auto sub = hn::BitCast(d, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, m)), hn::Set(df, 0x1p-24f)));
+    const auto r = hn::IfThenElse(hn::Eq(e, hn::Zero(d)), sub,
+                                  hn::IfThenElse(hn::Eq(e, hn::Set(d, 0x1Fu)), special, normal));
+    return hn::Or(r, sign);
+  }
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i, std::size_t m) const {
+    alignas(64) std::uint16_t buf[hn::MaxLanes(d)] = {};
+    for (std::size_t k = 0; k < m; ++k) buf[k] = in[i + k];
+    return LoadF16{buf}(d, 0);
+  }
+};
+
+inline unsigned EncodeF32(const std::uint32_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
+                          int drop) {
+  return encode_keys(n, out, table, drop, LoadF32{in});
+}
+inline unsigned EncodeBf16(const std::uint16_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
+                           int drop) {
+  return encode_keys(n, out, table, drop, LoadBf16{in});
+}
+inline unsigned EncodeF16(const std::uint16_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
+                          int drop) {
+  return encode_keys(n, out, table, drop, LoadF16{in});
+}
+
+/// Decode n codes of ≤ 8 bits through `values` (256 f32 bit patterns from the engine) and `flags`
+/// (256 flag words, read only when `any_flags`). Scalar lookups (see encode_keys on gathers).
+/// Returns false, having written an unspecified prefix, when a code has a bit set in `bad_bits`
+/// (the caller then reports the index).
+inline bool DecodeU8(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
+                     const std::uint32_t* HWY_RESTRICT values, const std::uint32_t* HWY_RESTRICT flag_table,
+                     bool any_flags, std::uint32_t bad_bits, unsigned& flags_out) {
+  unsigned any = 0, flags = 0;
+  if (any_flags) {
+    for (std::size_t i = 0; i < n; ++i) {
+      any |= in[i];
+      out[i] = values[in[i]];
+      flags |= flag_table[in[i]];
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      any |= in[i];
+      out[i] = values[in[i]];
+    }
+  }
+  flags_out = flags & 0xFF;
+  return (any & bad_bits) == 0;
+}
+
+}  // namespace minifloat::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // MINIFLOAT_SIMD_CONVERT_INL_H_

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+// simd/convert_simd.cpp: compiles simd/convert-inl.h once per Highway target (foreach_target.h),
+// exports the kernels for run-time dispatch, and builds their tables from the engine.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/convert-inl.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/highway.h"
+#include "simd/convert-inl.h"
+
+#if HWY_ONCE
+#include <array>
+#include <memory>
+#include <mutex>
+
+#include "minifloat/core/convert.hpp"
+#include "simd/convert_simd.hpp"
+
+namespace minifloat::simd {
+
+HWY_EXPORT(EncodeF32);
+HWY_EXPORT(EncodeBf16);
+HWY_EXPORT(EncodeF16);
+HWY_EXPORT(DecodeU8);
+
+namespace {
+
+// The whitelist (stated in convert_span.hpp at array_path): these formats, modes, policies, profiles.
+constexpr std::array<Format, 12> kFormats = {formats::e4m3fn,  formats::e5m2,   formats::e4m3fnuz, formats::e5m2fnuz,
+                                             formats::e4m3b11fnuz, formats::e4m3, formats::e3m4, formats::e3m2fn,
+                                             formats::e2m3fn, formats::e2m1fn, formats::e8m0fnu, formats::ue4m3};
+constexpr std::array<Rounding, 6> kModes = {Rounding::rne, Rounding::rna, Rounding::rtz,
+                                            Rounding::rtp, Rounding::rtn, Rounding::rto};
+constexpr std::array<Overflow, 3> kPolicies = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};
+constexpr std::array<Profile, 4> kProfiles = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes, profiles::p3109};
+
+template <class T, std::size_t K>
+int index_of(const std::array<T, K>& a, const T& v) {
+  for (std::size_t i = 0; i < K; ++i)
+    if (a[i] == v) return static_cast<int>(i);
+  return -1;
+}
+
+std::mutex g_mutex;
+std::array<std::unique_ptr<EncodeTable>, kFormats.size() * kModes.size() * kPolicies.size() * kProfiles.size()>
+    g_encode;
+std::array<std::unique_ptr<DecodeTable>, kFormats.size() * kProfiles.size()> g_decode;
+
+std::unique_ptr<EncodeTable> build_encode(Format to, const RoundingSpec& spec, const Profile& prof) {
+  auto t = std::make_unique<EncodeTable>();
+  t->drop = 21 - to.mantissa_bits;
+  const std::uint32_t keys = std::uint32_t{1} << (to.mantissa_bits + 12);
+  t->entry.resize(keys + 1, 0);
+  for (std::uint32_t k = 0; k < keys; ++k) {
+    const std::uint32_t rep = ((k >> 1) << t->drop) | (k & 1);
+    const RoundResult r = convert(formats::f32, rep, to, spec, prof);
+    t->entry[k] = static_cast<std::uint16_t>(r.code | (static_cast<unsigned>(r.flags) << 8));
+  }
+  return t;
+}
+
+}  // namespace
+
+const EncodeTable* encode_table(Format to, const RoundingSpec& spec, const Profile& prof) {
+  const int f = index_of(kFormats, to), m = index_of(kModes, spec.rounding), o = index_of(kPolicies, spec.overflow),
+            p = index_of(kProfiles, prof);
+  if (f < 0 || m < 0 || o < 0 || p < 0) return nullptr;
+  const std::size_t slot =
+      ((static_cast<std::size_t>(f) * kModes.size() + m) * kPolicies.size() + o) * kProfiles.size() + p;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_encode[slot]) g_encode[slot] = build_encode(to, RoundingSpec{.rounding = spec.rounding,
+                                                                      .overflow = spec.overflow}, prof);
+  return g_encode[slot].get();
+}
+
+const DecodeTable* decode_table(Format from, const Profile& prof) {
+  const int f = index_of(kFormats, from), p = index_of(kProfiles, prof);
+  if (f < 0 || p < 0) return nullptr;
+  const std::size_t slot = static_cast<std::size_t>(f) * kProfiles.size() + p;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_decode[slot]) {
+    auto t = std::make_unique<DecodeTable>();
+    t->value.resize(256);
+    t->flags.resize(256);
+    const std::uint64_t mask = code_mask(from);
+    t->bad_bits = static_cast<std::uint32_t>(0xFF & ~mask);
+    for (std::uint32_t c = 0; c < 256; ++c) {
+      if ((c & ~mask) != 0) continue;  // never looked up: decode_u8 reports such codes
+      const RoundResult r = convert(from, c, formats::f32, RoundingSpec{}, prof);
+      t->value[c] = static_cast<std::uint32_t>(r.code);
+      t->flags[c] = r.flags;
+      t->any_flags = t->any_flags || r.flags != flag_none;
+    }
+    g_decode[slot] = std::move(t);
+  }
+  return g_decode[slot].get();
+}
+
+unsigned encode_f32(const EncodeTable& t, const float* in, std::uint8_t* out, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(EncodeF32)(reinterpret_cast<const std::uint32_t*>(in), out, n, t.entry.data(), t.drop);
+}
+unsigned encode_bf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(EncodeBf16)(in, out, n, t.entry.data(), t.drop);
+}
+unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(EncodeF16)(in, out, n, t.entry.data(), t.drop);
+}
+bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags) {
+  return HWY_DYNAMIC_DISPATCH(DecodeU8)(in, reinterpret_cast<std::uint32_t*>(out), n, t.value.data(),
+                                        t.flags.data(), t.any_flags, t.bad_bits, flags);
+}
+
+const char* target_name() {
+  // The dispatch table's choice: the best of hwy::SupportedTargets() that was compiled.
+  const std::int64_t supported = hwy::SupportedTargets() & HWY_TARGETS;
+  return hwy::TargetName(supported & -supported);
+}
+
+}  // namespace minifloat::simd
+#endif  // HWY_ONCE

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// simd/convert_simd.hpp (internal to the compiled library): run-time dispatched Highway kernels for
+// the array paths of convert_span.cpp, and the engine-built tables they read. The whitelist of what
+// runs here is `minifloat::array_path` (convert_span.hpp); this header only serves it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "minifloat/core/format.hpp"
+#include "minifloat/core/profile.hpp"
+#include "minifloat/core/rounding.hpp"
+
+namespace minifloat::simd {
+
+/// The engine's result for every key of simd/convert-inl.h: entry[key] = code | flags << 8, plus one
+/// padding entry. Built once per (format, rounding, overflow, profile) and kept for the process.
+struct EncodeTable {
+  std::vector<std::uint16_t> entry;
+  int drop = 0;  ///< 21 − mantissa_bits
+};
+/// 256 f32 bit patterns and flag words of one (format, profile): the engine's decode of each code.
+struct DecodeTable {
+  std::vector<std::uint32_t> value, flags;
+  bool any_flags = false;
+  std::uint32_t bad_bits = 0;  ///< code bits above the format's width
+};
+
+/// The cached table of a whitelisted combination, or nullptr when it is not whitelisted (the
+/// whitelist is the one of array_path, convert_span.hpp).
+const EncodeTable* encode_table(Format to, const RoundingSpec& spec, const Profile& prof);
+const DecodeTable* decode_table(Format from, const Profile& prof);
+
+/// Kernels (HWY_DYNAMIC_DISPATCH to the best target the CPU supports, or the one a test forces with
+/// hwy::SetSupportedTargetsForTest). Return the OR of the element flags.
+unsigned encode_f32(const EncodeTable& t, const float* in, std::uint8_t* out, std::size_t n);
+unsigned encode_bf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n);
+unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n);
+/// False when a code has bits above the format's width (nothing is reported; the caller rescans).
+bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags);
+
+/// Name of the Highway target the kernels dispatch to now ("AVX2", "SSE4", "EMU128", ...).
+const char* target_name();
+
+}  // namespace minifloat::simd
