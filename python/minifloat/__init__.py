@@ -267,7 +267,7 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     if kind in ("f32", "f64", "f16", "bf16") and source is not None:
         raise ValueError(f"source: only for integer code arrays; x is {dt}")
     variant, nbits, srt = _sr_args(sr)
-    info_bits = _ext.format_info(fmt)["bits"]
+    info_bits = _ext.format_info(_ext.canonical_format_name(fmt))["bits"]
     out = np.empty(flat.shape, np.uint8 if info_bits <= 8 else np.uint16)
     fl = _ext.convert_array(kind, flat, out, fmt, source, _name("round", round), _name("overflow", overflow),
                             _name("profile", profile), variant, nbits, srt, _threads(threads))

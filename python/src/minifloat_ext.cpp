@@ -403,5 +403,8 @@ NB_MODULE(_minifloat, m) {
   m.def(
       "canonical_format_name", [](std::string_view s) { return format_name(format_arg("fmt", s)); }, "fmt"_a,
       "The canonical name of a format name or alias (ValueError listing the accepted names if unknown).");
+  m.def(
+      "data_address", [](const InArray& x) { return reinterpret_cast<std::uintptr_t>(x.data()); }, "x"_a,
+      "The address of the buffer the extension reads for `x` (tests check zero-copy with it).");
   m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
 }
