@@ -19,6 +19,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -368,6 +369,25 @@ names_listing() {
   return out;
 }
 
+/// bench/bench_python.py's baseline: the best of `repeats` wall times (seconds) of one direct
+/// convert_f32 span call (rne, nonsat, ocp) over `x` into `out`, timed in C++ with the GIL released.
+double span_call_seconds(const InArray& x, OutArray& out, std::string_view fmt, unsigned repeats) {
+  const Format to = format_arg("fmt", fmt);
+  if (x.itemsize() != 4 || out.itemsize() != 1 || x.size() != out.size() || repeats < 1)
+    throw Error("span_call_seconds: needs float32 x, uint8 out of the same size, repeats >= 1");
+  const std::span<const float> in(static_cast<const float*>(x.data()), x.size());
+  const std::span<std::uint8_t> o(static_cast<std::uint8_t*>(out.data()), out.size());
+  nb::gil_scoped_release nogil;
+  double best = 1e300;
+  for (unsigned r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)convert_f32(in, o, to);
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    best = dt.count() < best ? dt.count() : best;
+  }
+  return best;
+}
+
 }  // namespace
 
 NB_MODULE(_minifloat, m) {
@@ -406,5 +426,7 @@ NB_MODULE(_minifloat, m) {
   m.def(
       "data_address", [](const InArray& x) { return reinterpret_cast<std::uintptr_t>(x.data()); }, "x"_a,
       "The address of the buffer the extension reads for `x` (tests check zero-copy with it).");
+  m.def("span_call_seconds", &span_call_seconds, "x"_a, "out"_a, "fmt"_a, "repeats"_a,
+        "Benchmark baseline: best wall time of the C++ convert_f32 span call over x (bench/bench_python.py).");
   m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
 }
