@@ -1,0 +1,475 @@
+# SPDX-License-Identifier: Apache-2.0
+"""minifloat: the bit-exact reference for low-precision ML number formats, from NumPy and PyTorch.
+
+Every function here runs the compiled C++ library minifloat::minifloat (the code the ``minifloat``
+CLI links): one rounding engine (round_pack), formats as data, every choice an explicit argument.
+
+Codes
+    A code is the raw bit pattern of one value, right-aligned in an unsigned integer:
+    ``[S] E...E M...M`` (sign, biased exponent, trailing significand; OCP OFP8 v1.0 Table 1,
+    OCP MX v1.0 §5, IEEE P3109 interim report v4.0). Formats of at most 8 bits give ``uint8``
+    arrays (an e2m1fn code is the low 4 bits of its byte, an e3m2fn code the low 6), formats of
+    9..16 bits ``uint16`` arrays. ``convert(..., as_="ml_dtypes")`` views them, without a copy, as
+    the matching ml_dtypes dtype (``float8_e4m3fn``, ``float4_e2m1fn``, ...).
+
+Names
+    Formats, rounding modes, overflow policies, profiles and SR variants are named as the CLI and
+    ``minifloat names`` name them (``names()`` lists them all); an unknown name raises ValueError
+    with the CLI's one-line message, listing the accepted names.
+
+Errors
+    ValueError for a bad value or name, TypeError for an unsupported array type (complex, object,
+    signed integers, ...); messages are one line, as the CLI's.
+"""
+from __future__ import annotations
+
+import enum
+import math
+import numbers
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from . import _minifloat as _ext
+
+__all__ = [
+    "Flags", "convert", "decode", "sr_bits", "formats", "format_info", "table", "encode_scalar",
+    "decode_scalar", "names", "ml_dtype",
+]
+
+try:  # optional: views of codes as ml_dtypes dtypes, bfloat16/float8 inputs
+    import ml_dtypes as _mld
+except ImportError:  # pragma: no cover - exercised only without ml_dtypes
+    _mld = None
+
+
+class Flags(enum.IntFlag):
+    """IEEE-style exception flags, ORed over every element (core/rounding.hpp ``Flags``)."""
+
+    none = 0
+    inexact = 1    #: the result differs from the exact input
+    underflow = 2  #: inexact and tiny after rounding (as MPFR)
+    overflow = 4   #: the rounded magnitude, with unbounded exponent range, exceeds the max finite value
+    invalid = 8    #: a NaN input made a number, or a NaN made other than by finite overflow
+
+
+# minifloat format name -> ml_dtypes dtype name (ml_dtypes 0.6).
+_ML_DTYPES = {
+    "e4m3fn": "float8_e4m3fn", "e5m2": "float8_e5m2", "e4m3fnuz": "float8_e4m3fnuz",
+    "e5m2fnuz": "float8_e5m2fnuz", "e4m3b11fnuz": "float8_e4m3b11fnuz", "e4m3": "float8_e4m3",
+    "e3m4": "float8_e3m4", "e3m2fn": "float6_e3m2fn", "e2m3fn": "float6_e2m3fn",
+    "e2m1fn": "float4_e2m1fn", "e8m0fnu": "float8_e8m0fnu", "bf16": "bfloat16",
+}
+_ML_TO_FORMAT = {v: k for k, v in _ML_DTYPES.items()}
+
+_AS_CHOICES = ("codes", "ml_dtypes", "torch")
+_SR_KEYS = ("seed", "stream", "step", "variant", "bits", "index_base")
+
+
+def _is_torch(x: Any) -> bool:
+    return type(x).__module__.split(".")[0] == "torch"
+
+
+def ml_dtype(fmt: str) -> np.dtype:
+    """The ml_dtypes dtype whose bits are the codes of ``fmt`` (``"e4m3fn"`` -> ``float8_e4m3fn``).
+
+    ``f16`` gives NumPy's float16. Raises ValueError for a format ml_dtypes lacks (ue4m3, P3109,
+    custom) and ImportError when ml_dtypes is not installed.
+    """
+    name = _ext.canonical_format_name(fmt)
+    if name == "f16":
+        return np.dtype(np.float16)
+    if name not in _ML_DTYPES:
+        raise ValueError(f"as_: format {name} has no ml_dtypes dtype; accepted: {', '.join(_ML_DTYPES)}, f16")
+    if _mld is None:
+        raise ImportError("as_='ml_dtypes' needs the ml_dtypes package")
+    return np.dtype(getattr(_mld, _ML_DTYPES[name]))
+
+
+def _from_torch(t: Any) -> tuple[np.ndarray, str | None]:
+    """A CPU torch tensor as a NumPy view through DLPack (zero-copy); bf16 crosses as int16 bits."""
+    import torch
+
+    if t.device.type != "cpu":
+        raise ValueError(f"x: torch tensors must be on the CPU (got device {t.device})")
+    if t.dtype == torch.bfloat16:
+        return np.from_dlpack(t.view(torch.int16)).view(np.uint16), "bf16"
+    if t.dtype in (torch.float32, torch.float64, torch.float16, torch.uint8):
+        return np.from_dlpack(t), None
+    if str(t.dtype).startswith("torch.float8"):  # DLPack refuses float8 (dmlc/dlpack#156): cross as uint8
+        return np.from_dlpack(t.view(torch.uint8)), _TORCH_F8.get(str(t.dtype))
+    raise TypeError(f"x: torch dtype {t.dtype} is not accepted; accepted: float32, float64, float16, bfloat16, "
+                    "float8 (as codes), uint8 codes")
+
+
+_TORCH_F8 = {"torch.float8_e4m3fn": "e4m3fn", "torch.float8_e5m2": "e5m2", "torch.float8_e4m3fnuz": "e4m3fnuz",
+             "torch.float8_e5m2fnuz": "e5m2fnuz", "torch.float8_e8m0fnu": "e8m0fnu"}
+
+
+def _to_torch(a: np.ndarray) -> Any:
+    import torch
+
+    if a.dtype == np.uint16:  # torch.uint16 has few operators; the bits cross as int16
+        return torch.from_dlpack(a.view(np.int16))
+    return torch.from_dlpack(a)
+
+
+def _as_array(x: Any, arg: str) -> tuple[np.ndarray, str | None, bool]:
+    """(array, format implied by its dtype or None, came from torch)."""
+    if _is_torch(x):
+        a, implied = _from_torch(x)
+        return a, implied, True
+    if isinstance(x, np.ndarray):
+        a = x
+    else:
+        if isinstance(x, (str, bytes)) or x is None:
+            raise TypeError(f"{arg}: expected a NumPy array or a CPU torch tensor, got {type(x).__name__}")
+        a = np.asarray(x)
+    implied = None
+    if _mld is not None and a.dtype.name in _ML_TO_FORMAT:
+        implied = _ML_TO_FORMAT[a.dtype.name]
+    return a, implied, False
+
+
+def _check_shape(a: np.ndarray, arg: str) -> None:
+    if a.ndim == 0:
+        raise ValueError(f"{arg}: 0-d arrays are not accepted; accepted: arrays of 1 or more dimensions "
+                         "(use encode_scalar for one value, or x.reshape(1))")
+    if a.size == 0:
+        raise ValueError(f"{arg}: the array is empty (shape {a.shape}); accepted: arrays with at least one element")
+
+
+def _flat(a: np.ndarray) -> np.ndarray:
+    """A flat C-contiguous view of ``a`` (row-major order); copies only a non-contiguous ``a``."""
+    return np.ascontiguousarray(a).reshape(-1)
+
+
+def _sr_args(sr: Any) -> tuple[str, int, tuple[int, int, int, int] | None]:
+    if sr is None:
+        return "exact", 8, None
+    if not isinstance(sr, dict):
+        raise TypeError("sr: expected a dict(seed=..., stream=..., step=..., variant=..., bits=..., index_base=...)")
+    unknown = [k for k in sr if k not in _SR_KEYS]
+    if unknown:
+        raise ValueError(f"sr: unknown key {unknown[0]!r}; accepted: {', '.join(_SR_KEYS)}")
+    if "seed" not in sr:
+        raise ValueError("sr: 'seed' is required; accepted keys: " + ", ".join(_SR_KEYS))
+    seed = _int_in("sr['seed']", sr["seed"], 0, 2**64 - 1)
+    stream = _int_in("sr['stream']", sr.get("stream", 0), 0, 2**32 - 1)
+    step = _int_in("sr['step']", sr.get("step", 0), 0, 2**32 - 1)
+    base = _int_in("sr['index_base']", sr.get("index_base", 0), 0, 2**64 - 1)
+    bits = _int_in("sr['bits']", sr.get("bits", 8), 1, 32)
+    variant = sr.get("variant", "exact")
+    if not isinstance(variant, str):
+        raise TypeError("sr['variant']: expected a name (exact, A, B, C, equal)")
+    return variant, bits, (seed, stream, step, base)
+
+
+def _int_in(arg: str, v: Any, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError(f"{arg}: expected an integer in {lo}..{hi}, got {type(v).__name__}")
+    v = int(v)
+    if not lo <= v <= hi:
+        raise ValueError(f"{arg}: {v} is out of range; accepted: {lo}..{hi}")
+    return v
+
+
+def _threads(threads: Any) -> int:
+    if threads is None:
+        return 1
+    return _int_in("threads", threads, 1, 4096)
+
+
+def _name(arg: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"{arg}: expected a name (str), got {type(v).__name__}")
+    return v
+
+
+def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", profile: str = "ocp",
+            sr: dict | None = None, source: str | None = None, as_: str = "codes", flags: bool = False,
+            threads: int | None = None) -> Any:
+    """Round every element of ``x`` once into format ``fmt``; returns the codes (shape of ``x``).
+
+    x
+        float64 / float32 / float16 arrays (exact values, rounded once: an f64 is not rounded to
+        f32 first unless ``profile="ml_dtypes"``, spec-digest D11), ml_dtypes arrays (bfloat16,
+        float8_*, float6_*, float4_*: their codes, converted from their own format), integer code
+        arrays (``uint8``/``uint16``) with ``source=FORMAT``, or CPU torch tensors (float32,
+        float16, bfloat16, float64; through DLPack, zero-copy). Any shape of at least one element,
+        any strides (non-contiguous inputs are copied once; contiguous ones are read in place).
+    fmt
+        Target format (``formats()``; aliases and ``custom:E,M,BIAS,...`` accepted), at most 16 bits.
+    round
+        rne rna rtz rtp rtn rto sr (IEEE 754-2019 §4.3 names; ``sr`` needs ``sr=``).
+    overflow
+        nonsat satfinite satpropagate (P3109 SatNone/SatFinite/SatPropagate; OCP "SAT" = satfinite).
+    profile
+        ocp (default) nvidia ml_dtypes p3109: the vendor choices of spec-digest §9.
+    sr
+        Stochastic rounding: ``dict(seed=, stream=0, step=0, variant="exact", bits=8, index_base=0)``.
+        Element i (row-major flat index) reads ``sr_bits(seed, stream, step, index_base + i, variant)``;
+        ``bits`` is N (1..32) of the P3109 variants A/B/C. Independent of ``threads``.
+    source
+        The format of integer code inputs (required for them; must match an ml_dtypes dtype's format).
+    as_
+        ``"codes"`` (uint8/uint16; a torch tensor in gives a torch tensor out), ``"ml_dtypes"`` (a
+        zero-copy view with the matching ml_dtypes dtype), ``"torch"`` (torch.uint8 that
+        ``.view(torch.float8_e4m3fn)`` reinterprets; uint16 codes come as torch.int16 bits).
+    flags
+        Also return the ORed ``Flags`` of every element: ``(codes, flags)``.
+    threads
+        None or 1 for rne/...; stochastic rounding splits the array over ``threads`` std::threads
+        with bit-identical results.
+
+    Example: ``convert(np.float32([464, 500, -1e-7]), "e4m3fn", overflow="satfinite")`` ->
+    ``array([126, 126, 128], dtype=uint8)`` (0x7e = 448 = max; 0x80 = -0).
+    """
+    fmt = _name("fmt", fmt)
+    if as_ not in _AS_CHOICES:
+        raise ValueError(f"as_: unknown output kind {as_!r}; accepted: {', '.join(_AS_CHOICES)}")
+    a, implied, from_torch = _as_array(x, "x")
+    if source is not None:
+        source = _name("source", source)
+    dt = a.dtype
+    if dt.kind == "c":
+        raise TypeError(f"x: complex arrays ({dt}) are not accepted; accepted: float64, float32, float16, "
+                        "bfloat16, ml_dtypes floats, uint8/uint16 codes with source=")
+    if dt.kind == "O" or dt.kind in "USVMmb" and implied is None:
+        raise TypeError(f"x: arrays of {dt} are not accepted; accepted: float64, float32, float16, bfloat16, "
+                        "ml_dtypes floats, uint8/uint16 codes with source=")
+    _check_shape(a, "x")
+    if implied is not None and implied != "bf16":
+        if source is not None and _ext.canonical_format_name(source) != _ext.canonical_format_name(implied):
+            raise ValueError(f"source: {source!r} disagrees with the array's dtype ({dt}, format {implied})")
+        source, kind = implied, "codes8"
+        flat = _flat(a).view(np.uint8) if a.dtype.itemsize == 1 else _flat(a).view(np.uint16)
+    elif implied == "bf16":
+        kind, flat = "bf16", _flat(a).view(np.uint16)
+    elif dt == np.float32:
+        kind, flat = "f32", _flat(a)
+    elif dt == np.float64:
+        kind, flat = "f64", _flat(a)
+    elif dt == np.float16:
+        kind, flat = "f16", _flat(a).view(np.uint16)
+    elif dt == np.uint8 or dt == np.uint16:
+        if source is None:
+            raise ValueError(f"source: {dt} arrays are codes and need source=FORMAT (e.g. source='e4m3fn'); "
+                             "float values must come as float64/float32/float16/bfloat16")
+        kind, flat = ("codes8" if dt == np.uint8 else "codes16"), _flat(a)
+    elif dt.kind in "iu":
+        raise TypeError(f"x: integer arrays of {dt} are not accepted; accepted: uint8/uint16 codes with "
+                        "source=FORMAT, or float arrays")
+    else:
+        raise TypeError(f"x: arrays of {dt} are not accepted; accepted: float64, float32, float16, bfloat16, "
+                        "ml_dtypes floats, uint8/uint16 codes with source=")
+    if kind in ("f32", "f64", "f16", "bf16") and source is not None:
+        raise ValueError(f"source: only for integer code arrays; x is {dt}")
+    variant, nbits, srt = _sr_args(sr)
+    info_bits = _ext.format_info(_ext.canonical_format_name(fmt))["bits"]
+    out = np.empty(flat.shape, np.uint8 if info_bits <= 8 else np.uint16)
+    fl = _ext.convert_array(kind, flat, out, fmt, source, _name("round", round), _name("overflow", overflow),
+                            _name("profile", profile), variant, nbits, srt, _threads(threads))
+    codes = out.reshape(a.shape)
+    if as_ == "ml_dtypes":
+        result = codes.view(ml_dtype(fmt))
+    elif as_ == "torch" or (from_torch and as_ == "codes"):
+        result = _to_torch(codes)
+    else:
+        result = codes
+    return (result, Flags(fl)) if flags else result
+
+
+def decode(codes: Any, fmt: str, *, dtype: str = "float32", profile: str = "ocp") -> Any:
+    """The values of ``codes`` of format ``fmt`` as a float32 or float64 array (shape of ``codes``).
+
+    codes: uint8 (formats of <= 8 bits) or uint16 arrays, ml_dtypes arrays (their bits), or CPU
+    torch uint8 tensors. float64 is exact for every format of <= 16 bits; float32 rounds to nearest
+    even (exact but for e8m0fnu's extremes beyond f32, and P3109 16-bit formats). ``profile="..."``
+    with ``decode_ftz`` (none of the named ones) would flush subnormal results. A code with bits set
+    above the format's width raises ValueError naming its index.
+    Example: ``decode(np.uint8([0x7e, 0x7f]), "e4m3fn")`` -> ``[448., nan]``.
+    """
+    fmt = _name("fmt", fmt)
+    if dtype not in ("float32", "float64"):
+        raise ValueError(f"dtype: {dtype!r} is not accepted; accepted: float32, float64")
+    a, implied, from_torch = _as_array(codes, "codes")
+    if a.dtype.kind == "c" or a.dtype.kind == "O":
+        raise TypeError(f"codes: arrays of {a.dtype} are not accepted; accepted: uint8, uint16 or ml_dtypes arrays")
+    _check_shape(a, "codes")
+    if implied is not None:
+        if _ext.canonical_format_name(fmt) != implied:
+            raise ValueError(f"fmt: {fmt!r} disagrees with the array's dtype ({a.dtype}, format {implied})")
+        flat = _flat(a).view(np.uint8 if a.dtype.itemsize == 1 else np.uint16)
+    elif a.dtype in (np.uint8, np.uint16):
+        flat = _flat(a)
+    else:
+        raise TypeError(f"codes: arrays of {a.dtype} are not accepted; accepted: uint8, uint16 or ml_dtypes arrays")
+    out = np.empty(flat.shape, np.float32 if dtype == "float32" else np.float64)
+    _ext.decode_array(flat, out, fmt, _name("profile", profile))
+    res = out.reshape(a.shape)
+    return _to_torch(res) if from_torch else res
+
+
+def sr_bits(seed: int, stream: int, step: int, n: int, variant: str = "exact", *, index_base: int = 0) -> np.ndarray:
+    """The random words stochastic rounding reads, as a uint64 array of ``n`` elements.
+
+    Element i is ``sr_bits(seed, stream, step, index_base + i, variant)`` of core/random.hpp: cuRAND's
+    Philox4x32-10 stream with key = seed, subsequence = step * 2**32 + stream, offset = index *
+    sr_words(variant); the exact variant uses 64 bits (two consecutive words, low first), A/B/C/equal
+    one 32-bit word. The same bits as ``convert(..., round="sr", sr=dict(...))`` uses.
+    """
+    seed = _int_in("seed", seed, 0, 2**64 - 1)
+    stream = _int_in("stream", stream, 0, 2**32 - 1)
+    step = _int_in("step", step, 0, 2**32 - 1)
+    n = _int_in("n", n, 1, 2**40)
+    index_base = _int_in("index_base", index_base, 0, 2**64 - 1)
+    out = np.empty(n, np.uint64)
+    _ext.sr_bits_array(out, seed, stream, step, index_base, _name("variant", variant))
+    return out
+
+
+def formats() -> list[str]:
+    """Canonical names of every registered format: e4m3fn e5m2 ... f32 f64, then P3109 Binary{K}p{P}{s|u}{e|f}."""
+    return list(_ext.format_names())
+
+
+def _float_of(fr: Fraction) -> float:
+    try:
+        return float(fr)
+    except OverflowError:
+        return math.inf
+
+
+def format_info(name: str) -> dict:
+    """A format's fields and limits.
+
+    Keys: name, bits, exponent_bits, mantissa_bits, precision, bias, signed, specials (ieee fn fnuz
+    p3109_extended none), has_zero, has_inf, has_nan, has_negative_zero, emin, emax, max_code (the
+    largest finite magnitude code), family, summary; ``max``, ``min_normal``, ``min_subnormal`` as
+    exact ``fractions.Fraction`` (min_subnormal None without subnormals) and ``max_float``,
+    ``min_normal_float``, ``min_subnormal_float`` as Python floats (nearest; inf beyond float range).
+    Example: ``format_info("e4m3fn")["max"] == 448``.
+    """
+    d = dict(_ext.format_info(_name("name", name)))
+    for k in ("max", "min_normal", "min_subnormal"):
+        if d[k] is not None:
+            d[k] = Fraction(d[k])
+            d[k + "_float"] = _float_of(d[k])
+        else:
+            d[k + "_float"] = None
+    return d
+
+
+def table(fmt: str) -> dict:
+    """Every code of ``fmt`` (at most 16 bits): ``code`` (uint64 array), ``class`` (list of zero,
+    subnormal, normal, inf, nan), ``exact`` (exact decimal strings), ``value`` (float64 array, exact)."""
+    codes, classes, exact = _ext.code_table(_name("fmt", fmt))
+    c = np.asarray(codes, dtype=np.uint64)
+    info = _ext.format_info(fmt)
+    store = c.astype(np.uint8 if info["bits"] <= 8 else np.uint16)
+    value = np.empty(c.shape, np.float64)
+    _ext.decode_array(store, value, fmt, "ocp")
+    return {"code": c, "class": list(classes), "exact": list(exact), "value": value}
+
+
+def _exact_text(v: Any) -> str:
+    if isinstance(v, bool):
+        raise TypeError("value: expected a number or exact text, got bool")
+    if isinstance(v, str):
+        return v
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return float(v).hex() if math.isfinite(float(v)) else repr(float(v))
+    if isinstance(v, Fraction):
+        den, k2, k5 = v.denominator, 0, 0
+        while den % 2 == 0:
+            den //= 2
+            k2 += 1
+        while den % 5 == 0:
+            den //= 5
+            k5 += 1
+        if den != 1:
+            raise ValueError(f"value: {v} has no finite binary or decimal expansion; accepted: fractions whose "
+                             "denominator is 2^a·5^b, decimal or hex-float text")
+        k = max(k2, k5)
+        scaled = v.numerator * 10**k // v.denominator
+        return f"{scaled}e-{k}"
+    if hasattr(v, "as_tuple"):  # decimal.Decimal
+        return str(v)
+    raise TypeError(f"value: expected str, int, float, Fraction or Decimal, got {type(v).__name__}")
+
+
+def encode_scalar(value: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", profile: str = "ocp",
+                  source: str | None = None, sr: dict | None = None, flags: bool = False) -> Any:
+    """The code of one value in ``fmt``, rounded once from its exact value (as ``minifloat encode``).
+
+    value: exact text (decimal ``"-1e-7"``, hex float ``"0x1.8p3"``, ``"inf"``, ``"nan"``), int,
+    float (exactly), Fraction (denominator 2^a·5^b) or Decimal; with ``source=FORMAT`` an int code
+    (or ``"0x.."`` text) of that format. ``sr``: as in convert; the value is element ``index_base``.
+    Returns the int code, or ``(code, Flags)`` with ``flags=True``.
+    Example: ``encode_scalar("464", "e4m3fn")`` -> 0x7f (NaN: nonsat overflow); with
+    ``overflow="satfinite"`` -> 0x7e.
+    """
+    if source is not None:
+        source = _name("source", source)
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            if value < 0:
+                raise ValueError(f"value: code {value} is negative; accepted: 0 .. 2^bits - 1")
+            text = hex(int(value))
+        else:
+            text = _name("value", value)
+    else:
+        text = _exact_text(value)
+    variant, nbits, srt = _sr_args(sr)
+    rbits = 0
+    if srt is not None:
+        if round != "sr":
+            raise ValueError("sr: given, but round is not 'sr'")
+        rbits = int(sr_bits(srt[0], srt[1], srt[2], 1, variant, index_base=srt[3])[0])
+    elif round == "sr":
+        raise ValueError("round: 'sr' needs sr=dict(seed=..., stream=..., step=..., variant=..., bits=...)")
+    code, fl = _ext.encode_scalar(text, _name("fmt", fmt), source, _name("round", round), _name("overflow", overflow),
+                                  _name("profile", profile), variant, nbits, rbits)
+    return (code, Flags(fl)) if flags else code
+
+
+def decode_scalar(code: int, fmt: str, *, as_: str = "fraction") -> Any:
+    """The exact value of one code of ``fmt``.
+
+    as_="fraction" (default): a ``fractions.Fraction`` for finite codes (``-0`` gives ``Fraction(0)``;
+    use as_="str" to see the sign), ``float("±inf")`` / ``float("nan")`` otherwise; "str": the exact
+    decimal (``"448"``, ``"-0"``, ``"nan"``); "hex": the C99 hex float; "float": the nearest float.
+    """
+    if isinstance(code, bool) or not isinstance(code, numbers.Integral):
+        raise TypeError(f"code: expected an int, got {type(code).__name__}")
+    if code < 0 or code >= 2**64:
+        raise ValueError(f"code: {code} is out of range; accepted: 0 .. 2^bits - 1")
+    cls, dec, hx = _ext.decode_scalar(int(code), _name("fmt", fmt))
+    if as_ == "str":
+        return dec
+    if as_ == "hex":
+        return hx
+    if as_ not in ("fraction", "float"):
+        raise ValueError(f"as_: {as_!r} is not accepted; accepted: fraction, str, hex, float")
+    if cls in ("inf", "nan"):
+        return float(dec)
+    fr = Fraction(dec.lstrip("-")) * (-1 if dec.startswith("-") else 1)
+    if as_ == "float":
+        return math.copysign(_float_of(abs(fr)), -1.0 if dec.startswith("-") else 1.0)
+    return fr
+
+
+def names(kind: str | None = None) -> dict:
+    """The name registry (as ``minifloat names``): {kind id: {"kind": label, "names": {name: summary},
+    "patterns": {pattern: summary}}}, or one kind's entry."""
+    out = {}
+    for kid, label, entries, patterns in _ext.names_listing():
+        out[kid] = {"kind": label, "names": dict(entries), "patterns": dict(patterns)}
+    if kind is None:
+        return out
+    if kind not in out:
+        raise ValueError(f"kind: unknown name kind {kind!r}; accepted: {', '.join(out)}")
+    return out[kind]

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: Apache-2.0
+// minifloat_ext.cpp: the nanobind extension `minifloat._minifloat` (issue 13). A thin layer over
+// the compiled library minifloat::minifloat — the same code the CLI links — so Python gets the same
+// bits: every conversion goes through convert_span.hpp / stochastic.hpp (whole arrays) or the core's
+// scalar `convert` (code → code), which all round once with round_pack.
+//
+// The Python package (python/minifloat/__init__.py) validates dtypes and shapes, makes inputs
+// C-contiguous (a no-op, hence zero-copy, for contiguous inputs), allocates the outputs and calls
+// the functions below on flat 1-D arrays; names (formats, rounding modes, ...) are parsed here,
+// through the registry, so unknown names raise the library's one-line messages. Every
+// minifloat::Error becomes ValueError with the library's what(), prefixed by the argument name as
+// the CLI prefixes its option name. The GIL is released while arrays are converted.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "minifloat/convert_span.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/random.hpp"
+#include "minifloat/core/round_pack.hpp"
+#include "minifloat/decimal.hpp"
+#include "minifloat/parse.hpp"
+#include "minifloat/registry.hpp"
+#include "minifloat/stochastic.hpp"
+#include "minifloat/tables.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using namespace minifloat;
+
+namespace {
+
+/// A flat, C-contiguous CPU array (read-only view); its dtype is checked at run time.
+using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
+/// A flat, C-contiguous, writable CPU array.
+using OutArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
+
+/// Rethrow any minifloat::Error of `fn()` as NameError/ParseError/Error with "<arg>: " in front
+/// (the CLI's cli::with_option does the same with the option's name).
+template <class Fn>
+auto with_arg(std::string_view arg, Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const NameError& e) {
+    throw NameError(std::string(arg) + ": " + e.what());
+  } catch (const ParseError& e) {
+    throw ParseError(std::string(arg) + ": " + e.what());
+  } catch (const Error& e) {
+    throw Error(std::string(arg) + ": " + e.what());
+  }
+}
+
+Format format_arg(std::string_view arg, std::string_view text) {
+  return with_arg(arg, [&] { return parse_format(text); });
+}
+template <NamedEnum E>
+E enum_arg(std::string_view arg, std::string_view text) {
+  return with_arg(arg, [&] { return parse<E>(text); });
+}
+Profile profile_arg(std::string_view text) {
+  return with_arg("profile", [&] { return parse_profile(text); });
+}
+
+/// Input element kinds the array entry points take (the Python layer maps dtypes to these).
+enum class Source : std::uint8_t { f32, f64, f16_bits, bf16_bits, codes8, codes16 };
+
+Source source_kind(std::string_view s) {
+  if (s == "f32") return Source::f32;
+  if (s == "f64") return Source::f64;
+  if (s == "f16") return Source::f16_bits;
+  if (s == "bf16") return Source::bf16_bits;
+  if (s == "codes8") return Source::codes8;
+  if (s == "codes16") return Source::codes16;
+  throw Error("internal: unknown source kind '" + quote_input(s) + "'");
+}
+
+std::size_t element_size(Source s) {
+  switch (s) {
+    case Source::f32: return 4;
+    case Source::f64: return 8;
+    case Source::codes8: return 1;
+    default: return 2;
+  }
+}
+
+/// Stochastic-rounding parameters as the Python `sr=` dict gives them.
+struct SrArgs {
+  std::uint64_t seed;
+  std::uint32_t stream;
+  std::uint32_t step;
+  std::uint64_t index_base;
+};
+
+template <class Code>
+Flags convert_codes_loop(const Code* in, std::size_t n, Format from, Format to, RoundingSpec spec, Profile prof,
+                         const std::optional<SrArgs>& sr, void* out_v, int out_bytes) {
+  if (validate(from) != FormatError::ok) throw Error("source: the format fails validate()");
+  if (validate(to) != FormatError::ok) throw Error("fmt: the format fails validate()");
+  const std::uint64_t mask = code_mask(from);
+  for (std::size_t i = 0; i < n; ++i)
+    if ((static_cast<std::uint64_t>(in[i]) & ~mask) != 0)
+      throw ParseError("code " + code_hex(in[i], 8 * static_cast<int>(sizeof(Code))) + " at index " +
+                       std::to_string(i) + " is wider than the " + std::to_string(from.bits) + " bits of " +
+                       format_name(from));
+  Flags f = flag_none;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t rb = sr ? sr_bits(sr->seed, sr->stream, sr->step, sr->index_base + i, spec.sr_variant) : 0;
+    const RoundResult r = convert(from, in[i], to, spec, prof, rb);
+    f |= r.flags;
+    if (out_bytes == 1)
+      static_cast<std::uint8_t*>(out_v)[i] = static_cast<std::uint8_t>(r.code);
+    else
+      static_cast<std::uint16_t*>(out_v)[i] = static_cast<std::uint16_t>(r.code);
+  }
+  return f;
+}
+
+template <class Out>
+Flags convert_span_call(Source kind, const void* in, std::size_t n, Out* out, Format to, RoundingSpec spec,
+                        Profile prof, const std::optional<SrArgs>& sr, unsigned threads) {
+  const std::span<Out> o(out, n);
+  if (sr) {
+    const SrStream s{.seed = sr->seed, .stream = sr->stream, .step = sr->step, .index_base = sr->index_base};
+    switch (kind) {
+      case Source::f32: return sr_convert_f32({static_cast<const float*>(in), n}, o, to, spec, s, prof, threads);
+      case Source::f64: return sr_convert_f64({static_cast<const double*>(in), n}, o, to, spec, s, prof, threads);
+      case Source::f16_bits:
+        return sr_convert_f16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, s, prof, threads);
+      case Source::bf16_bits:
+        return sr_convert_bf16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, s, prof, threads);
+      default: break;
+    }
+  } else {
+    switch (kind) {
+      case Source::f32: return convert_f32({static_cast<const float*>(in), n}, o, to, spec, prof);
+      case Source::f64: return convert_f64({static_cast<const double*>(in), n}, o, to, spec, prof);
+      case Source::f16_bits: return convert_f16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof);
+      case Source::bf16_bits: return convert_bf16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof);
+      default: break;
+    }
+  }
+  throw Error("internal: code sources take the code loop");
+}
+
+/// The array conversion behind minifloat.convert: `x` (flat, kind `source_kind`) → `out` codes of `fmt`.
+std::uint8_t convert_array(std::string_view source_kind_name, const InArray& x, OutArray& out, std::string_view fmt,
+                           std::optional<std::string_view> source_fmt, std::string_view round,
+                           std::string_view overflow, std::string_view profile, std::string_view sr_variant,
+                           unsigned sr_nbits, std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t,
+                                                                        std::uint64_t>> sr, unsigned threads) {
+  const Source kind = source_kind(source_kind_name);
+  const Format to = format_arg("fmt", fmt);
+  RoundingSpec spec;
+  spec.rounding = enum_arg<Rounding>("round", round);
+  spec.overflow = enum_arg<Overflow>("overflow", overflow);
+  spec.sr_variant = enum_arg<SrVariant>("sr['variant']", sr_variant);
+  const Profile prof = profile_arg(profile);
+  if (spec.rounding == Rounding::sr && !sr)
+    throw Error("round: 'sr' needs sr=dict(seed=..., stream=..., step=..., variant=..., bits=...)");
+  if (spec.rounding != Rounding::sr && sr) throw Error("sr: given, but round is not 'sr'");
+  if (sr_nbits < 1 || sr_nbits > 32)
+    throw Error("sr['bits']: " + std::to_string(sr_nbits) + " is out of range; accepted: 1..32");
+  spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
+  if (threads < 1) throw Error("threads: must be at least 1");
+  if (to.bits > 16)
+    throw Error("fmt: codes of " + format_name(to) + " are " + std::to_string(to.bits) +
+                " bits wide; accepted: formats of at most 16 bits (use a float dtype for f32/f64)");
+  const int out_bytes = to.bits <= 8 ? 1 : 2;
+  if (out.itemsize() != static_cast<std::size_t>(out_bytes) || out.size() != x.size())
+    throw Error("internal: output array has the wrong size or element type");
+  if (x.itemsize() != element_size(kind)) throw Error("internal: input element size does not match its kind");
+  std::optional<SrArgs> sra;
+  if (sr) sra = SrArgs{std::get<0>(*sr), std::get<1>(*sr), std::get<2>(*sr), std::get<3>(*sr)};
+
+  const std::size_t n = x.size();
+  const void* in = x.data();
+  void* o = out.data();
+  Flags f = flag_none;
+  if (kind == Source::codes8 || kind == Source::codes16) {
+    if (!source_fmt) throw Error("source: integer code arrays need source=FORMAT (the codes' format)");
+    const Format from = format_arg("source", *source_fmt);
+    if (from.bits > 8 * element_size(kind))
+      throw Error("source: codes of " + format_name(from) + " are " + std::to_string(from.bits) +
+                  " bits wide; the array's elements have " + std::to_string(8 * element_size(kind)));
+    nb::gil_scoped_release nogil;
+    if (kind == Source::codes8)
+      f = convert_codes_loop(static_cast<const std::uint8_t*>(in), n, from, to, spec, prof, sra, o, out_bytes);
+    else
+      f = convert_codes_loop(static_cast<const std::uint16_t*>(in), n, from, to, spec, prof, sra, o, out_bytes);
+  } else {
+    if (!sra && threads != 1)
+      // TODO(issue 11): pass `threads` to convert_f32/... once the span API takes a threads argument.
+      throw Error("threads: " + std::to_string(threads) +
+                  " is not supported yet for non-stochastic conversions; accepted: None or 1");
+    nb::gil_scoped_release nogil;
+    if (out_bytes == 1)
+      f = convert_span_call(kind, in, n, static_cast<std::uint8_t*>(o), to, spec, prof, sra, threads);
+    else
+      f = convert_span_call(kind, in, n, static_cast<std::uint16_t*>(o), to, spec, prof, sra, threads);
+  }
+  return static_cast<std::uint8_t>(f);
+}
+
+/// minifloat.decode's core: codes (flat uint8/uint16) of `fmt` → f32 or f64 values.
+std::uint8_t decode_array(const InArray& codes, OutArray& out, std::string_view fmt, std::string_view profile) {
+  const Format from = format_arg("fmt", fmt);
+  const Profile prof = profile_arg(profile);
+  if (from.bits > 16)
+    throw Error("fmt: codes of " + format_name(from) + " are " + std::to_string(from.bits) +
+                " bits wide; accepted: formats of at most 16 bits");
+  if (codes.size() != out.size()) throw Error("internal: output array has the wrong size");
+  const std::size_t n = codes.size();
+  const std::size_t cb = codes.itemsize(), ob = out.itemsize();
+  if ((cb != 1 && cb != 2) || (ob != 4 && ob != 8)) throw Error("internal: bad element sizes");
+  if (cb * 8 < from.bits)
+    throw Error("codes: " + format_name(from) + " codes need a " + (from.bits <= 8 ? "uint8" : "uint16") +
+                " array or wider");
+  const void* in = codes.data();
+  void* o = out.data();
+  Flags f = flag_none;
+  nb::gil_scoped_release nogil;
+  if (cb == 1) {
+    const std::span<const std::uint8_t> c(static_cast<const std::uint8_t*>(in), n);
+    f = ob == 4 ? decode_to_f32(c, {static_cast<float*>(o), n}, from, prof)
+                : decode_to_f64(c, {static_cast<double*>(o), n}, from, prof);
+  } else {
+    const std::span<const std::uint16_t> c(static_cast<const std::uint16_t*>(in), n);
+    f = ob == 4 ? decode_to_f32(c, {static_cast<float*>(o), n}, from, prof)
+                : decode_to_f64(c, {static_cast<double*>(o), n}, from, prof);
+  }
+  return static_cast<std::uint8_t>(f);
+}
+
+/// minifloat.sr_bits: fill `out` (flat uint64) with the random words of the documented stream.
+void sr_bits_array(OutArray& out, std::uint64_t seed, std::uint32_t stream, std::uint32_t step,
+                   std::uint64_t index_base, std::string_view variant) {
+  const SrVariant v = enum_arg<SrVariant>("variant", variant);
+  if (out.itemsize() != 8) throw Error("internal: sr_bits needs a uint64 output");
+  const SrStream s{.seed = seed, .stream = stream, .step = step, .index_base = index_base};
+  std::span<std::uint64_t> o(static_cast<std::uint64_t*>(out.data()), out.size());
+  nb::gil_scoped_release nogil;
+  fill_sr_bits(s, v, o);
+}
+
+std::string specials_name(Specials s) {
+  switch (s) {
+    case Specials::ieee: return "ieee";
+    case Specials::fn: return "fn";
+    case Specials::fnuz: return "fnuz";
+    case Specials::p3109_extended: return "p3109_extended";
+    case Specials::none: return "none";
+  }
+  return "?";
+}
+
+/// Exact decimal strings of a format's limits, plus its fields (Python turns them into Fractions).
+nb::dict format_info(std::string_view name) {
+  const Format f = format_arg("name", name);
+  nb::dict d;
+  d["name"] = format_name(f);
+  d["bits"] = int(f.bits);
+  d["exponent_bits"] = int(f.exponent_bits);
+  d["mantissa_bits"] = int(f.mantissa_bits);
+  d["precision"] = precision(f);
+  d["bias"] = int(f.bias);
+  d["signed"] = f.is_signed;
+  d["specials"] = specials_name(f.specials);
+  d["has_zero"] = f.has_zero;
+  d["has_inf"] = has_inf(f);
+  d["has_nan"] = has_nan(f);
+  d["has_negative_zero"] = has_negative_zero(f);
+  d["emin"] = emin(f);
+  d["emax"] = emax(f);
+  d["max_code"] = max_finite_magnitude(f);
+  const FormatLimits l = format_limits(f);
+  d["max"] = to_decimal(l.max_finite);
+  d["min_normal"] = to_decimal(l.min_normal);
+  d["has_subnormals"] = l.has_subnormals;
+  d["min_subnormal"] = l.has_subnormals ? nb::cast(to_decimal(l.min_subnormal)) : nb::none();
+  d["family"] = nb::none();
+  d["summary"] = nb::none();
+  for (const auto& nf : named_formats())
+    if (nf.format == f) {
+      d["family"] = nf.family;
+      d["summary"] = nf.summary;
+      break;
+    }
+  return d;
+}
+
+/// Every code of `fmt` (≤ 16 bits): (codes, class names, exact decimal strings).
+std::tuple<std::vector<std::uint64_t>, std::vector<std::string>, std::vector<std::string>> code_table_rows(
+    std::string_view fmt) {
+  const Format f = format_arg("fmt", fmt);
+  const std::vector<CodeRow> rows = with_arg("fmt", [&] { return code_table(f); });
+  std::tuple<std::vector<std::uint64_t>, std::vector<std::string>, std::vector<std::string>> t;
+  for (const auto& r : rows) {
+    std::get<0>(t).push_back(r.code);
+    std::get<1>(t).emplace_back(class_name(r.cls));
+    std::get<2>(t).push_back(to_decimal(r.value));
+  }
+  return t;
+}
+
+/// One value (exact text: decimal, hex float, inf, nan) → (code, flags), rounding once.
+std::pair<std::uint64_t, std::uint8_t> encode_scalar(std::string_view value, std::string_view fmt,
+                                                     std::optional<std::string_view> source, std::string_view round,
+                                                     std::string_view overflow, std::string_view profile,
+                                                     std::string_view sr_variant, unsigned sr_nbits,
+                                                     std::uint64_t rbits) {
+  const Format to = format_arg("fmt", fmt);
+  RoundingSpec spec;
+  spec.rounding = enum_arg<Rounding>("round", round);
+  spec.overflow = enum_arg<Overflow>("overflow", overflow);
+  spec.sr_variant = enum_arg<SrVariant>("sr['variant']", sr_variant);
+  if (sr_nbits < 1 || sr_nbits > 32)
+    throw Error("sr['bits']: " + std::to_string(sr_nbits) + " is out of range; accepted: 1..32");
+  spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
+  const Profile prof = profile_arg(profile);
+  if (validate(to) != FormatError::ok) throw Error("fmt: the format fails validate()");
+  RoundResult r;
+  if (source) {
+    const Format from = format_arg("source", *source);
+    const std::uint64_t code = with_arg("value", [&] { return parse_code(value, from); });
+    r = convert(from, code, to, spec, prof, rbits);
+  } else {
+    const Unpacked u = with_arg("value", [&] { return parse_value(value); });
+    r = round_pack(to, u, spec, prof, rbits);
+  }
+  return {r.code, static_cast<std::uint8_t>(r.flags)};
+}
+
+/// The exact value of one code: (class name, exact decimal string, C99 hex float).
+std::tuple<std::string, std::string, std::string> decode_scalar(std::uint64_t code, std::string_view fmt) {
+  const Format f = format_arg("fmt", fmt);
+  if ((code & ~code_mask(f)) != 0)
+    throw ParseError("code: " + code_hex(code, 64) + " is wider than the " + std::to_string(f.bits) + " bits of " +
+                     format_name(f));
+  const Unpacked v = unpack(f, code);
+  return {std::string(class_name(classify(f, code))), to_decimal(v), to_hex_float(v)};
+}
+
+/// (id, kind, [(name, summary)], [(pattern, summary)]) for every kind of the registry.
+std::vector<std::tuple<std::string, std::string, std::vector<std::pair<std::string, std::string>>,
+                       std::vector<std::pair<std::string, std::string>>>>
+names_listing() {
+  std::vector<std::tuple<std::string, std::string, std::vector<std::pair<std::string, std::string>>,
+                         std::vector<std::pair<std::string, std::string>>>>
+      out;
+  for (const auto& l : name_listings()) {
+    std::vector<std::pair<std::string, std::string>> pats;
+    for (const auto& p : l.patterns) pats.emplace_back(std::string(p.pattern), std::string(p.summary));
+    out.emplace_back(l.id, l.kind, l.names, pats);
+  }
+  return out;
+}
+
+/// bench/bench_python.py's baseline: the best of `repeats` wall times (seconds) of one direct
+/// convert_f32 span call (rne, nonsat, ocp) over `x` into `out`, timed in C++ with the GIL released.
+double span_call_seconds(const InArray& x, OutArray& out, std::string_view fmt, unsigned repeats) {
+  const Format to = format_arg("fmt", fmt);
+  if (x.itemsize() != 4 || out.itemsize() != 1 || x.size() != out.size() || repeats < 1)
+    throw Error("span_call_seconds: needs float32 x, uint8 out of the same size, repeats >= 1");
+  const std::span<const float> in(static_cast<const float*>(x.data()), x.size());
+  const std::span<std::uint8_t> o(static_cast<std::uint8_t*>(out.data()), out.size());
+  nb::gil_scoped_release nogil;
+  double best = 1e300;
+  for (unsigned r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)convert_f32(in, o, to);
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    best = dt.count() < best ? dt.count() : best;
+  }
+  return best;
+}
+
+}  // namespace
+
+NB_MODULE(_minifloat, m) {
+  m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const minifloat::Error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  m.def("convert_array", &convert_array, "source_kind"_a, "x"_a, "out"_a, "fmt"_a, "source_fmt"_a.none(), "round"_a,
+        "overflow"_a, "profile"_a, "sr_variant"_a, "sr_nbits"_a, "sr"_a.none(), "threads"_a,
+        "Convert a flat C-contiguous array into codes of `fmt` written to `out`; returns the ORed flags.");
+  m.def("decode_array", &decode_array, "codes"_a, "out"_a, "fmt"_a, "profile"_a,
+        "Decode flat uint8/uint16 codes of `fmt` into the float32/float64 array `out`; returns the ORed flags.");
+  m.def("sr_bits_array", &sr_bits_array, "out"_a, "seed"_a, "stream"_a, "step"_a, "index_base"_a, "variant"_a,
+        "Fill the uint64 array `out` with element index_base + i of the SR stream (random.hpp sr_bits).");
+  m.def("format_info", &format_info, "name"_a, "A format's fields and exact limits (decimal strings).");
+  m.def("code_table", &code_table_rows, "fmt"_a, "Every code of `fmt` (<= 16 bits): codes, classes, exact values.");
+  m.def("encode_scalar", &encode_scalar, "value"_a, "fmt"_a, "source"_a.none(), "round"_a, "overflow"_a,
+        "profile"_a, "sr_variant"_a, "sr_nbits"_a, "rbits"_a, "Round one exactly given value; returns (code, flags).");
+  m.def("decode_scalar", &decode_scalar, "code"_a, "fmt"_a, "One code's (class, exact decimal, hex float).");
+  m.def(
+      "format_names",
+      [] {
+        std::vector<std::string> v;
+        for (const auto& nf : named_formats()) v.push_back(nf.name);
+        return v;
+      },
+      "The canonical names of every registered format (named ones, then P3109 Binary{K}p{P}{s|u}{e|f}).");
+  m.def(
+      "canonical_format_name", [](std::string_view s) { return format_name(format_arg("fmt", s)); }, "fmt"_a,
+      "The canonical name of a format name or alias (ValueError listing the accepted names if unknown).");
+  m.def(
+      "data_address", [](const InArray& x) { return reinterpret_cast<std::uintptr_t>(x.data()); }, "x"_a,
+      "The address of the buffer the extension reads for `x` (tests check zero-copy with it).");
+  m.def("span_call_seconds", &span_call_seconds, "x"_a, "out"_a, "fmt"_a, "repeats"_a,
+        "Benchmark baseline: best wall time of the C++ convert_f32 span call over x (bench/bench_python.py).");
+  m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
+}
