@@ -120,26 +120,38 @@ SafetensorsFile read_safetensors_header(const std::filesystem::path& path) {
   return f;
 }
 
-NpyArray read_safetensor(const SafetensorsFile& file, const SafetensorInfo& info) {
+TensorLocation locate_safetensor(const SafetensorsFile& file, const SafetensorInfo& info) {
   const DtypeMap* m = nullptr;
   for (const auto& x : kMap)
     if (info.dtype == x.st) m = &x;
   if (!m)
     throw ParseError("tensor '" + info.name + "' has dtype " + info.dtype +
                      "; minifloat reads F32, F16, BF16, F64, U8, I8, U16");
-  std::ifstream in(file.path, std::ios::binary);
-  if (!in) throw IoError("cannot open '" + file.path.string() + "' for reading");
-  NpyArray a{m->npy, info.shape, {}};
+  TensorLocation t;
+  t.path = file.path;
+  t.name = info.name;
+  t.dtype = m->npy;
+  t.shape = info.shape;
+  t.offset = file.data_start + info.begin;
+  t.item_size = m->size;
+  return t;
+}
+
+NpyArray read_safetensor(const SafetensorsFile& file, const SafetensorInfo& info) {
+  const TensorLocation loc = locate_safetensor(file, info);
+  NpyArray a{loc.dtype, info.shape, {}};
   a.data.resize(info.end - info.begin);
-  in.seekg(static_cast<std::streamoff>(file.data_start + info.begin));
-  if (!a.data.empty() && !in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(a.data.size())))
-    throw IoError("cannot read tensor '" + info.name + "' from '" + file.path.string() + "' (truncated?)");
+  TensorReader(loc).read_bytes(0, a.data);
   return a;
 }
 
 NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name) {
+  return read_safetensor(file, find_safetensor(file, name));
+}
+
+const SafetensorInfo& find_safetensor(const SafetensorsFile& file, const std::string& name) {
   for (const auto& t : file.tensors)
-    if (t.name == name) return read_safetensor(file, t);
+    if (t.name == name) return t;
   std::string names;
   for (std::size_t k = 0; k < file.tensors.size() && k < 20; ++k) names += (k ? ", " : "") + file.tensors[k].name;
   if (file.tensors.size() > 20) names += ", …";

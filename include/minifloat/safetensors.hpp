@@ -44,6 +44,12 @@ bool safetensors_dtype_is_numeric(const std::string& dtype);
 /// Read one tensor as an NpyArray (F32 → "<f4", F16 → "<f2", BF16 → "<V2", F64 → "<f8",
 /// U8 → "|u1", I8 → "|i1"); other dtypes throw ParseError naming the tensor and its dtype.
 NpyArray read_safetensor(const SafetensorsFile& file, const SafetensorInfo& info);
+/// Where one tensor's data lies (the dtype mapping of read_safetensor; the header was checked by
+/// read_safetensors_header), for bounded reads with TensorReader. Throws ParseError for a dtype
+/// read_safetensor does not read.
+TensorLocation locate_safetensor(const SafetensorsFile& file, const SafetensorInfo& info);
+/// Find a tensor's entry by name; throws NameError listing the available names when absent.
+const SafetensorInfo& find_safetensor(const SafetensorsFile& file, const std::string& name);
 /// Read a tensor by name; throws NameError listing the available names when absent.
 NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name);
 

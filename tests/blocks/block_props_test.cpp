@@ -33,9 +33,9 @@ RC_GTEST_PROP(BlockProps, DequantErrorBoundAndNoOverflowUnderRoundUp, ()) {
   const auto x = *gen_block();
   const std::string scheme = kMx[*rc::gen::inRange(0, 6)];
   const ScaleRule rule = *rc::gen::element(ScaleRule::ocp_floor, ScaleRule::rceil, ScaleRule::ceil, ScaleRule::even, ScaleRule::tosa);
-  QuantOptions o;
-  o.rule = rule;
-  const auto q = quantize(x, {32}, find_scheme(scheme), o);
+  Scheme sc = find_scheme(scheme);
+  sc.rule = rule;
+  const auto q = quantize(x, {32}, sc);
   const auto d = dequantize(q);
   const ElementType el = q.element;
   const int emax_e = element_emax(el), m = element_mantissa_bits(el);

@@ -27,8 +27,17 @@ std::vector<float> block_with_amax(float amax, std::size_t n = 32) {
   v[0] = amax;
   return v;
 }
+QuantizedTensor q1(const std::vector<float>& x, const Scheme& scheme, QuantOptions opt = {}) {
+  return quantize(x, {x.size()}, scheme, opt);
+}
 QuantizedTensor q1(const std::vector<float>& x, const char* scheme, QuantOptions opt = {}) {
-  return quantize(x, {x.size()}, find_scheme(scheme), opt);
+  return q1(x, find_scheme(scheme), opt);
+}
+/// A named scheme with another rule or policy (a new scheme: schemes are data).
+Scheme with_rule(const char* name, ScaleRule r) {
+  Scheme s = find_scheme(name);
+  s.rule = r;
+  return s;
 }
 }  // namespace
 
@@ -51,9 +60,7 @@ struct T14Row {
 class T14 : public ::testing::TestWithParam<T14Row> {};
 TEST_P(T14, ScaleElementDequant) {
   const T14Row& r = GetParam();
-  QuantOptions o;
-  o.rule = r.rule;
-  const auto q = q1(block_with_amax(r.amax), r.scheme, o);
+  const auto q = q1(block_with_amax(r.amax), with_rule(r.scheme, r.rule));
   EXPECT_EQ(q.scale_codes.at(0), r.x) << scale_rule_name(r.rule) << " amax " << r.amax;
   EXPECT_EQ(q.codes.at(0), r.elem) << scale_rule_name(r.rule) << " amax " << r.amax;
   EXPECT_EQ(dequantize(q).at(0), r.deq) << scale_rule_name(r.rule) << " amax " << r.amax;
@@ -74,9 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(MxBlock, T14SaturationCounted) {
   EXPECT_EQ(q1(block_with_amax(7.5f), "mxfp4").saturated, 1u);
   EXPECT_EQ(q1(block_with_amax(6.5f), "mxfp4").saturated, 0u);
-  QuantOptions o;
-  o.rule = ScaleRule::rceil;
-  EXPECT_EQ(q1(block_with_amax(7.5f), "mxfp4", o).saturated, 0u);
+  EXPECT_EQ(q1(block_with_amax(7.5f), with_rule("mxfp4", ScaleRule::rceil)).saturated, 0u);
 }
 
 // torchao CEIL and EVEN (§2.3): CEIL adds 1 when amax's FP32 mantissa is nonzero; EVEN rounds the
@@ -96,11 +101,11 @@ TEST(MxBlock, T9ZeroBlock) {
   auto q = q1(z, "mxfp8_e4m3");
   EXPECT_EQ(q.scale_codes.at(0), 0x00);
   for (auto c : q.codes) EXPECT_EQ(c, 0x00);
-  QuantOptions o;
+  Scheme o = find_scheme("mxfp8_e4m3");
   o.policy.zero = ZeroBlock::unit_scale;
-  EXPECT_EQ(q1(z, "mxfp8_e4m3", o).scale_codes.at(0), 0x7f);
+  EXPECT_EQ(q1(z, o).scale_codes.at(0), 0x7f);
   o.policy.zero = ZeroBlock::nan;
-  q = q1(z, "mxfp8_e4m3", o);
+  q = q1(z, o);
   EXPECT_EQ(q.scale_codes.at(0), 0xff);
   EXPECT_TRUE(std::isnan(dequantize(q).at(3)));
 }
@@ -138,11 +143,11 @@ TEST(MxBlock, T18NanInBlock) {
   auto q = q1(x, "mxfp8_e4m3");
   EXPECT_EQ(q.scale_codes.at(0), 0xff);
   for (double d : dequantize(q)) EXPECT_TRUE(std::isnan(d));
+  Scheme sc = with_rule("mxfp8_e4m3", ScaleRule::rceil);
+  sc.policy.nan = NanInBlock::element_only;
   QuantOptions o;
-  o.rule = ScaleRule::rceil;
-  o.policy.nan = NanInBlock::element_only;
   o.profile = profiles::nvidia;
-  q = q1(x, "mxfp8_e4m3", o);
+  q = q1(x, sc, o);
   EXPECT_EQ(q.scale_codes.at(0), 0x77);
   EXPECT_EQ(q.codes.at(5), 0x7f);
   const auto d = dequantize(q);
@@ -155,9 +160,9 @@ TEST(MxBlock, InfInBlock) {
   std::vector<float> x(32, 1.0f);
   x[0] = std::numeric_limits<float>::infinity();
   EXPECT_EQ(q1(x, "mxfp8_e4m3").scale_codes.at(0), 0xff);
-  QuantOptions o;
+  Scheme o = find_scheme("mxfp8_e4m3");
   o.policy.inf = InfInBlock::max_scale;
-  const auto q = q1(x, "mxfp8_e4m3", o);
+  const auto q = q1(x, o);
   EXPECT_EQ(q.scale_codes.at(0), 0xfe);
   EXPECT_EQ(q.codes.at(0), 0x7e);  // Inf saturates to 448
 }
@@ -166,9 +171,9 @@ TEST(MxBlock, InfInBlock) {
 TEST(MxBlock, SubnormalAmax) {
   std::vector<float> x(32, 0.0f);
   x[1] = 1e-39f;  // FP32 subnormal
-  QuantOptions o;
+  Scheme o = find_scheme("mxfp8_e4m3");
   o.policy.subnormal = SubnormalAmax::flush_block;
-  const auto q = q1(x, "mxfp8_e4m3", o);
+  const auto q = q1(x, o);
   EXPECT_EQ(q.codes.at(1), 0x00);
   EXPECT_EQ(q.flushed, 1u);
   EXPECT_EQ(q.scale_codes.at(0), 0x00);
@@ -184,9 +189,9 @@ TEST(MxInt8, D10Minimum) {
   EXPECT_EQ(q.codes.at(0), 0x80);
   EXPECT_EQ(dequantize(q).at(0), -2.0);
   EXPECT_EQ(q.codes.at(1), 0x20);  // 0.5 · 64 = 32
-  QuantOptions o;
+  Scheme o = find_scheme("mxint8");
   o.policy.mxint8_min = Mxint8Min::symmetric;
-  q = q1(x, "mxint8", o);
+  q = q1(x, o);
   EXPECT_EQ(q.codes.at(0), 0x81);
   EXPECT_EQ(q.saturated, 1u);
 }
@@ -227,14 +232,14 @@ TEST(Fp8Recipes, TeCurrentScaling) {
 // current kernel (amax clamped to 1e−4, s = amax/448 by division): codes 0x00.
 TEST(Fp8Recipes, T20ZeroTile) {
   const std::vector<float> z(128, 0.0f);
-  QuantOptions o;
+  Scheme o = find_scheme("fp8_1x128");
   o.policy.fp32_order = Fp32ScaleOrder::divide;
   o.policy.zero = ZeroBlock::nan;
-  auto q = quantize(z, {1, 128}, find_scheme("fp8_1x128"), o);
+  auto q = quantize(z, {1, 128}, o);
   for (auto c : q.codes) EXPECT_EQ(c, 0x7f);
   o.policy.zero = ZeroBlock::standard;
   o.policy.amax_epsilon = 1e-4f;
-  q = quantize(z, {1, 128}, find_scheme("fp8_1x128"), o);
+  q = quantize(z, {1, 128}, o);
   for (auto c : q.codes) EXPECT_EQ(c, 0x00);
   EXPECT_EQ(q.scales.at(0), 1e-4f / 448.0f);
 }
@@ -262,7 +267,7 @@ TEST(Fp8Recipes, RowAndChannelTiles) {
   EXPECT_EQ(c.scales.size(), 3u);
   EXPECT_EQ(c.scales[2], 1.0f / (448.0f / 6.0f));
   QuantOptions o;
-  o.along_first_axis = true;
+  o.axis = BlockAxis::first;
   auto t = quantize(x, {2, 3}, find_scheme("fp8_row"), o);  // rows of the transposed view = columns
   EXPECT_EQ(t.scales.size(), 3u);
   const auto d = dequantize(t);
@@ -335,13 +340,11 @@ TEST(MxBlock, StochasticElementRounding) {
 }
 
 TEST(Schemes, NamesAndRules) {
-  for (const auto& s : schemes()) EXPECT_EQ(&find_scheme(s.name), &s);
+  for (const auto& s : scheme_table().entries) EXPECT_EQ(&find_scheme(s.name), &s.value);
   EXPECT_THROW(find_scheme("mxfp5"), NameError);
   for (auto n : names<ScaleRule>()) EXPECT_EQ(scale_rule_name(parse_scale_rule(n)), n);
   EXPECT_THROW(parse_scale_rule("round_up"), NameError);
-  QuantOptions o;
-  o.rule = ScaleRule::nvfp4;
-  EXPECT_THROW(q1(std::vector<float>(32, 1.0f), "mxfp4", o), Error);
+  EXPECT_THROW(q1(std::vector<float>(32, 1.0f), with_rule("mxint8", ScaleRule::nvfp4)), Error);  // nvfp4 needs a float element
   EXPECT_THROW(quantize(std::vector<float>(3, 1.0f), {2, 2}, find_scheme("mxfp4")), Error);
 }
 
