@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "minifloat/core/block_scale.hpp"
@@ -367,3 +368,121 @@ TEST(ErrorStats, FiniteInputsLostToNanMakeSqnrMinusInfinity) {
   EXPECT_EQ(error_stats(y, r, dequantize(r)).nonfinite_out, 0u);
 }
 }  // namespace
+
+namespace minifloat_test {
+using namespace minifloat;
+
+// Issue 9 item 2: one rounding from every source. 1.0625 + 2^−40 lies just above the e4m3fn
+// midpoint of 1 (0x38) and 1.125 (0x39); rounded to f32 first it is the midpoint itself and ties
+// to even (0x38). The element step takes the exact value.
+TEST(F64Source, ElementRoundsOnceFromTheDouble) {
+  const double x = 1.0625 + std::ldexp(1.0, -40);
+  EXPECT_EQ(quantize_element(elements::e4m3fn, x, 0).code, 0x39);
+  EXPECT_EQ(quantize_element(elements::e4m3fn, static_cast<double>(static_cast<float>(x)), 0).code, 0x38);
+  // scaled: the same trap at 2^5 with scale exponent 5
+  EXPECT_EQ(quantize_element(elements::e4m3fn, std::ldexp(x, 5), 5).code, 0x39);
+  // MXFP8 block [256, 1.0625 + 2^−40]: amax 256 → ocp_floor e = 8 − 8 = 0 (0x7f); element 0x39
+  const std::vector<double> b = {256.0, x};
+  const QuantizedTensor q = quantize(std::span<const double>(b), {2}, find_scheme("mxfp8_e4m3"));
+  EXPECT_EQ(q.scale_codes.at(0), 0x7f);
+  EXPECT_EQ(q.codes.at(1), 0x39);
+  QuantOptions via;  // the explicit f32-first path of ml_dtypes / PyTorch
+  via.profile.source_via_f32 = true;
+  EXPECT_EQ(quantize(std::span<const double>(b), {2}, find_scheme("mxfp8_e4m3"), via).codes.at(1), 0x38);
+  QuantOptions ml;
+  ml.profile = profiles::ml_dtypes;  // its profile asks for it (source_via_f32, D11)
+  EXPECT_EQ(quantize(std::span<const double>(b), {2}, find_scheme("mxfp8_e4m3"), ml).codes.at(1), 0x38);
+}
+
+// The exact amax: an f64 amax just above 448·2^k is not rounded down to it (rceil then needs the
+// next power of two), and one below an E8M0 boundary is not rounded up.
+TEST(F64Source, AmaxIsExact) {
+  const double a = 448.0 * (1 + std::ldexp(1.0, -40));  // rounds to 448 in f32
+  EXPECT_EQ(e8m0_exponent(ScaleRule::rceil, detail::exact_f64(a), elements::e4m3fn), 1);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::rceil, static_cast<float>(a), elements::e4m3fn), 0);
+  const double b = 512.0 * (1 - std::ldexp(1.0, -40));  // rounds to 512 in f32
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ocp_floor, detail::exact_f64(b), elements::e4m3fn), 0);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ocp_floor, static_cast<float>(b), elements::e4m3fn), 1);
+  // ceil: an amax a hair above a power of two gets the +1 that its f32 rounding would lose
+  const double c = 4.0 * (1 + std::ldexp(1.0, -40));
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ceil, detail::exact_f64(c), elements::e2m1fn), 1);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ceil, static_cast<float>(c), elements::e2m1fn), 0);
+  // FP32 rule: encode = fl32(448 / amax) from the exact amax
+  const double d = 3.0 * (1 + std::ldexp(1.0, -30));
+  const Fp32Scale sd = fp32_scale(detail::exact_f64(d), 448.0f, ScaleRule::fp32_amax, 0.0f, Fp32ScaleOrder::te_multiply);
+  const Fp32Scale sf = fp32_scale(3.0f, 448.0f, ScaleRule::fp32_amax, 0.0f, Fp32ScaleOrder::te_multiply);
+  EXPECT_EQ(sd.encode, 149.33333f);  // 448/3·(1 − 2^−30) still rounds to fl32(448/3)
+  EXPECT_EQ(sf.encode, 149.33333f);
+}
+
+// The exact forms of the binary32 formulas agree with the float forms on every binary32 value:
+// an f64 array holding f32 values quantizes exactly as the f32 array does, for every named scheme,
+// both axes, every FP32 order that applies, and the special-block policies.
+TEST(F64Source, F32ValuesInF64GiveTheF32Result) {
+  std::mt19937 g(7);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  std::vector<float> xf(48 * 40);
+  for (std::size_t i = 0; i < xf.size(); ++i) xf[i] = nd(g) * std::ldexp(1.0f, static_cast<int>(i % 61) - 30);
+  xf[5] = std::numeric_limits<float>::quiet_NaN();
+  xf[77] = std::numeric_limits<float>::infinity();
+  for (std::size_t i = 160; i < 200; ++i) xf[i] = 0.0f;
+  for (std::size_t i = 200; i < 240; ++i) xf[i] = 1e-40f * static_cast<float>(i - 210);
+  const std::vector<double> xd(xf.begin(), xf.end());
+  for (const auto& e : scheme_table().entries)
+    for (int variant = 0; variant < 6; ++variant) {
+      Scheme s = e.value;
+      QuantOptions o;
+      if (variant == 1) o.axis = BlockAxis::first;
+      if (variant == 2) {
+        s.policy.nan = NanInBlock::element_only;
+        s.policy.inf = InfInBlock::max_scale;
+      }
+      if (variant == 3) {
+        s.policy.subnormal = SubnormalAmax::flush_block;
+        s.policy.amax_epsilon = 1e-3f;
+      }
+      if (variant == 4) {
+        if (s.rule == ScaleRule::fp32_amax) s.policy.fp32_order = Fp32ScaleOrder::divide;
+        else continue;
+      }
+      if (variant == 5) {
+        if (is_e8m0_rule(s.rule)) continue;
+        s.policy.fp32_order = Fp32ScaleOrder::exact;
+      }
+      SCOPED_TRACE(scheme_name(s) + (variant == 1 ? " axis first" : ""));
+      const QuantizedTensor a = quantize(std::span<const float>(xf), {48, 40}, s, o);
+      const QuantizedTensor b = quantize(std::span<const double>(xd), {48, 40}, s, o);
+      EXPECT_EQ(a.codes, b.codes);
+      EXPECT_EQ(a.scale_codes, b.scale_codes);
+      ASSERT_EQ(a.scales.size(), b.scales.size());
+      for (std::size_t t = 0; t < a.scales.size(); ++t) EXPECT_EQ(bits_of(a.scales[t]), bits_of(b.scales[t])) << t;
+      EXPECT_EQ(bits_of(a.tensor_encode_scale), bits_of(b.tensor_encode_scale));
+      EXPECT_EQ(a.saturated, b.saturated);
+      EXPECT_EQ(a.flushed, b.flushed);
+    }
+}
+
+// Issue 9 item 10: the scales' shape follows the input's (1-D in, 1-D scales; 0-d in, 0-d
+// scales; empty extents stay empty).
+TEST(Shapes, ScalesFollowTheInputShape) {
+  using V = std::vector<std::size_t>;
+  EXPECT_EQ(quantize(std::vector<float>(33, 1.0f), {33}, find_scheme("mxfp8_e4m3")).scale_shape, (V{2}));
+  EXPECT_EQ(quantize(std::vector<float>(33, 1.0f), {33}, find_scheme("mxfp8_e4m3")).scale_codes.size(), 2u);
+  EXPECT_EQ(quantize(std::vector<float>(33, 1.0f), {33}, find_scheme("fp8_tensor")).scale_shape, (V{1}));
+  EXPECT_EQ(quantize(std::vector<float>(1, 1.0f), {}, find_scheme("mxfp4")).scale_shape, V{});
+  EXPECT_EQ(quantize(std::vector<float>(1, 1.0f), {}, find_scheme("mxfp4")).codes.size(), 1u);
+  EXPECT_EQ(quantize(std::vector<float>(4 * 5 * 64, 1.0f), {4, 5, 64}, find_scheme("mxfp4")).scale_shape, (V{4, 5, 2}));
+  QuantOptions first;
+  first.axis = BlockAxis::first;
+  EXPECT_EQ(quantize(std::vector<float>(64 * 5, 1.0f), {64, 5}, find_scheme("mxfp4"), first).scale_shape, (V{5, 2}));
+  EXPECT_EQ(quantize(std::vector<float>(300, 1.0f), {3, 100}, find_scheme("fp8_128x128")).scale_shape, (V{1, 1}));
+  const QuantizedTensor e = quantize(std::vector<float>{}, {2, 0}, find_scheme("mxfp4"));
+  EXPECT_EQ(e.scale_shape, (V{2, 0}));
+  EXPECT_TRUE(e.codes.empty());
+  EXPECT_TRUE(e.scale_codes.empty());
+  EXPECT_EQ(quantize(std::vector<float>{}, {0, 5}, find_scheme("mxfp4")).scale_shape, (V{0, 1}));
+  EXPECT_EQ(quantize(std::vector<float>{}, {2, 0}, find_scheme("fp8_tensor")).scale_shape, (V{1, 0}));
+  EXPECT_TRUE(dequantize(e).empty());
+}
+
+}  // namespace minifloat_test
