@@ -250,7 +250,7 @@ int run_report(const ReportOptions& o) {
         accumulate_errors(st, xd, deq);
         const double within = (static_cast<double>(si) + static_cast<double>(pi + 1) / static_cast<double>(np)) /
                               static_cast<double>(list.size());
-        if (within >= next_note && within < 1.0) {
+        if (n > kPieceElements && within >= next_note && within < 1.0) {  // a tensor of several pieces
           progress(within, fmt::format(": {:.0f}% of the tensor ({}, piece {}/{})", 100 * within, e.label, pi + 1, np));
           while (next_note <= within) next_note += 0.1;
         }

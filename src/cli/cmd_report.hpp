@@ -36,9 +36,10 @@ struct ReportOptions {
 
 /// Declare `report` and its flags on `app`.
 void add_report_command(CLI::App& app, ReportOptions& opts);
-/// Run it: prints the table (or CSV) on stdout, progress on stderr (also within a tensor, every
-/// 10 % of its work). Returns 0; throws minifloat::Error (one line) for bad input: unreadable or
-/// malformed file, unknown scheme, no tensor, an option that does not apply.
+/// Run it: prints the table (or CSV) on stdout, progress on stderr (also within a tensor of more
+/// than kPieceElements elements, every 10 % of its work). Returns 0; throws minifloat::Error (one
+/// line) for bad input: unreadable or malformed file, unknown scheme, no tensor, an option that
+/// does not apply.
 int run_report(const ReportOptions& opts);
 
 /// Whether a NumPy descr holds integers (|u1 <u1 |i1 <i1 <u2): codes, unless the user says otherwise.
