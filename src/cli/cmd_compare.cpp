@@ -92,51 +92,39 @@ int run_compare(const CompareOptions& o) {
   const std::size_t piece = o.packed ? std::max<std::size_t>(1, kPieceElements / std::max<std::size_t>(row_bytes, 1)) * row_bytes
                                      : kPieceElements;
   std::vector<std::byte> ba, bb;
-  std::vector<std::uint64_t> ca, cb;
   std::size_t mism = 0;
   std::vector<std::pair<std::size_t, std::pair<std::uint64_t, std::uint64_t>>> first;
   const std::uint64_t mask = f ? code_mask(*f) : ~std::uint64_t{0};
+  // code j of a piece's bytes: element j (unpacked) or code j % per_row of row j / per_row (packed)
+  auto code_at = [&](const std::vector<std::byte>& bytes, std::size_t j) -> std::uint64_t {
+    if (!o.packed) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, bytes.data() + j * item, item);  // little-endian host
+      return v;
+    }
+    const std::size_t base = (j / per_row) * row_bytes, bit = (j % per_row) * static_cast<std::size_t>(f->bits);
+    unsigned v = static_cast<unsigned>(bytes[base + bit / 8]) >> (bit % 8);
+    if (bit % 8 + static_cast<std::size_t>(f->bits) > 8 && bit / 8 + 1 < row_bytes)
+      v |= static_cast<unsigned>(bytes[base + bit / 8 + 1]) << (8 - bit % 8);
+    return v & ((1u << f->bits) - 1);
+  };
   for (std::size_t e0 = 0; e0 < n; e0 += piece) {
     const std::size_t m = std::min(piece, n - e0);
     ba.resize(m * item);
     bb.resize(m * item);
     ra.read_bytes(e0, ba);
     rb.read_bytes(e0, bb);
-    // the codes of this piece and the flat code index of the first
-    std::size_t c0 = e0;
-    ca.clear();
-    cb.clear();
-    auto codes_of = [&](const std::vector<std::byte>& bytes, std::vector<std::uint64_t>& out) {
-      if (!o.packed) {
-        out.resize(m);
-        for (std::size_t i = 0; i < m; ++i) {
-          std::uint64_t v = 0;
-          std::memcpy(&v, bytes.data() + i * item, item);  // little-endian host
-          out[i] = v;
-        }
-        return;
-      }
-      for (std::size_t r = 0; r < m / row_bytes; ++r)
-        for (std::size_t k = 0; k < per_row; ++k) {
-          const std::size_t bit = k * static_cast<std::size_t>(f->bits), base = r * row_bytes;
-          unsigned v = static_cast<unsigned>(bytes[base + bit / 8]) >> (bit % 8);
-          if (bit % 8 + static_cast<std::size_t>(f->bits) > 8 && bit / 8 + 1 < row_bytes)
-            v |= static_cast<unsigned>(bytes[base + bit / 8 + 1]) << (8 - bit % 8);
-          out.push_back(v & ((1u << f->bits) - 1));
-        }
-    };
-    codes_of(ba, ca);
-    codes_of(bb, cb);
-    if (o.packed) c0 = (e0 / row_bytes) * per_row;
-    for (std::size_t i = 0; i < ca.size(); ++i) {
-      for (const auto* arr : {&ca, &cb})
-        if (((*arr)[i] & ~mask) != 0)
-          throw Error(fmt::format("{} element {} = {:#x} is not a {} code (wider than {} bits)", arr == &ca ? "--ref" : "--got",
-                                  c0 + i, (*arr)[i], o.format, f->bits));
-      bool equal = ca[i] == cb[i];
-      if (!equal && o.nan_equal) equal = classify(*f, ca[i]) == Class::nan && classify(*f, cb[i]) == Class::nan;
+    const std::size_t c0 = o.packed ? (e0 / row_bytes) * per_row : e0, nc = o.packed ? (m / row_bytes) * per_row : m;
+    if (!f && std::memcmp(ba.data(), bb.data(), ba.size()) == 0) continue;  // raw bytes: the fast path
+    for (std::size_t j = 0; j < nc; ++j) {
+      const std::uint64_t ca = code_at(ba, j), cb = code_at(bb, j);
+      if (((ca | cb) & ~mask) != 0)
+        throw Error(fmt::format("{} element {} = {:#x} is not a {} code (wider than {} bits)", (ca & ~mask) ? "--ref" : "--got",
+                                c0 + j, (ca & ~mask) ? ca : cb, o.format, f->bits));
+      bool equal = ca == cb;
+      if (!equal && o.nan_equal) equal = classify(*f, ca) == Class::nan && classify(*f, cb) == Class::nan;
       if (!equal) {
-        if (first.size() < show) first.push_back({c0 + i, {ca[i], cb[i]}});
+        if (first.size() < show) first.push_back({c0 + j, {ca, cb}});
         ++mism;
       }
     }

@@ -97,7 +97,7 @@ int run_quantize(const QuantizeOptions& o) {
     scheme.rule = r;
   }
   if (o.element) {
-    if (scheme.element.kind != ElementKind::floating || (named && is_mx_name(o.scheme)))
+    if (scheme.element.kind != ElementKind::floating || (named && is_mx_name(given_name)))
       throw Error("--element applies to the fp8_* schemes and to specs with a floating-point element; " + given_name +
                   " has a fixed element format (write a spec to change it, e.g. " + scheme_spec(scheme) + " with another ELEMENT)");
     scheme.element.format = with_option("--element", [&] { return parse_format(*o.element); });
