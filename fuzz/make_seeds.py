@@ -1,13 +1,36 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# make_seeds.py: writes the seed corpus fuzz/corpus/fuzz_convert/ (the traps of spec-digest §11
-# and the issue's "must show" values) in fuzz_convert.cpp's 12-byte input layout:
-# [target][mode][policy][source][8 bytes of source bits, little endian].
+# make_seeds.py: writes the seed corpora fuzz/corpus/<target>/ of every fuzz target: small,
+# meaningful inputs — valid files of each dtype and version, and one input per rejection class.
+# Regressions found by fuzzing are kept beside them as regression_* files (never rewritten here).
+# Run with the project's Python (numpy and ml_dtypes write the .npy seeds):
+#   /work/main/.venv/bin/python fuzz/make_seeds.py          (or .venv/bin/python after scripts/setup)
+import io
+import json
 import os
 import struct
 
+import ml_dtypes
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "corpus", "fuzz_convert")
+
+
+def out_dir(target):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):  # rewrite the seeds, keep the regressions
+        if not f.startswith("regression_"):
+            os.remove(os.path.join(d, f))
+    return d
+
+
+def write(d, name, data):
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+# ---- convert: [target][mode][policy][source][8 bytes of source bits, little endian] -------------
 NAMED = ["e4m3fn", "e5m2", "e4m3fnuz", "e5m2fnuz", "e4m3b11fnuz", "e4m3", "e3m4", "e3m2fn", "e2m3fn",
          "e2m1fn", "e8m0fnu", "ue4m3", "f16", "bf16"]
 P3109 = [f"Binary8p{p}{s}{e}" for s, pmax in (("s", 7), ("u", 8)) for p in range(1, pmax + 1) for e in "ef"]
@@ -21,7 +44,8 @@ def f64bits(v):
     return struct.unpack("<Q", struct.pack("<d", v))[0]
 
 
-SEEDS = [
+# the traps of spec-digest §11 and the issue's "must show" values
+CONVERT = [
     # name, target, mode, policy, source, bits
     ("t1_464_e4m3fn_rne_nonsat", "e4m3fn", "rne", "nonsat", "f32", 0x43E80000),
     ("t1_464_e4m3fn_rne_satfinite", "e4m3fn", "rne", "satfinite", "f32", 0x43E80000),
@@ -63,14 +87,262 @@ SEEDS = [
 ]
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
-    for name, fmt, mode, pol, src, bits in SEEDS:
+def convert_seeds():
+    d = out_dir("convert")
+    for name, fmt, mode, pol, src, bits in CONVERT:
         data = bytes([FORMATS.index(fmt), MODES.index(mode), POLICIES.index(pol), SOURCES.index(src)])
-        data += struct.pack("<Q", bits)
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(data)
-    print(f"wrote {len(SEEDS)} seeds to {OUT}")
+        write(d, name, data + struct.pack("<Q", bits))
+    return len(CONVERT)
+
+
+# ---- npy: whole .npy files --------------------------------------------------------------------
+def npy_bytes(a, version=None):
+    b = io.BytesIO()
+    if version is None:
+        np.save(b, a)
+    else:
+        np.lib.format.write_array(b, a, version=version)
+    return b.getvalue()
+
+
+def npy_header(header, data=b"", version=1):
+    """A file with a hand-written header dict (padded as numpy pads it)."""
+    pre = 10 if version == 1 else 12
+    h = header
+    while (pre + len(h) + 1) % 64:
+        h += " "
+    h = (h + "\n").encode("latin1")
+    size = struct.pack("<H", len(h)) if version == 1 else struct.pack("<I", len(h))
+    return b"\x93NUMPY" + bytes([version, 0]) + size + h + data
+
+
+def npy_seeds():
+    d = out_dir("npy")
+    ok = {
+        "ok_f32_2x3": np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5,
+        "ok_f16": np.array([1, -2, np.inf], dtype=np.float16),
+        "ok_f64_0d": np.array(2.5),
+        "ok_u8": np.array([0, 127, 128, 255], dtype=np.uint8),
+        "ok_i8": np.array([-128, -1, 0, 127], dtype=np.int8),
+        "ok_u16": np.array([0, 0x3c00, 0xffff], dtype=np.uint16),
+        "ok_bf16_V2": np.array([1, -2, 0.5], dtype=ml_dtypes.bfloat16),
+        "ok_e4m3fn_V1": np.array([1, -448, 0.5], dtype=ml_dtypes.float8_e4m3fn),
+        "ok_empty_0x3": np.zeros((0, 3), dtype=np.float32),
+        "ok_4d": np.ones((1, 2, 1, 2), dtype=np.float32),
+    }
+    for name, a in ok.items():
+        write(d, name, npy_bytes(a))
+    f32 = np.array([1.5, -2], dtype=np.float32)
+    write(d, "ok_v2", npy_bytes(f32, (2, 0)))
+    write(d, "ok_v3", npy_bytes(f32, (3, 0)))
+    write(d, "ok_double_quotes", npy_header('{"descr": "<f4", "fortran_order": False, "shape": (2,)}', f32.tobytes()))
+    write(d, "ok_long_suffix", npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2L,), }", f32.tobytes()))
+    good = npy_bytes(f32)
+    rejects = {
+        "bad_trailing_bytes": good + b"\0",
+        "bad_truncated_data": good[:-1],
+        "bad_truncated_header": good[:30],
+        "bad_preamble": good[:9],
+        "bad_magic": b"\x93NUMPX" + good[6:],
+        "bad_version_4": good[:6] + b"\x04\x00" + good[8:],
+        "bad_version_1_1": good[:6] + b"\x01\x01" + good[8:],
+        "bad_header_len_past_end": good[:8] + b"\xff\xff" + good[10:],
+        "bad_fortran": npy_header("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }", f32.tobytes()),
+        "bad_big_endian": npy_header("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", f32.tobytes()),
+        "bad_complex": npy_header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", bytes(8)),
+        "bad_structured": npy_header("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", bytes(4)),
+        "bad_unknown_key": npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", f32.tobytes()),
+        "bad_duplicate_key": npy_header("{'descr': '<f8', 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                                        f32.tobytes()),
+        "bad_missing_shape": npy_header("{'descr': '<f4', 'fortran_order': False}", f32.tobytes()),
+        "bad_after_brace": npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x", f32.tobytes()),
+        "bad_huge_dim": npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }"),
+        "bad_shape_overflow": npy_header(
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }"),
+        "bad_shape_syntax": npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,,), }", f32.tobytes()),
+        "bad_unterminated": npy_header("{'descr': '<f4, 'fortran_order': False, 'shape': (2,), }", f32.tobytes()),
+    }
+    for name, data in rejects.items():
+        write(d, name, data)
+    return len(ok) + 4 + len(rejects)
+
+
+# ---- safetensors: whole files -----------------------------------------------------------------
+def st_file(header, data=b"", pad=True):
+    h = header if isinstance(header, bytes) else json.dumps(header, separators=(",", ":")).encode()
+    if pad:
+        h += b" " * ((8 - len(h) % 8) % 8)
+    return struct.pack("<Q", len(h)) + h + data
+
+
+def entry(dtype, shape, begin, end):
+    return {"dtype": dtype, "shape": shape, "data_offsets": [begin, end]}
+
+
+def st_seeds():
+    d = out_dir("safetensors")
+    f32 = np.array([1, 2, 3, 4], dtype=np.float32).tobytes()
+    ok = {
+        "ok_f32_metadata": st_file({"__metadata__": {"scheme": "mxfp8"}, "w": entry("F32", [2, 2], 0, 16)}, f32),
+        "ok_every_numeric_dtype": st_file(
+            {"a": entry("F32", [1], 0, 4), "b": entry("F16", [2], 4, 8), "c": entry("BF16", [2], 8, 12),
+             "d": entry("F64", [1], 12, 20), "e": entry("U8", [2], 20, 22), "f": entry("I8", [2], 22, 24),
+             "g": entry("U16", [1], 24, 26)},
+            bytes(range(26))),
+        "ok_f8_codes": st_file(
+            {"e4m3": entry("F8_E4M3", [2], 0, 2), "e5m2": entry("F8_E5M2", [2], 2, 4),
+             "e8m0": entry("F8_E8M0", [1], 4, 5)},
+            bytes([0x38, 0xfe, 0x3c, 0x7c, 0x7f])),
+        "ok_no_tensors": st_file({}),
+        "ok_empty_tensor": st_file({"z": entry("F32", [0, 4], 0, 0), "w": entry("F32", [4], 0, 16)}, f32),
+        "ok_i64_listed": st_file({"p": entry("I64", [2], 0, 16)}, bytes(16)),
+        "ok_unknown_dtype": st_file({"q": entry("F4", [4], 0, 2)}, bytes(2)),
+        "ok_json_order_differs": st_file(b'{"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]},'
+                                         b'"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', f32),
+        "ok_scalar": st_file({"s": entry("F32", [], 0, 4)}, f32[:4]),
+        "ok_unpadded": st_file({"w": entry("U8", [3], 0, 3)}, b"abc", pad=False),
+    }
+    for name, data in ok.items():
+        write(d, name, data)
+    two = '"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}'
+    rejects = {
+        "bad_trailing_bytes": st_file({"w": entry("F32", [4], 0, 16)}, f32 + b"\0\0\0\0"),
+        "bad_no_tensors_but_data": st_file({}, b"\0"),
+        "bad_gap_between": st_file({"a": entry("F32", [1], 0, 4), "b": entry("F32", [2], 8, 16)}, f32),
+        "bad_gap_at_start": st_file({"a": entry("F32", [3], 4, 16)}, f32),
+        "bad_overlap": st_file({"a": entry("F32", [4], 0, 16), "b": entry("F32", [2], 8, 16)}, f32),
+        "bad_same_range": st_file({"a": entry("F32", [2], 0, 8), "b": entry("F32", [2], 0, 8)}, f32[:8]),
+        "bad_end_before_begin": st_file({"a": entry("U8", [0], 16, 8)}, f32),
+        "bad_duplicate_tensor": st_file(("{" + two + "," + two + "}").encode(), f32[:8]),
+        "bad_duplicate_escaped_name": st_file(
+            b'{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},'
+            b'"\\u0061":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}', f32[:8]),
+        "bad_duplicate_in_entry": st_file(b'{"a":{"dtype":"F64","dtype":"F32","shape":[2],"data_offsets":[0,8]}}',
+                                          f32[:8]),
+        "bad_duplicate_metadata": st_file(b'{"__metadata__":{"k":"1","k":"2"},' + two.encode() + b"}", f32[:8]),
+        "bad_past_end": st_file({"w": entry("F32", [4], 0, 16)}, f32[:8]),
+        "bad_size_mismatch": st_file({"w": entry("F32", [3], 0, 16)}, f32),
+        "bad_negative_dim": st_file(b'{"w":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}}', f32),
+        "bad_float_offset": st_file(b'{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16.0]}}', f32),
+        "bad_missing_dtype": st_file(b'{"w":{"shape":[4],"data_offsets":[0,16]}}', f32),
+        "bad_metadata_not_string": st_file({"__metadata__": {"n": 1}}),
+        "bad_not_object": st_file(b"[1,2]"),
+        "bad_json": st_file(b"{not json"),
+        "bad_header_past_end": struct.pack("<Q", 1 << 40) + b"{}",
+        "bad_short": b"\x02\0\0\0",
+        "bad_shape_overflow": st_file(b'{"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,0]}}'),
+        "bad_f8_size": st_file({"e": entry("F8_E4M3", [4], 0, 2)}, b"\0\0"),
+    }
+    for name, data in rejects.items():
+        write(d, name, data)
+    return len(ok) + len(rejects)
+
+
+# ---- parse_value: texts -----------------------------------------------------------------------
+def value_seeds():
+    d = out_dir("parse_value")
+    ok = ["0.1", "-1e-7", "448", "-.5", "1.0625E+2", "0x1.8p3", "-0x.8p-2", "0x1p-1074", "0X1P0", "0x1f", "inf",
+          "-Infinity", "nan", "+NaN", "0", "-0.000e5", "1.", "3.14159265358979323846264338327950288",
+          "1.0625000000000000000000001", "464.0000000000000000000001", "2.4703282292062328e-324",
+          "1.7976931348623158e308", "123456789012345678901234567890", "9999999999999999999e19",
+          "1e-19", "18446744073709551615", "1e999999999", "-1e-999999999", "1e100000", "1e-100000", "9.9e99999",
+          "1e-99999", "0x1p332192", "0x1p332193", "0x1p-332192", "0x1p-332193", "0x1p99999999999999999999",
+          "1e99999999999999999999999", "0.000000000000000000000000000000000000000001e42"]
+    exact_min_sub = "%.760e" % 4.9406564584124654e-324  # the exact 751-digit expansion of 2^-1074
+    ok.append(exact_min_sub)
+    bad = ["", "abc", "1.2.3", "1e", "0x1.8", "--1", "1x", "0x", "e5", ".", " 1", "1 ", "nan(1)", "0b101", "1e+",
+           "0x1p", "infinit", "1e5.5", "0x.p1", "+", "1,5", "1\n", "\xff"]
+    for i, t in enumerate(ok):
+        write(d, f"ok_{i:02d}", t)
+    for i, t in enumerate(bad):
+        write(d, f"bad_{i:02d}", t.encode("latin1"))
+    write(d, "ok_digit_limit", "1" * 40000)
+    write(d, "bad_digit_limit", "1" * 40001)
+    write(d, "ok_digit_limit_leading_zeros", "0." + "0" * 1000 + "1" * 40000)
+    return len(ok) + len(bad) + 3
+
+
+# ---- format_name: names -----------------------------------------------------------------------
+def format_seeds():
+    d = out_dir("format_name")
+    ok = NAMED + ["f32", "f64", "float8_e4m3fn", "bfloat16", "E4M3FN", "ue8m0", "Binary8p3se", "binary8p3se",
+                  "Binary16p1ue", "Binary3p1sf", "Binary16p16ue", "custom:4,3,7,signed,fn", "custom:5,2,15,signed,ieee",
+                  "custom:8,0,127,unsigned,fn,nozero", "custom:3,2,3,signed,none", "custom:16,3,131072,signed,none",
+                  "custom:16,3,-131072,signed,ieee", "custom:11,52,1023,signed,ieee", "custom:4,3,8,signed,fnuz",
+                  "custom:5,2,16,unsigned,p3109_extended", "custom:1,1,0,unsigned,none"]
+    bad = ["", "e4m3fn ", "e9m9", "custom:", "custom:4,3,7,signed", "custom:a,3,7,signed,fn", "custom:0,3,7,signed,fn",
+           "custom:17,3,7,signed,fn", "custom:4,53,7,signed,fn", "custom:16,3,131073,signed,none",
+           "custom:16,3,2147483647,signed,ieee", "custom:16,3,-2147483648,signed,ieee", "custom:4,3,+7,signed,fn",
+           "custom:5,0,15,signed,ieee", "custom:4,3,7,unsigned,fnuz", "custom:4,3,7,signed,ieee,nozero",
+           "custom:4,3,7,signed,fn,zero", "custom:16,52,0,signed,fn", "Binary17p3se", "Binary8p8se", "custom:4,3,7,signed,fn\n"]
+    for i, t in enumerate(ok):
+        write(d, f"ok_{i:02d}", t)
+    for i, t in enumerate(bad):
+        write(d, f"bad_{i:02d}", t)
+    return len(ok) + len(bad)
+
+
+# ---- mma_vectors: [element index] a \0 b \0 c \0 d ---------------------------------------------
+MMA_ELEMENTS = ["e4m3fn", "e5m2", "f16", "bf16", "e2m1fn", "e4m3fnuz", "e8m0fnu", "f32"]
+
+
+def mma(element, a, b, c, dd):
+    return bytes([MMA_ELEMENTS.index(element)]) + "\0".join([a, b, c, dd]).encode()
+
+
+def f32hex(v):
+    return "%08x" % struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+def f32bin(v):
+    return "{:032b}".format(struct.unpack("<I", struct.pack("<f", v))[0])
+
+
+def mma_seeds():
+    d = out_dir("mma_vectors")
+    row_a = " ".join(f32hex(v) for v in (1.0, -0.5, 448.0, 0.001953125))  # e4m3fn values (2^-9 the least)
+    row_b = " ".join(f32hex(v) for v in (2.0, 0.25, -1.0, 0.0))
+    a = row_a + "\n" + row_b + "\n"
+    b = row_b + "\n" + row_a + "\n"
+    c = f32bin(0.0) + "\n" + f32bin(1.5) + "\n"
+    dd = f32bin(-446.0) + "\n" + f32bin(-447.5) + "\n"
+    ok = {
+        "ok_e4m3fn_k4": mma("e4m3fn", a, b, c, dd),
+        "ok_crlf_blank_lines": mma("e4m3fn", a.replace("\n", "\r\n") + "\r\n\n", "\n" + b, c + "  \n", dd),
+        "ok_tabs_spaced_bits": mma("e4m3fn", a.replace(" ", "\t"), b, c.replace("0000", "0000 "), dd),
+        "ok_e5m2_inf": mma("e5m2", f32hex(float("inf")) + " " + f32hex(-57344.0) + "\n", f32hex(1.0) + " 80000000\n",
+                           f32bin(0.0) + "\n", f32bin(float("-inf")) + "\n"),
+        "ok_fnuz_negzero": mma("e4m3fnuz", "80000000\n", "3f800000\n", f32bin(0.0) + "\n", f32bin(0.0) + "\n"),
+        "ok_f32_k1_uppercase": mma("f32", "3F800001\n", "BF800000\n", f32bin(2.0) + "\n", "1" * 32 + "\n"),
+        "ok_no_final_newline": mma("e4m3fn", a.rstrip("\n"), b.rstrip("\n"), c.rstrip("\n"), dd.rstrip("\n")),
+    }
+    for name, data in ok.items():
+        write(d, name, data)
+    short_row = row_b.rsplit(" ", 1)[0]
+    rejects = {
+        "bad_short_row_b": mma("e4m3fn", a, row_b + "\n" + short_row + "\n", c, dd),
+        "bad_short_first_row": mma("e4m3fn", short_row + "\n" + row_a + "\n", b, c, dd),
+        "bad_long_row": mma("e4m3fn", row_a + "\n" + row_b + " 3f800000\n", b, c, dd),
+        "bad_hex_word": mma("e4m3fn", a.replace(f32hex(448.0), "43e0000g"), b, c, dd),
+        "bad_short_word": mma("e4m3fn", a.replace(f32hex(448.0), "43e0000"), b, c, dd),
+        "bad_nan_word": mma("e4m3fn", a.replace(f32hex(448.0), "7fc00000"), b, c, dd),
+        "bad_not_exact": mma("e4m3fn", a.replace(f32hex(1.0), "3f800001"), b, c, dd),
+        "bad_out_of_range": mma("e4m3fn", a.replace(f32hex(448.0), f32hex(480.0)), b, c, dd),
+        "bad_c_31_bits": mma("e4m3fn", a, b, c.replace(f32bin(1.5), f32bin(1.5)[1:]), dd),
+        "bad_d_not_binary": mma("e4m3fn", a, b, c, dd.replace("1", "2", 1)),
+        "bad_row_counts": mma("e4m3fn", a, b, c, dd.split("\n")[0] + "\n"),
+        "bad_empty": mma("e4m3fn", "", "", "", ""),
+        "bad_missing_files": bytes([0]) + a.encode(),
+    }
+    for name, data in rejects.items():
+        write(d, name, data)
+    return len(ok) + len(rejects)
+
+
+def main():
+    for target, make in (("convert", convert_seeds), ("npy", npy_seeds), ("safetensors", st_seeds),
+                         ("parse_value", value_seeds), ("format_name", format_seeds), ("mma_vectors", mma_seeds)):
+        print(f"{target}: {make()} seeds")
 
 
 if __name__ == "__main__":

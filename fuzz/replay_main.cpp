@@ -58,6 +58,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "replay: no corpus files found\n");
     return 1;
   }
-  std::printf("replayed %d corpus files, no mismatch\n", files);
+  std::printf("replayed %d corpus files, every property held\n", files);
   return errors == 0 ? 0 : 1;
 }

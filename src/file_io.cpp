@@ -213,6 +213,7 @@ struct OutputSet::Impl {
     std::size_t slot = 0;
     int fd = -1;
     bool finished = false;
+    bool failed = false;  ///< a write failed: the temporary is incomplete and may never be committed
     std::uint64_t bytes = 0;
     std::string describe() const {
       std::string s(1, '\'');
@@ -311,6 +312,9 @@ OutputId OutputSet::add_output(const fs::path& path, std::string_view what) {
     if (!S_ISREG(st.st_mode))
       throw IoError(w + " " + shown(path, id.resolved) + " is " + describe_file_type(st.st_mode) +
                     "; outputs must be regular files");
+    if (::access(id.resolved.c_str(), W_OK) != 0)
+      throw IoError(w + " " + shown(path, id.resolved) + " is read-only (" + std::strerror(errno) +
+                    "); it is not replaced");
     id.exists = true;
     id.dev = st.st_dev;
     id.ino = st.st_ino;
@@ -365,6 +369,8 @@ OutputId OutputSet::add_output(const fs::path& path, std::string_view what) {
 void OutputSet::append(OutputId id, std::span<const std::byte> bytes) {
   Impl::Output& o = impl_->at(id);
   if (o.finished || impl_->committed) throw Error("OutputSet: append to " + o.describe() + " after finish");
+  if (o.failed) throw Error("OutputSet: append to " + o.describe() + " after a failed write");
+  o.failed = true;  // until this append completes
   if (o.fd < 0) {
     o.fd = ::open(o.temporary.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (o.fd < 0) throw IoError("cannot write " + o.describe() + ": " + std::strerror(errno));
@@ -388,6 +394,7 @@ void OutputSet::append(OutputId id, std::span<const std::byte> bytes) {
   }
   write_all(o.fd, data, n, o.describe());
   o.bytes += n;
+  o.failed = false;
 }
 
 void OutputSet::append(OutputId id, std::string_view bytes) {
@@ -397,6 +404,7 @@ void OutputSet::append(OutputId id, std::string_view bytes) {
 void OutputSet::finish(OutputId id) {
   Impl::Output& o = impl_->at(id);
   if (o.finished) return;
+  if (o.failed) throw Error("OutputSet: " + o.describe() + " cannot be finished after a failed write");
   if (o.fd >= 0) {
     const int fd = o.fd;
     o.fd = -1;

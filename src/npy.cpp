@@ -2,6 +2,7 @@
 // npy.cpp: the .npy reader/writer (NumPy format versions 1.0–3.0), defensive against malformed files.
 #include "minifloat/npy.hpp"
 
+#include "excerpt.hpp"
 #include "minifloat/file_io.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/format.hpp"
+#include "minifloat/registry.hpp"
 
 namespace minifloat {
 namespace {
@@ -88,7 +90,7 @@ struct HeaderParser {
 std::size_t npy_item_size(const std::string& dtype) {
   for (const auto& d : kDtypes)
     if (d.descr == dtype) return d.size;
-  throw ParseError("unsupported .npy dtype '" + dtype + "'; accepted: " + std::string(kAccepted));
+  throw ParseError("unsupported .npy dtype '" + detail::excerpt(dtype) + "'; accepted: " + std::string(kAccepted));
 }
 
 std::size_t NpyArray::element_count() const noexcept {
@@ -101,18 +103,18 @@ std::size_t NpyArray::item_size() const { return npy_item_size(dtype); }
 NpyHeader parse_npy_header(const std::byte* bytes, std::size_t size, std::uint64_t file_size, const std::string& what) {
   if (file_size < 10 || size < 10) bad(what, "shorter than the 10-byte preamble (truncated?)");
   if (std::memcmp(bytes, kMagic, 6) != 0) bad(what, "missing the \\x93NUMPY magic");
-  const auto major = static_cast<unsigned>(bytes[6]);
+  const auto major = static_cast<unsigned>(bytes[6]), minor = static_cast<unsigned>(bytes[7]);
+  if (major < 1 || major > 3 || minor != 0)
+    bad(what, "unsupported format version " + std::to_string(major) + "." + std::to_string(minor) +
+                  " (1.0, 2.0 and 3.0 are accepted)");
   std::size_t hlen = 0, hstart = 0;
   if (major == 1) {
     hlen = static_cast<std::size_t>(bytes[8]) | (static_cast<std::size_t>(bytes[9]) << 8);
     hstart = 10;
-  } else if (major == 2 || major == 3) {
+  } else {
     if (size < 12 || file_size < 12) bad(what, "truncated preamble");
-    hlen = 0;
     for (int k = 3; k >= 0; --k) hlen = (hlen << 8) | static_cast<std::size_t>(bytes[8 + k]);
     hstart = 12;
-  } else {
-    bad(what, "unsupported format version " + std::to_string(major) + " (1, 2 and 3 are accepted)");
   }
   if (hlen > file_size - hstart) bad(what, "header length " + std::to_string(hlen) + " runs past the end of the file");
   if (hlen > size - hstart) bad(what, "header truncated");
@@ -124,6 +126,8 @@ NpyHeader parse_npy_header(const std::byte* bytes, std::size_t size, std::uint64
   while (!p.eat('}')) {
     const std::string key = p.str();
     p.expect(':');
+    if ((key == "descr" && have_descr) || (key == "fortran_order" && have_order) || (key == "shape" && have_shape))
+      bad(what, "header key '" + key + "' appears twice");
     if (key == "descr") {
       p.ws();
       if (p.i < header.size() && header[p.i] == '[') bad(what, "structured dtypes are not supported");
@@ -145,16 +149,21 @@ NpyHeader parse_npy_header(const std::byte* bytes, std::size_t size, std::uint64
       }
       have_shape = true;
     } else {
-      bad(what, "unexpected header key '" + key + "'");
+      bad(what, "unexpected header key '" + detail::excerpt(key) + "' (accepted: descr, fortran_order, shape)");
     }
     if (!p.eat(',')) {
       p.expect('}');
       break;
     }
   }
+  p.ws();
+  if (p.i != header.size())
+    bad(what, "header: unexpected '" + detail::excerpt(std::string_view(header).substr(p.i), 16) + "' after the closing '}' at offset " +
+                  std::to_string(p.i));
   if (!have_descr || !have_order || !have_shape) bad(what, "header lacks descr, fortran_order or shape");
   if (fortran) bad(what, "Fortran-order arrays are not supported (save np.ascontiguousarray(a))");
-  if (!a.dtype.empty() && a.dtype[0] == '>') bad(what, "big-endian dtype '" + a.dtype + "' is not supported");
+  if (!a.dtype.empty() && a.dtype[0] == '>')
+    bad(what, "big-endian dtype '" + detail::excerpt(a.dtype) + "' is not supported");
   std::size_t item = 0;
   try {
     item = npy_item_size(a.dtype);
@@ -330,6 +339,11 @@ T load_le(const std::byte* p) {
   std::memcpy(&v, p, sizeof(T));  // the host is little endian (x86-64, aarch64)
   return v;
 }
+void refuse_codes(const NpyArray& a) {
+  if (a.code_format)
+    throw ParseError("the array holds " + format_name(*a.code_format) +
+                     " codes, not numbers; decode them with that format (minifloat::to_double)");
+}
 template <class Out>
 void decode_values(std::string_view d, std::span<const std::byte> bytes, std::span<Out> out) {
   const std::size_t item = npy_item_size(std::string(d));
@@ -361,6 +375,7 @@ void decode_values(std::string_view d, std::span<const std::byte> bytes, std::sp
 }
 template <class Out>
 std::vector<Out> as_values(const NpyArray& a) {
+  refuse_codes(a);
   std::vector<Out> out(a.element_count());
   if (a.data.size() != out.size() * a.item_size()) throw ParseError("npy: data size does not match the shape");
   decode_values<Out>(a.dtype, a.data, out);
@@ -376,6 +391,7 @@ void npy_decode(std::string_view dtype, std::span<const std::byte> bytes, std::s
 }
 
 std::vector<float> npy_as_f32(const NpyArray& a) {
+  refuse_codes(a);
   if (a.dtype == "<f4") {
     std::vector<float> out(a.element_count());
     if (a.data.size() != out.size() * 4) throw ParseError("npy: data size does not match the shape");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "excerpt.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat {
@@ -84,7 +85,7 @@ BigNat pow10(int n) {
 }
 
 [[noreturn]] void bad(std::string_view text, const std::string& why) {
-  throw ParseError("cannot parse value '" + std::string(text) + "': " + why +
+  throw ParseError("cannot parse value '" + detail::excerpt(text) + "': " + why +
                    "; accepted: a decimal (-1e-7, -.5, 448), a C99 hex float (0x1.8p3), inf, -inf or nan");
 }
 
@@ -93,6 +94,19 @@ std::string lower(std::string_view s) {
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+/// Decimal magnitudes beyond 10^±kHugeDecimalExponent and hex ones beyond 2^±kHugeBinaryExponent
+/// (the same bound, 100000·log2(10) = 332192.8) are not computed: they become the sticky
+/// stand-ins below, 2^(63+400000) and 2^(63−400000), which overflow or underflow every format
+/// that validate() accepts (|bias| ≤ 2^17 and at most 16 exponent bits keep every finite value
+/// within 2^±(2^18)), in every rounding mode, with the same flags as the exact value would.
+constexpr long long kHugeDecimalExponent = 100000;
+constexpr long long kHugeBinaryExponent = 332192;
+/// Exponent digits beyond this value only make a value huger or tinier (the fraction digits of
+/// any text that fits in memory cannot pull it back into range).
+constexpr long long kExponentSaturation = 100000000000000000;  // 10^17
+Unpacked huge(bool negative) { return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, 400000, true}; }
+Unpacked tiny(bool negative) { return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, -400000, true}; }
 
 /// Exact N/D → Unpacked with a 64-bit significand and sticky.
 Unpacked divide(bool negative, BigNat num, BigNat den, long long exp2) {
@@ -147,6 +161,7 @@ Unpacked parse_value(std::string_view text) {
   BigNat mant;
   long long scale = 0;  // exponent adjustment from fraction digits (base 10 or base 2)
   bool any_digit = false, dot = false;
+  std::size_t significant = 0;  // digits from the first nonzero one on
   const int base = hex ? 16 : 10;
   for (; i < l.size(); ++i) {
     const char c = l[i];
@@ -155,9 +170,11 @@ Unpacked parse_value(std::string_view text) {
     else if (hex && c >= 'a' && c <= 'f') d = c - 'a' + 10;
     if (d >= 0) {
       any_digit = true;
+      if (significant > 0 || d != 0) ++significant;
+      if (significant > kMaxSignificantDigits)
+        bad(text, "more than " + std::to_string(kMaxSignificantDigits) + " significant digits");
       mant.mul_add(static_cast<std::uint32_t>(base), static_cast<std::uint32_t>(d));
       if (dot) scale -= hex ? 4 : 1;
-      if (mant.w.size() > 4000) bad(text, "too many digits");
     } else if (c == '.' && !dot) {
       dot = true;
     } else {
@@ -168,7 +185,7 @@ Unpacked parse_value(std::string_view text) {
   long long e = 0;
   if (i < l.size()) {
     const char marker = l[i];
-    if ((hex && marker != 'p') || (!hex && marker != 'e')) bad(text, std::string("unexpected character '") + marker + "'");
+    if ((hex && marker != 'p') || (!hex && marker != 'e')) bad(text, "unexpected character " + detail::quoted_excerpt(t.substr(i, 1)));
     ++i;
     bool eneg = false;
     if (i < l.size() && (l[i] == '+' || l[i] == '-')) {
@@ -177,8 +194,8 @@ Unpacked parse_value(std::string_view text) {
     }
     if (i >= l.size()) bad(text, "missing exponent digits");
     for (; i < l.size(); ++i) {
-      if (l[i] < '0' || l[i] > '9') bad(text, std::string("unexpected character '") + l[i] + "' in exponent");
-      if (e < 1000000000) e = e * 10 + (l[i] - '0');
+      if (l[i] < '0' || l[i] > '9') bad(text, "unexpected character " + detail::quoted_excerpt(t.substr(i, 1)) + " in exponent");
+      if (e < kExponentSaturation) e = e * 10 + (l[i] - '0');  // saturates: only huge/tiny from here
     }
     if (eneg) e = -e;
   } else if (hex && dot) {
@@ -186,7 +203,12 @@ Unpacked parse_value(std::string_view text) {
   }
   mant.trim();
   if (mant.zero()) return Unpacked{Class::zero, negative, 0, 0, false};
-  if (hex) return divide(negative, mant, BigNat{{1}}, scale + e);
+  if (hex) {
+    const long long top = mant.bit_length() - 1 + scale + e;  // the value is in [2^top, 2^(top+1))
+    if (top > kHugeBinaryExponent) return huge(negative);
+    if (top < -kHugeBinaryExponent) return tiny(negative);
+    return divide(negative, mant, BigNat{{1}}, scale + e);
+  }
 
   const long long e10 = scale + e;
   if (mant.w.size() <= 2 && e10 >= -19 && e10 <= 19) {  // fast path: exact in 128-bit integers
@@ -224,8 +246,8 @@ Unpacked parse_value(std::string_view text) {
     return Unpacked{Class::normal, negative, static_cast<std::uint64_t>(q), static_cast<std::int32_t>(exp2), sticky};
   }
   const long long digits_log = e10 + static_cast<long long>(mant.bit_length() * 0.30103);
-  if (digits_log > 100000) return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, 400000, true};
-  if (digits_log < -100000) return Unpacked{Class::normal, negative, std::uint64_t{1} << 63, -400000, true};
+  if (digits_log > kHugeDecimalExponent) return huge(negative);
+  if (digits_log < -kHugeDecimalExponent) return tiny(negative);
   if (e10 >= 0) {
     // mant · 10^e10, exactly
     BigNat n = mant;
@@ -239,7 +261,7 @@ Unpacked parse_value(std::string_view text) {
 std::uint64_t parse_code(std::string_view text, Format f) {
   const std::string l = lower(text);
   auto fail = [&](const std::string& why) -> std::uint64_t {
-    throw ParseError("cannot parse code '" + std::string(text) + "': " + why);
+    throw ParseError("cannot parse code '" + detail::excerpt(text) + "': " + why);
   };
   if (l.size() < 3 || l[0] != '0' || l[1] != 'x') return fail("expected hexadecimal 0x…");
   std::uint64_t v = 0;
@@ -249,7 +271,7 @@ std::uint64_t parse_code(std::string_view text, Format f) {
     int d = -1;
     if (c >= '0' && c <= '9') d = c - '0';
     else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    if (d < 0) return fail(std::string("'") + c + "' is not a hex digit");
+    if (d < 0) return fail(detail::quoted_excerpt(std::string_view(text).substr(i, 1)) + " is not a hex digit");
     if (significant > 0 || d != 0) ++significant;
     if (significant > 16) return fail("more than 64 bits");
     v = (v << 4) | static_cast<std::uint64_t>(d);

@@ -12,6 +12,7 @@
 #include "minifloat/accumulate.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/tables.hpp"
+#include "excerpt.hpp"
 
 namespace minifloat {
 namespace {
@@ -20,6 +21,14 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+/// `name` equals the lowercase `l`, ignoring case (no allocation: parse_format scans ~520 names).
+bool equals_lower(std::string_view name, std::string_view l) {
+  if (name.size() != l.size()) return false;
+  for (std::size_t i = 0; i < l.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(name[i])) != static_cast<unsigned char>(l[i])) return false;
+  return true;
 }
 
 std::vector<NamedFormat> build_formats() {
@@ -134,6 +143,7 @@ Format parse_custom(std::string_view spec, std::string_view full) {
     case FormatError::unsigned_fnuz: return fail("fnuz specials need a sign bit");
     case FormatError::no_zero_needs_fn: return fail("nozero needs fn or none specials");
     case FormatError::no_finite_values: return fail("no finite values remain");
+    case FormatError::bias_out_of_range: return fail("the bias must be within ±" + std::to_string(kMaxAbsBias));
     default: return fail("inconsistent fields");
   }
 }
@@ -243,16 +253,7 @@ constexpr Entries<Format, 4> kDecodeTargets{{
 
 }  // namespace
 
-std::string quote_input(std::string_view text) {
-  constexpr std::size_t kMax = 40;
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  if (text.size() > kMax) out += "...";
-  return out;
-}
+std::string quote_input(std::string_view text) { return detail::excerpt(text); }
 
 bool iequals(std::string_view a, std::string_view b) noexcept {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -308,7 +309,7 @@ Format parse_format(std::string_view name) {
   if (name.substr(0, 7) == "custom:") return parse_custom(name.substr(7), name);
   const std::string l = lower(name);
   for (const auto& nf : named_formats())
-    if (lower(nf.name) == l) return nf.format;
+    if (equals_lower(nf.name, l)) return nf.format;
   for (const auto& a : kAliases)
     if (a.alias == l) return parse_format(a.name);
   std::string accepted;

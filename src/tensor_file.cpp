@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "minifloat/npy.hpp"
+#include "minifloat/registry.hpp"
 
 namespace minifloat {
 
@@ -51,12 +52,22 @@ void TensorReader::read_bytes(std::size_t first, std::span<std::byte> out) const
   }
 }
 
+namespace {
+void refuse_codes(const TensorLocation& loc) {
+  if (loc.code_format)
+    throw ParseError("tensor '" + loc.name + "' of '" + loc.path.string() + "' holds " + format_name(*loc.code_format) +
+                     " codes, not numbers; decode them with that format (minifloat::to_double)");
+}
+}  // namespace
+
 void TensorReader::read(std::size_t first, std::span<float> out, std::vector<std::byte>& scratch) const {
+  refuse_codes(loc_);
   scratch.resize(out.size() * loc_.item_size);
   read_bytes(first, scratch);
   npy_decode(loc_.dtype, scratch, out);
 }
 void TensorReader::read(std::size_t first, std::span<double> out, std::vector<std::byte>& scratch) const {
+  refuse_codes(loc_);
   scratch.resize(out.size() * loc_.item_size);
   read_bytes(first, scratch);
   npy_decode(loc_.dtype, scratch, out);

@@ -24,7 +24,8 @@ enum class OutputId : std::size_t {};
 ///    symlinks; `./x` and `x` alike) to the same file as an input or as another output (same
 ///    resolved path, or same st_dev/st_ino when the file exists: hard links) is refused; an
 ///    existing target that is not a regular file (a folder, /dev/full, a FIFO, a socket) is
-///    refused and never opened or renamed over; the target's folder must exist and be writable.
+///    refused and never opened or renamed over, as is an existing target without write permission;
+///    the target's folder must exist and be writable.
 ///    Errors are IoError with one line naming the option (`what`) and the path.
 ///  - An existing symlink is written through: the chain is resolved (at most 40 links), the
 ///    temporary is created in the final target's folder and renamed over the target, so the link
@@ -66,7 +67,7 @@ class OutputSet {
   OutputId add_output(const std::filesystem::path& path, std::string_view what);
 
   /// Append bytes to the output's temporary. Throws IoError on a write failure (disk full, I/O
-  /// error) and Error after finish().
+  /// error; the output can then be neither appended to nor finished) and Error after finish().
   void append(OutputId id, std::span<const std::byte> bytes);
   void append(OutputId id, std::string_view bytes);
   /// The output is complete: close its temporary. Throws IoError on failure.

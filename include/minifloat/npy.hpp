@@ -5,11 +5,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/format.hpp"
 #include "error.hpp"
 #include "file_io.hpp"
 #include "tensor_file.hpp"
@@ -40,6 +42,12 @@ struct NpyArray {
   std::string dtype;               ///< numpy descr, see the table above
   std::vector<std::size_t> shape;  ///< empty for a 0-d array (one element)
   std::vector<std::byte> data;     ///< C order, little endian, element_count() · item_size() bytes
+  /// Set when the elements are codes of a minifloat format rather than numbers: read_safetensor
+  /// gives F8_E4M3 as `|u1` e4m3fn codes, F8_E5M2 as e5m2 and F8_E8M0 as e8m0fnu codes (one code
+  /// per byte). npy_as_f32/npy_as_f64 refuse such arrays (decode them with the format instead);
+  /// write_safetensors stores them back under their F8_* dtype. A .npy file does not record it
+  /// (write_npy writes the bytes as `|u1`), and parse_npy never sets it.
+  std::optional<Format> code_format{};
 
   /// Product of the shape (1 for a 0-d array).
   std::size_t element_count() const noexcept;
@@ -50,9 +58,12 @@ struct NpyArray {
 /// Bytes per element of an accepted descr; throws ParseError listing the accepted ones otherwise.
 std::size_t npy_item_size(const std::string& dtype);
 
-/// Read a .npy file. Throws IoError when the file cannot be read, ParseError when it is not a
-/// well-formed .npy file (bad magic, truncated header or data, unsupported descr, Fortran order,
-/// big-endian data, a shape whose size overflows). Never crashes on malformed input.
+/// Read a .npy file. Throws IoError when the file cannot be read, ParseError (one line naming the
+/// file and the problem) when it is not a well-formed .npy file: bad magic, a version other than
+/// 1.0/2.0/3.0, truncated header or data, bytes after the data, a header that is not one dict of
+/// the keys descr, fortran_order and shape (each once, nothing but spaces after the `}`), an
+/// unsupported descr, Fortran order, big-endian data, a shape whose size overflows. Never
+/// crashes on malformed input (fuzzed: fuzz/fuzz_npy.cpp).
 NpyArray read_npy(const std::filesystem::path& path);
 
 /// Parse .npy bytes already in memory (same checks as read_npy; `what` names the source in errors).
@@ -122,9 +133,10 @@ class NpyWriter {
 };
 
 /// The elements as binary32: `<f4` as is; `<f2`, `<V2` (bfloat16) exactly; `<f8` rounded to
-/// nearest even; integer and raw-byte types by their integer value.
+/// nearest even; integer and raw-byte types by their integer value. Throws ParseError when
+/// `code_format` is set (the bytes are codes, not numbers).
 std::vector<float> npy_as_f32(const NpyArray& array);
-/// The elements as binary64 (exact for every accepted descr).
+/// The elements as binary64 (exact for every accepted descr); throws like npy_as_f32.
 std::vector<double> npy_as_f64(const NpyArray& array);
 /// Decode out.size() elements of `dtype` from their little-endian bytes (bytes.size() must be
 /// out.size() × item size, else ParseError) — what npy_as_f32 / npy_as_f64 do to a whole array.

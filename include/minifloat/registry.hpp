@@ -56,8 +56,9 @@ struct NameTable {
   std::span<const NamePattern> patterns = {};
 };
 
-/// The user's text as an error message quotes it: at most 40 characters (then "..."), bytes that
-/// are not printable ASCII shown as '?'. No error echoes more than that of its input.
+/// The user's text as an error message quotes it: at most 40 bytes (then "…"), printable ASCII as
+/// is and every other byte (and the backslash) as \xNN, so a message stays one line. No error
+/// echoes more than that of its input.
 std::string quote_input(std::string_view text);
 
 /// Whether `a` and `b` are equal ignoring ASCII case.

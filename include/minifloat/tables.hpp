@@ -111,9 +111,9 @@ std::string render_catalogue_text(const std::vector<NamedFormat>& list);
 std::vector<NamedFormat> tabled_formats();
 
 /// Write formats.csv and csv/<fmt>.{codes,midpoints,overflow}.csv, md/<fmt>.md,
-/// json/<fmt>.json for every tabled format under `dir` (created if needed). Each file is written
-/// whole or not at all (temporary file + rename). Returns the paths written, relative to `dir`.
-/// Throws Error on an I/O failure.
+/// json/<fmt>.json for every tabled format under `dir` (its folders created first, if needed). The
+/// files are one transaction (file_io.hpp OutputSet): all replaced together, or none on an error or
+/// signal. Returns the paths written, relative to `dir`. Throws IoError on an I/O failure.
 std::vector<std::string> write_tables(const std::filesystem::path& dir);
 
 

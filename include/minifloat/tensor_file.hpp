@@ -6,10 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/format.hpp"
 #include "error.hpp"
 
 namespace minifloat {
@@ -24,6 +26,9 @@ struct TensorLocation {
   std::vector<std::size_t> shape;  ///< empty for a 0-d array (one element)
   std::uint64_t offset = 0;        ///< file offset of element 0
   std::size_t item_size = 0;       ///< bytes per element
+  /// Set when the elements are codes of a format, not numbers (NpyArray::code_format: the F8_*
+  /// safetensors dtypes); read() as values refuses them, read_bytes() gives the codes.
+  std::optional<Format> code_format{};
   /// Product of the shape (1 for a 0-d array).
   std::size_t element_count() const noexcept;
 };
@@ -45,7 +50,8 @@ class TensorReader {
   /// the file is shorter than its header said (it changed since) or a read fails.
   void read_bytes(std::size_t first, std::span<std::byte> out) const;
   /// Elements [first, first + out.size()) as values (npy_decode: exact, but <f8 → float rounds to
-  /// nearest even). `scratch` is a reusable buffer for the raw bytes.
+  /// nearest even). `scratch` is a reusable buffer for the raw bytes. Throws ParseError when
+  /// code_format is set (the bytes are codes, not numbers; as npy_as_f32).
   void read(std::size_t first, std::span<float> out, std::vector<std::byte>& scratch) const;
   void read(std::size_t first, std::span<double> out, std::vector<std::byte>& scratch) const;
 

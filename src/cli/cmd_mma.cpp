@@ -8,138 +8,65 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "minifloat/accumulate.hpp"
 #include "minifloat/core/convert.hpp"
+#include "minifloat/core/round_pack.hpp"
 #include "minifloat/error.hpp"
+#include "minifloat/mma_vectors.hpp"
 #include "minifloat/npy.hpp"
+#include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
+#include "options.hpp"
 
 namespace minifloat::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-/// The one file in `dir` whose name starts with `prefix` and ends with `suffix`.
-fs::path find_one(const fs::path& dir, const std::string& prefix, const std::string& suffix, const std::string& what) {
-  std::vector<fs::path> hits;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string n = e.path().filename().string();
-    if (n.size() >= prefix.size() + suffix.size() && n.compare(0, prefix.size(), prefix) == 0 &&
-        n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
-      hits.push_back(e.path());
-  }
-  if (ec) throw Error("mma-check: cannot read folder '" + dir.string() + "': " + ec.message());
-  if (hits.empty())
-    throw Error("mma-check: no " + what + " file (" + prefix + "*" + suffix + ") in '" + dir.string() +
-                "'; expected files a_*.txt, b_*.txt, c_*.txt, d_*_fp32.txt");
-  if (hits.size() > 1)
-    throw Error("mma-check: more than one " + what + " file (" + prefix + "*" + suffix + ") in '" + dir.string() + "'");
-  return hits[0];
-}
-
-std::vector<std::string> read_lines(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw Error("mma-check: cannot open '" + p.string() + "'");
-  std::vector<std::string> lines;
-  std::string s;
-  while (std::getline(in, s)) {
-    if (!s.empty() && s.back() == '\r') s.pop_back();
-    if (s.find_first_not_of(" \t") == std::string::npos) continue;
-    lines.push_back(s);
-  }
-  return lines;
-}
-
-std::uint64_t parse_bits(const std::string& line, const fs::path& p, std::size_t lineno) {
-  std::string t = line;
-  t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char ch) { return std::isspace(ch) != 0; }), t.end());
-  if (t.size() != 32 || t.find_first_not_of("01") != std::string::npos)
-    throw Error(fmt::format("mma-check: {} line {}: expected one 32-character binary string, got '{}'", p.string(),
-                            lineno, line.substr(0, 60)));
-  std::uint64_t v = 0;
-  for (const char ch : t) v = (v << 1) | static_cast<std::uint64_t>(ch - '0');
-  return v;
-}
 
 std::string hex(Format f, std::uint64_t code) { return fmt::format("0x{:0{}x}", code, (f.bits + 3) / 4); }
 
 std::string value_str(Format f, std::uint64_t code) { return fmt::format("{}", to_double(f, code)); }
 
-}  // namespace
-
-MmaVectors load_mma_vectors(const fs::path& dir, const std::string& element_format) {
-  if (!fs::is_directory(dir)) throw Error("mma-check: '" + dir.string() + "' is not a folder");
-  MmaVectors v;
-  v.a_file = find_one(dir, "a_", ".txt", "a");
-  v.b_file = find_one(dir, "b_", ".txt", "b");
-  v.c_file = find_one(dir, "c_", ".txt", "c");
-  v.d_file = find_one(dir, "d_", "_fp32.txt", "d (FP32 destination)");
-  if (!element_format.empty()) {
-    v.element = parse_format(element_format);
-  } else {
-    std::string n = v.a_file.filename().string();
-    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
-    if (n.find("E4M3") != std::string::npos) v.element = formats::e4m3fn;
-    else if (n.find("E5M2") != std::string::npos) v.element = formats::e5m2;
-    else throw Error("mma-check: cannot tell the element format from '" + v.a_file.filename().string() +
-                     "' (no E4M3/E5M2 in the name); pass --format");
+/// `f`, taken from `source` ("--format e2m1fn", "--a 'a.npy' (f32 values, no --format)"), must be
+/// one of the operand formats the tensor core multiplies (empty: any format).
+void require_operand_format(std::span<const Format> accepted, const std::string& model, Format f,
+                            const std::string& source) {
+  if (accepted.empty()) return;
+  std::string list;
+  for (const Format& a : accepted) {
+    if (a == f) return;
+    (list += list.empty() ? "" : " or ") += format_name(a);
   }
-  const auto load_ab = [&](const fs::path& p, std::vector<std::uint64_t>& out) {
-    const std::vector<std::string> lines = read_lines(p);
-    std::size_t lineno = 0;
-    for (const std::string& line : lines) {
-      ++lineno;
-      std::istringstream ss(line);
-      std::string w;
-      std::size_t n = 0;
-      while (ss >> w) {
-        std::uint32_t bits = 0;
-        const bool ok = w.size() <= 8 && w.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
-        if (ok) bits = static_cast<std::uint32_t>(std::stoul(w, nullptr, 16));
-        if (!ok)
-          throw Error(fmt::format("mma-check: {} line {}: '{}' is not an FP32 hex word (8 hex digits)", p.string(),
-                                  lineno, w));
-        const RoundResult r = convert(formats::f32, bits, v.element);
-        if ((r.flags & (flag_inexact | flag_invalid)) != 0 || to_double(formats::f32, bits) != to_double(v.element, r.code))
-          throw Error(fmt::format("mma-check: {} line {}: {} ({}) is not exactly a {} value", p.string(), lineno, w,
-                                  to_double(formats::f32, bits), format_name(v.element)));
-        out.push_back(r.code);
-        ++n;
-      }
-      if (v.k == 0) v.k = n;
-      if (n != v.k || n == 0)
-        throw Error(fmt::format("mma-check: {} line {}: {} elements, expected {}", p.string(), lineno, n, v.k));
-    }
-    return lines.size();
-  };
-  const std::size_t rows_a = load_ab(v.a_file, v.a);
-  const std::size_t rows_b = load_ab(v.b_file, v.b);
-  std::size_t lineno = 0;
-  for (const std::string& line : read_lines(v.c_file)) v.c.push_back(parse_bits(line, v.c_file, ++lineno));
-  lineno = 0;
-  for (const std::string& line : read_lines(v.d_file)) v.d.push_back(parse_bits(line, v.d_file, ++lineno));
-  if (rows_a != rows_b || rows_a != v.c.size() || rows_a != v.d.size())
-    throw Error(fmt::format("mma-check: line counts differ: {} a, {} b, {} c, {} d in '{}'", rows_a, rows_b, v.c.size(),
-                            v.d.size(), dir.string()));
-  if (rows_a == 0) throw Error("mma-check: no vectors in '" + dir.string() + "' (the a_/b_/c_/d_ files are empty)");
-  return v;
+  throw Error("--model " + quote_input(model) + " multiplies " + list + " operands only, not the " + format_name(f) +
+              " of " + source + "; pass --format " + format_name(accepted[0]) +
+              " (float arrays are rounded into it once, rne + satfinite)");
 }
+}  // namespace
 
 void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts) {
   auto* sub = app.add_subcommand("mma-check", "Check a tensor-core accumulation model against measured MMA vectors");
-  sub->add_option("--model", opts.model, "tensor-core preset: hopper-fp8, ada-fp8, hopper-f16, hopper-bf16, ...")
-      ->required();
+  sub->add_option("--model", opts.model, "tensor-core preset: " + choices(tensor_core_table()))->required();
   sub->add_option("--dir", opts.dir, "folder with a_*.txt b_*.txt c_*.txt d_*_fp32.txt")->required();
-  sub->add_flag("--c-zero", opts.c_zero, "use C = +0 instead of the c_ file");
-  sub->add_option("--format", opts.format, "element format of a/b (default: E4M3/E5M2 from the a_ file name)");
-  sub->add_option("--show", opts.show, "how many mismatches to print (default 5)");
+  sub->add_flag("--c-zero", opts.c_zero,
+                "use C = +0 instead of the c_ file: for vectors measured with a zero accumulator (the H100 FP8 "
+                "folder of the shared mma-vectors, see its README); the Ada vectors use the file's C");
+  sub->add_option("--format", opts.format,
+                  "element format of a/b (default: e4m3fn/e5m2 from E4M3/E5M2 in the a_ file name); must be one the "
+                  "preset's MMA multiplies");
+  sub->add_option("--show", opts.show, "how many mismatches to print, 0..1000000 (default 5)");
 }
 
 int run_mma_check(const MmaCheckOptions& opts) {
-  const TfdpaModel& model = parse_mma_model(opts.model);
+  const TensorCorePreset& preset = parse_option("--model", tensor_core_table(), opts.model).value;
+  const TfdpaModel& model = *preset.model;
+  const auto show = static_cast<std::size_t>(parse_int_option("--show", opts.show, {0, 1000000}));
+  if (!opts.format.empty())
+    require_operand_format(preset.operands, opts.model, with_option("--format", [&] { return parse_format(opts.format); }),
+                           "--format " + quote_input(opts.format));
   const MmaVectors v = load_mma_vectors(opts.dir, opts.format);
   const std::size_t rows = v.d.size();
   std::size_t match = 0, shown = 0;
@@ -153,7 +80,7 @@ int run_mma_check(const MmaCheckOptions& opts) {
       ++match;
       continue;
     }
-    if (shown++ >= opts.show) continue;
+    if (shown++ >= show) continue;
     std::string a, b;
     for (std::size_t i = 0; i < v.k; ++i) {
       a += (i ? " " : "") + hex(v.element, v.a[r * v.k + i]);
@@ -180,7 +107,7 @@ struct Operand {
   std::vector<std::uint64_t> codes;
 };
 
-Operand load_operand(const std::string& path, const std::string& format, const char* flag) {
+Operand load_operand(const std::string& path, const std::optional<Format>& format, const char* flag) {
   const NpyArray arr = read_npy(path);
   Operand op;
   op.shape = arr.shape;
@@ -203,23 +130,24 @@ Operand load_operand(const std::string& path, const std::string& format, const c
                    "; accepted: <f4 <f2 <f8 bfloat16 (<V2), or codes |u1 <V1 <u2 with --format");
   op.codes.resize(n);
   if (!is_float) {
-    if (format.empty())
+    if (!format)
       throw Error(std::string("dot: ") + flag + " '" + path + "' holds raw codes (" + d + "): pass --format FMT");
-    op.format = parse_format(format);
+    op.format = *format;
     const std::size_t storage = op.format.bits <= 8 ? 1 : op.format.bits <= 16 ? 2 : 8;
     if (storage != size)
       throw Error(fmt::format("dot: {} '{}' holds {}-byte codes ({}), but --format {} has {}-bit codes", flag, path,
-                              size, d, format, op.format.bits));
+                              size, d, format_name(op.format), op.format.bits));
     for (std::size_t i = 0; i < n; ++i) {
       op.codes[i] = word(i);
       if ((op.codes[i] & ~code_mask(op.format)) != 0)
-        throw Error(fmt::format("dot: {} '{}' element {} = {:#x} is not a {} code", flag, path, i, op.codes[i], format));
+        throw Error(fmt::format("dot: {} '{}' element {} = {:#x} is not a {} code", flag, path, i, op.codes[i],
+                                format_name(op.format)));
     }
     return op;
   }
-  op.format = format.empty() ? natural : parse_format(format);
+  op.format = format.value_or(natural);
   for (std::size_t i = 0; i < n; ++i) {  // float inputs are rounded once into --format (rne, satfinite)
-    op.codes[i] = format.empty() ? word(i) : convert(natural, word(i), op.format, {Rounding::rne, Overflow::satfinite}).code;
+    op.codes[i] = format ? convert(natural, word(i), op.format, {Rounding::rne, Overflow::satfinite}).code : word(i);
   }
   return op;
 }
@@ -228,45 +156,62 @@ Operand load_operand(const std::string& path, const std::string& format, const c
 
 void add_dot_command(CLI::App& app, DotOptions& opts) {
   auto* sub = app.add_subcommand("dot", "Dot products / GEMM of .npy operands under a named accumulation model");
-  sub->add_option("--model", opts.model,
-                  "exact, fp32, pairwise, kahan, blocked<N>, hopper-fp8, ada-fp8, hopper-f16, hopper-bf16, "
-                  "<preset>+blocked<N>")
-      ->required();
+  sub->add_option("--model", opts.model, "accumulation model: " + choices(dot_model_table()))->required();
   sub->add_option("--a", opts.a, ".npy vector (k) or matrix (m,k)")->required();
   sub->add_option("--b", opts.b, ".npy vector (k) or matrix (k,n)")->required();
-  sub->add_option("--format", opts.format, "element format (required for code arrays, whose byte width must match it; float arrays are rounded into it once with rne + satfinite)");
-  sub->add_option("--c", opts.c, "addend C of every dot product (default 0)");
-  sub->add_option("--out", opts.out, "write the results as a float32 .npy");
+  sub->add_option("--format", opts.format,
+                  "element format (required for code arrays, whose byte width must match it, and for tensor-core "
+                  "models, which multiply only their own operand formats; float arrays are rounded into it once "
+                  "with rne + satfinite)");
+  sub->add_option("--c", opts.c,
+                  "addend C of every dot product: a decimal or hex-float value rounded once to f32 (rne); default 0");
+  sub->add_option("--out", opts.out, "write the results as a float32 .npy (checked before any work)");
 }
 
 int run_dot(const DotOptions& opts) {
-  const DotModel model = parse_dot_model(opts.model);
-  const Operand A = load_operand(opts.a, opts.format, "--a");
-  const Operand B = load_operand(opts.b, opts.format, "--b");
+  // Every option and file is checked before any work (one output transaction, file_io.hpp).
+  const DotModel model = with_option("--model", [&] { return parse_dot_model(opts.model); });
+  std::optional<Format> format;
+  if (!opts.format.empty()) format = with_option("--format", [&] { return parse_format(opts.format); });
+  const Unpacked c_value = with_option("--c", [&] { return parse_value(opts.c); });
+  const std::uint64_t c = round_pack(formats::f32, c_value, {Rounding::rne, Overflow::nonsat}).code;
+  OutputSet outputs;
+  outputs.add_input(opts.a, "--a");
+  outputs.add_input(opts.b, "--b");
+  const bool write = !opts.out.empty();
+  const OutputId out = write ? outputs.add_output(opts.out, "--out") : OutputId{};
+  const Operand A = load_operand(opts.a, format, "--a");
+  const Operand B = load_operand(opts.b, format, "--b");
+  const std::span<const Format> accepted = operand_formats(model);
+  const auto source = [&](const char* flag, const std::string& path) {
+    return format ? "--format " + quote_input(opts.format) : std::string(flag) + " '" + path + "' (no --format)";
+  };
+  require_operand_format(accepted, opts.model, A.format, source("--a", opts.a));
+  require_operand_format(accepted, opts.model, B.format, source("--b", opts.b));
   if (A.shape.empty() || A.shape.size() > 2 || B.shape.empty() || B.shape.size() > 2)
     throw Error("dot: --a must be (k) or (m,k) and --b (k) or (k,n)");
   const std::size_t m = A.shape.size() == 2 ? A.shape[0] : 1, k = A.shape.back();
   const std::size_t kb = B.shape[0], n = B.shape.size() == 2 ? B.shape[1] : 1;
   if (k != kb) throw Error(fmt::format("dot: inner dimensions differ: --a has k = {}, --b has k = {}", k, kb));
-  const std::uint64_t c = from_double(opts.c, formats::f32).code;
   std::vector<std::uint64_t> C(m * n, c);
   const std::vector<std::uint64_t> D = gemm(model, m, n, k, A.format, A.codes, B.format, B.codes, C);
   const Format dest = model.kind == AccumKind::tfdpa ? model.tensor_core.dest : formats::f32;
   std::vector<float> values(D.size());
+  for (std::size_t i = 0; i < D.size(); ++i) values[i] = to_float(dest, D[i]);
+  if (write) {
+    std::vector<std::size_t> shape;
+    if (A.shape.size() == 2) shape.push_back(m);
+    if (B.shape.size() == 2) shape.push_back(n);
+    write_npy(outputs, out, make_npy_f32(shape, values));
+    outputs.commit();
+  }
   const bool matrix = A.shape.size() == 2 || B.shape.size() == 2;
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < n; ++j) {
       const std::uint64_t code = D[i * n + j];
-      values[i * n + j] = to_float(dest, code);
       if (matrix) fmt::print("{} {} {} {}\n", i, j, hex(dest, code), value_str(dest, code));
       else fmt::print("{} {}\n", hex(dest, code), value_str(dest, code));
     }
-  if (!opts.out.empty()) {
-    std::vector<std::size_t> shape;
-    if (A.shape.size() == 2) shape.push_back(m);
-    if (B.shape.size() == 2) shape.push_back(n);
-    write_npy(opts.out, make_npy_f32(shape, values));
-  }
   return 0;
 }
 

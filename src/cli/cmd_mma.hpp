@@ -19,7 +19,7 @@ struct MmaCheckOptions {
   std::string dir;         ///< --dir DIR holding a_*.txt, b_*.txt, c_*.txt, d_*_fp32.txt
   bool c_zero = false;     ///< --c-zero: use C = +0 instead of the c_ file
   std::string format;      ///< --format FMT of the a/b elements (default: from the a_ file name, E4M3/E5M2)
-  std::size_t show = 5;    ///< --show N mismatches
+  std::string show = "5";  ///< --show N mismatches, 0..1000000
 };
 void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts);
 /// Prints `N/M match` and the first mismatches (line, inputs, expected and computed bits).
@@ -27,28 +27,19 @@ void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts);
 /// ambiguous file, a malformed line, or an a/b value that is not exact in the element format.
 int run_mma_check(const MmaCheckOptions& opts);
 
-/// The vectors of one folder (the MATLAB-tensor-core `model_validation` text layout).
-struct MmaVectors {
-  Format element{};                         ///< format of the a/b elements
-  std::size_t k = 0;                        ///< elements per line
-  std::vector<std::uint64_t> a, b;          ///< rows × k codes of `element`
-  std::vector<std::uint64_t> c, d;          ///< f32 codes, one per row
-  std::filesystem::path a_file, b_file, c_file, d_file;
-};
-/// Load a folder: a_*/b_* lines of k FP32 hex words (each the exact value of an element), c_*/d_*_fp32
-/// lines of one 32-character binary string. Throws minifloat::Error with the file and line on bad input.
-MmaVectors load_mma_vectors(const std::filesystem::path& dir, const std::string& element_format = "");
-
 struct DotOptions {
   std::string model;              ///< --model NAME (exact, fp32, pairwise, kahan, blocked<N>, a preset, <preset>+blocked<N>)
   std::string a, b;               ///< --a FILE, --b FILE (.npy: vectors (k) or matrices (m,k) and (k,n))
   std::string format;             ///< --format FMT: element format of byte-code arrays (|u1, <V1); float arrays are quantized into it (rne)
-  double c = 0.0;                 ///< --c VALUE: the addend (f32) of every dot product
+  std::string c = "0";            ///< --c VALUE: the addend of every dot product, rounded once to f32 (rne)
   std::string out;                ///< --out FILE: write the results as .npy float32
 };
 void add_dot_command(CLI::App& app, DotOptions& opts);
-/// Prints one line per result: `[i j] 0xBITS value` (f32 results). Returns 0; throws
-/// minifloat::Error (exit 2) for unreadable files, unsupported dtypes or mismatched shapes.
+/// Checks every option, the inputs and the --out file first (--out must not be --a or --b; see
+/// file_io.hpp), computes, writes --out, then prints one line per result: `[i j] 0xBITS value`
+/// (f32 results). Tensor-core models (and blocked<N>) take only their operand formats
+/// (operand_formats(): hopper-fp8 e4m3fn/e5m2, …): float arrays need --format. Returns 0; throws
+/// minifloat::Error (exit 2) for unreadable files, unsupported dtypes, operand formats or shapes.
 int run_dot(const DotOptions& opts);
 
 }  // namespace minifloat::cli

@@ -46,6 +46,9 @@ int family(ScaleRule r) { return is_e8m0_rule(r) ? 0 : is_fp32_rule(r) ? 1 : 2; 
 
 void refuse_codes(const std::string& command, const TensorLocation& t, bool integers_as_values) {
   const std::string where = "--in '" + t.path.string() + "'" + (t.name.empty() ? "" : " tensor '" + t.name + "'");
+  if (t.code_format)  // F8_E4M3 / F8_E5M2 / F8_E8M0 tensors (safetensors.hpp): codes whatever --integers-as-values says
+    throw Error(where + " holds " + format_name(*t.code_format) + " codes, not numbers; " + command +
+                " reads values: decode them with that format first");
   if (t.dtype == "<V1" || t.dtype == "|V1")
     throw Error(where + " holds raw one-byte codes (" + t.dtype + ", an ml_dtypes float8/float4 array); " + command +
                 " reads values: decode them with their format first");
@@ -79,6 +82,10 @@ std::vector<TensorLocation> locate_tensors(const std::string& command, const std
     return out;
   }
   for (const auto& t : f.tensors) {
+    if (const auto codes = safetensors_code_format(t.dtype)) {
+      if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: {} codes, not numbers)\n", command, t.name, t.dtype, format_name(*codes));
+      continue;
+    }
     if (!safetensors_dtype_is_numeric(t.dtype)) {
       if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: not a floating-point tensor)\n", command, t.name, t.dtype);
       continue;

@@ -22,6 +22,10 @@ const CLI::Validator uint64_text(
     },
     "UINT64");
 
+namespace {
+std::string range_text(IntRange r) { return std::to_string(r.lo) + ".." + std::to_string(r.hi); }
+}  // namespace
+
 SrEncodePlan validate_sr_encode_flags(const SrEncodeFlags& f) {
   if (f.rounding != Rounding::sr) {
     const char* given = f.sr_variant ? "--sr-variant"
@@ -42,25 +46,26 @@ SrEncodePlan validate_sr_encode_flags(const SrEncodeFlags& f) {
     try {
       p.variant = parse_sr_variant(*f.sr_variant);
     } catch (const NameError&) {
-      throw Error("--sr-variant '" + *f.sr_variant + "' is unknown; accepted: exact, A, B, C, equal");
+      throw Error("--sr-variant '" + quote_input(*f.sr_variant) + "' is unknown; accepted: " +
+                  accepted_names(name_table(SrVariant{})));
     }
   }
   if (f.sr_bits) {
     if (p.variant != SrVariant::a && p.variant != SrVariant::b && p.variant != SrVariant::c)
       throw Error("--sr-bits applies to --sr-variant A, B or C only (" + std::string(sr_variant_name(p.variant)) +
                   (p.variant == SrVariant::exact ? " reads 64 random bits)" : " reads 1 random bit)"));
-    if (*f.sr_bits < 1 || *f.sr_bits > 32)
-      throw Error("--sr-bits " + std::to_string(*f.sr_bits) + " is out of range; accepted: 1..32");
+    if (*f.sr_bits < kSrBitsRange.lo || *f.sr_bits > kSrBitsRange.hi)
+      throw Error("--sr-bits " + std::to_string(*f.sr_bits) + " is out of range; accepted: " + range_text(kSrBitsRange));
     p.sr_bits = static_cast<std::uint8_t>(*f.sr_bits);
   }
   if (f.stream) {
-    if (*f.stream < 0 || *f.stream > 0xFFFFFFFFLL)
-      throw Error("--stream " + std::to_string(*f.stream) + " is out of range; accepted: 0..4294967295");
+    if (*f.stream < kStreamRange.lo || *f.stream > kStreamRange.hi)
+      throw Error("--stream " + std::to_string(*f.stream) + " is out of range; accepted: " + range_text(kStreamRange));
     p.stream = static_cast<std::uint32_t>(*f.stream);
   }
   if (f.count) {
-    if (*f.count < 1 || *f.count > 100000000LL)
-      throw Error("--count " + std::to_string(*f.count) + " is out of range; accepted: 1..100000000");
+    if (*f.count < kCountRange.lo || *f.count > kCountRange.hi)
+      throw Error("--count " + std::to_string(*f.count) + " is out of range; accepted: " + range_text(kCountRange));
     p.count = static_cast<std::uint64_t>(*f.count);
   }
   return p;

@@ -15,6 +15,7 @@
 #include "minifloat/core/rounding.hpp"
 #include "minifloat/core/unpacked.hpp"
 #include "minifloat/error.hpp"
+#include "options.hpp"
 
 namespace minifloat::cli {
 
@@ -27,6 +28,9 @@ struct SrEncodeFlags {
   std::optional<long long> stream;          ///< --stream T, 0..2^32−1 (default 0)
   std::optional<long long> count;           ///< --count K ≥ 1 (default 1)
 };
+
+/// The ranges of the integer SR flags.
+inline constexpr IntRange kSrBitsRange{1, 32}, kStreamRange{0, 4294967295LL}, kCountRange{1, 100000000LL};
 
 /// The validated SR plan: the RoundingSpec fields and the stream to read.
 struct SrEncodePlan {

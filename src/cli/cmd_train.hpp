@@ -6,12 +6,13 @@
 
 namespace minifloat::cli {
 
+/// The options as given (integers as text, so a range error quotes what the user typed).
 struct TrainOptions {
   std::string model = "mlp-digits";
   std::string recipes = "all";
-  int seeds = 1;
-  int steps = 0;
-  int threads = 0;
+  std::string seeds = "1";    ///< 1..1000
+  std::string steps = "0";    ///< 0..1000000 (0: the model's default)
+  std::string threads = "0";  ///< 0..1024 (0: all cores)
   std::string out;
   std::string data;
   bool no_progress = false;
@@ -20,8 +21,9 @@ struct TrainOptions {
 };
 
 void add_train_command(CLI::App& app, TrainOptions& opts);
-/// Runs the study and prints summary.md; with --gates also one PASS/FAIL line per acceptance
-/// criterion (training-sim.md §4.7) and returns 1 when one fails. Throws minifloat::Error on bad input.
+/// Validates every option (and, with --gates, that a criterion applies) before any run, runs the
+/// study and prints summary.md; with --gates also one PASS/FAIL/WARN line per acceptance criterion
+/// (training-sim.md §4.7) and returns 1 when one fails. Throws minifloat::Error on bad input.
 int run_train(const TrainOptions& opts);
 
 }  // namespace minifloat::cli

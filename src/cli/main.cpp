@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // main.cpp: the `minifloat` command-line tool: formats, encode (incl. stochastic rounding),
-// decode, table, tables, quantize, report, compare, mma-check, dot, train.
+// decode, table, tables, quantize, report, compare, mma-check, dot, train, names. Every valued
+// option's accepted names come from the registry (registry.hpp; options.hpp).
 // Exit status: 0 success, 2 bad input (one line on stderr), 1 reserved for "checked and found
 // a mismatch" in later commands.
 #include <CLI/CLI.hpp>
@@ -22,6 +23,7 @@
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/tables.hpp"
+#include "minifloat/train/study.hpp"
 
 #include "cmd_compare.hpp"
 #include "cmd_mma.hpp"
@@ -29,6 +31,7 @@
 #include "cmd_report.hpp"
 #include "cmd_sr_encode.hpp"
 #include "cmd_train.hpp"
+#include "options.hpp"
 
 namespace {
 
@@ -141,14 +144,6 @@ void for_each_input(const std::vector<std::string>& args, Fn&& fn) {
   }
 }
 
-/// The four IEEE-style targets of `decode --to`.
-Format parse_decode_target(const std::string& name) {
-  const std::string l = lower(name);
-  for (const char* ok : {"f32", "f64", "f16", "bf16"})
-    if (l == ok) return parse_format(ok);
-  throw NameError("unknown --to target '" + name + "'; accepted: f32, f64, f16, bf16");
-}
-
 std::string explain_code(Format f, std::uint64_t code) {
   const Unpacked v = unpack(f, code);
   return code_hex(code, f.bits) + " value=" + to_decimal(v) + " hex=" + to_hex_float(v) +
@@ -161,20 +156,29 @@ struct EncodeArgs {
   std::string format, round = "rne", overflow = "nonsat", profile = "ocp", from;
   bool explain = false;
   std::vector<std::string> values;
-  cli::SrEncodeFlags sr;  ///< --sr-variant --sr-bits --seed --stream --count (stochastic rounding)
+  cli::SrEncodeFlags sr;  ///< --sr-variant --seed (stochastic rounding)
+  std::optional<std::string> sr_bits, stream, count;  ///< as typed; ranges in cmd_sr_encode.hpp
 };
 
+std::optional<long long> int_option(const char* option, const std::optional<std::string>& text, cli::IntRange r) {
+  if (!text) return std::nullopt;
+  return cli::parse_int_option(option, *text, r);
+}
+
 int run_encode(const EncodeArgs& a) {
-  const Format fmt = parse_format(a.format);
+  const Format fmt = cli::with_option("--format", [&] { return parse_format(a.format); });
   RoundingSpec spec;
-  spec.rounding = parse_rounding(a.round);
-  spec.overflow = parse_overflow(a.overflow);
-  const Profile prof = parse_profile(a.profile);
+  spec.rounding = cli::parse_option<Rounding>("--round", a.round);
+  spec.overflow = cli::parse_option<Overflow>("--overflow", a.overflow);
+  const Profile prof = cli::parse_option("--profile", profile_table(), a.profile).value;
   std::optional<Format> from;
-  if (!a.from.empty()) from = parse_format(a.from);
+  if (!a.from.empty()) from = cli::with_option("--from", [&] { return parse_format(a.from); });
 
   cli::SrEncodeFlags srf = a.sr;
   srf.rounding = spec.rounding;
+  srf.sr_bits = int_option("--sr-bits", a.sr_bits, cli::kSrBitsRange);
+  srf.stream = int_option("--stream", a.stream, cli::kStreamRange);
+  srf.count = int_option("--count", a.count, cli::kCountRange);
   const cli::SrEncodePlan plan = cli::validate_sr_encode_flags(srf);  // also rejects SR flags without sr
 
   Output out;
@@ -192,12 +196,8 @@ int run_encode(const EncodeArgs& a) {
     Unpacked u;
     if (from) {
       u = unpack(*from, parse_code(text, *from));
-    } else {
+    } else {  // a negative value into an unsigned format follows Profile::unsigned_negative, as raw bits do
       u = parse_value(text);
-      if (!fmt.is_signed && u.negative && u.cls != Class::zero && u.cls != Class::nan)
-        throw ParseError("format " + format_name(fmt) + " is unsigned: negative value '" + std::string(text) +
-                         "' is not accepted (pass raw bits with --from to apply the profile's rule for negative "
-                         "inputs)");
     }
     if (spec.rounding == Rounding::sr) {  // the i-th code printed is element i of the stream (seed, stream, step 0)
       spec.sr_variant = plan.variant;
@@ -223,9 +223,9 @@ struct DecodeArgs {
 };
 
 int run_decode(const DecodeArgs& a) {
-  const Format fmt = parse_format(a.format);
+  const Format fmt = cli::with_option("--format", [&] { return parse_format(a.format); });
   std::optional<Format> to;
-  if (!a.to.empty()) to = parse_decode_target(a.to);
+  if (!a.to.empty()) to = cli::parse_option("--to", decode_target_table(), a.to).value;
   Output out;
   auto decode = [&](std::string_view text) {
     const std::uint64_t code = parse_code(text, fmt);
@@ -249,33 +249,40 @@ int run_decode(const DecodeArgs& a) {
 
 struct FormatsArgs {
   std::string family, as = "text";
-  int bits = 0;
+  std::optional<std::string> bits;
 };
 
-int run_formats(const FormatsArgs& a) {
-  std::vector<NamedFormat> list;
-  std::set<std::string> families;
-  std::vector<std::string> family_order;
+/// The families of named_formats(), in table order.
+std::vector<std::string> format_families() {
+  std::vector<std::string> order;
   for (const auto& nf : named_formats())
-    if (families.insert(nf.family).second) family_order.push_back(nf.family);
-  if (!a.family.empty() && families.count(lower(a.family)) == 0) {
-    std::string accepted;
-    for (const auto& f : family_order) accepted += (accepted.empty() ? "" : ", ") + f;
-    throw NameError("unknown family '" + a.family + "'; accepted: " + accepted);
-  }
-  if (a.bits < 0 || a.bits == 1 || a.bits == 2 || a.bits > 64)
-    throw Error("--bits " + std::to_string(a.bits) + " is out of range; accepted: 3..64 (formats of that width)");
+    if (std::find(order.begin(), order.end(), nf.family) == order.end()) order.push_back(nf.family);
+  return order;
+}
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) (s += s.empty() ? "" : ", ") += x;
+  return s;
+}
+
+int run_formats(const FormatsArgs& a) {
+  const std::vector<std::string> families = format_families();
+  if (!a.family.empty() && std::find(families.begin(), families.end(), lower(a.family)) == families.end())
+    throw NameError("--family: unknown format family '" + quote_input(a.family) + "'; accepted: " + joined(families));
+  const int bits = a.bits ? static_cast<int>(cli::parse_int_option("--bits", *a.bits, {3, 64})) : 0;
+  const CatalogueStyle style = cli::parse_option<CatalogueStyle>("--as", a.as);
+  std::vector<NamedFormat> list;
   for (const auto& nf : named_formats()) {
     if (!a.family.empty() && nf.family != lower(a.family)) continue;
-    if (a.bits != 0 && nf.format.bits != a.bits) continue;
+    if (bits != 0 && nf.format.bits != bits) continue;
     list.push_back(nf);
   }
-  const std::string as = lower(a.as);
   Output out;
-  if (as == "text") out.write(render_catalogue_text(list));
-  else if (as == "csv") out.write(render_catalogue(list, TableStyle::csv));
-  else if (as == "md") out.write(render_catalogue(list, TableStyle::md));
-  else throw NameError("unknown catalogue style '" + a.as + "'; accepted: text, csv, md");
+  switch (style) {
+    case CatalogueStyle::text: out.write(render_catalogue_text(list)); break;
+    case CatalogueStyle::csv: out.write(render_catalogue(list, TableStyle::csv)); break;
+    case CatalogueStyle::md: out.write(render_catalogue(list, TableStyle::md)); break;
+  }
   return 0;
 }
 
@@ -284,9 +291,9 @@ struct TableArgs {
 };
 
 int run_table(const TableArgs& a) {
-  const Format f = parse_format(a.format);
-  const TableStyle style = parse<TableStyle>(a.as);
-  const TablePart part = parse<TablePart>(a.part);
+  const Format f = cli::with_option("format", [&] { return parse_format(a.format); });
+  const TableStyle style = cli::parse_option<TableStyle>("--as", a.as);
+  const TablePart part = cli::parse_option<TablePart>("--part", a.part);
   const std::string text = render_table(format_name(f), f, style, part);
   Output out;
   out.write(text);
@@ -299,21 +306,46 @@ int run_tables(const std::string& dir) {
   return 0;
 }
 
-// ---- command line --------------------------------------------------------------------------
+// ---- names ---------------------------------------------------------------------------------
 
-const std::vector<std::string> kCommands{"formats", "encode",  "decode",    "table", "tables", "quantize",
-                                         "report",  "compare", "mma-check", "dot",   "train"};
-/// Options that take a value (their value is never shielded as a negative number).
-const std::set<std::string> kValueOptions{"-f",     "--format",  "-r",   "--round", "-o",    "--overflow",
-                                          "-p",     "--profile", "--from", "--to",  "--as",  "--part",
-                                          "--out",  "--family",  "--bits",
-                                          // stochastic rounding (encode) and the other commands' valued options
-                                          "--seed", "--stream", "--count", "--sr-variant", "--sr-bits", "--a", "--b",
-                                          "--c", "--amax-epsilon", "--axis", "--data", "--dir", "--element",
-                                          "--fp32-order", "--got", "--in", "--inf-block", "--model", "--mxint8-min",
-                                          "--nan-block", "--out-codes", "--out-dequant", "--out-scales", "--out-tensor-scale", "--recipes",
-                                          "--ref", "--scale-rule", "--scheme", "--schemes", "--seeds", "--show",
-                                          "--steps", "--gemm", "--subnormal-amax", "--tensor", "--threads", "--zero-block"};
+/// Every kind the tool names: the library's, then the training layer's.
+std::vector<NameListing> all_listings() {
+  std::vector<NameListing> v = name_listings();
+  for (auto& l : train::name_listings()) v.push_back(std::move(l));
+  return v;
+}
+
+int run_names(const std::string& kind) {
+  const std::vector<NameListing> all = all_listings();
+  std::vector<const NameListing*> chosen;
+  for (const auto& l : all)
+    if (kind.empty() || iequals(l.id, kind)) chosen.push_back(&l);
+  if (chosen.empty()) {
+    std::string ids;
+    for (const auto& l : all) (ids += ids.empty() ? "" : ", ") += l.id;
+    throw NameError("unknown kind '" + quote_input(kind) + "'; accepted: " + ids);
+  }
+  std::size_t wk = 0, wn = 0;
+  for (const NameListing* l : chosen) {
+    wk = std::max(wk, l->id.size());
+    for (const auto& [n, _] : l->names) wn = std::max(wn, n.size());
+    for (const auto& p : l->patterns) wn = std::max(wn, p.pattern.size());
+  }
+  wn = std::min<std::size_t>(wn, 32);
+  Output out;
+  auto row = [&](const std::string& k, std::string_view n, const std::string& summary) {
+    std::string line = k + std::string(wk - k.size() + 2, ' ') + std::string(n);
+    line += n.size() < wn ? std::string(wn - n.size() + 2, ' ') : std::string("  ");
+    out.line(line + summary);
+  };
+  for (const NameListing* l : chosen) {
+    for (const auto& [n, summary] : l->names) row(l->id, n, summary);
+    for (const auto& p : l->patterns) row(l->id, p.pattern, "pattern: " + std::string(p.summary));
+  }
+  return 0;
+}
+
+// ---- command line --------------------------------------------------------------------------
 
 bool looks_negative_number(const std::string& t) {
   if (t.size() < 2 || t[0] != '-' || t[1] == '-') return false;
@@ -322,70 +354,72 @@ bool looks_negative_number(const std::string& t) {
   return rest == "inf" || rest == "infinity" || rest == "nan";
 }
 
-int run(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  // An unknown command gets a clear message before CLI11 sees it.
-  if (!args.empty() && !args[0].empty() && args[0][0] != '-' &&
-      std::find(kCommands.begin(), kCommands.end(), args[0]) == kCommands.end()) {
-    std::string accepted;
-    for (const auto& c : kCommands) accepted += (accepted.empty() ? "" : ", ") + c;
-    throw NameError("unknown command '" + args[0] + "'; accepted: " + accepted);
-  }
-  // Shield negative numbers (`-.5`, `-inf`, `-1e-7`) so CLI11 takes them as positionals.
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--") break;
-    if (kValueOptions.count(args[i]) != 0) {
-      ++i;
-      continue;
+/// Every option of every command that takes a value (its value is never shielded as a negative
+/// number): read from the commands themselves.
+std::set<std::string> value_options(const CLI::App& app) {
+  std::set<std::string> v;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    for (const CLI::Option* o : sub->get_options()) {
+      if (o->get_positional() || o->get_items_expected_min() == 0) continue;
+      for (const auto& n : o->get_lnames()) v.insert("--" + n);
+      for (const auto& n : o->get_snames()) v.insert("-" + n);
     }
-    if (looks_negative_number(args[i])) args[i].insert(0, 1, kNegMark);
-  }
+  return v;
+}
 
+int run(int argc, char** argv) {
   CLI::App app{"minifloat: bit-exact conversions for the low-precision number formats of ML hardware", "minifloat"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "minifloat 0.1.0");
 
   FormatsArgs fa;
   auto* formats = app.add_subcommand("formats", "List every format with its parameters and limits");
-  formats->add_option("--family", fa.family, "Only this family (ocp, fnuz, ieee-like, mx, scale, ieee754, p3109)");
-  formats->add_option("--bits", fa.bits, "Only formats of this width");
-  formats->add_option("--as", fa.as, "Output style: text (aligned, default), csv (exact decimals), md");
+  formats->add_option("--family", fa.family, "Only this family: " + joined(format_families()));
+  formats->add_option("--bits", fa.bits, "Only formats of this width, 3..64");
+  formats->add_option("--as", fa.as, "Output style: " + cli::choices<CatalogueStyle>("text"));
 
   EncodeArgs ea;
   auto* encode = app.add_subcommand("encode", "Round values into a format and print the codes");
-  encode->add_option("-f,--format", ea.format, "Target format (see `minifloat formats`)")->required();
-  encode->add_option("-r,--round", ea.round, "Rounding mode: rne (default) rna rtz rtp rtn rto sr");
-  encode->add_option("-o,--overflow", ea.overflow, "Overflow policy: nonsat (default) satfinite satpropagate");
-  encode->add_option("-p,--profile", ea.profile, "Vendor profile: ocp (default) nvidia ml_dtypes p3109");
-  encode->add_option("--from", ea.from, "Read VALUEs as raw 0x… bits of this format (f32 f64 f16 bf16 or any)");
+  encode->add_option("-f,--format", ea.format, "Target format (see `minifloat formats`, `minifloat names format`)")
+      ->required();
+  encode->add_option("-r,--round", ea.round, "Rounding mode: " + cli::choices<Rounding>("rne"));
+  encode->add_option("-o,--overflow", ea.overflow, "Overflow policy: " + cli::choices<Overflow>("nonsat"));
+  encode->add_option("-p,--profile", ea.profile, "Vendor profile: " + cli::choices(profile_table(), "ocp"));
+  encode->add_option("--from", ea.from, "Read VALUEs as raw 0x… bits of this format (f32, f64, f16, bf16 or any format)");
   encode->add_flag("-x,--explain", ea.explain, "Also print the exact decoded value, class and flags");
-  encode->add_option("--sr-variant", ea.sr.sr_variant, "With --round sr: exact (default, 64 random bits) A B C equal");
-  encode->add_option("--sr-bits", ea.sr.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  encode->add_option("--sr-variant", ea.sr.sr_variant,
+                     "With --round sr: " + cli::choices<SrVariant>("exact") + " (exact reads 64 random bits, equal 1)");
+  encode->add_option("--sr-bits", ea.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   encode->add_option("--seed", ea.sr.seed, "With --round sr: Philox seed (required), 0..18446744073709551615")
       ->check(cli::uint64_text);
-  encode->add_option("--stream", ea.sr.stream, "With --round sr: stream/tensor id (default 0)");
-  encode->add_option("--count", ea.sr.count,
-                     "With --round sr: print K codes per VALUE; the i-th code printed (over all VALUEs and stdin "
-                     "lines) uses element index i of the stream, so K codes of one VALUE are indices 0..K-1");
+  encode->add_option("--stream", ea.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
+  encode->add_option("--count", ea.count,
+                     "With --round sr: print K codes per VALUE, 1..100000000 (default 1); the i-th code printed (over "
+                     "all VALUEs and stdin lines) uses element index i of the stream, so K codes of one VALUE are "
+                     "indices 0..K-1");
   encode->add_option("values", ea.values,
-                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin");
+                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin. A "
+                     "negative value into an unsigned format follows the profile's unsigned_negative rule");
 
   DecodeArgs da;
   auto* decode = app.add_subcommand("decode", "Print the exact value of codes");
   decode->add_option("-f,--format", da.format, "Format of the codes")->required();
-  decode->add_option("--to", da.to, "Print the value's bits in f32, f64, f16 or bf16 instead (rne)");
+  decode->add_option("--to", da.to, "Print the value's bits in this format instead (rne): " +
+                                        cli::choices(decode_target_table()));
   decode->add_flag("-x,--explain", da.explain, "Also print the hex float, class (and flags with --to)");
   decode->add_option("codes", da.codes, "Codes as 0x…; none: one per line from stdin");
 
   TableArgs ta;
   auto* table = app.add_subcommand("table", "Print the code, midpoint and overflow tables of a format");
   table->add_option("format", ta.format, "Format of at most 16 bits")->required();
-  table->add_option("--as", ta.as, "csv (default), md, json");
-  table->add_option("--part", ta.part, "all (default), codes, midpoints, overflow");
+  table->add_option("--as", ta.as, cli::choices<TableStyle>("csv"));
+  table->add_option("--part", ta.part, cli::choices<TablePart>("all"));
 
   std::string out_dir;
   auto* tables = app.add_subcommand("tables", "Write the tables of every format of at most 8 bits (tables/)");
-  tables->add_option("--out", out_dir, "Folder to write (created if needed)")->required();
+  tables->add_option("--out", out_dir,
+                     "Folder to write (created if needed); every file is replaced together, or none on an error")
+      ->required();
 
   cli::QuantizeOptions qo;
   cli::add_quantize_command(app, qo);
@@ -399,6 +433,34 @@ int run(int argc, char** argv) {
   cli::add_dot_command(app, dto);
   cli::TrainOptions tro;
   cli::add_train_command(app, tro);
+
+  std::string names_kind;
+  auto* names = app.add_subcommand("names", "List every name the tool accepts, by kind, with a one-line summary");
+  std::string kinds;
+  for (const auto& l : all_listings()) (kinds += kinds.empty() ? "" : ", ") += l.id;
+  names->add_option("kind", names_kind, "Only this kind: " + kinds);
+
+  std::vector<std::string> args(argv + 1, argv + argc);
+  // An unknown command gets a clear message before CLI11 sees it.
+  const auto subs = app.get_subcommands({});
+  const auto is_command = [&](const std::string& a) {
+    return std::any_of(subs.begin(), subs.end(), [&](const CLI::App* c) { return c->get_name() == a; });
+  };
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-' && !is_command(args[0])) {
+    std::string accepted;
+    for (const CLI::App* sub : subs) (accepted += accepted.empty() ? "" : ", ") += sub->get_name();
+    throw NameError("unknown command '" + quote_input(args[0]) + "'; accepted: " + accepted);
+  }
+  // Shield negative numbers (`-.5`, `-inf`, `-1e-7`) so CLI11 takes them as positionals.
+  const std::set<std::string> valued = value_options(app);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") break;
+    if (valued.count(args[i]) != 0) {
+      ++i;
+      continue;
+    }
+    if (looks_negative_number(args[i])) args[i].insert(0, 1, kNegMark);
+  }
 
   std::vector<const char*> cargv{argv[0]};
   for (const auto& s : args) cargv.push_back(s.c_str());
@@ -415,6 +477,7 @@ int run(int argc, char** argv) {
   if (decode->parsed()) return run_decode(da);
   if (table->parsed()) return run_table(ta);
   if (tables->parsed()) return run_tables(out_dir);
+  if (names->parsed()) return run_names(names_kind);
   for (CLI::App* sub : app.get_subcommands()) {
     const std::string name = sub->get_name();
     if (name == "quantize") return cli::run_quantize(qo);

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -33,12 +35,6 @@ std::string num(double v, int prec = 9) {
   char b[64];
   std::snprintf(b, sizeof b, "%.*g", prec, v);
   return b;
-}
-
-/// Write `text` to `path` whole or not at all, creating the folder.
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::create_directories(path.parent_path());
-  minifloat::write_file(path, text);
 }
 
 constexpr NameEntry<TrainModel> kModels[] = {
@@ -77,7 +73,8 @@ struct Progress {
 
 const char* kClass[3] = {"x", "w", "g"};
 
-RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progress& progress) {
+RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progress& progress, OutputSet& outputs,
+                   OutputId csv_out) {
   const auto t0 = std::chrono::steady_clock::now();
   auto model = make_model(cfg.model, static_cast<std::uint64_t>(seed), cfg.data);
   const int steps = cfg.steps > 0 ? cfg.steps : model->default_steps();
@@ -148,7 +145,7 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
                (s.final_train_loss > 2 * run_min && s.final_train_loss - run_min > 0.1);
   s.grad_flush = g_total.nonzero ? static_cast<double>(g_total.flushed) / static_cast<double>(g_total.nonzero) : 0;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  write_file(cfg.out / cfg.model / recipe.name / ("seed" + std::to_string(seed) + ".csv"), csv.str());
+  outputs.write(csv_out, csv.str());  // renamed into place with every other output at the end
   return s;
 }
 
@@ -252,9 +249,13 @@ std::vector<NameListing> name_listings() {
   return {listing(recipe_table()), listing(name_table(TrainModel{}))};
 }
 
+std::string render_png(const std::filesystem::path& svg);
+
 std::vector<RunSummary> run_study(const StudyConfig& cfg) {
+  // Every argument and every output is checked before the first step (one transaction, file_io.hpp).
   if (cfg.recipes.empty()) throw Error("no recipes given");
   if (cfg.seeds < 1) throw Error("--seeds must be at least 1");
+  if (cfg.out.empty()) throw Error("--out: no output folder given");
   make_model(cfg.model, 0, cfg.data);  // validates the model name and the data before forking
   if (!cfg.gemm.empty()) parse_dot_model(cfg.gemm);  // and the accumulation model
   struct Job {
@@ -264,6 +265,22 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   std::vector<Job> jobs;
   for (std::size_t r = 0; r < cfg.recipes.size(); ++r)
     for (int s = 0; s < cfg.seeds; ++s) jobs.push_back({r, s});
+  OutputSet outputs;
+  if (!cfg.data.empty()) outputs.add_input(cfg.data, "--data");
+  std::vector<OutputId> csv_out;
+  for (const Job& j : jobs) {
+    const std::filesystem::path folder = cfg.out / cfg.model / cfg.recipes[j.recipe].name;
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) throw IoError("--out '" + cfg.out.string() + "': cannot create '" + folder.string() + "': " + ec.message());
+    csv_out.push_back(outputs.add_output(folder / ("seed" + std::to_string(j.seed) + ".csv"), "--out"));
+  }
+  const OutputId summary_csv = outputs.add_output(cfg.out / "summary.csv", "--out");
+  const OutputId summary_md = outputs.add_output(cfg.out / "summary.md", "--out");
+  const OutputId loss_svg = outputs.add_output(cfg.out / "loss.svg", "--out");
+  // A PNG too when Debian's librsvg2-bin (installed by scripts/setup) is present.
+  const bool png = std::system("command -v rsvg-convert >/dev/null 2>&1") == 0;
+  const OutputId loss_png = png ? outputs.add_output(cfg.out / "loss.png", "--out") : OutputId{};
   Progress progress;
   progress.enabled = cfg.progress;
   {
@@ -280,7 +297,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
     pool.emplace_back([&] {
       for (std::size_t i; (i = next++) < jobs.size();) {
         try {
-          results[i] = run_one(cfg, cfg.recipes[jobs[i].recipe], jobs[i].seed, progress);
+          results[i] = run_one(cfg, cfg.recipes[jobs[i].recipe], jobs[i].seed, progress, outputs, csv_out[i]);
         } catch (const std::exception& e) {
           std::lock_guard<std::mutex> lock(err_mu);
           if (first_error.empty()) first_error = e.what();
@@ -353,24 +370,43 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   }
   md << "\nGap: mean test loss relative to the FP32 recipe trained at the same learning rate. "
         "Train loss: mean over the last 10 % of steps. Grad flush: nonzero output-gradient entries that quantize to 0.\n";
-  write_file(cfg.out / "summary.csv", csv.str());
-  write_file(cfg.out / "summary.md", md.str());
-  write_file(cfg.out / "loss.svg", svg_plot(cfg.model + " — train loss by recipe", curves));
-  // PNG too when Debian's librsvg2-bin (installed by scripts/setup) is present.
-  if (std::system("command -v rsvg-convert >/dev/null 2>&1") == 0) {
-    const std::string png = (cfg.out / "loss.png").string(), svg = (cfg.out / "loss.svg").string();
-    std::string a0 = "rsvg-convert", a1 = "-o";
-    std::string p = png, v = svg;
-    char* argv[] = {a0.data(), a1.data(), p.data(), v.data(), nullptr};
-    pid_t pid = 0;
-    int status = 0;
-    if (posix_spawnp(&pid, "rsvg-convert", nullptr, nullptr, argv, environ) != 0 || waitpid(pid, &status, 0) < 0 ||
-        !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-      throw Error("rsvg-convert failed to write " + png);
-  }
+  outputs.write(summary_csv, csv.str());
+  outputs.write(summary_md, md.str());
+  outputs.write(loss_svg, svg_plot(cfg.model + " — train loss by recipe", curves));
+  if (png) outputs.write(loss_png, render_png(outputs.temporary(loss_svg)));
+  outputs.commit();
   return results;
 }
 
+/// The PNG rsvg-convert renders from `svg` (read from its stdout, so it goes through the one writer).
+std::string render_png(const std::filesystem::path& svg) {
+  int pipefd[2];
+  if (::pipe(pipefd) != 0) throw Error("rsvg-convert: cannot create a pipe");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+  posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+  std::string a0 = "rsvg-convert", a1 = svg.string();
+  char* argv[] = {a0.data(), a1.data(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, "rsvg-convert", &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(pipefd[1]);
+  std::string out;
+  char buf[1 << 16];
+  for (ssize_t k; rc == 0 && (k = ::read(pipefd[0], buf, sizeof buf)) != 0;) {
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    out.append(buf, static_cast<std::size_t>(k));
+  }
+  ::close(pipefd[0]);
+  int status = 0;
+  if (rc != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.empty())
+    throw Error("rsvg-convert failed to render loss.png from " + svg.string());
+  return out;
+}
 
 std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSummary>& runs) {
   struct M {
@@ -390,7 +426,10 @@ std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSumma
   }
   for (auto& [k, x] : m) x.test /= x.n, x.train /= x.n, x.acc /= x.n;
   std::vector<Gate> g;
-  auto has = [&](const std::string& r) { return m.count(r) != 0; };
+  // Which criteria apply depends on the model and the recipes only (applicable_gates() relies on it).
+  auto has = [&](const std::string& r) {
+    return std::any_of(cfg.recipes.begin(), cfg.recipes.end(), [&](const Recipe& x) { return x.name == r; });
+  };
   auto ratio = [&](const std::string& a, const std::string& b, bool train) {
     return train ? m[a].train / m[b].train : m[a].test / m[b].test;
   };
@@ -455,6 +494,12 @@ std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSumma
     }
   }
   return g;
+}
+
+std::vector<std::string> applicable_gates(const StudyConfig& cfg) {
+  std::vector<std::string> ids;
+  for (const Gate& g : check_gates(cfg, {})) ids.push_back(g.id);
+  return ids;
 }
 
 }  // namespace minifloat::train

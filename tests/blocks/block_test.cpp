@@ -3,10 +3,13 @@
 // T9 T10 T14 T15 T18 T20, D7 D8 D10 D17), expected values copied from the digest.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "minifloat/core/block_scale.hpp"
@@ -58,6 +61,9 @@ struct T14Row {
   std::uint8_t x, elem;
   double deq;
 };
+void PrintTo(const T14Row& r, std::ostream* os) {
+  *os << r.scheme << " amax " << r.amax << " " << scale_rule_name(r.rule);
+}
 class T14 : public ::testing::TestWithParam<T14Row> {};
 TEST_P(T14, ScaleElementDequant) {
   const T14Row& r = GetParam();
@@ -76,7 +82,15 @@ INSTANTIATE_TEST_SUITE_P(
         T14Row{"mxfp8_e4m3", 500, ScaleRule::tosa, 0x80, 0x78, 512}, T14Row{"mxfp4", 6.5f, ScaleRule::ocp_floor, 0x7f, 0x7, 6},
         T14Row{"mxfp4", 6.5f, ScaleRule::rceil, 0x80, 0x5, 6}, T14Row{"mxfp4", 6.5f, ScaleRule::tosa, 0x7f, 0x7, 6},
         T14Row{"mxfp4", 7.5f, ScaleRule::ocp_floor, 0x7f, 0x7, 6}, T14Row{"mxfp4", 7.5f, ScaleRule::rceil, 0x80, 0x6, 8},
-        T14Row{"mxfp4", 7.5f, ScaleRule::tosa, 0x80, 0x6, 8}));
+        T14Row{"mxfp4", 7.5f, ScaleRule::tosa, 0x80, 0x6, 8}),
+    // e.g. mxfp8_e4m3_amax460_ocp_floor, mxfp4_amax6p5_rceil (stable: no bytes of the row).
+    [](const ::testing::TestParamInfo<T14Row>& i) {
+      std::ostringstream amax;
+      amax << i.param.amax;
+      std::string a = amax.str();
+      std::replace(a.begin(), a.end(), '.', 'p');
+      return std::string(i.param.scheme) + "_amax" + a + "_" + std::string(scale_rule_name(i.param.rule));
+    });
 
 // T14 saturation bookkeeping: under ocp_floor 7.5 saturates (E2M1 7.5 rounds to 8 > 6), 6.5 does not.
 TEST(MxBlock, T14SaturationCounted) {

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <unistd.h>
 
 #include "minifloat/error.hpp"
 #include "minifloat/train/quantizer.hpp"
@@ -88,7 +90,8 @@ std::string slurp(const std::filesystem::path& p) {
 TEST(Train, SameSeedSameBytesAcrossThreadCounts) {
   if (!have_data("/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"))
     GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
-  const auto base = std::filesystem::temp_directory_path() / "minifloat_train_det";
+  // One folder per process: builds that run this test at the same time must not share it.
+  const auto base = std::filesystem::temp_directory_path() / ("minifloat_train_det_" + std::to_string(::getpid()));
   std::filesystem::remove_all(base);
   StudyConfig c;
   c.model = "mlp-digits";
@@ -187,7 +190,8 @@ TEST(Train, AccumulationModelsPlugIntoTheGemms) {
     c.progress = false;
     c.threads = 1;
     c.gemm = gemm;
-    c.out = std::filesystem::temp_directory_path() / ("minifloat_gemm_" + (gemm.empty() ? std::string("l0") : gemm));
+    c.out = std::filesystem::temp_directory_path() /
+            ("minifloat_gemm_" + (gemm.empty() ? std::string("l0") : gemm) + "_" + std::to_string(::getpid()));
     const auto r = run_study(c);
     std::filesystem::remove_all(c.out);
     return r.front().loss_curve;

@@ -12,13 +12,13 @@ set(inc ${PROJECT_SOURCE_DIR}/include/minifloat)
 file(GLOB cuda_core_headers RELATIVE ${inc}/core CONFIGURE_DEPENDS ${inc}/core/*.hpp)
 set(nvcc_flags -std=c++20 -arch=sm_90 -fmad=false -Xcompiler=-ffp-contract=off --Werror all-warnings
                -ccbin ${CMAKE_CXX_COMPILER} -I${PROJECT_SOURCE_DIR}/include)
-set(cuda_tests cuda_compile_core_sm90)
+set(cuda_tests unit.cuda_compile_core_sm90)
 if(MINIFLOAT_NVCC)
-  add_test(NAME cuda_compile_core_sm90
+  add_test(NAME unit.cuda_compile_core_sm90
            COMMAND ${MINIFLOAT_NVCC} ${nvcc_flags} -c ${CMAKE_CURRENT_LIST_DIR}/cuda_compile.cu
                    -o ${CMAKE_CURRENT_BINARY_DIR}/cuda_compile.o)
 else()
-  add_test(NAME cuda_compile_core_sm90
+  add_test(NAME unit.cuda_compile_core_sm90
            COMMAND ${CMAKE_COMMAND} -E echo
                    "SKIPPED: nvcc not found (not on PATH nor in /usr/local/cuda/bin; set -DMINIFLOAT_NVCC=...)")
 endif()

@@ -226,7 +226,20 @@ TEST(OutputSet, RefusesAReadOnlyFolder) {
   fs::create_directories(d / "ro");
   put(d / "ro" / "old.npy", "old");
   fs::permissions(d / "ro" / "old.npy", fs::perms(0666));
+  put(d / "locked.npy", "locked");
+  fs::permissions(d / "locked.npy", fs::perms(0444));
   fs::permissions(d / "ro", fs::perms(0555));
+  const int locked = as_unprivileged([&] {  // a read-only file in a writable folder is not replaced either
+    try {
+      OutputSet s;
+      s.add_output(d / "locked.npy", "--out");
+      return 1;
+    } catch (const IoError& e) {
+      return std::string(e.what()).find("is read-only") != std::string::npos ? 0 : 2;
+    }
+  });
+  EXPECT_EQ(locked, 0);
+  EXPECT_EQ(slurp(d / "locked.npy"), "locked");
   const int rc = as_unprivileged([&] {
     try {
       OutputSet s;
@@ -265,6 +278,15 @@ TEST(OutputSet, InjectedWriteFailureLeavesEveryOldOutputAndNoTemporary) {
     EXPECT_EQ(slurp(d / "scales.npy"), "old scales");
     EXPECT_EQ(entries(d.path), (std::vector<std::string>{"codes.npy", "scales.npy"}));
   }
+  {  // an output whose write failed can be neither finished nor committed
+    FaultEnv env("write_fail_after_bytes:3");
+    OutputSet s;
+    const OutputId a = s.add_output(d / "codes.npy", "--out-codes");
+    EXPECT_THROW(s.append(a, "0123456789"), IoError);
+    EXPECT_THROW(s.finish(a), Error);
+    EXPECT_THROW(s.commit(), Error);
+  }
+  EXPECT_EQ(slurp(d / "codes.npy"), "old codes");
   {
     FaultEnv env("write_fail_after_bytes:20");  // exactly enough
     OutputSet s;

@@ -109,6 +109,17 @@ TEST(Format, ValidateRejectsInconsistentDescriptors) {
                             .specials = Specials::fnuz, .has_zero = true}), FormatError::unsigned_fnuz);
   EXPECT_EQ(validate(Format{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7, .is_signed = true,
                             .specials = Specials::ieee, .has_zero = false}), FormatError::no_zero_needs_fn);
+  // |bias| ≤ 2^17: beyond it emin = 1 − bias and exp − bias − mantissa_bits overflow int32
+  // (custom:…,-2147483648,… made emin() undefined behaviour; seen while writing fuzz_format_name).
+  auto biased = [](std::uint8_t bits, std::uint8_t e, std::uint8_t m, std::int32_t bias, Specials sp) {
+    return Format{.bits = bits, .exponent_bits = e, .mantissa_bits = m, .bias = bias, .is_signed = true,
+                  .specials = sp, .has_zero = true};
+  };
+  EXPECT_EQ(validate(biased(20, 16, 3, kMaxAbsBias, Specials::none)), FormatError::ok);
+  EXPECT_EQ(validate(biased(20, 16, 3, -kMaxAbsBias, Specials::none)), FormatError::ok);
+  EXPECT_EQ(validate(biased(20, 16, 3, kMaxAbsBias + 1, Specials::none)), FormatError::bias_out_of_range);
+  EXPECT_EQ(validate(biased(8, 4, 3, std::numeric_limits<std::int32_t>::min(), Specials::fn)), FormatError::bias_out_of_range);
+  EXPECT_EQ(validate(biased(8, 4, 3, std::numeric_limits<std::int32_t>::max(), Specials::fn)), FormatError::bias_out_of_range);
 }
 
 // Every P3109 format of the family has the special codes of the v4.0 table (§3.1 of spec-digest).

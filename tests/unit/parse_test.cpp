@@ -99,6 +99,74 @@ TEST(Parse, BadInputThrowsParseError) {
     EXPECT_THROW(parse_value(t), ParseError) << t;
 }
 
+// Issue 9 item 10: the digit limit is documented (kMaxSignificantDigits) and the error quotes at
+// most 40 bytes of the text, on one line.
+TEST(Parse, TheDigitLimitIsKMaxSignificantDigits) {
+  const std::string ones(kMaxSignificantDigits, '1');
+  const Unpacked u = parse_value(ones);  // 111…1 (40000 ones) = (10^40000 − 1)/9, of 132874 bits
+  EXPECT_EQ(u.cls, Class::normal);
+  EXPECT_EQ(u.exp, 132810);  // its top 64 bits: 2^(132874 − 64)
+  EXPECT_TRUE(u.sticky);
+  EXPECT_NO_THROW(parse_value("0.000000" + ones + "e-5"));  // leading zeros are not counted
+  EXPECT_NO_THROW(parse_value(ones + "e-40000"));
+  try {
+    parse_value(ones + "1");
+    ADD_FAILURE() << "accepted 40001 digits";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 40000 significant digits"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_value("0x" + std::string(kMaxSignificantDigits + 1, 'f') + "p0"), ParseError);
+}
+
+TEST(Parse, ErrorsQuoteAShortPrefixOnOneLine) {
+  const std::string megabyte(1 << 20, '7');
+  for (const std::string& text : {megabyte + "x", megabyte, std::string("1\n2"), std::string("\x01\xff")}) {
+    try {
+      parse_value(text);
+      ADD_FAILURE() << "accepted";
+    } catch (const ParseError& e) {
+      const std::string m = e.what();
+      EXPECT_LT(m.size(), 300u) << m.substr(0, 300);
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+      if (text.size() > 40) {
+        EXPECT_NE(m.find("'" + text.substr(0, 40) + "…'"), std::string::npos) << m;
+      }
+    }
+  }
+  try {
+    parse_value("1\n");
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("unexpected character '\\x0a'"), std::string::npos) << e.what();
+  }
+}
+
+// A binary exponent beyond int32 wrapped around in Unpacked::exp (0x1p3000000000 became a tiny
+// value); hex magnitudes beyond 2^±332192 now take the huge/tiny stand-ins, as decimals beyond
+// 10^±100000 do. Expected values: IEEE 754 overflow/underflow of the named formats.
+TEST(Parse, HugeHexExponentsOverflowAndUnderflow) {
+  EXPECT_EQ(enc("0x1p3000000000", formats::e5m2), 0x7cu);
+  EXPECT_EQ(enc("-0x1p3000000000", formats::e5m2), 0xfcu);
+  EXPECT_EQ(enc("0x1p3000000000", formats::e4m3fn, {Rounding::rtz}), 0x7eu);
+  EXPECT_EQ(enc("0x1p-3000000000", formats::e4m3fn), 0x00u);
+  EXPECT_EQ(enc("0x1p-3000000000", formats::e4m3fn, {Rounding::rtp}), 0x01u);
+  EXPECT_EQ(enc("0x1p99999999999999999999999", formats::f64), 0x7ff0000000000000u);
+  // at the bound the value is still exact: 2^332192 = sig 2^63 · 2^332129
+  const Unpacked at = parse_value("0x1p332192");
+  EXPECT_EQ(at.sig, std::uint64_t{1} << 63);
+  EXPECT_EQ(at.exp, 332192 - 63);
+  EXPECT_FALSE(at.sticky);
+  EXPECT_EQ(parse_value("0x1p332193").exp, 400000);  // the huge stand-in
+  EXPECT_EQ(parse_value("0x1p-332193").exp, -400000);
+  // decimal exponents saturate without wrapping, whatever fraction digits come with them (MPFR
+  // 4.2.0's mpfr_strtofr wraps this one around to 5.9e+1388255822130839282; found by fuzz_parse_value)
+  const std::string wrap = "0." + std::string(996, '0') + "1e-19" + std::string(900, '0') + "1111111111111111111111";
+  EXPECT_EQ(parse_value(wrap).exp, -400000);
+  EXPECT_EQ(enc(wrap.c_str(), formats::e4m3fn), 0x00u);
+  EXPECT_EQ(enc(wrap.c_str(), formats::e4m3fn, {Rounding::rtp}), 0x01u);
+  EXPECT_EQ(enc("1e99999999999999999999", formats::e5m2), 0x7cu);
+  EXPECT_EQ(enc("-0.5e-99999999999999999999", formats::e5m2, {Rounding::rtn}), 0x81u);
+}
+
 TEST(Parse, CodesMustFitTheFormat) {
   EXPECT_EQ(parse_code("0x7e", formats::e4m3fn), 0x7eu);
   EXPECT_EQ(parse_code("0x7", formats::e2m1fn), 0x7u);

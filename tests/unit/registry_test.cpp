@@ -44,6 +44,32 @@ TEST(Registry, UserDefinedFormats) {
                     .specials = Specials::fn, .has_zero = true}));
   EXPECT_THROW(parse_format("custom:5,0,15,signed,ieee"), NameError);
   EXPECT_THROW(parse_format("custom:5,2"), NameError);
+  // the bias bound of validate(), with the round trip at both ends
+  for (const char* name : {"custom:16,3,131072,signed,none", "custom:16,3,-131072,signed,ieee"})
+    EXPECT_EQ(format_name(parse_format(name)), name);
+  for (const char* name : {"custom:16,3,131073,signed,none", "custom:16,3,2147483647,signed,ieee",
+                           "custom:16,3,-2147483648,signed,ieee"}) {
+    try {
+      parse_format(name);
+      ADD_FAILURE() << name;
+    } catch (const NameError& e) {
+      EXPECT_NE(std::string(e.what()).find("the bias must be within ±131072"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Registry, NameErrorsQuoteAShortPrefixOnOneLine) {
+  for (const std::string& name : {std::string(1 << 20, 'x'), "custom:" + std::string(1 << 20, '9') + ",1,1,signed,fn",
+                                  std::string("e4m3fn\n"), std::string("custom:4,3,7,signed,fn\n")}) {
+    try {
+      parse_format(name);
+      ADD_FAILURE() << "accepted";
+    } catch (const NameError& e) {
+      const std::string m = e.what();
+      EXPECT_LT(m.size(), 600u) << m.substr(0, 600);
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+  }
 }
 
 TEST(Registry, UnknownNamesListTheAcceptedOnes) {

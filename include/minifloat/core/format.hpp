@@ -58,7 +58,14 @@ enum class FormatError : std::uint8_t {
   unsigned_fnuz,       ///< Specials::fnuz needs a sign bit (its NaN is the −0 code)
   no_zero_needs_fn,    ///< has_zero == false is only supported with Specials::fn or none
   no_finite_values,    ///< the special codes leave no positive finite value
+  bias_out_of_range,   ///< |bias| must be ≤ kMaxAbsBias
 };
+
+/// The largest |bias| validate() accepts: 2^17. With at most 16 exponent bits every finite value
+/// then lies within 2^±(2^18), so exponent arithmetic never overflows int32 and parse_value's
+/// huge/tiny stand-ins (beyond 2^±332192) overflow or underflow every valid format. The widest
+/// named bias is P3109 Binary16p1ue's 2^15.
+inline constexpr std::int32_t kMaxAbsBias = std::int32_t{1} << 17;
 
 // ---- derived properties (all constexpr, host and device) ----------------------------------
 
@@ -163,6 +170,7 @@ MINIFLOAT_HOST_DEVICE constexpr FormatError validate(Format f) noexcept {
   if (f.bits > 64 || f.bits < 2) return FormatError::bits_out_of_range;
   if (f.exponent_bits < 1 || f.exponent_bits > 16) return FormatError::exponent_too_wide;
   if (f.mantissa_bits > 52) return FormatError::mantissa_too_wide;
+  if (f.bias > kMaxAbsBias || f.bias < -kMaxAbsBias) return FormatError::bias_out_of_range;
   if (f.specials == Specials::ieee && f.mantissa_bits == 0) return FormatError::ieee_needs_mantissa;
   if (f.specials == Specials::fnuz && !f.is_signed) return FormatError::unsigned_fnuz;
   if (!f.has_zero && f.specials != Specials::fn && f.specials != Specials::none) return FormatError::no_zero_needs_fn;

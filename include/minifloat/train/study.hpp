@@ -53,7 +53,11 @@ struct RunSummary {
 };
 
 /// Run the study; writes `out/<model>/<recipe>/seed<k>.csv`, `out/summary.csv`, `out/summary.md`,
-/// `out/loss.svg`. Throws minifloat::Error for unknown models or missing data.
+/// `out/loss.svg` (and `out/loss.png` when rsvg-convert is installed) as one transaction
+/// (file_io.hpp OutputSet): the model, data, accumulation model and every output are checked before
+/// the first step (the folders are created then); the files replace the old ones only when every
+/// run finished, and an error or a signal leaves the old ones as they were. Throws minifloat::Error
+/// for unknown models, missing data or an output that cannot be written.
 std::vector<RunSummary> run_study(const StudyConfig& cfg);
 
 /// One acceptance criterion of training-sim.md §4.7, evaluated on a finished study.
@@ -68,6 +72,9 @@ struct Gate {
 /// The criteria that the study's recipes allow: M1 items 2–6, M3a item 9 (means over seeds,
 /// gaps against the FP32 recipe at the same learning rate). Recipes absent from the study are skipped.
 std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSummary>& runs);
+/// The ids of the criteria check_gates evaluates for `cfg`'s model and recipes (known before any
+/// run; empty when none applies: `train --gates` refuses that instead of printing nothing).
+std::vector<std::string> applicable_gates(const StudyConfig& cfg);
 
 /// The training models (StudyConfig::model names one; see StudyConfig for each).
 enum class TrainModel : std::uint8_t { mlp_digits, char_lm, mlp_fashion, char_lm_large };
