@@ -327,6 +327,28 @@ TEST(CliEdges, IntegerInputsAreCodesUnlessTold) {
   EXPECT_NE(r.out.find("raw one-byte codes"), std::string::npos) << r.out;
 }
 
+// F8_E4M3 / F8_E5M2 / F8_E8M0 tensors hold codes (safetensors.hpp code_format): report skips them
+// naming the format, quantize refuses them, and --integers-as-values does not make them numbers.
+TEST(CliEdges, F8SafetensorsTensorsAreCodes) {
+  TempDir d("f8");
+  NpyArray f8 = make_npy_u8({64}, std::vector<std::uint8_t>(64, 0x38));
+  f8.code_format = formats::e4m3fn;
+  write_safetensors(d / "m.safetensors", {{"w", make_npy_f32({64}, ramp(64))}, {"w8", f8}});
+  auto r = run("report --csv --schemes mxfp4 --integers-as-values --in " + (d / "m.safetensors"));
+  ASSERT_EQ(r.status, 2) << r.out;  // no integer tensor: the flag does not apply
+  r = run("report --csv --schemes mxfp4 --in " + (d / "m.safetensors"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("skipping w8 (F8_E4M3: e4m3fn codes, not numbers)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ALL,mxfp4,ocp_floor,64,"), std::string::npos) << r.out;
+  for (const char* flag : {"", " --integers-as-values"}) {
+    r = run(std::string("quantize --scheme mxfp4") + flag + " --in " + (d / "m.safetensors") + " --tensor w8 --out-codes " +
+            (d / "c.npy"));
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find("holds e4m3fn codes, not numbers"), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(d / "c.npy"));
+  }
+}
+
 TEST(CliEdges, CompareNanEqualPackedNanSpellingAndShow) {
   TempDir d("cmp");
   write_npy(d / "a.npy", make_npy_u8({4}, {0x38, 0x7f, 0x00, 0x40}));
