@@ -13,26 +13,34 @@
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/registry.hpp"
+#include "simd/convert_simd.hpp"
 
 namespace minifloat {
 
 void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t> out) noexcept {
-  // The same arithmetic as random.hpp's sr_bits, with each Philox block computed once.
+  // The same words as random.hpp's sr_bits: Philox blocks are computed in vectors (simd::philox_blocks,
+  // run-time dispatched Highway kernel), up to kBlocks at a time and never across a wrap of counter
+  // word c0, then element i takes its one or two words of block (index_base + i)·words / 4.
   const std::uint64_t words = sr_words(variant);
-  std::uint64_t cached = ~std::uint64_t{0};
-  PhiloxBlock b{};
   const auto k0 = static_cast<std::uint32_t>(s.seed);
   const auto k1 = static_cast<std::uint32_t>(s.seed >> 32);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::uint64_t off = (s.index_base + i) * words;
-    const std::uint64_t block = off >> 2;
-    if (block != cached) {
-      b = philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), s.stream, s.step,
-                        k0, k1);
-      cached = block;
+  constexpr std::uint64_t kBlocks = 256;
+  std::array<std::uint32_t, 4 * kBlocks> w;
+  const std::size_t n = out.size();
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t block = ((s.index_base + i) * words) >> 2;
+    const std::uint64_t last_block = ((s.index_base + n - 1) * words) >> 2;
+    const std::uint64_t to_wrap = (std::uint64_t{1} << 32) - (block & 0xFFFFFFFFu);
+    const std::uint64_t nb = std::min({kBlocks, last_block - block + 1, to_wrap});
+    simd::philox_blocks(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), s.stream, s.step,
+                        k0, k1, static_cast<std::size_t>(nb), w.data());
+    const std::uint64_t end = (block + nb) * 4;
+    for (; i < n; ++i) {
+      const std::uint64_t off = (s.index_base + i) * words;
+      if (off >= end) break;
+      const std::size_t rel = static_cast<std::size_t>(off - block * 4);
+      out[i] = words == 2 ? (std::uint64_t{w[rel]} | (std::uint64_t{w[rel + 1]} << 32)) : std::uint64_t{w[rel]};
     }
-    const auto w = static_cast<unsigned>(off & 3);
-    out[i] = words == 2 ? (std::uint64_t{b.w[w]} | (std::uint64_t{b.w[w + 1]} << 32)) : std::uint64_t{b.w[w]};
   }
 }
 
