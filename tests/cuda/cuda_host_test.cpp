@@ -18,7 +18,9 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "minifloat/convert_span.hpp"
@@ -114,7 +116,14 @@ TEST(CudaHost, StructuredF32TwoToThe24InRneAndRtz) {
       r.to = fmt;
       r.spec = {m, mf::Overflow::nonsat};
       mc::cpu::convert(in.data(), got.data(), nullptr, in.size(), r, kThreads);
-      mf::convert_f32(in, want, fmt, r.spec);
+      {  // the library on the same number of threads, over contiguous halves (its own API, independent of the launcher)
+        const std::size_t half = in.size() / 2;
+        const mf::RoundingSpec spec = r.spec;
+        const mf::Format f = fmt;
+        std::thread t([&] { mf::convert_f32(std::span(in).subspan(half), std::span(want).subspan(half), f, spec); });
+        mf::convert_f32(std::span(in).first(half), std::span(want).first(half), f, spec);
+        t.join();
+      }
       std::size_t first = 0;
       ASSERT_EQ(count_diff(got, want, first), 0u) << "f32 -> " << name << " " << mf::rounding_name(m) << ": first index " << first;
     }

@@ -34,7 +34,7 @@ std::string no_device_reason() {
 template <class T>
 struct DeviceBuffer {
   T* p = nullptr;
-  explicit DeviceBuffer(std::size_t n) { EXPECT_EQ(cudaMalloc(&p, n * sizeof(T) + 1), cudaSuccess); }
+  explicit DeviceBuffer(std::size_t n) { EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(T) + 1), cudaSuccess); }
   ~DeviceBuffer() { cudaFree(p); }
 };
 

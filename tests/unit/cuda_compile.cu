@@ -4,6 +4,7 @@
 // NTTP) kernel, and kernels that call every part of the core on the device: SR, exact arithmetic,
 // the block-scaling steps (E8M0 rules, FP32 and NVFP4 scales, elements), T-FDPA and GaussWS noise.
 #include <minifloat/core/core.hpp>
+#include <minifloat/core/digest.hpp>
 
 #include <cstdint>
 
@@ -108,4 +109,16 @@ void launch_all(const float* in, std::uint8_t* out, float* back, mf::Flags* flag
   convert_kernel_fixed<mf::formats::e4m3fn><<<blocks, threads>>>(in, out, back, n);
   block_scale_kernel<<<blocks, 32>>>(in, back, out, out, back, n);
   gauss_kernel<<<blocks, threads>>>(reinterpret_cast<int*>(flags), n, 42);
+}
+
+/// The long sweep's digest on the device (core/digest.hpp): one FNV-1a 64 chunk digest per thread.
+__global__ void sweep_digest_kernel(std::uint64_t* chunk_digests, int chunks) {
+  const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k >= chunks) return;
+  std::uint64_t h = mf::kFnv1a64Offset;
+  for (std::uint64_t i = 0; i < 64; ++i) {
+    const std::uint32_t x = mf::sweep_input(mf::SweepSampling::structured, 1, k * 64ull + i);
+    h = mf::fnv1a64_byte(h, static_cast<std::uint8_t>(mf::convert(mf::formats::f32, x, mf::formats::e4m3fn).code));
+  }
+  chunk_digests[k] = mf::fnv1a64_u64le(h, mf::sweep_input_count(mf::SweepSampling::strided, 4099));
 }

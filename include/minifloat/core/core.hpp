@@ -8,6 +8,7 @@
 #include "block_scale.hpp"
 #include "config.hpp"
 #include "convert.hpp"
+#include "digest.hpp"
 #include "format.hpp"
 #include "fp32_ops.hpp"
 #include "gaussws_noise.hpp"
