@@ -59,7 +59,9 @@ void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts) {
   model->needs(dir);
   dir->needs(model);
   all->excludes(model)->excludes(dir);
-  sub->add_flag("--c-zero", opts.c_zero, "use C = +0 instead of the c_ file (same as --c zero)");
+  sub->add_flag("--c-zero", opts.c_zero,
+                "use C = +0 instead of the c_ file (same as --c zero): for vectors measured with a zero accumulator "
+                "(the H100 FP8 folder of the shared mma-vectors, see its README); the Ada vectors use the file's C");
   sub->add_option("--c", opts.c_rule,
                   "C rule: file (the c_ file's value), zero (+0: e.g. the H100 FP8 folder, see its README) or auto "
                   "(--all: decided per set from the data); default file for --model, auto for --all");

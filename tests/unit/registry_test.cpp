@@ -21,10 +21,10 @@ TEST(Registry, EveryFormatNameRoundTrips) {
     // §3.1): the name of a format is its first registered name, and it parses back to it.
     EXPECT_EQ(parse_format(format_name(nf.format)), nf.format) << nf.name;
   }
-  // 16 named formats + P3109 K = 3..16: signed P = 1..K−1, unsigned P = 1..K, × {e, f}.
+  // 17 named formats (tf32 included) + P3109 K = 3..16: signed P = 1..K−1, unsigned P = 1..K, × {e, f}.
   std::size_t p3109_count = 0;
   for (int k = 3; k <= 16; ++k) p3109_count += 2 * static_cast<std::size_t>((k - 1) + k);
-  EXPECT_EQ(named_formats().size(), 16 + p3109_count);
+  EXPECT_EQ(named_formats().size(), 17 + p3109_count);
 }
 
 TEST(Registry, AliasesAndCase) {

@@ -213,8 +213,9 @@ inline constexpr TfdpaModel hopper_fp8{
     .source = "MMA-Sim arXiv 2511.10909 (WGMMASim n_accum_fractional_bits=13, f32_e8m13); Khattak & Mikaitis "
               "arXiv 2512.07004 H100TC.m (fma=32, neab=-10); training-sim.md §1.3"};
 /// Hopper FP8 with an FP16 destination: as hopper-fp8, output RNE to f16 (MMA-Sim "RNE-FP16",
-/// H100TC.m FP8 frmode 'rne'). The H100-E4M3 d_*_fp16 file is NOT matched by it or any simple
-/// variant tried (L 16/32, F 10..30, RZ/RNE, C file/f16/+0: at most 40/60).
+/// H100TC.m FP8 frmode 'rne'). The H100-E4M3 d_*_fp16 file is NOT matched by it (3113/5000) or by
+/// any variant tried (mma-check --all probes L 16/32 × F 10..30 × RZ/RNE × C file/+0: best 3128/5000;
+/// lane orders, L 4/8, C rounded to other formats, double rounding via FP32/e8m13: ≤ ~66 %).
 inline constexpr TfdpaModel hopper_fp8_f16_unvalidated{
     .name = "hopper-fp8-f16-unvalidated", .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
