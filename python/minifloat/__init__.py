@@ -122,6 +122,8 @@ def _as_array(x: Any, arg: str) -> tuple[np.ndarray, str | None, bool]:
         return a, implied, True
     if isinstance(x, np.ndarray):
         a = x
+    elif hasattr(x, "__dlpack__") and not isinstance(x, (str, bytes)):  # JAX, CuPy (CPU), ...: zero-copy
+        a = np.from_dlpack(x)
     else:
         if isinstance(x, (str, bytes)) or x is None:
             raise TypeError(f"{arg}: expected a NumPy array or a CPU torch tensor, got {type(x).__name__}")
