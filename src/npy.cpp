@@ -28,8 +28,9 @@ struct DtypeInfo {
   std::size_t size;
 };
 constexpr DtypeInfo kDtypes[] = {{"<f4", 4}, {"<f2", 2}, {"<f8", 8}, {"|u1", 1}, {"<u1", 1}, {"|i1", 1},
-                                 {"<i1", 1}, {"<u2", 2}, {"<V2", 2}, {"|V2", 2}, {"<V1", 1}, {"|V1", 1}};
-constexpr std::string_view kAccepted = "<f4 <f2 <f8 |u1 |i1 <u2 <V2 (bfloat16 as ml_dtypes writes it) <V1";
+                                 {"<i1", 1}, {"<u2", 2}, {"<V2", 2}, {"|V2", 2}, {"<V1", 1}, {"|V1", 1},
+                                 {"<u4", 4}, {"<u8", 8}};
+constexpr std::string_view kAccepted = "<f4 <f2 <f8 |u1 |i1 <u2 <V2 (bfloat16 as ml_dtypes writes it) <V1 <u4 <u8";
 
 [[noreturn]] void bad(const std::string& what, const std::string& why) {
   throw ParseError(what + ": not a valid .npy file: " + why);
@@ -365,6 +366,10 @@ void decode_values(std::string_view d, std::span<const std::byte> bytes, std::sp
       v = to_double(formats::bf16, load_le<std::uint16_t>(p));
     } else if (d == "<u2") {
       v = load_le<std::uint16_t>(p);
+    } else if (d == "<u4") {
+      v = load_le<std::uint32_t>(p);
+    } else if (d == "<u8") {
+      throw ParseError("npy: a <u8 array holds 64-bit words (e.g. SR random bits), not values");
     } else if (d == "|i1" || d == "<i1") {
       v = static_cast<std::int8_t>(load_le<std::uint8_t>(p));
     } else {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "minifloat/accumulate.hpp"
+#include "minifloat/check.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/tables.hpp"
 #include "excerpt.hpp"
@@ -238,11 +239,12 @@ constexpr Entries<CatalogueStyle, 3> kCatalogueStyle{{
     {CatalogueStyle::csv, "csv", "comma-separated, exact decimals"},
     {CatalogueStyle::md, "md", "a Markdown table, short exact values"},
 }};
-constexpr Entries<Profile, 4> kProfiles{{
+constexpr Entries<Profile, 5> kProfiles{{
     {profiles::ocp, "ocp", "OCP OFP8/MX v1.0 choices; the default"},
     {profiles::nvidia, "nvidia", "CUDA 13 host conversion API (cuda_fp8.hpp, cuda_fp6.hpp, cuda_fp4.hpp)"},
     {profiles::ml_dtypes, "ml_dtypes", "ml_dtypes 0.6 NumPy casts"},
     {profiles::p3109, "p3109", "IEEE P3109 interim report v4.0"},
+    {profiles::torch, "torch", "PyTorch 2.15 Tensor.to casts (e4m3fn saturates; f64 via f32)"},
 }};
 constexpr Entries<Format, 4> kDecodeTargets{{
     {formats::f32, "f32", "IEEE 754 binary32 bits"},
@@ -353,6 +355,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(TablePart{})));
   v.push_back(listing(name_table(CatalogueStyle{})));
   v.push_back(listing(decode_target_table()));
+  v.push_back(listing(name_table(check::CaseClass{})));
   return v;
 }
 

@@ -33,6 +33,8 @@ namespace minifloat {
 /// | `<u2`          | uint16 (16-bit codes)                   | numpy uint16                    |
 /// | `<V2`          | bfloat16 raw bits (top half of binary32)| ml_dtypes 0.6 `bfloat16` arrays |
 /// | `<V1`, `|V1`   | one raw byte (an 8-bit ml_dtypes code)  | ml_dtypes float8_* / float4_*   |
+/// | `<u4`          | uint32 (f32 bit patterns, 32-bit codes) | numpy uint32                    |
+/// | `<u8`          | uint64 (SR random words; never a value) | numpy uint64                    |
 ///
 /// ml_dtypes writes its types as opaque `V` (void) descrs (checked with ml_dtypes 0.6.0:
 /// `np.save(f, np.ones(2, ml_dtypes.bfloat16))` writes `'descr': '<V2'`). The only 2-byte
@@ -134,7 +136,7 @@ class NpyWriter {
 
 /// The elements as binary32: `<f4` as is; `<f2`, `<V2` (bfloat16) exactly; `<f8` rounded to
 /// nearest even; integer and raw-byte types by their integer value. Throws ParseError when
-/// `code_format` is set (the bytes are codes, not numbers).
+/// `code_format` is set (the bytes are codes, not numbers) and for `<u8` (64-bit words).
 std::vector<float> npy_as_f32(const NpyArray& array);
 /// The elements as binary64 (exact for every accepted descr); throws like npy_as_f32.
 std::vector<double> npy_as_f64(const NpyArray& array);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // main.cpp: the `minifloat` command-line tool: formats, encode (incl. stochastic rounding),
-// decode, table, tables, quantize, report, compare, mma-check, dot, train, names. Every valued
+// decode, table, tables, quantize, report, compare, convert, probe gen/check, mma-check, dot, train, names. Every valued
 // option's accepted names come from the registry (registry.hpp; options.hpp).
 // Exit status: 0 success, 2 bad input (one line on stderr), 1 reserved for "checked and found
 // a mismatch" in later commands.
@@ -27,6 +27,7 @@
 
 #include "cmd_compare.hpp"
 #include "cmd_mma.hpp"
+#include "cmd_probe.hpp"
 #include "cmd_quantize.hpp"
 #include "cmd_report.hpp"
 #include "cmd_sr_encode.hpp"
@@ -158,6 +159,7 @@ struct EncodeArgs {
   std::vector<std::string> values;
   cli::SrEncodeFlags sr;  ///< --sr-variant --seed (stochastic rounding)
   std::optional<std::string> sr_bits, stream, count;  ///< as typed; ranges in cmd_sr_encode.hpp
+  std::optional<std::string> rbits;  ///< --rbits 0x…: one explicit random word instead of the Philox stream
 };
 
 std::optional<long long> int_option(const char* option, const std::optional<std::string>& text, cli::IntRange r) {
@@ -179,6 +181,13 @@ int run_encode(const EncodeArgs& a) {
   srf.sr_bits = int_option("--sr-bits", a.sr_bits, cli::kSrBitsRange);
   srf.stream = int_option("--stream", a.stream, cli::kStreamRange);
   srf.count = int_option("--count", a.count, cli::kCountRange);
+  std::optional<std::uint64_t> rbits;
+  if (a.rbits) {  // `probe check`'s reproduce lines: the random word of one case, instead of --seed
+    if (spec.rounding != Rounding::sr) throw Error("--rbits needs --round sr");
+    if (srf.seed || srf.stream || srf.count) throw Error("--rbits replaces --seed, --stream and --count; give one or the other");
+    rbits = parse_code(*a.rbits, formats::f64);  // any 64-bit word, 0x… or decimal
+    srf.seed = 0;
+  }
   const cli::SrEncodePlan plan = cli::validate_sr_encode_flags(srf);  // also rejects SR flags without sr
 
   Output out;
@@ -199,7 +208,11 @@ int run_encode(const EncodeArgs& a) {
     } else {  // a negative value into an unsigned format follows Profile::unsigned_negative, as raw bits do
       u = parse_value(text);
     }
-    if (spec.rounding == Rounding::sr) {  // the i-th code printed is element i of the stream (seed, stream, step 0)
+    if (rbits) {
+      spec.sr_variant = plan.variant;
+      spec.sr_bits = plan.sr_bits;
+      emit(from ? convert(*from, parse_code(text, *from), fmt, spec, prof, *rbits) : round_pack(fmt, u, spec, prof, *rbits));
+    } else if (spec.rounding == Rounding::sr) {  // the i-th code printed is element i of the stream (seed, stream, step 0)
       spec.sr_variant = plan.variant;
       spec.sr_bits = plan.sr_bits;
       for (std::uint64_t k = 0; k < plan.count; ++k)
@@ -217,12 +230,17 @@ int run_encode(const EncodeArgs& a) {
 // ---- decode --------------------------------------------------------------------------------
 
 struct DecodeArgs {
-  std::string format, to;
+  std::string format, to, in, out;
   bool explain = false;
   std::vector<std::string> codes;
 };
 
 int run_decode(const DecodeArgs& a) {
+  if (!a.in.empty()) {
+    if (!a.codes.empty()) throw Error("decode --in reads the codes from the file; give no CODES");
+    return cli::run_decode_file(a.in, a.format, a.to.empty() ? "f32" : a.to, a.out);
+  }
+  if (!a.out.empty()) throw Error("decode --out needs --in FILE.npy");
   const Format fmt = cli::with_option("--format", [&] { return parse_format(a.format); });
   std::optional<Format> to;
   if (!a.to.empty()) to = cli::parse_option("--to", decode_target_table(), a.to).value;
@@ -397,6 +415,8 @@ int run(int argc, char** argv) {
                      "With --round sr: print K codes per VALUE, 1..100000000 (default 1); the i-th code printed (over "
                      "all VALUEs and stdin lines) uses element index i of the stream, so K codes of one VALUE are "
                      "indices 0..K-1");
+  encode->add_option("--rbits", ea.rbits,
+                     "With --round sr: round with this one random word (0x… or decimal) instead of --seed's stream");
   encode->add_option("values", ea.values,
                      "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin. A "
                      "negative value into an unsigned format follows the profile's unsigned_negative rule");
@@ -407,6 +427,8 @@ int run(int argc, char** argv) {
   decode->add_option("--to", da.to, "Print the value's bits in this format instead (rne): " +
                                         cli::choices(decode_target_table()));
   decode->add_flag("-x,--explain", da.explain, "Also print the hex float, class (and flags with --to)");
+  decode->add_option("--in", da.in, "Decode every code of this .npy (|u1, <u2, <V1, <V2) instead (needs --out; --to f32 or f64)");
+  decode->add_option("--out", da.out, "With --in: the decoded values as .npy (<f4 or <f8, same shape)");
   decode->add_option("codes", da.codes, "Codes as 0x…; none: one per line from stdin");
 
   TableArgs ta;
@@ -427,6 +449,13 @@ int run(int argc, char** argv) {
   cli::add_report_command(app, ro);
   cli::CompareOptions co;
   cli::add_compare_command(app, co);
+  cli::ConvertOptions cvo;
+  cli::add_convert_command(app, cvo);
+  cli::ProbeGenOptions pgo;
+  cli::ProbeCheckOptions pco;
+  CLI::App* probe_gen = nullptr;
+  CLI::App* probe_check = nullptr;
+  cli::add_probe_command(app, pgo, pco, probe_gen, probe_check);
   cli::MmaCheckOptions mo;
   cli::add_mma_check_command(app, mo);
   cli::DotOptions dto;
@@ -483,6 +512,8 @@ int run(int argc, char** argv) {
     if (name == "quantize") return cli::run_quantize(qo);
     if (name == "report") return cli::run_report(ro);
     if (name == "compare") return cli::run_compare(co);
+    if (name == "convert") return cli::run_convert(cvo);
+    if (name == "probe") return probe_gen->parsed() ? cli::run_probe_gen(pgo) : cli::run_probe_check(pco);
     if (name == "mma-check") return cli::run_mma_check(mo);
     if (name == "dot") return cli::run_dot(dto);
     if (name == "train") return cli::run_train(tro);

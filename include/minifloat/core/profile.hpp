@@ -51,6 +51,15 @@ enum class ZeroMantissaTies : std::uint8_t {
   even_code,  ///< to the neighbour whose code is even (P3109 v4.0 §4.7.4, "IsEven(Q + B)" for P = 1)
 };
 
+/// D6: a value strictly between the minimum 2^emin and 1.5·2^emin of a format with neither zero
+/// nor mantissa bits (e8m0fnu: an f32 subnormal in (2^−127, 1.5·2^−127)), under rne or rna.
+enum class E8m0Subnormal : std::uint8_t {
+  nearest,  ///< the nearer code, the minimum (e8m0fnu 0x00 = 2^−127): OCP, CUDA, MPFR
+  up,       ///< the next code (e8m0fnu 0x01 = 2^−126): torch 2.15 (c10 fp8e8m0fnu_from_fp32_value) and
+            ///< ml_dtypes 0.6 round up whenever the guard bit and a lower bit are set, reading the
+            ///< implicit bit of an f32 subnormal as 0 (checked against both: tests/check/, label peers)
+};
+
 /// What Overflow::nonsat means beyond the IEEE-style rules every format shares.
 enum class NonsatOverflow : std::uint8_t {
   ieee,   ///< OCP/IEEE 754 §7.4: finite overflow → Inf, else NaN, else max; rto → ±max; ±Inf into a
@@ -58,6 +67,9 @@ enum class NonsatOverflow : std::uint8_t {
   p3109,  ///< P3109 v4.0 §4.7.5 SatNone: a finite-domain format (no Inf) saturates both finite overflow and
           ///< ±Inf to ±max instead of giving NaN; ToOdd overflows to ±Inf in signed extended formats and
           ///< to max in unsigned extended ones
+  saturate_signed_fn,  ///< torch 2.15 casts: a signed format whose only special is NaN (Specials::fn:
+                       ///< e4m3fn) saturates finite overflow and ±Inf to ±max (464.00003, +Inf → 0x7e);
+                       ///< every other format as `ieee` (e5m2 → Inf, FNUZ → 0x80, e8m0fnu → 0xff)
 };
 
 /// The implementation-defined choices of one conversion. See `profiles::` for the named sets.
@@ -70,6 +82,7 @@ struct Profile {
   ZeroWithoutZero zero_without_zero = ZeroWithoutZero::min_code;
   ZeroMantissaTies zero_mantissa_ties = ZeroMantissaTies::up;
   NonsatOverflow nonsat_overflow = NonsatOverflow::ieee;
+  E8m0Subnormal e8m0_subnormal = E8m0Subnormal::nearest;
   bool source_via_f32 = false;  ///< D11: an f64 source is first rounded to f32 (rne), as NumPy-array casts in ml_dtypes do
   bool decode_ftz = false;      ///< D17: decoding flushes subnormal f32/f64/f16/bf16 results to ±0 (FTZ/DAZ consumers)
 
@@ -92,11 +105,12 @@ inline constexpr Profile nvidia{.nan_sign = NanSign::positive,
                                 .zero_without_zero = ZeroWithoutZero::min_code,
                                 .zero_mantissa_ties = ZeroMantissaTies::up,
                                 .nonsat_overflow = NonsatOverflow::ieee,
+                                .e8m0_subnormal = E8m0Subnormal::nearest,
                                 .source_via_f32 = false,
                                 .decode_ftz = false};
 /// `ml_dtypes` (0.6, NumPy casts): NaN keeps its sign; FP6/FP4 NaN → the sign-flipped −0 code;
-/// 0 into e8m0fnu → NaN (0x00 when saturating), negatives → NaN; e8m0fnu ties up; f64 arrays go
-/// through f32 first.
+/// 0 into e8m0fnu → NaN (0x00 when saturating), negatives → NaN; e8m0fnu ties up and sends
+/// (2^−127, 1.5·2^−127) up to 0x01 (E8m0Subnormal::up); f64 arrays go through f32 first.
 inline constexpr Profile ml_dtypes{.nan_sign = NanSign::preserve,
                                    .nan_payload = NanPayload::quiet,
                                    .nan_to_finite = NanToFinite::negated_zero,
@@ -105,6 +119,7 @@ inline constexpr Profile ml_dtypes{.nan_sign = NanSign::preserve,
                                    .zero_without_zero = ZeroWithoutZero::nan_unless_saturating,
                                    .zero_mantissa_ties = ZeroMantissaTies::up,
                                    .nonsat_overflow = NonsatOverflow::ieee,
+                                   .e8m0_subnormal = E8m0Subnormal::up,
                                    .source_via_f32 = true,
                                    .decode_ftz = false};
 /// `p3109`: IEEE P3109 interim report v4.0 projection (RoundToPrecision → Saturate → Encode):
@@ -119,7 +134,24 @@ inline constexpr Profile p3109{.nan_sign = NanSign::preserve,
                                .zero_without_zero = ZeroWithoutZero::nan,
                                .zero_mantissa_ties = ZeroMantissaTies::even_code,
                                .nonsat_overflow = NonsatOverflow::p3109,
+                               .e8m0_subnormal = E8m0Subnormal::nearest,
                                .source_via_f32 = false,
+                               .decode_ftz = false};
+/// `torch` (PyTorch 2.15 `Tensor.to` casts, CPU; checked against torch 2.15.0, label peers):
+/// e4m3fn saturates finite overflow and ±Inf to ±448 (NonsatOverflow::saturate_signed_fn); e5m2
+/// overflows to Inf and its NaN keeps the sign with an all-ones mantissa (0x7f/0xff); FNUZ
+/// overflow and Inf → 0x80; e8m0fnu uses |x|, sends 0 to 0x00, NaN/Inf/overflow to 0xff, ties up
+/// and (2^−127, 1.5·2^−127) up to 0x01; f64 tensors round through f32 first.
+inline constexpr Profile torch{.nan_sign = NanSign::preserve,
+                               .nan_payload = NanPayload::all_ones,
+                               .nan_to_finite = NanToFinite::positive_max,
+                               .fnuz_overflow = FnuzOverflow::nan,
+                               .unsigned_negative = UnsignedNegative::magnitude,
+                               .zero_without_zero = ZeroWithoutZero::min_code,
+                               .zero_mantissa_ties = ZeroMantissaTies::up,
+                               .nonsat_overflow = NonsatOverflow::saturate_signed_fn,
+                               .e8m0_subnormal = E8m0Subnormal::up,
+                               .source_via_f32 = true,
                                .decode_ftz = false};
 }  // namespace profiles
 

@@ -131,6 +131,11 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t nan_code(Format f, const Profile& 
   return 0;
 }
 
+/// NonsatOverflow::saturate_signed_fn applies to `f` (torch: e4m3fn saturates under nonsat).
+MINIFLOAT_HOST_DEVICE constexpr bool saturates_signed_fn(Format f, const Profile& prof) noexcept {
+  return prof.nonsat_overflow == NonsatOverflow::saturate_signed_fn && f.specials == Specials::fn && f.is_signed;
+}
+
 }  // namespace detail
 
 /// Round the exact value `x` once into format `f`.
@@ -191,7 +196,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   // 3. infinities
   if (x.cls == Class::inf) {
     if (spec.overflow == Overflow::satfinite) return {max_code(neg), flag_inexact};
-    if (!has_inf(f) && spec.overflow == Overflow::nonsat && prof.nonsat_overflow == NonsatOverflow::p3109)
+    if (!has_inf(f) && spec.overflow == Overflow::nonsat &&
+        (prof.nonsat_overflow == NonsatOverflow::p3109 || detail::saturates_signed_fn(f, prof)))
       return {max_code(neg), flag_inexact};
     if (has_inf(f)) return {inf_code(f, detail::sign_of(neg)), flag_none};
     if (has_nan(f)) return {detail::nan_code(f, prof, neg), flag_invalid};
@@ -225,6 +231,9 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   int q = (ex > em ? ex : em) - M;
   bool inexact = false;
   std::uint64_t I = detail::round_at(f, prof, sig, exp, x.sticky, q, neg, spec, rbits, inexact);
+  if (!f.has_zero && M == 0 && ex == em && I == 1 && inexact && prof.e8m0_subnormal == E8m0Subnormal::up &&
+      (spec.rounding == Rounding::rne || spec.rounding == Rounding::rna))
+    I = 2;  // Profile::e8m0_subnormal: (2^emin, 1.5·2^emin) goes up, as torch and ml_dtypes do
   if ((I >> (M + 1)) != 0) {  // carry out of the top: 1.11…1 → 10.00…0
     I >>= 1;
     ++q;
@@ -259,6 +268,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
     if (!p3109_odd_to_inf) return {max_code(neg), flags};
   }
   if (prof.nonsat_overflow == NonsatOverflow::p3109 && !has_inf(f)) return {max_code(neg), flags};
+  if (detail::saturates_signed_fn(f, prof)) return {max_code(neg), flags};
   if (f.specials == Specials::fnuz && prof.fnuz_overflow == FnuzOverflow::hip_max_exponent)
     return {(magnitude_mask(f) - mantissa_mask(f)) | (neg ? S : 0), flags};
   if (has_inf(f)) return {inf_code(f, detail::sign_of(neg)), flags};

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: Apache-2.0
+// cmd_probe.cpp: `convert`, `decode --in`, `probe gen`, `probe check` (see cmd_probe.hpp).
+#include "cmd_probe.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "minifloat/check.hpp"
+#include "minifloat/convert_span.hpp"
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/random.hpp"
+#include "minifloat/file_io.hpp"
+#include "minifloat/npy.hpp"
+#include "minifloat/registry.hpp"
+#include "minifloat/stochastic.hpp"
+#include "options.hpp"
+
+namespace minifloat::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+/// The .npy descr that holds raw values of `f`: the float descrs for f32/f64/f16/bf16, else unsigned bits.
+std::string source_descr(Format f) {
+  if (f == formats::f32) return "<f4";
+  if (f == formats::f64) return "<f8";
+  if (f == formats::f16) return "<f2";
+  if (f == formats::bf16) return "<V2";
+  return f.bits <= 8 ? "|u1" : f.bits <= 16 ? "<u2" : f.bits <= 32 ? "<u4" : "<u8";
+}
+
+bool is_code_descr(const std::string& d) {
+  return d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1" || d == "|i1" || d == "<i1" || d == "<u2" ||
+         d == "<V2" || d == "|V2" || d == "<f2" || d == "<u4" || d == "<u8";
+}
+
+std::vector<std::uint64_t> raw_words(const NpyArray& a) {
+  const std::size_t n = a.element_count(), item = a.item_size();
+  std::vector<std::uint64_t> v(n, 0);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&v[i], a.data.data() + i * item, item);  // little-endian host
+  return v;
+}
+
+NpyArray words_npy(const std::string& descr, std::vector<std::size_t> shape, const std::vector<std::uint64_t>& w) {
+  NpyArray a;
+  a.dtype = descr;
+  a.shape = std::move(shape);
+  const std::size_t item = npy_item_size(descr);
+  a.data.resize(w.size() * item);
+  for (std::size_t i = 0; i < w.size(); ++i) std::memcpy(a.data.data() + i * item, &w[i], item);
+  return a;
+}
+
+RoundingSpec parse_spec(const std::string& round, const std::string& overflow, const std::optional<std::string>& variant,
+                        const std::optional<std::string>& bits) {
+  RoundingSpec s;
+  s.rounding = parse_option<Rounding>("--round", round);
+  s.overflow = parse_option<Overflow>("--overflow", overflow);
+  if (s.rounding != Rounding::sr && (variant || bits))
+    throw Error(std::string(variant ? "--sr-variant" : "--sr-bits") + " needs --round sr");
+  if (variant) s.sr_variant = parse_option<SrVariant>("--sr-variant", *variant);
+  if (bits) {
+    if (s.sr_variant != SrVariant::a && s.sr_variant != SrVariant::b && s.sr_variant != SrVariant::c)
+      throw Error("--sr-bits applies to --sr-variant A, B or C only (exact reads 64 bits, equal 1)");
+    s.sr_bits = static_cast<std::uint8_t>(parse_int_option("--sr-bits", *bits, kSrBitsRange));
+  }
+  return s;
+}
+
+ordered_json target_json(const check::Target& t) {
+  return {{"from", format_name(t.from)},
+          {"to", format_name(t.to)},
+          {"round", std::string(name(t.spec.rounding))},
+          {"overflow", std::string(name(t.spec.overflow))},
+          {"sr_variant", std::string(name(t.spec.sr_variant))},
+          {"sr_bits", t.spec.sr_bits},
+          {"profile", std::string(profile_name(t.profile))}};
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw IoError("cannot read " + p.string());
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+// ---- convert / decode --in ----------------------------------------------------------------------
+
+void add_convert_command(CLI::App& app, ConvertOptions& o) {
+  auto* c = app.add_subcommand("convert", "Round every element of a tensor (.npy) into a format, once, from the file's own type");
+  c->add_option("--in", o.in, "Input .npy: <f4, <f8, <f2, <V2 (bfloat16); codes (|u1, <u2, <V1) with --from")->required();
+  c->add_option("-f,--format", o.format, "Target format of at most 16 bits (`minifloat names format`)")->required();
+  c->add_option("--from", o.from, "The input holds codes of this format (for |u1, <u2, <V1 inputs)");
+  c->add_option("-r,--round", o.round, "Rounding mode: " + choices<Rounding>("rne"));
+  c->add_option("-o,--overflow", o.overflow, "Overflow policy: " + choices<Overflow>("nonsat"));
+  c->add_option("-p,--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
+  c->add_option("--sr-variant", o.sr.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
+  c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  c->add_option("--seed", o.sr.seed, "With --round sr: Philox seed (required); element i (flat index) reads "
+                                     "sr_bits(seed, stream, 0, i)")
+      ->check(uint64_text);
+  c->add_option("--stream", o.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
+  c->add_option("--as", o.as, "Output dtype: codes (|u1 for <= 8 bits, else <u2; the default) or ml_dtypes "
+                              "(<V1, bf16 <V2, f16 <f2: load with .view(ml_dtypes.<type>))");
+  c->add_option("--out", o.out, "Output .npy of codes (same shape)")->required();
+}
+
+int run_convert(const ConvertOptions& o) {
+  const Format to = with_option("--format", [&] { return parse_format(o.format); });
+  if (to.bits > 16)
+    throw Error("--format " + format_name(to) + " has " + std::to_string(to.bits) + "-bit codes; accepted: formats of at most 16 bits");
+  SrEncodeFlags f = o.sr;
+  RoundingSpec spec;
+  spec.rounding = parse_option<Rounding>("--round", o.round);
+  spec.overflow = parse_option<Overflow>("--overflow", o.overflow);
+  f.rounding = spec.rounding;
+  if (o.sr_bits) f.sr_bits = parse_int_option("--sr-bits", *o.sr_bits, kSrBitsRange);
+  if (o.stream) f.stream = parse_int_option("--stream", *o.stream, kStreamRange);
+  const SrEncodePlan plan = validate_sr_encode_flags(f);
+  spec.sr_variant = plan.variant;
+  spec.sr_bits = plan.sr_bits;
+  const Profile prof = parse_option("--profile", profile_table(), o.profile).value;
+  if (o.as != "codes" && o.as != "ml_dtypes")
+    throw Error("--as '" + quote_input(o.as) + "' is not an output dtype; accepted: codes, ml_dtypes");
+  std::optional<Format> from;
+  if (!o.from.empty()) from = with_option("--from", [&] { return parse_format(o.from); });
+
+  OutputSet outs;
+  outs.add_input(o.in, "--in");
+  const OutputId id = outs.add_output(o.out, "--out");
+  const NpyArray a = read_npy(o.in);
+  if (a.code_format) from = a.code_format;
+  const std::size_t n = a.element_count();
+  const bool sr = spec.rounding == Rounding::sr;
+  const SrStream stream{.seed = plan.seed, .stream = plan.stream, .step = 0, .index_base = 0};
+  std::vector<std::uint16_t> c16(to.bits > 8 ? n : 0);
+  std::vector<std::uint8_t> c8(to.bits <= 8 ? n : 0);
+  auto run = [&](auto&& fn8, auto&& fn16) {
+    if (to.bits <= 8) fn8(std::span<std::uint8_t>(c8));
+    else fn16(std::span<std::uint16_t>(c16));
+  };
+  const std::string& d = a.dtype;
+  auto refuse_from = [&](Format own) {
+    if (from && !(*from == own))
+      throw Error("--from " + format_name(*from) + " does not match the input's dtype " + d + " (" + format_name(own) + ")");
+  };
+  if (d == "<f4") {
+    refuse_from(formats::f32);
+    const std::vector<float> x = npy_as_f32(a);
+    if (sr) run([&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof); });
+    else run([&](auto out) { convert_f32(x, out, to, spec, prof); }, [&](auto out) { convert_f32(x, out, to, spec, prof); });
+  } else if (d == "<f8") {
+    refuse_from(formats::f64);
+    const std::vector<double> x = npy_as_f64(a);
+    if (sr) run([&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof); });
+    else run([&](auto out) { convert_f64(x, out, to, spec, prof); }, [&](auto out) { convert_f64(x, out, to, spec, prof); });
+  } else if ((d == "<f2" || d == "<V2" || d == "|V2") && !(from && !(*from == formats::f16) && !(*from == formats::bf16))) {
+    const bool half = from ? *from == formats::f16 : d == "<f2";
+    std::vector<std::uint16_t> x(n);
+    if (n) std::memcpy(x.data(), a.data.data(), 2 * n);
+    if (half) {
+      if (sr) run([&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof); });
+      else run([&](auto out) { convert_f16_bits(x, out, to, spec, prof); }, [&](auto out) { convert_f16_bits(x, out, to, spec, prof); });
+    } else {
+      if (sr) run([&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof); });
+      else run([&](auto out) { convert_bf16_bits(x, out, to, spec, prof); }, [&](auto out) { convert_bf16_bits(x, out, to, spec, prof); });
+    }
+  } else if (is_code_descr(d)) {
+    if (!from)
+      throw Error("--in holds " + d + " codes: give their format with --from (e.g. --from e4m3fn), or pass float values");
+    if (from->bits > 8 * a.item_size())
+      throw Error("--from " + format_name(*from) + " has " + std::to_string(from->bits) + "-bit codes but --in holds " +
+                  std::to_string(8 * a.item_size()) + "-bit elements");
+    const std::vector<std::uint64_t> w = raw_words(a);
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((w[i] & ~code_mask(*from)) != 0)
+        throw Error(fmt::format("--in element {} = {:#x} is not a {} code", i, w[i], format_name(*from)));
+      const std::uint64_t rb = sr ? sr_bits(plan.seed, plan.stream, 0, i, spec.sr_variant) : 0;
+      const std::uint64_t c = convert(*from, w[i], to, spec, prof, rb).code;
+      if (to.bits <= 8) c8[i] = static_cast<std::uint8_t>(c);
+      else c16[i] = static_cast<std::uint16_t>(c);
+    }
+  } else {
+    throw Error("--in has dtype " + d + "; accepted: <f4, <f8, <f2, <V2 (bfloat16), or codes with --from");
+  }
+  NpyArray out;
+  out.shape = a.shape;
+  if (to.bits <= 8) {
+    out.dtype = o.as == "ml_dtypes" ? "<V1" : "|u1";
+    out.data.resize(n);
+    if (n) std::memcpy(out.data.data(), c8.data(), n);
+  } else {
+    out.dtype = o.as == "ml_dtypes" ? (to == formats::f16 ? "<f2" : "<V2") : "<u2";
+    out.data.resize(2 * n);
+    if (n) std::memcpy(out.data.data(), c16.data(), 2 * n);
+  }
+  write_npy(outs, id, out);
+  outs.commit();
+  return 0;
+}
+
+int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out) {
+  const Format f = with_option("--format", [&] { return parse_format(format); });
+  if (out.empty()) throw Error("decode --in needs --out FILE.npy");
+  if (to != "f32" && to != "f64") throw Error("decode --in: --to '" + quote_input(to) + "'; accepted: f32, f64");
+  OutputSet outs;
+  outs.add_input(in, "--in");
+  const OutputId id = outs.add_output(out, "--out");
+  const NpyArray a = read_npy(in);
+  if (!is_code_descr(a.dtype)) throw Error("--in has dtype " + a.dtype + "; accepted: code arrays (|u1, <u2, <V1, <V2)");
+  if (f.bits > 16 || f.bits > 8 * a.item_size())
+    throw Error("--format " + format_name(f) + " has " + std::to_string(f.bits) + "-bit codes but --in holds " +
+                std::to_string(8 * a.item_size()) + "-bit elements");
+  const std::size_t n = a.element_count();
+  const std::vector<std::uint64_t> w = raw_words(a);
+  NpyArray r;
+  r.shape = a.shape;
+  if (f.bits <= 8) {
+    std::vector<std::uint8_t> c(n);
+    for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint8_t>(w[i] <= 0xff ? w[i] : 0xff);
+    for (std::size_t i = 0; i < n; ++i)
+      if (w[i] > 0xff) throw Error(fmt::format("--in element {} = {:#x} is not a {} code", i, w[i], format_name(f)));
+    if (to == "f32") {
+      std::vector<float> v(n);
+      decode_to_f32(c, v, f);
+      r = make_npy_f32(a.shape, v);
+    } else {
+      std::vector<double> v(n);
+      decode_to_f64(c, v, f);
+      r = make_npy_f64(a.shape, v);
+    }
+  } else {
+    std::vector<std::uint16_t> c(n);
+    for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint16_t>(w[i]);
+    if (to == "f32") {
+      std::vector<float> v(n);
+      decode_to_f32(c, v, f);
+      r = make_npy_f32(a.shape, v);
+    } else {
+      std::vector<double> v(n);
+      decode_to_f64(c, v, f);
+      r = make_npy_f64(a.shape, v);
+    }
+  }
+  write_npy(outs, id, r);
+  outs.commit();
+  return 0;
+}
+
+// ---- probe gen / probe check --------------------------------------------------------------------
+
+void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, CLI::App*& gen, CLI::App*& chk) {
+  auto* p = app.add_subcommand("probe", "Check any kernel through files: gen writes adversarial inputs, check scores its outputs");
+  p->require_subcommand(1);
+  gen = p->add_subcommand("gen", "Write DIR/inputs.npy, rbits.npy (SR), classes.npy, expected.npy, manifest.json");
+  gen->add_option("-f,--format", g.format, "Target format of the kernel (at most 16 bits)")->required();
+  gen->add_option("--from", g.from, "Source type of the inputs: f32 (default), f64, f16, bf16 (or any format: raw codes)");
+  gen->add_option("-r,--round", g.round, "Rounding mode: " + choices<Rounding>("rne"));
+  gen->add_option("-o,--overflow", g.overflow, "Overflow policy: " + choices<Overflow>("nonsat"));
+  gen->add_option("-p,--profile", g.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
+  gen->add_option("--sr-variant", g.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
+  gen->add_option("--sr-bits", g.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  gen->add_option("--count", g.count, "Cases wanted, 1..100000000 (default 1048576)");
+  gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")->required()->check(uint64_text);
+  gen->add_option("--ulps", g.ulps, "Source ulps around each midpoint and threshold, 1..64 (default 8)");
+  gen->add_option("--out", g.out, "Folder to write (created if needed)")->required();
+  chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
+  chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
+  chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();
+  chk->add_option("--rerun", k.rerun,
+                  "Shrink by running this command on candidate inputs: {in} is an inputs .npy, {out} the codes .npy "
+                  "to write, {rbits} the SR words .npy");
+  chk->add_option("--nan", k.nan, "NaN comparison: bits (default: bit for bit) or any (any NaN code matches any)");
+  chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
+}
+
+int run_probe_gen(const ProbeGenOptions& o) {
+  check::Target t;
+  t.to = with_option("--format", [&] { return parse_format(o.format); });
+  t.from = with_option("--from", [&] { return parse_format(o.from); });
+  t.spec = parse_spec(o.round, o.overflow, o.sr_variant, o.sr_bits);
+  t.profile = parse_option("--profile", profile_table(), o.profile).value;
+  with_option("--format", [&] {
+    check::validate(t);
+    return 0;
+  });
+  check::GenOptions g;
+  g.seed = std::stoull(*o.seed);
+  if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 100000000}));
+  if (o.ulps) g.ulps = static_cast<int>(parse_int_option("--ulps", *o.ulps, {1, 64}));
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  if (ec) throw IoError("--out: cannot create " + o.out + ": " + ec.message());
+  const std::vector<check::Case> cases = check::generate(t, g);
+  const std::size_t n = cases.size();
+  std::vector<std::uint64_t> in(n), rb(n), cls(n), exp(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    in[i] = cases[i].input;
+    rb[i] = cases[i].rbits;
+    cls[i] = static_cast<std::uint64_t>(cases[i].cls);
+    exp[i] = check::expected(t, cases[i]).code;
+  }
+  const bool sr = t.spec.rounding == Rounding::sr;
+  ordered_json m;
+  m["generator"] = "minifloat probe gen";
+  m["version"] = "0.1.0";
+  m["format_version"] = 1;
+  m["target"] = target_json(t);
+  m["target_text"] = check::describe(t);
+  m["seed"] = g.seed;
+  m["count"] = g.count;
+  m["ulps"] = g.ulps;
+  m["cases"] = n;
+  m["classes"] = ordered_json::array();
+  for (const auto& e : name_table(check::CaseClass{}).entries) m["classes"].push_back(std::string(e.name));
+  m["files"] = {{"inputs", "inputs.npy"},
+                {"inputs_dtype", source_descr(t.from)},
+                {"rbits", sr ? ordered_json("rbits.npy") : ordered_json(nullptr)},
+                {"classes", "classes.npy"},
+                {"expected", "expected.npy"}};
+  const fs::path dir(o.out);
+  OutputSet outs;
+  const OutputId i_in = outs.add_output(dir / "inputs.npy", "--out inputs.npy");
+  const OutputId i_cls = outs.add_output(dir / "classes.npy", "--out classes.npy");
+  const OutputId i_exp = outs.add_output(dir / "expected.npy", "--out expected.npy");
+  const OutputId i_man = outs.add_output(dir / "manifest.json", "--out manifest.json");
+  std::optional<OutputId> i_rb;
+  if (sr) i_rb = outs.add_output(dir / "rbits.npy", "--out rbits.npy");
+  write_npy(outs, i_in, words_npy(source_descr(t.from), {n}, in));
+  write_npy(outs, i_cls, words_npy("|u1", {n}, cls));
+  write_npy(outs, i_exp, words_npy(t.to.bits <= 8 ? "|u1" : "<u2", {n}, exp));
+  if (i_rb) write_npy(outs, *i_rb, words_npy("<u8", {n}, rb));
+  outs.write(i_man, m.dump(2) + "\n");
+  outs.commit();
+  fmt::print("minifloat: wrote {} cases for {} under {}\n", n, check::describe(t), o.out);
+  return 0;
+}
+
+int run_probe_check(const ProbeCheckOptions& o) {
+  const fs::path dir(o.dir);
+  ordered_json m;
+  try {
+    m = ordered_json::parse(read_text(dir / "manifest.json"));
+  } catch (const ordered_json::exception& e) {
+    throw ParseError((dir / "manifest.json").string() + ": not a probe manifest (" + e.what() + ")");
+  }
+  check::Target t;
+  try {
+    const auto& j = m.at("target");
+    t.from = parse_format(j.at("from").get<std::string>());
+    t.to = parse_format(j.at("to").get<std::string>());
+    t.spec.rounding = parse<Rounding>(j.at("round").get<std::string>());
+    t.spec.overflow = parse<Overflow>(j.at("overflow").get<std::string>());
+    t.spec.sr_variant = parse<SrVariant>(j.at("sr_variant").get<std::string>());
+    t.spec.sr_bits = j.at("sr_bits").get<std::uint8_t>();
+    t.profile = parse_profile(j.at("profile").get<std::string>());
+  } catch (const ordered_json::exception& e) {
+    throw ParseError((dir / "manifest.json").string() + ": bad target (" + e.what() + ")");
+  }
+  check::validate(t);
+  check::Options opt;
+  opt.gen.ulps = m.value("ulps", 8);
+  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
+  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
+  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  const bool sr = t.spec.rounding == Rounding::sr;
+
+  const NpyArray ia = read_npy(dir / "inputs.npy");
+  if (ia.dtype != source_descr(t.from))
+    throw Error((dir / "inputs.npy").string() + " has dtype " + ia.dtype + "; the manifest's source " +
+                format_name(t.from) + " needs " + source_descr(t.from));
+  const std::vector<std::uint64_t> in = raw_words(ia);
+  const std::size_t n = in.size();
+  const std::vector<std::uint64_t> cls = raw_words(read_npy(dir / "classes.npy"));
+  std::vector<std::uint64_t> rb(n, 0);
+  if (sr) rb = raw_words(read_npy(dir / "rbits.npy"));
+  if (cls.size() != n || rb.size() != n) throw Error(o.dir + ": inputs.npy, classes.npy and rbits.npy differ in length");
+  const std::size_t nclasses = name_table(check::CaseClass{}).entries.size();
+  std::vector<check::Case> cases(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a probe class", o.dir, i, cls[i]));
+    cases[i] = {in[i], rb[i], static_cast<check::CaseClass>(cls[i])};
+  }
+  const NpyArray ga = read_npy(o.got);
+  if (!is_code_descr(ga.dtype) || ga.item_size() * 8 < t.to.bits)
+    throw Error("--got has dtype " + ga.dtype + "; accepted: " + (t.to.bits <= 8 ? "|u1, <V1 (ml_dtypes)" : "<u2, <V2, <f2") +
+                " codes of " + format_name(t.to));
+  if (ga.element_count() != n)
+    throw Error(fmt::format("--got has {} elements but {} has {} inputs; both must match", ga.element_count(), o.dir, n));
+  const std::vector<std::uint64_t> got = raw_words(ga);
+
+  check::BatchKernel rerun;
+  fs::path tmp;
+  if (!o.rerun.empty()) {
+    if (o.rerun.find("{in}") == std::string::npos || o.rerun.find("{out}") == std::string::npos)
+      throw Error("--rerun must name the candidate files as {in} and {out}, e.g. --rerun 'python k.py {in} {out}'");
+    tmp = dir / (".rerun-" + std::to_string(::getpid()));
+    fs::create_directories(tmp);
+    rerun = [&, tmp](std::span<const check::Case> c, std::span<std::uint64_t> out) {
+      std::vector<std::uint64_t> ci(c.size()), cr(c.size());
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        ci[i] = c[i].input;
+        cr[i] = c[i].rbits;
+      }
+      const fs::path pin = tmp / "inputs.npy", pout = tmp / "got.npy", prb = tmp / "rbits.npy";
+      fs::remove(pout);
+      write_npy(pin, words_npy(source_descr(t.from), {c.size()}, ci));
+      if (sr) write_npy(prb, words_npy("<u8", {c.size()}, cr));
+      std::string cmd = o.rerun;
+      for (const auto& [k, v] : {std::pair<std::string, std::string>{"{in}", pin.string()}, {"{out}", pout.string()},
+                                 {"{rbits}", prb.string()}})
+        for (std::size_t p = cmd.find(k); p != std::string::npos; p = cmd.find(k, p + v.size())) cmd.replace(p, k.size(), v);
+      std::fflush(stdout);
+      const int st = std::system(cmd.c_str());
+      if (st != 0) throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
+      const std::vector<std::uint64_t> w = raw_words(read_npy(pout));
+      if (w.size() != c.size()) throw Error("--rerun wrote " + std::to_string(w.size()) + " codes for " + std::to_string(c.size()) + " inputs");
+      std::copy(w.begin(), w.end(), out.begin());
+    };
+  }
+  check::Report r;
+  try {
+    r = check::evaluate(t, cases, got, opt, rerun);
+  } catch (...) {
+    if (!tmp.empty()) fs::remove_all(tmp);
+    throw;
+  }
+  if (!tmp.empty()) fs::remove_all(tmp);
+
+  OutputSet outs;
+  outs.add_input(o.got, "--got");
+  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
+  const OutputId i_min = outs.add_output(dir / "minimal.npy", "minimal.npy");
+  std::vector<std::uint64_t> mins;
+  for (const auto& mm : r.minimal) mins.push_back(mm.c.input);
+  outs.write(i_rep, r.json() + "\n");
+  write_npy(outs, i_min, words_npy(source_descr(t.from), {mins.size()}, mins));
+  outs.commit();
+  fmt::print("{}", r.text());
+  return r.ok() ? 0 : 1;
+}
+
+}  // namespace minifloat::cli

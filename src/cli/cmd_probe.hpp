@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// cmd_probe.hpp: the file flow for kernels in any language (check.hpp):
+//   minifloat convert --in X.npy --format F [--round --overflow --profile --sr-variant --sr-bits --seed --stream]
+//                     [--as codes|ml_dtypes] --out C.npy
+//   minifloat decode --in C.npy --format F --to f32|f64 --out X.npy      (the file form of `decode`)
+//   minifloat probe gen --format F --from f32|f64|f16|bf16 [--round …] --count N --seed S --out DIR
+//   minifloat probe check DIR --got GOT.npy [--rerun 'CMD {in} {out}']
+// Exit status: 0 pass, 1 mismatch (probe check), 2 bad input (one line on stderr).
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+#include "cmd_sr_encode.hpp"
+
+namespace minifloat::cli {
+
+struct ConvertOptions {
+  std::string in, out, format, round = "rne", overflow = "nonsat", profile = "ocp", as = "codes", from;
+  SrEncodeFlags sr;                                   ///< --sr-variant --seed
+  std::optional<std::string> sr_bits, stream;         ///< as typed
+};
+void add_convert_command(CLI::App& app, ConvertOptions& o);
+/// Elementwise: every element of --in (<f4 <f8 <f2 <V2; codes |u1 <u2 <V1 with --from F) rounded
+/// once from the file's own type by the span API (convert_span.hpp / stochastic.hpp), written as
+/// |u1 (≤ 8 bits) or <u2 codes, or with --as ml_dtypes as the descr ml_dtypes writes (<V1, bf16 <V2,
+/// f16 <f2). Same shape. SR: element i (flat index) reads sr_bits(seed, stream, 0, i).
+int run_convert(const ConvertOptions& o);
+
+/// `decode --in C.npy --format F --to f32|f64 --out X.npy`: every code decoded (f32 rne; f64 exact).
+int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out);
+
+struct ProbeGenOptions {
+  std::string format, from = "f32", round = "rne", overflow = "nonsat", profile = "ocp", out;
+  std::optional<std::string> sr_variant, sr_bits, count, seed, ulps;
+};
+struct ProbeCheckOptions {
+  std::string dir, got, rerun, nan = "bits";
+  std::optional<std::string> rounds;
+};
+void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, CLI::App*& gen, CLI::App*& check);
+/// DIR/inputs.npy (the source type: <f4 <f8 <f2 <V2, else |u1 <u2 <u4 raw bits), DIR/rbits.npy (<u8,
+/// SR only), DIR/classes.npy (|u1, CaseClass), DIR/expected.npy (codes), DIR/manifest.json.
+int run_probe_gen(const ProbeGenOptions& o);
+/// Prints the report; writes DIR/report.json and DIR/minimal.npy (the minimal inputs, source dtype).
+int run_probe_check(const ProbeCheckOptions& o);
+
+}  // namespace minifloat::cli
