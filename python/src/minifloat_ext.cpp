@@ -432,5 +432,6 @@ NB_MODULE(_minifloat, m) {
   m.def("span_call_seconds", &span_call_seconds, "x"_a, "out"_a, "fmt"_a, "repeats"_a,
         "Benchmark baseline: best wall time of the C++ convert_f32 span call over x (bench/bench_python.py).");
   bind_quant(m);
+  bind_check(m);
   m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
 }
