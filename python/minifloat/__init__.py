@@ -35,7 +35,7 @@ from . import _minifloat as _ext
 
 __all__ = [
     "Flags", "convert", "decode", "sr_bits", "formats", "format_info", "table", "encode_scalar",
-    "decode_scalar", "names", "ml_dtype",
+    "decode_scalar", "names", "ml_dtype", "check", "CheckReport", "quantize", "report", "Quantized", "schemes",
 ]
 
 try:  # optional: views of codes as ml_dtypes dtypes, bfloat16/float8 inputs
@@ -122,6 +122,8 @@ def _as_array(x: Any, arg: str) -> tuple[np.ndarray, str | None, bool]:
         return a, implied, True
     if isinstance(x, np.ndarray):
         a = x
+    elif hasattr(x, "__dlpack__") and not isinstance(x, (str, bytes)):  # JAX, CuPy (CPU), ...: zero-copy
+        a = np.from_dlpack(x)
     else:
         if isinstance(x, (str, bytes)) or x is None:
             raise TypeError(f"{arg}: expected a NumPy array or a CPU torch tensor, got {type(x).__name__}")
@@ -473,3 +475,187 @@ def names(kind: str | None = None) -> dict:
     if kind not in out:
         raise ValueError(f"kind: unknown name kind {kind!r}; accepted: {', '.join(out)}")
     return out[kind]
+
+
+_CHECK_SOURCES = {"float32": ("f32", np.uint32, np.float32), "float64": ("f64", np.uint64, np.float64),
+                  "float16": ("f16", np.uint16, np.float16), "bfloat16": ("bf16", np.uint16, None)}
+
+
+class CheckReport:
+    """The result of ``check``: ``ok``, ``tested``, ``failed``, ``minimal`` (one shrunk reproducer per
+    failing input class: dicts with class, input bits, rbits, got, expected, why, reproduce — a
+    ``minifloat encode`` command), ``diagnosis`` (which alternative semantics the kernel matches
+    best), ``text`` (the TestFloat-style report, also ``str(report)``) and ``json``."""
+
+    def __init__(self, d: dict):
+        self.__dict__.update(d)
+
+    def __bool__(self) -> bool:
+        return bool(self.ok)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"<CheckReport {self.target}: {self.tested} cases, {self.failed} failing>"
+
+
+def check(fn: Any, target: str, n: int = 2**20, *, source: str = "float32", round: str = "rne",
+          overflow: str = "nonsat", profile: str = "ocp", sr: dict | None = None, seed: int = 1,
+          batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits") -> CheckReport:
+    """Check a conversion kernel bit for bit against minifloat (the harness of check.hpp).
+
+    ``fn(x)`` — or ``fn(x, rbits)`` with ``round="sr"`` — takes a 1-D array of ``source`` values
+    (float32, float64, float16 or ml_dtypes bfloat16; about ``n`` of them per run, ``batch`` per
+    call) and returns their codes of ``target`` (any integer array, an ml_dtypes array, or a torch
+    tensor). The inputs are adversarial classes from the format tables (every value, midpoints and
+    their neighbours, overflow thresholds, subnormal edges, ±0, ±Inf, NaNs, exponent patterns,
+    random); failures are shrunk per class and the kernel's behaviour is diagnosed against a panel
+    of alternatives (other modes and policies, profiles, double rounding, FTZ, NaN codes).
+    ``nan="any"`` lets any NaN code match any NaN. Returns a CheckReport (truthy when it passes).
+    Example: ``check(lambda x: x.astype(ml_dtypes.float8_e4m3fn), "e4m3fn", profile="ml_dtypes")``.
+    """
+    if source not in _CHECK_SOURCES:
+        raise ValueError(f"source: {source!r} is not accepted; accepted: {', '.join(_CHECK_SOURCES)}")
+    if nan not in ("bits", "any"):
+        raise ValueError(f"nan: {nan!r} is not accepted; accepted: bits, any")
+    src_fmt, bits_t, val_t = _CHECK_SOURCES[source]
+    if val_t is None:
+        if _mld is None:
+            raise ImportError("source='bfloat16' needs the ml_dtypes package")
+        val_t = _mld.bfloat16
+    variant, nbits = "exact", 8
+    if sr is not None:  # the harness makes the random words; only the variant and N are the target's
+        if round != "sr":
+            raise ValueError("sr: given, but round is not 'sr'")
+        if not isinstance(sr, dict) or any(k not in ("variant", "bits") for k in sr):
+            raise ValueError("sr: check takes sr=dict(variant=..., bits=...) only (the harness makes the random words)")
+        variant = _name("sr['variant']", sr.get("variant", "exact"))
+        nbits = _int_in("sr['bits']", sr.get("bits", 8), 1, 32)
+    with_rbits = round == "sr"
+
+    def kernel(inputs: np.ndarray, rbits: np.ndarray) -> np.ndarray:
+        x = inputs.astype(bits_t).view(val_t)
+        r = fn(x, rbits) if with_rbits else fn(x)
+        if _is_torch(r):
+            r = r.detach().cpu()
+            r = np.from_dlpack(r.view(__import__("torch").uint8)) if r.element_size() == 1 else np.from_dlpack(r)
+        r = np.asarray(r)
+        if r.dtype.kind == "V" or r.dtype.kind == "f":  # ml_dtypes / float16 arrays: their bits are the codes
+            r = r.view({1: np.uint8, 2: np.uint16}[r.dtype.itemsize])
+        if r.dtype.kind not in "iu":
+            raise TypeError(f"check: the kernel returned {r.dtype}; accepted: integer codes or ml_dtypes arrays")
+        if r.shape != x.shape:
+            raise ValueError(f"check: the kernel returned shape {r.shape} for {x.shape[0]} inputs")
+        if r.dtype.kind == "i":  # signed codes (torch.int16 bits, int8): their bit patterns
+            r = r.view(np.dtype(f"u{r.dtype.itemsize}"))
+        return np.ascontiguousarray(r.astype(np.uint64))
+
+    d = _ext.check_kernel(kernel, src_fmt, _name("target", target), _name("round", round),
+                          _name("overflow", overflow), _name("profile", profile), variant, nbits,
+                          _int_in("n", n, 1, 2**40), _int_in("seed", seed, 0, 2**64 - 1),
+                          _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose), nan == "any")
+    return CheckReport(d)
+
+
+class Quantized:
+    """A block-quantized tensor (``quantize``'s result).
+
+    codes
+        uint8 element codes in the input's shape, one per byte, right-aligned (FP4: low 4 bits;
+        MX INT8: two's complement); ``packed()`` gives FP4 two per byte / FP6 dense.
+    scales
+        the block scales as stored: e8m0fnu codes (uint8; E8M0 rules), ue4m3 codes (uint8;
+        nvfp4) or FP32 decode scales (float32; FP32 rules), in ``scale_shape``.
+    scale_values()
+        the decoded block scales (float64).
+    tensor_scale
+        NVFP4's FP32 per-tensor decode scale (``tensor_encode_scale`` is S_enc); None otherwise.
+    dequantize(scale_ftz=False)
+        element × block scale (× tensor scale), exact in float64, in the input's shape.
+    metadata
+        ``scheme`` (table name or spec), ``spec``, ``rule``, ``element``, ``element_bits``, ``shape``,
+        ``axis``, ``block_rows``/``block_cols`` (0 = whole dimension), ``scale_shape``, ``saturated``,
+        ``flushed``.
+    """
+
+    def __init__(self, q: Any, x_flat: np.ndarray):
+        self._q = q
+        self._x = x_flat
+        self.codes = q.codes
+        self.scales = q.scale_codes if q.scale_codes is not None else q.scales_f32
+        self.tensor_scale = float(q.tensor_decode_scale) if q.rule == "nvfp4" else None
+        self.tensor_encode_scale = float(q.tensor_encode_scale) if q.rule == "nvfp4" else None
+        for k in ("scheme", "spec", "rule", "element", "element_bits", "axis", "block_rows", "block_cols",
+                  "saturated", "flushed"):
+            setattr(self, k, getattr(q, k))
+        self.shape = tuple(q.shape)
+        self.scale_shape = tuple(q.scale_shape)
+
+    def dequantize(self, scale_ftz: bool = False) -> np.ndarray:
+        return self._q.dequantize(bool(scale_ftz))
+
+    def scale_values(self) -> np.ndarray:
+        return self._q.scale_values()
+
+    def packed(self) -> np.ndarray:
+        return self._q.packed()
+
+    def errors(self) -> dict:
+        """SQNR (dB), relative Frobenius error, max |error|, counts, scale range against the input."""
+        return dict(self._q.errors(self._x))
+
+    def __repr__(self) -> str:
+        return f"<Quantized {self.scheme} {self.shape} scales {self.scale_shape}>"
+
+
+def _quant_input(x: Any) -> tuple[np.ndarray, tuple]:
+    a, implied, _ = _as_array(x, "x")
+    if a.dtype.kind == "c" or a.dtype.kind == "O":
+        raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
+    if implied == "bf16" or a.dtype == np.float16:
+        a = a.astype(np.float32)  # exact
+    elif a.dtype not in (np.float32, np.float64):
+        raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
+    _check_shape(a, "x")
+    return _flat(a), a.shape
+
+
+def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
+             overflow: str = "satfinite", profile: str = "ocp", sr: dict | None = None) -> Quantized:
+    """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly) with ``scheme``.
+
+    scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 fp8_tensor
+    fp8_row fp8_channel fp8_1x128 fp8_128x128 fp8_1x128_ue8m0 fp8_128x128_ue8m0; OCP MX v1.0, NVIDIA
+    NVFP4, TE/DeepSeek-V3) or a spec string ``ELEMENT/ROWSxCOLS/SCALE[/POLICY...]``
+    (``e2m3fn/1x16/e8m0fnu:rceil``; README "Names"). ``rule`` overrides the scheme's scale rule
+    (ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4). Blocks run along the last axis
+    (``axis="first"``: along axis 0). Elements round with ``round``/``overflow``/``profile``
+    (default rne + satfinite, as OCP MX); ``sr=dict(seed=, stream=, step=, variant=, bits=)`` with
+    round="sr" (element i = flat C-order index). An f64 input enters every formula exactly.
+    """
+    flat, shape = _quant_input(x)
+    variant, nbits, srt = _sr_args(sr)
+    if srt is not None and srt[3] != 0:
+        raise ValueError("sr['index_base']: not accepted by quantize (element i reads index i)")
+    q = _ext.quantize_array(flat, list(shape), _name("scheme", scheme), None if rule is None else _name("rule", rule),
+                            _name("round", round), _name("overflow", overflow), _name("profile", profile),
+                            _name("axis", axis), variant, nbits, None if srt is None else srt[:3])
+    return Quantized(q, flat)
+
+
+def report(x: Any, schemes: Any, **kw: Any) -> list[dict]:
+    """One dict per scheme (as ``minifloat report``): scheme, count, sqnr_db, rel_frobenius,
+    max_abs_err, saturated, flushed, nonfinite_out, scale_min, scale_max. ``schemes`` is a name/spec
+    or a list of them; keyword arguments go to ``quantize``."""
+    if isinstance(schemes, str):
+        schemes = [schemes]
+    out = []
+    for s in schemes:
+        out.append(quantize(x, s, **kw).errors())
+    return out
+
+
+def schemes() -> list[str]:
+    """The named block schemes (spec strings are accepted too)."""
+    return list(_ext.scheme_names())

@@ -390,6 +390,9 @@ double span_call_seconds(const InArray& x, OutArray& out, std::string_view fmt, 
 
 }  // namespace
 
+void bind_quant(nb::module_& m);  // quant_ext.cpp
+void bind_check(nb::module_& m);  // check_ext.cpp
+
 NB_MODULE(_minifloat, m) {
   m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
@@ -428,5 +431,7 @@ NB_MODULE(_minifloat, m) {
       "The address of the buffer the extension reads for `x` (tests check zero-copy with it).");
   m.def("span_call_seconds", &span_call_seconds, "x"_a, "out"_a, "fmt"_a, "repeats"_a,
         "Benchmark baseline: best wall time of the C++ convert_f32 span call over x (bench/bench_python.py).");
+  bind_quant(m);
+  bind_check(m);
   m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // main.cpp: the `minifloat` command-line tool: formats, encode (incl. stochastic rounding),
-// decode, table, tables, quantize, report, compare, mma-check, dot, train, names. Every valued
+// decode, table, tables, quantize, report, compare, convert, probe gen/check, mma-check, dot, train, names. Every valued
 // option's accepted names come from the registry (registry.hpp; options.hpp).
 // Exit status: 0 success, 2 bad input (one line on stderr), 1 reserved for "checked and found
 // a mismatch" in later commands.

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// quant_ext.cpp: minifloat.quantize / minifloat.report over quant.hpp (any block scheme: MX,
+// NVFP4, scaled FP8, spec strings), the same quantizer the CLI's quantize/report commands run.
+// Inputs are flat C-order float32/float64 arrays with their shape (the Python layer makes them
+// contiguous); the result is a QuantizedTensor held by Python, whose arrays are copied out.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "minifloat/pack.hpp"
+#include "minifloat/quant.hpp"
+#include "minifloat/registry.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using namespace minifloat;
+
+namespace {
+
+using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
+
+template <class Fn>
+auto with_arg(std::string_view arg, Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const NameError& e) {
+    throw NameError(std::string(arg) + ": " + e.what());
+  } catch (const ParseError& e) {
+    throw ParseError(std::string(arg) + ": " + e.what());
+  } catch (const Error& e) {
+    throw Error(std::string(arg) + ": " + e.what());
+  }
+}
+
+/// A NumPy array owning a copy of `v`, with `shape`.
+template <class T>
+nb::object to_numpy(const std::vector<T>& v, const std::vector<std::size_t>& shape) {
+  auto* heap = new std::vector<T>(v);
+  nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::cast(nb::ndarray<nb::numpy, T>(heap->data(), shape.size(), shape.data(), owner));
+}
+
+std::string element_name(ElementType e) {
+  return e.kind == ElementKind::int8 ? std::string("mxint8") : format_name(e.format);
+}
+
+Scheme scheme_arg(std::string_view scheme, const std::optional<std::string_view>& rule) {
+  Scheme s = with_arg("scheme", [&] { return parse_scheme(scheme); });
+  if (rule) {
+    s.rule = with_arg("rule", [&] { return parse<ScaleRule>(*rule); });
+    with_arg("rule", [&] {
+      validate_scheme(s);
+      return 0;
+    });
+  }
+  return s;
+}
+
+QuantOptions options_arg(std::string_view round, std::string_view overflow, std::string_view profile,
+                         std::string_view axis, std::string_view sr_variant, unsigned sr_nbits,
+                         const std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>>& sr) {
+  QuantOptions o;
+  o.rounding.rounding = with_arg("round", [&] { return parse<Rounding>(round); });
+  o.rounding.overflow = with_arg("overflow", [&] { return parse<Overflow>(overflow); });
+  o.rounding.sr_variant = with_arg("sr['variant']", [&] { return parse<SrVariant>(sr_variant); });
+  if (sr_nbits < 1 || sr_nbits > 32)
+    throw Error("sr['bits']: " + std::to_string(sr_nbits) + " is out of range; accepted: 1..32");
+  o.rounding.sr_bits = static_cast<std::uint8_t>(sr_nbits);
+  o.profile = with_arg("profile", [&] { return parse_profile(profile); });
+  o.axis = with_arg("axis", [&] { return parse<BlockAxis>(axis); });
+  if (o.rounding.rounding == Rounding::sr && !sr)
+    throw Error("round: 'sr' needs sr=dict(seed=..., stream=..., step=..., variant=..., bits=...)");
+  if (o.rounding.rounding != Rounding::sr && sr) throw Error("sr: given, but round is not 'sr'");
+  if (sr) {
+    o.sr_seed = std::get<0>(*sr);
+    o.sr_stream = std::get<1>(*sr);
+    o.sr_step = std::get<2>(*sr);
+  }
+  return o;
+}
+
+QuantizedTensor quantize_array(const InArray& x, const std::vector<std::size_t>& shape, std::string_view scheme,
+                               std::optional<std::string_view> rule, std::string_view round,
+                               std::string_view overflow, std::string_view profile, std::string_view axis,
+                               std::string_view sr_variant, unsigned sr_nbits,
+                               std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr) {
+  const Scheme s = scheme_arg(scheme, rule);
+  const QuantOptions o = options_arg(round, overflow, profile, axis, sr_variant, sr_nbits, sr);
+  const std::size_t n = x.size();
+  const void* data = x.data();
+  const std::size_t item = x.itemsize();
+  if (item != 4 && item != 8) throw Error("internal: quantize takes float32 or float64");
+  nb::gil_scoped_release nogil;
+  if (item == 4) return quantize(std::span<const float>(static_cast<const float*>(data), n), shape, s, o);
+  return quantize(std::span<const double>(static_cast<const double*>(data), n), shape, s, o);
+}
+
+nb::dict error_dict(const ErrorStats& e, const std::string& scheme) {
+  nb::dict d;
+  d["scheme"] = scheme;
+  d["count"] = e.count;
+  d["sqnr_db"] = e.sqnr_db();
+  d["rel_frobenius"] = e.rel_frobenius();
+  d["max_abs_err"] = e.max_abs_err;
+  d["saturated"] = e.saturated;
+  d["flushed"] = e.flushed;
+  d["nonfinite_out"] = e.nonfinite_out;
+  d["scale_min"] = e.scale_min;
+  d["scale_max"] = e.scale_max;
+  return d;
+}
+
+nb::dict errors_of(const QuantizedTensor& q, const InArray& x) {
+  const std::size_t n = x.size();
+  if (n != q.codes.size()) throw Error("x: has " + std::to_string(n) + " elements; the tensor has " +
+                                       std::to_string(q.codes.size()));
+  ErrorStats e;
+  {
+    nb::gil_scoped_release nogil;
+    const std::vector<double> deq = dequantize(q);
+    e = x.itemsize() == 4 ? error_stats(std::span<const float>(static_cast<const float*>(x.data()), n), q, deq)
+                          : error_stats(std::span<const double>(static_cast<const double*>(x.data()), n), q, deq);
+  }
+  return error_dict(e, q.scheme);
+}
+
+}  // namespace
+
+void bind_quant(nb::module_& m) {
+  nb::class_<QuantizedTensor>(m, "QuantizedTensor", "A quantized tensor (quant.hpp QuantizedTensor).")
+      .def_ro("scheme", &QuantizedTensor::scheme)
+      .def_prop_ro("spec", [](const QuantizedTensor& q) { return scheme_spec(parse_scheme(q.scheme)); })
+      .def_prop_ro("rule", [](const QuantizedTensor& q) { return std::string(name(q.rule)); })
+      .def_prop_ro("element", [](const QuantizedTensor& q) { return element_name(q.element); })
+      .def_prop_ro("element_bits", [](const QuantizedTensor& q) { return element_bits(q.element); })
+      .def_ro("shape", &QuantizedTensor::shape)
+      .def_prop_ro("axis", [](const QuantizedTensor& q) { return std::string(name(q.axis)); })
+      .def_ro("rows", &QuantizedTensor::rows)
+      .def_ro("cols", &QuantizedTensor::cols)
+      .def_ro("block_rows", &QuantizedTensor::block_rows)
+      .def_ro("block_cols", &QuantizedTensor::block_cols)
+      .def_ro("scale_rows", &QuantizedTensor::scale_rows)
+      .def_ro("scale_cols", &QuantizedTensor::scale_cols)
+      .def_ro("scale_shape", &QuantizedTensor::scale_shape)
+      .def_ro("tensor_encode_scale", &QuantizedTensor::tensor_encode_scale)
+      .def_ro("tensor_decode_scale", &QuantizedTensor::tensor_decode_scale)
+      .def_ro("saturated", &QuantizedTensor::saturated)
+      .def_ro("flushed", &QuantizedTensor::flushed)
+      .def_prop_ro("codes", [](const QuantizedTensor& q) { return to_numpy(q.codes, q.shape); })
+      .def_prop_ro("scale_codes",
+                   [](const QuantizedTensor& q) {
+                     return q.scale_codes.empty() ? nb::none() : to_numpy(q.scale_codes, q.scale_shape);
+                   })
+      .def_prop_ro("scales_f32",
+                   [](const QuantizedTensor& q) { return q.scales.empty() ? nb::none() : to_numpy(q.scales, q.scale_shape); })
+      .def(
+          "scale_values",
+          [](const QuantizedTensor& q) {
+            std::vector<double> v(q.scale_rows * q.scale_cols);
+            for (std::size_t i = 0; i < v.size(); ++i) v[i] = block_scale_value(q, i);
+            return to_numpy(v, q.scale_shape);
+          },
+          "The decoded block scales (E8M0: 2^(code-127); nvfp4: e4m3 value x tensor decode scale; FP32).")
+      .def(
+          "dequantize",
+          [](const QuantizedTensor& q, bool scale_ftz) {
+            std::vector<double> v;
+            {
+              nb::gil_scoped_release nogil;
+              v = dequantize(q, scale_ftz ? ScaleFtz::yes : ScaleFtz::no);
+            }
+            return to_numpy(v, q.shape);
+          },
+          "scale_ftz"_a = false, "element x block scale (x tensor scale), the exact products in float64.")
+      .def(
+          "packed",
+          [](const QuantizedTensor& q) {
+            const int bits = element_bits(q.element);
+            const std::size_t cols = q.shape.empty() ? q.codes.size() : q.shape.back();
+            const std::size_t rows = cols == 0 ? 0 : q.codes.size() / cols;
+            std::vector<std::uint8_t> out;
+            std::size_t row_bytes = cols;
+            for (std::size_t r = 0; r < rows; ++r) {
+              const std::span<const std::uint8_t> row(q.codes.data() + r * cols, cols);
+              std::vector<std::uint8_t> p;
+              if (bits == 4)
+                p = pack_fp4(row);
+              else if (bits == 6)
+                p = pack_fp6(row, Fp6Packing::dense);
+              else
+                p.assign(row.begin(), row.end());
+              row_bytes = p.size();
+              out.insert(out.end(), p.begin(), p.end());
+            }
+            std::vector<std::size_t> shape = q.shape.empty() ? std::vector<std::size_t>{row_bytes} : q.shape;
+            shape.back() = row_bytes;
+            return to_numpy(out, shape);
+          },
+          "Codes packed per row of the last axis, as `minifloat quantize --packed`: FP4 two per byte "
+          "(element 2i in the low nibble), FP6 dense (4 codes in 3 bytes); shape [..., bytes per row]; "
+          "8-bit elements unchanged (pack.hpp).")
+      .def("errors", &errors_of, "x"_a, "Error statistics (SQNR, ...) of the dequantized tensor against x.");
+  m.def("quantize_array", &quantize_array, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "round"_a, "overflow"_a,
+        "profile"_a, "axis"_a, "sr_variant"_a, "sr_nbits"_a, "sr"_a.none(),
+        "Quantize a flat float32/float64 array of `shape` with a scheme name or spec string.");
+  m.def(
+      "scheme_names",
+      [] {
+        std::vector<std::string> v;
+        for (const auto& e : scheme_table().entries) v.emplace_back(e.name);
+        return v;
+      },
+      "The named block schemes.");
+}

@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: Apache-2.0
+"""check.file_flow.*: the CLI flow for kernels in any language (probe gen / probe check / convert /
+decode --in), driven with Python kernels. Oracles: ml_dtypes 0.6 `astype` (code nobody here wrote) and
+the `minifloat encode` command the report prints; hand-derived facts are cited per line.
+
+usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, convert, convert_2p24, decode, rerun, errors)
+Exits 77 (skipped) when numpy or ml_dtypes is missing.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    import ml_dtypes
+except ImportError as e:  # pragma: no cover
+    print(f"SKIP: {e}")
+    sys.exit(77)
+
+MF = sys.argv[1]
+CASE = sys.argv[2]
+PY = sys.executable
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def mf(*args, stdin=None):
+    return subprocess.run([MF, *args], capture_output=True, text=True, input=stdin)
+
+
+def kernel_file(d, name, body):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write("import sys, numpy as np, ml_dtypes\nx = np.load(sys.argv[1])\n" + body + "\n")
+    return path
+
+
+def run_kernel(k, d, out="got.npy"):
+    subprocess.run([PY, k, os.path.join(d, "inputs.npy"), os.path.join(d, out)], check=True,
+                   stderr=subprocess.DEVNULL)
+    return os.path.join(d, out)
+
+
+def must_show(d):
+    p = os.path.join(d, "p")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--from", "f32", "--round", "rne", "--overflow", "satfinite",
+           "--count", "100000", "--seed", "1", "--out", p)
+    check(r.returncode == 0, f"probe gen: {r.stderr}")
+    for f in ("inputs.npy", "classes.npy", "manifest.json", "expected.npy"):
+        check(os.path.exists(os.path.join(p, f)), f"probe gen wrote {f}")
+    bf16 = kernel_file(d, "k_bf16.py",
+                       "y = np.clip(x.astype(ml_dtypes.bfloat16).astype(np.float32), -448, 448)\n"
+                       "np.save(sys.argv[2], y.astype(ml_dtypes.float8_e4m3fn).view(np.uint8))")
+    good = kernel_file(d, "k_ok.py",
+                       "np.save(sys.argv[2], np.clip(x, -448, 448).astype(ml_dtypes.float8_e4m3fn).view(np.uint8))")
+    got = run_kernel(bf16, p)
+    r = mf("probe", "check", p, "--got", got)
+    print(r.stdout)
+    lines = r.stdout.splitlines()
+    check(r.returncode == 1, f"bf16 kernel: exit {r.returncode} (want 1)")
+    # Rounding through bf16 first turns 1.0625 + 2^-23 into the exact tie 1.0625, which goes to even:
+    # the first failing class is near_midpoint.
+    check(lines and lines[0].startswith("FAIL [near_midpoint"), f"first line names the class: {lines[:1]}")
+    check(any('diagnosis: agrees with "rne via bf16" on 100%' in l for l in lines), "diagnosis: rne via bf16")
+    rep = [l.split("reproduce: ", 1)[1] for l in lines if "reproduce: " in l]
+    first = [l for l in lines if l.strip().startswith("[near_midpoint]")][0]
+    expected_code = first.split(" expected ")[1].split()[0]
+    cmd = rep[0].split()
+    check(cmd[0] == "minifloat", f"reproduce line: {rep[0]}")
+    rr = mf(*cmd[1:])
+    check(rr.returncode == 0 and rr.stdout.strip() == expected_code,
+          f"reproduce prints the expected code: {rr.stdout.strip()} vs {expected_code}")
+    mn = np.load(os.path.join(p, "minimal.npy"))
+    check(mn.dtype == np.float32 and mn.view(np.uint32)[0] == 0x3F880001, f"minimal.npy[0] = {mn.view(np.uint32)[:1]}")
+    check(os.path.exists(os.path.join(p, "report.json")), "report.json")
+    got = run_kernel(good, p, "ok.npy")
+    r = mf("probe", "check", p, "--got", got)
+    check(r.returncode == 0 and r.stdout.startswith("pass"), f"correct kernel: exit {r.returncode}: {r.stdout[:200]}")
+
+
+ML_TYPES = {"e4m3fn": "float8_e4m3fn", "e5m2": "float8_e5m2", "e4m3fnuz": "float8_e4m3fnuz",
+            "e5m2fnuz": "float8_e5m2fnuz", "e4m3b11fnuz": "float8_e4m3b11fnuz", "e4m3": "float8_e4m3",
+            "e3m4": "float8_e3m4", "e3m2fn": "float6_e3m2fn", "e2m3fn": "float6_e2m3fn", "e2m1fn": "float4_e2m1fn",
+            "e8m0fnu": "float8_e8m0fnu"}
+
+
+def ml_dtypes_flow(d):
+    for src in ("f32", "f64", "bf16", "f16"):
+        for fmt, mlt in ML_TYPES.items():
+            p = os.path.join(d, f"{src}_{fmt}")
+            r = mf("probe", "gen", "--format", fmt, "--from", src, "--profile", "ml_dtypes", "--count", "20000",
+                   "--seed", "3", "--out", p)
+            check(r.returncode == 0, f"gen {src} {fmt}: {r.stderr}")
+            load = {"bf16": "x = x.view(ml_dtypes.bfloat16)\n"}.get(src, "")
+            k = kernel_file(d, f"k_{mlt}.py", load + f"np.save(sys.argv[2], x.astype(ml_dtypes.{mlt}).view(np.uint8))")
+            got = run_kernel(k, p)
+            r = mf("probe", "check", p, "--got", got)
+            check(r.returncode == 0, f"ml_dtypes astype {src} -> {fmt} under ml_dtypes: {r.stdout[:600]}")
+    # Against ocp with an f64 source, the diagnosis names ml_dtypes (its f64 arrays round through f32, T11).
+    p = os.path.join(d, "f64_ocp")
+    mf("probe", "gen", "--format", "e4m3fn", "--from", "f64", "--count", "50000", "--seed", "5", "--out", p)
+    k = kernel_file(d, "k_ml.py", "np.save(sys.argv[2], x.astype(ml_dtypes.float8_e4m3fn).view(np.uint8))")
+    r = mf("probe", "check", p, "--got", run_kernel(k, p))
+    print(r.stdout)
+    check(r.returncode == 1, "ml_dtypes f64 kernel fails against ocp")
+    check('diagnosis: agrees with "profile ml_dtypes" on 100%' in r.stdout, "diagnosis names ml_dtypes")
+
+
+def convert_flow(d, n=1 << 20):
+    bits = np.random.default_rng(7).integers(0, 2**32, size=n, dtype=np.uint64).astype(np.uint32)
+    x = bits.view(np.float32)
+    xin = os.path.join(d, "x.npy")
+    np.save(xin, x.reshape(1 << 10, n >> 10))
+    out = os.path.join(d, "c.npy")
+    r = mf("convert", "--in", xin, "--format", "e4m3fn", "--out", out)
+    check(r.returncode == 0, f"convert: {r.stderr}")
+    c = np.load(out)
+    check(c.shape == (1 << 10, n >> 10) and c.dtype == np.uint8, f"shape/dtype {c.shape} {c.dtype}")
+    text = "\n".join("0x%08x" % v for v in bits.tolist()) + "\n"
+    r = mf("encode", "--format", "e4m3fn", "--from", "f32", stdin=text)
+    enc = np.array([int(t, 16) for t in r.stdout.split()], dtype=np.uint8)
+    check(enc.size == n and np.array_equal(enc, c.reshape(-1)),
+          f"convert equals encode on all {n} elements ({int((enc != c.reshape(-1)).sum()) if enc.size == n else 'size'} differ)")
+    # An <f8 file is rounded once from the exact double (T11): 1.0625 + 2^-40 -> 0x39, not 0x38.
+    np.save(xin, np.array([1.0625 + 2.0**-40, -(1.0625 + 2.0**-40), 464.0], dtype=np.float64))
+    mf("convert", "--in", xin, "--format", "e4m3fn", "--out", out)
+    check(np.load(out).tolist() == [0x39, 0xB9, 0x7E], f"f64 rounded once: {np.load(out).tolist()}")
+    mf("convert", "--in", xin, "--format", "e4m3fn", "--profile", "ml_dtypes", "--out", out)
+    check(np.load(out).tolist() == [0x38, 0xB8, 0x7E], f"ml_dtypes profile goes through f32: {np.load(out).tolist()}")
+    # --as ml_dtypes: the descr ml_dtypes writes, loadable with .view()
+    mf("convert", "--in", xin, "--format", "e4m3fn", "--as", "ml_dtypes", "--out", out)
+    v = np.load(out).view(ml_dtypes.float8_e4m3fn).astype(np.float64)
+    check(v.tolist() == [1.125, -1.125, 448.0], f"--as ml_dtypes: {v.tolist()}")
+    # bf16 (<V2) input, SR reproducible from the seed
+    np.save(xin, np.array([1.0625] * 64, dtype=np.float32).astype(ml_dtypes.bfloat16))
+    r = mf("convert", "--in", xin, "--format", "e4m3fn", "--round", "sr", "--seed", "9", "--out", out)
+    a = np.load(out)
+    mf("convert", "--in", xin, "--format", "e4m3fn", "--round", "sr", "--seed", "9", "--out", out)
+    check(r.returncode == 0 and set(a.tolist()) == {0x38, 0x39} and np.array_equal(a, np.load(out)),
+          f"SR convert: {sorted(set(a.tolist()))}")
+
+
+def decode_flow(d):
+    cin, xout = os.path.join(d, "c.npy"), os.path.join(d, "x.npy")
+    np.save(cin, np.arange(256, dtype=np.uint8).reshape(16, 16))
+    r = mf("decode", "--in", cin, "--format", "e4m3fn", "--to", "f32", "--out", xout)
+    check(r.returncode == 0, f"decode --in: {r.stderr}")
+    want = np.arange(256, dtype=np.uint8).view(ml_dtypes.float8_e4m3fn).astype(np.float32).reshape(16, 16)
+    got = np.load(xout)
+    check(got.shape == (16, 16) and np.array_equal(got.view(np.uint32), want.view(np.uint32)),
+          "decode --in equals ml_dtypes' decoding bit for bit")
+
+
+def rerun_flow(d):
+    p = os.path.join(d, "p")
+    mf("probe", "gen", "--format", "e2m1fn", "--from", "f32", "--overflow", "satfinite", "--count", "20000",
+       "--seed", "2", "--out", p)
+    # ties away instead of even (T12): 0.25 -> 0x1 instead of 0x0
+    k = kernel_file(d, "k_rna.py",
+                    "a = np.abs(x).astype(np.float64); g = np.array([0, .5, 1, 1.5, 2, 3, 4, 6])\n"
+                    "i = np.searchsorted(g, a, side='right') - 1; i = np.clip(i, 0, 7)\n"
+                    "up = np.where(i < 7, (a - g[i]) >= (np.append(g, 8)[np.minimum(i + 1, 8)] - g[i]) / 2, False)\n"
+                    "c = np.minimum(i + up, 7).astype(np.uint8) | np.where(np.signbit(x), 8, 0).astype(np.uint8)\n"
+                    "c[np.isnan(x)] = 7\n"
+                    "np.save(sys.argv[2], c)")
+    r = mf("probe", "check", p, "--got", run_kernel(k, p), "--rerun", f"{PY} {k} {{in}} {{out}}")
+    print(r.stdout)
+    check(r.returncode == 1, "rna e2m1fn kernel fails")
+    check('diagnosis: agrees with "rna"' in r.stdout, "diagnosed as rna")
+    check(r.stdout.splitlines()[0].startswith("FAIL [midpoint"), "first failing class: midpoint")
+    check("f32 0x3fa00000 (1.25) => 0x3" in r.stdout, "shrunk to 1.25 (T12; exponent 0 is simplest: 1|1.5 ties to even 0x2)")
+
+
+def errors_flow(d):
+    p = os.path.join(d, "p")
+    mf("probe", "gen", "--format", "e4m3fn", "--count", "1000", "--seed", "1", "--out", p)
+    bad = os.path.join(d, "bad.npy")
+    np.save(bad, np.zeros(3, dtype=np.uint8))
+    r = mf("probe", "check", p, "--got", bad)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "elements" in r.stderr,
+          f"length mismatch: {r.returncode} {r.stderr}")
+    np.save(bad, np.zeros(3, dtype=np.float32))
+    r = mf("probe", "check", p, "--got", bad)
+    check(r.returncode == 2 and "dtype" in r.stderr, f"float got: {r.stderr}")
+    r = mf("probe", "check", p, "--got", os.path.join(p, "expected.npy"), "--rerun", "true")
+    check(r.returncode == 2 and "{in}" in r.stderr, f"rerun without placeholders: {r.stderr}")
+    r = mf("probe", "gen", "--format", "f32", "--count", "10", "--seed", "1", "--out", p)
+    check(r.returncode == 2 and "at most 16 bits" in r.stderr, f"32-bit target: {r.stderr}")
+    r = mf("convert", "--in", bad, "--format", "e4m3fn", "--round", "sr", "--out", os.path.join(d, "o.npy"))
+    check(r.returncode == 2 and "--seed" in r.stderr and not os.path.exists(os.path.join(d, "o.npy")),
+          f"sr without seed: {r.stderr}")
+    np.save(bad, np.zeros(3, dtype=np.uint8))
+    r = mf("convert", "--in", bad, "--format", "e4m3fn", "--out", os.path.join(d, "o.npy"))
+    check(r.returncode == 2 and "--from" in r.stderr, f"codes without --from: {r.stderr}")
+
+
+with tempfile.TemporaryDirectory() as d:
+    {"must_show": must_show, "ml_dtypes": ml_dtypes_flow, "convert": convert_flow,
+     "convert_2p24": lambda d: convert_flow(d, 1 << 24), "decode": decode_flow,
+     "rerun": rerun_flow, "errors": errors_flow}[CASE](d)
+print(f"{CASE}: {len(failures)} failures")
+sys.exit(1 if failures else 0)

