@@ -5,6 +5,7 @@
 #include "excerpt.hpp"
 #include "minifloat/file_io.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cctype>
 #include <cstring>
@@ -100,8 +101,8 @@ std::size_t NpyArray::element_count() const noexcept {
 }
 std::size_t NpyArray::item_size() const { return npy_item_size(dtype); }
 
-NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& what) {
-  if (size < 10) bad(what, "shorter than the 10-byte preamble (truncated?)");
+NpyHeader parse_npy_header(const std::byte* bytes, std::size_t size, std::uint64_t file_size, const std::string& what) {
+  if (file_size < 10 || size < 10) bad(what, "shorter than the 10-byte preamble (truncated?)");
   if (std::memcmp(bytes, kMagic, 6) != 0) bad(what, "missing the \\x93NUMPY magic");
   const auto major = static_cast<unsigned>(bytes[6]), minor = static_cast<unsigned>(bytes[7]);
   if (major < 1 || major > 3 || minor != 0)
@@ -112,14 +113,15 @@ NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& 
     hlen = static_cast<std::size_t>(bytes[8]) | (static_cast<std::size_t>(bytes[9]) << 8);
     hstart = 10;
   } else {
-    if (size < 12) bad(what, "truncated preamble");
+    if (size < 12 || file_size < 12) bad(what, "truncated preamble");
     for (int k = 3; k >= 0; --k) hlen = (hlen << 8) | static_cast<std::size_t>(bytes[8 + k]);
     hstart = 12;
   }
-  if (hlen > size - hstart) bad(what, "header length " + std::to_string(hlen) + " runs past the end of the file");
+  if (hlen > file_size - hstart) bad(what, "header length " + std::to_string(hlen) + " runs past the end of the file");
+  if (hlen > size - hstart) bad(what, "header truncated");
   const std::string header(reinterpret_cast<const char*>(bytes + hstart), hlen);
   HeaderParser p{header, 0, what};
-  NpyArray a;
+  NpyHeader a;
   bool have_descr = false, have_order = false, have_shape = false, fortran = false;
   p.expect('{');
   while (!p.eat('}')) {
@@ -175,12 +177,52 @@ NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& 
     n *= d;
   }
   if (n > std::numeric_limits<std::size_t>::max() / item) bad(what, "shape overflows");
-  const std::size_t need = n * item, have = size - hstart - hlen;
-  if (have < need)
-    bad(what, "data truncated: " + std::to_string(have) + " bytes present, " + std::to_string(need) + " needed");
-  if (have > need) bad(what, std::to_string(have - need) + " trailing bytes after the data");
-  a.data.assign(bytes + hstart + hlen, bytes + hstart + hlen + need);
+  a.data_offset = hstart + hlen;
+  a.data_bytes = n * item;
+  const std::uint64_t have = file_size - a.data_offset;
+  if (have < a.data_bytes)
+    bad(what, "data truncated: " + std::to_string(have) + " bytes present, " + std::to_string(a.data_bytes) + " needed");
+  if (have > a.data_bytes) bad(what, std::to_string(have - a.data_bytes) + " trailing bytes after the data");
   return a;
+}
+
+NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& what) {
+  const NpyHeader h = parse_npy_header(bytes, size, size, what);
+  NpyArray a{h.dtype, h.shape, {}};
+  a.data.assign(bytes + h.data_offset, bytes + h.data_offset + h.data_bytes);
+  return a;
+}
+
+NpyHeader read_npy_header(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot open '" + path.string() + "' for reading");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw IoError("cannot read '" + path.string() + "': " + ec.message());
+  // The preamble names the header length; read the preamble and the header only (at most 4 GiB by
+  // the format, in practice a few hundred bytes).
+  std::vector<std::byte> buf(static_cast<std::size_t>(std::min<std::uintmax_t>(size, 12)));
+  if (!buf.empty() && !in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(buf.size())))
+    throw IoError("cannot read '" + path.string() + "'");
+  std::size_t need = buf.size();
+  if (buf.size() >= 10 && std::memcmp(buf.data(), kMagic, 6) == 0) {
+    const auto major = static_cast<unsigned>(buf[6]);
+    std::size_t hlen = 0, hstart = 10;
+    if (major == 1) {
+      hlen = static_cast<std::size_t>(buf[8]) | (static_cast<std::size_t>(buf[9]) << 8);
+    } else if (buf.size() >= 12) {
+      for (int k = 3; k >= 0; --k) hlen = (hlen << 8) | static_cast<std::size_t>(buf[8 + k]);
+      hstart = 12;
+    }
+    need = static_cast<std::size_t>(std::min<std::uintmax_t>(size, std::uintmax_t{hstart} + hlen));
+  }
+  if (need > buf.size()) {
+    const std::size_t had = buf.size();
+    buf.resize(need);
+    if (!in.read(reinterpret_cast<char*>(buf.data() + had), static_cast<std::streamsize>(need - had)))
+      throw IoError("cannot read '" + path.string() + "'");
+  }
+  return parse_npy_header(buf.data(), buf.size(), size, path.string());
 }
 
 NpyArray read_npy(const std::filesystem::path& path) {
@@ -193,6 +235,18 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (size != 0 && !in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(size)))
     throw IoError("cannot read '" + path.string() + "'");
   return parse_npy(buf.data(), buf.size(), path.string());
+}
+
+TensorLocation locate_npy(const std::filesystem::path& path) {
+  const NpyHeader h = read_npy_header(path);
+  TensorLocation t;
+  t.path = path;
+  t.name = path.stem().string();
+  t.dtype = h.dtype;
+  t.shape = h.shape;
+  t.offset = h.data_offset;
+  t.item_size = npy_item_size(h.dtype);
+  return t;
 }
 
 std::vector<std::byte> npy_header(const std::string& dtype, const std::vector<std::size_t>& shape) {
@@ -292,18 +346,19 @@ void refuse_codes(const NpyArray& a) {
                      " codes, not numbers; decode them with that format (minifloat::to_double)");
 }
 template <class Out>
-std::vector<Out> as_values(const NpyArray& a) {
-  refuse_codes(a);
-  const std::size_t n = a.element_count(), item = a.item_size();
-  if (a.data.size() != n * item) throw ParseError("npy: data size does not match the shape");
-  std::vector<Out> out(n);
-  const std::byte* p = a.data.data();
-  const std::string& d = a.dtype;
-  for (std::size_t i = 0; i < n; ++i, p += item) {
+void decode_values(std::string_view d, std::span<const std::byte> bytes, std::span<Out> out) {
+  const std::size_t item = npy_item_size(std::string(d));
+  if (bytes.size() != out.size() * item)
+    throw ParseError("npy: " + std::to_string(bytes.size()) + " bytes do not hold " + std::to_string(out.size()) +
+                     " elements of " + std::string(d));
+  const std::byte* p = bytes.data();
+  if (d == "<f4") {  // binary32: as is (a float target gets the bits unchanged)
+    for (std::size_t i = 0; i < out.size(); ++i, p += 4) out[i] = static_cast<Out>(load_le<float>(p));
+    return;
+  }
+  for (std::size_t i = 0; i < out.size(); ++i, p += item) {
     double v = 0;
-    if (d == "<f4") {
-      v = static_cast<double>(load_le<float>(p));
-    } else if (d == "<f8") {
+    if (d == "<f8") {
       v = load_le<double>(p);
     } else if (d == "<f2") {
       v = to_double(formats::f16, load_le<std::uint16_t>(p));
@@ -322,9 +377,23 @@ std::vector<Out> as_values(const NpyArray& a) {
     }
     out[i] = static_cast<Out>(v);  // double → float rounds to nearest even (only <f8 can be inexact)
   }
+}
+template <class Out>
+std::vector<Out> as_values(const NpyArray& a) {
+  refuse_codes(a);
+  std::vector<Out> out(a.element_count());
+  if (a.data.size() != out.size() * a.item_size()) throw ParseError("npy: data size does not match the shape");
+  decode_values<Out>(a.dtype, a.data, out);
   return out;
 }
 }  // namespace
+
+void npy_decode(std::string_view dtype, std::span<const std::byte> bytes, std::span<float> out) {
+  decode_values<float>(dtype, bytes, out);
+}
+void npy_decode(std::string_view dtype, std::span<const std::byte> bytes, std::span<double> out) {
+  decode_values<double>(dtype, bytes, out);
+}
 
 std::vector<float> npy_as_f32(const NpyArray& a) {
   refuse_codes(a);

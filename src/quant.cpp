@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// quant.cpp: the tensor quantizers of quant.hpp (scheme table, tiling, special blocks, NVFP4 two-level
-// scaling, TE delayed scaling), dequantization, error statistics and the OCP MX dot product / GEMM.
+// quant.cpp: the tensor quantizers of quant.hpp (the streaming engine: tiling, special blocks, NVFP4
+// two-level scaling, exact f64 sources; TE delayed scaling), dequantization, error statistics and
+// the OCP MX dot product / GEMM.
 #include "minifloat/quant.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "minifloat/core/arith.hpp"
 #include "minifloat/core/convert.hpp"
@@ -16,204 +17,433 @@
 namespace minifloat {
 namespace {
 
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
+// The two kinds of source values. Binary32 values take the recipes' binary32 operations as written
+// (fmul_rn, fdiv_rn, the float overloads of the scale steps); binary64 values the exact forms of the
+// same formulas (core/block_scale.hpp: fl32_mul, fl32_div, the Unpacked overloads), which agree with
+// the float ones on every binary32 value.
+Unpacked exact(float x) { return detail::exact_f32(x); }
+Unpacked exact(double x) { return detail::exact_f64(x); }
+float mul32(float x, float s) { return fmul_rn(x, s); }
+float mul32(double x, float s) { return fl32_mul(detail::exact_f64(x), detail::exact_f32(s)); }
+float div32(float x, float s) { return fdiv_rn(x, s); }
+float div32(double x, float s) { return fl32_div(detail::exact_f64(x), detail::exact_f32(s)); }
+int e8m0_exp(ScaleRule r, float amax, ElementType el) { return e8m0_exponent(r, amax, el); }
+int e8m0_exp(ScaleRule r, double amax, ElementType el) { return e8m0_exponent(r, detail::exact_f64(amax), el); }
+Fp32Scale fp32_scale_of(float amax, float m, ScaleRule r, Fp32ScaleOrder o) { return fp32_scale(amax, m, r, 0.0f, o); }
+Fp32Scale fp32_scale_of(double amax, float m, ScaleRule r, Fp32ScaleOrder o) {
+  return fp32_scale(detail::exact_f64(amax), m, r, 0.0f, o);
 }
+std::uint8_t nvfp4_block(float amax, float s_enc, float m) { return nvfp4_block_scale_code(amax, s_enc, m); }
+std::uint8_t nvfp4_block(double amax, float s_enc, float m) { return nvfp4_block_scale_code(detail::exact_f64(amax), s_enc, m); }
+
+std::size_t checked_product(const std::vector<std::size_t>& dims, const char* what) {
+  std::size_t n = 1;
+  for (auto d : dims) {
+    if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) throw Error(std::string(what) + ": the shape's size overflows");
+    n *= d;
+  }
+  return n;
+}
+std::size_t ceil_div(std::size_t a, std::size_t b) { return b == 0 ? 0 : a / b + (a % b != 0); }
+
+// The scale of one tile, as the element loop needs it.
+struct TileScale {
+  enum class Kind : std::uint8_t { nan_block, e8m0, nvfp4, fp32 } kind = Kind::e8m0;
+  int e = 0;                        // E8M0 exponent
+  float enc = 1.0f, dec = 1.0f;     // FP32 / NVFP4 multipliers
+  bool divide = false;              // Fp32ScaleOrder::divide
+  bool flush = false;               // SubnormalAmax::flush_block zeroed the tile
+};
 
 }  // namespace
 
-const std::vector<Scheme>& schemes() {
-  static const std::vector<Scheme> s = {
-      {"mxfp8_e4m3", elements::e4m3fn, 1, 32, ScaleRule::ocp_floor, "OCP MX v1.0 MXFP8 (E4M3 elements, E8M0 scale, 32)"},
-      {"mxfp8_e5m2", elements::e5m2, 1, 32, ScaleRule::ocp_floor, "OCP MX v1.0 MXFP8 (E5M2 elements, E8M0 scale, 32)"},
-      {"mxfp6_e2m3", elements::e2m3fn, 1, 32, ScaleRule::ocp_floor, "OCP MX v1.0 MXFP6 (E2M3 elements, E8M0 scale, 32)"},
-      {"mxfp6_e3m2", elements::e3m2fn, 1, 32, ScaleRule::ocp_floor, "OCP MX v1.0 MXFP6 (E3M2 elements, E8M0 scale, 32)"},
-      {"mxfp4", elements::e2m1fn, 1, 32, ScaleRule::ocp_floor, "OCP MX v1.0 MXFP4 (E2M1 elements, E8M0 scale, 32)"},
-      {"mxint8", elements::mxint8, 1, 32, ScaleRule::ocp_floor, "OCP MX v1.0 MXINT8 (int8·2^-6 elements, E8M0 scale, 32)"},
-      {"nvfp4", elements::e2m1fn, 1, 16, ScaleRule::nvfp4, "NVIDIA NVFP4 (E2M1, E4M3 scale per 16, FP32 per tensor; TE order)"},
-      {"fp8_tensor", elements::e4m3fn, 0, 0, ScaleRule::fp32_amax, "E4M3, one FP32 scale per tensor (TE current scaling)"},
-      {"fp8_row", elements::e4m3fn, 1, 0, ScaleRule::fp32_amax, "E4M3, one FP32 scale per row (per token / output channel)"},
-      {"fp8_channel", elements::e4m3fn, 0, 1, ScaleRule::fp32_amax, "E4M3, one FP32 scale per column (per channel)"},
-      {"fp8_1x128", elements::e4m3fn, 1, 128, ScaleRule::fp32_amax, "E4M3, FP32 scale per 1x128 tile (DeepSeek-V3 activations)"},
-      {"fp8_128x128", elements::e4m3fn, 128, 128, ScaleRule::fp32_amax, "E4M3, FP32 scale per 128x128 block (DeepSeek-V3 weights)"},
-      {"fp8_1x128_ue8m0", elements::e4m3fn, 1, 128, ScaleRule::rceil, "E4M3, UE8M0 round-up scale per 1x128 tile (DeepSeek-V3.1, InfiR2)"},
-      {"fp8_128x128_ue8m0", elements::e4m3fn, 128, 128, ScaleRule::rceil, "E4M3, UE8M0 round-up scale per 128x128 block (DeepSeek-V3.1, InfiR2)"},
-  };
-  return s;
+// ---- the streaming engine -------------------------------------------------------------------
+
+std::size_t QuantPlan::count() const noexcept {
+  if (file_rows == 0 || file_cols == 0 || piece_rows == 0 || piece_cols == 0) return 0;
+  if (piece_cols >= file_cols) return ceil_div(file_rows, piece_rows);
+  return file_rows * ceil_div(file_cols, piece_cols);
 }
 
-const Scheme& find_scheme(std::string_view name) {
-  for (const auto& s : schemes())
-    if (iequal(s.name, name)) return s;
-  std::string names;
-  for (const auto& s : schemes()) {
-    if (!names.empty()) names += ' ';
-    names += s.name;
+QuantPiece QuantPlan::piece(std::size_t k) const noexcept {
+  QuantPiece p;
+  if (piece_cols >= file_cols) {
+    p.row = k * piece_rows;
+    p.rows = std::min(piece_rows, file_rows - p.row);
+    p.col = 0;
+    p.cols = file_cols;
+    return p;
   }
-  throw NameError("unknown scheme '" + std::string(name) + "'; accepted: " + names);
+  const std::size_t segs = ceil_div(file_cols, piece_cols);
+  p.row = k / segs;
+  p.rows = 1;
+  p.col = (k % segs) * piece_cols;
+  p.cols = std::min(piece_cols, file_cols - p.col);
+  return p;
 }
 
-// ---- quantize -------------------------------------------------------------------------------
+BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt)
+    : scheme_(scheme), opt_(opt) {
+  validate_scheme(scheme);
+  if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
+    throw Error("quantize: sr_bits is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32");
+  checked_product(shape, "quantize");
+  QuantizedTensor& q = q_;
+  q.scheme = scheme_name(scheme);
+  q.rule = scheme.rule;
+  q.element = scheme.element;
+  q.shape = shape;
+  q.axis = opt.axis;
+  // The [rows, cols] view and the file-order [file_rows, file_cols] view.
+  std::size_t R = 1, C = 1;
+  if (!shape.empty()) {
+    if (opt.axis == BlockAxis::first) {
+      C = shape[0];
+      R = checked_product(std::vector<std::size_t>(shape.begin() + 1, shape.end()), "quantize");
+    } else {
+      C = shape.back();
+      R = checked_product(std::vector<std::size_t>(shape.begin(), shape.end() - 1), "quantize");
+    }
+  }
+  q.rows = R;
+  q.cols = C;
+  q.block_rows = scheme.block_rows ? scheme.block_rows : std::max<std::size_t>(R, 1);
+  q.block_cols = scheme.block_cols ? scheme.block_cols : std::max<std::size_t>(C, 1);
+  q.scale_rows = ceil_div(R, q.block_rows);
+  q.scale_cols = ceil_div(C, q.block_cols);
+  if (shape.empty()) {
+    q.scale_shape = {};
+  } else if (shape.size() == 1) {
+    q.scale_shape = {q.scale_cols};
+  } else if (scheme.block_rows == 1) {
+    q.scale_shape = opt.axis == BlockAxis::first ? std::vector<std::size_t>(shape.begin() + 1, shape.end())
+                                                 : std::vector<std::size_t>(shape.begin(), shape.end() - 1);
+    q.scale_shape.push_back(q.scale_cols);
+  } else {
+    q.scale_shape = {q.scale_rows, q.scale_cols};
+  }
+  const std::size_t ntiles = q.scale_rows * q.scale_cols;
+  if (is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4) q.scale_codes.assign(ntiles, 0);
+  if (is_fp32_rule(q.rule)) q.scales.assign(ntiles, 1.0f);
+  if (opt.axis == BlockAxis::first) {
+    file_rows_ = C;
+    file_cols_ = R;
+    tile_rows_ = q.block_cols;
+    tile_cols_ = q.block_rows;
+  } else {
+    file_rows_ = R;
+    file_cols_ = C;
+    tile_rows_ = q.block_rows;
+    tile_cols_ = q.block_cols;
+  }
+}
 
-QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                         const QuantOptions& opt) {
+std::size_t BlockQuantizer::scale_index(std::size_t ta, std::size_t tb) const noexcept {
+  return opt_.axis == BlockAxis::first ? tb * q_.scale_cols + ta : ta * q_.scale_cols + tb;
+}
+
+QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
+  if (max_elements == 0) max_elements = 1;
+  QuantPlan p;
+  p.file_rows = file_rows_;
+  p.file_cols = file_cols_;
+  const std::size_t A = file_rows_, B = file_cols_, tA = tile_rows_, tB = tile_cols_;
+  bool local = true;
+  if (B == 0 || A <= max_elements / B) {  // the whole tensor
+    p.piece_rows = std::max<std::size_t>(A, 1);
+    p.piece_cols = B;
+  } else if (B <= max_elements) {  // whole rows
+    p.piece_cols = B;
+    p.piece_rows = max_elements / B;
+    if (p.piece_rows >= tA) p.piece_rows -= p.piece_rows % tA;
+    else local = false;
+  } else {  // parts of one row, byte-aligned for FP4/FP6 packing
+    p.piece_rows = 1;
+    const std::size_t L = tB % 8 == 0 ? tB : (tB % 4 == 0 ? 2 * tB : (tB % 2 == 0 ? 4 * tB : 8 * tB));  // lcm(tB, 8)
+    if (tA == 1 && tB <= max_elements && L <= max_elements) {
+      p.piece_cols = max_elements - max_elements % L;
+    } else {
+      p.piece_cols = std::max<std::size_t>(8, max_elements - max_elements % 8);
+      local = false;
+    }
+  }
+  p.first_pass = !local || q_.rule == ScaleRule::nvfp4;
+  return p;
+}
+
+template <class T>
+void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
+  if (v.size() != p.size()) throw Error("BlockQuantizer::observe: " + std::to_string(v.size()) + " values for a piece of " + std::to_string(p.size()));
+  if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_) throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
+  observed_ = true;
+  const std::size_t tA = tile_rows_, tB = tile_cols_;
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    const std::size_t a = p.row + r, ta = a / tA;
+    const bool rows_whole = ta * tA >= p.row && std::min((ta + 1) * tA, file_rows_) <= p.row + p.rows;
+    for (std::size_t c = 0; c < p.cols;) {
+      const std::size_t b = p.col + c, tb = b / tB;
+      const std::size_t end = std::min((tb + 1) * tB, p.col + p.cols) - p.col;  // exclusive, piece-relative
+      const bool whole = rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols;
+      TileStat* st = nullptr;
+      if (!whole) {
+        if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
+        st = &stats_[scale_index(ta, tb)];
+      }
+      for (; c < end; ++c) {
+        const T x = v[r * p.cols + c];
+        if (std::isnan(x)) {
+          if (st) st->nan = true;
+          continue;
+        }
+        const double m = std::fabs(static_cast<double>(x));
+        if (m > global_amax_) global_amax_ = m;  // fmax: NaN ignored
+        if (st) {
+          if (std::isinf(x)) st->inf = true;
+          if (m > st->amax) st->amax = m;
+        }
+      }
+    }
+  }
+}
+
+void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values) { observe_impl(p, values); }
+
+void BlockQuantizer::end_first_pass() {
+  if (global_done_) return;
+  global_done_ = true;
+  if (q_.rule != ScaleRule::nvfp4) return;
+  // The exact form of TE's fl32(2688 / amax): for a binary32 amax (every value of a float source)
+  // it is the float formula's result.
+  q_.tensor_encode_scale = nvfp4_global_encode_scale(detail::exact_f64(global_amax_), static_cast<float>(element_max(q_.element)));
+  q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
+}
+void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values) {
+  if (opt_.profile.source_via_f32) {
+    std::vector<float> f(values.begin(), values.end());  // RNE (D11: the f32-first behaviour of ml_dtypes)
+    observe_impl<float>(p, f);
+    return;
+  }
+  observe_impl(p, values);
+}
+
+template <class T>
+void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, std::span<std::uint8_t> codes) {
+  if (v.size() != p.size() || codes.size() != p.size())
+    throw Error("BlockQuantizer::quantize: " + std::to_string(v.size()) + " values and " + std::to_string(codes.size()) +
+                " codes for a piece of " + std::to_string(p.size()));
+  if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_) throw Error("BlockQuantizer::quantize: the piece lies outside the tensor");
+  if (p.size() == 0) return;
+  QuantizedTensor& q = q_;
+  const ElementType el = q.element;
+  const BlockPolicy& pol = scheme_.policy;
+  const bool e8m0 = is_e8m0_rule(q.rule), two_level = q.rule == ScaleRule::nvfp4;
+  const float emax_f = static_cast<float>(element_max(el));
+  if (two_level && !global_done_) {
+    if (!observed_) throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
+    end_first_pass();
+  }
+  const std::size_t tA = tile_rows_, tB = tile_cols_, B = file_cols_;
+  const std::size_t ta0 = p.row / tA, ta1 = ceil_div(p.row + p.rows, tA);
+  const std::size_t tb0 = p.col / tB, tb1 = ceil_div(p.col + p.cols, tB);
+  const std::size_t ntb = tb1 - tb0;
+  // 1. the tiles' statistics: from the first pass for a tile this piece cuts, else from the piece
+  std::vector<TileStat> st((ta1 - ta0) * ntb);
+  std::vector<char> cut(st.size(), 0);
+  for (std::size_t ta = ta0; ta < ta1; ++ta)
+    for (std::size_t tb = tb0; tb < tb1; ++tb) {
+      const bool whole = ta * tA >= p.row && std::min((ta + 1) * tA, file_rows_) <= p.row + p.rows &&
+                         tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols;
+      if (whole) continue;
+      if (stats_.empty())
+        throw Error("BlockQuantizer::quantize: the piece cuts a tile; observe() every piece first (QuantPlan::first_pass)");
+      st[(ta - ta0) * ntb + (tb - tb0)] = stats_[scale_index(ta, tb)];
+      cut[(ta - ta0) * ntb + (tb - tb0)] = 1;
+    }
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    const std::size_t ia = (p.row + r) / tA - ta0;
+    for (std::size_t c = 0; c < p.cols; ++c) {
+      const std::size_t k = ia * ntb + ((p.col + c) / tB - tb0);
+      if (cut[k]) continue;
+      const T x = v[r * p.cols + c];
+      TileStat& s = st[k];
+      if (std::isnan(x)) {
+        s.nan = true;
+      } else {
+        if (std::isinf(x)) s.inf = true;
+        const double m = std::fabs(static_cast<double>(x));
+        if (m > s.amax) s.amax = m;
+      }
+    }
+  }
+  // 2. the tiles' scales (the special-block policies of core/block_scale.hpp, in this order)
+  std::vector<TileScale> ts(st.size());
+  for (std::size_t ta = ta0; ta < ta1; ++ta)
+    for (std::size_t tb = tb0; tb < tb1; ++tb) {
+      const std::size_t k = (ta - ta0) * ntb + (tb - tb0), t = scale_index(ta, tb);
+      const TileStat& s = st[k];
+      TileScale& sc = ts[k];
+      if ((s.nan && pol.nan == NanInBlock::whole_block_nan) || (s.inf && pol.inf == InfInBlock::nan_scale)) {
+        sc.kind = TileScale::Kind::nan_block;
+        if (e8m0) q.scale_codes[t] = 0xff;
+        if (two_level) q.scale_codes[t] = 0x7f;
+        if (!q.scales.empty()) q.scales[t] = std::numeric_limits<float>::quiet_NaN();
+        continue;
+      }
+      T amax = static_cast<T>(s.amax);  // exact: it is one of the values
+      if (std::isfinite(amax) && amax < static_cast<T>(pol.amax_epsilon)) amax = static_cast<T>(pol.amax_epsilon);
+      if (amax > 0 && amax < static_cast<T>(std::numeric_limits<float>::min()) && pol.subnormal == SubnormalAmax::flush_block) {
+        sc.flush = true;
+        amax = 0;
+      }
+      const bool zero = amax == 0;
+      if (zero && pol.zero == ZeroBlock::nan && !two_level) {
+        sc.kind = TileScale::Kind::nan_block;
+        if (e8m0) q.scale_codes[t] = 0xff;
+        if (!q.scales.empty()) q.scales[t] = 0.0f;  // decode scale 0: y = 0/0
+        continue;
+      }
+      if (e8m0) {
+        sc.kind = TileScale::Kind::e8m0;
+        if (zero) sc.e = pol.zero == ZeroBlock::unit_scale ? 0 : -127;
+        else if (s.inf) sc.e = 127;  // InfInBlock::max_scale
+        else sc.e = e8m0_exp(q.rule, amax, el);
+        q.scale_codes[t] = static_cast<std::uint8_t>(sc.e + 127);
+      } else if (two_level) {
+        sc.kind = TileScale::Kind::nvfp4;
+        const std::uint8_t code = nvfp4_block(amax, q.tensor_encode_scale, emax_f);
+        q.scale_codes[t] = code;
+        sc.enc = nvfp4_element_encode_scale(code, q.tensor_encode_scale);
+      } else {
+        sc.kind = TileScale::Kind::fp32;
+        Fp32Scale f;
+        if (!zero) f = fp32_scale_of(amax, emax_f, q.rule, pol.fp32_order);
+        sc.divide = pol.fp32_order == Fp32ScaleOrder::divide && q.rule == ScaleRule::fp32_amax && !zero;
+        sc.enc = f.encode;
+        sc.dec = f.decode;
+        q.scales[t] = f.decode;
+      }
+    }
+  // 3. the elements
+  const std::uint8_t nan_code = element_nan_code(el, opt_.profile);
+  const RoundingSpec spec = opt_.rounding;
+  const Profile prof = opt_.profile;
+  const bool sr = spec.rounding == Rounding::sr, one_rounding = pol.fp32_order == Fp32ScaleOrder::exact;
+  std::uint64_t saturated = 0, flushed = 0;
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    const std::size_t a = p.row + r, ia = a / tA - ta0;
+    for (std::size_t b0 = p.col; b0 < p.col + p.cols;) {
+      const std::size_t tb = b0 / tB, b1 = std::min((tb + 1) * tB, p.col + p.cols);
+      const TileScale& sc = ts[ia * ntb + (tb - tb0)];
+      const std::size_t off = r * p.cols - p.col;
+      if (sc.kind == TileScale::Kind::nan_block) {
+        for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
+        b0 = b1;
+        continue;
+      }
+      for (std::size_t b = b0; b < b1; ++b) {
+        const T x0 = v[off + b];
+        const T x = (sc.flush && std::isfinite(x0)) ? std::copysign(T(0), x0) : x0;
+        const std::uint64_t rb = sr ? sr_bits(opt_.sr_seed, opt_.sr_stream, opt_.sr_step, a * B + b, spec.sr_variant) : 0;
+        ElementResult er;
+        switch (sc.kind) {
+          case TileScale::Kind::e8m0: er = quantize_element(el, exact(x), sc.e, spec, prof, rb, pol.mxint8_min); break;
+          case TileScale::Kind::nvfp4:
+          case TileScale::Kind::fp32:
+            if (one_rounding) {
+              er = quantize_element(el, detail::exact_mul(exact(x), detail::exact_f32(sc.enc)).value, 0, spec, prof, rb, pol.mxint8_min);
+            } else {
+              const float y = sc.divide ? div32(x, sc.dec) : mul32(x, sc.enc);
+              er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
+            }
+            break;
+          default: break;
+        }
+        codes[off + b] = er.code;
+        if (er.saturated) ++saturated;
+        if (std::isfinite(x0) && x0 != 0 && element_value(el, er.code) == 0.0) ++flushed;
+      }
+      b0 = b1;
+    }
+  }
+  q.saturated += saturated;
+  q.flushed += flushed;
+}
+
+void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes) {
+  quantize_impl(p, values, codes);
+}
+void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes) {
+  if (opt_.profile.source_via_f32) {
+    std::vector<float> f(values.begin(), values.end());  // RNE (D11)
+    quantize_impl<float>(p, f, codes);
+    return;
+  }
+  quantize_impl(p, values, codes);
+}
+
+template <class T>
+void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<T> out,
+                                     ScaleFtz ftz) const {
+  if (codes.size() != p.size() || out.size() != p.size())
+    throw Error("BlockQuantizer::dequantize: " + std::to_string(codes.size()) + " codes and " + std::to_string(out.size()) +
+                " outputs for a piece of " + std::to_string(p.size()));
+  if (p.size() == 0) return;
+  double lut[256];
+  for (int c = 0; c < 256; ++c)
+    lut[c] = (q_.element.kind == ElementKind::floating && c >= (1 << q_.element.format.bits))
+                 ? 0.0
+                 : element_value(q_.element, static_cast<std::uint8_t>(c));
+  const std::size_t tA = tile_rows_, tB = tile_cols_;
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    const std::size_t ta = (p.row + r) / tA;
+    for (std::size_t b0 = p.col; b0 < p.col + p.cols;) {
+      const std::size_t tb = b0 / tB, b1 = std::min((tb + 1) * tB, p.col + p.cols);
+      const double sv = block_scale_value(q_, scale_index(ta, tb), ftz);
+      const std::size_t off = r * p.cols - p.col;
+      for (std::size_t b = b0; b < b1; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * sv);
+      b0 = b1;
+    }
+  }
+}
+void BlockQuantizer::dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<double> out,
+                                ScaleFtz ftz) const {
+  dequantize_impl(p, codes, out, ftz);
+}
+void BlockQuantizer::dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<float> out,
+                                ScaleFtz ftz) const {
+  dequantize_impl(p, codes, out, ftz);
+}
+
+namespace {
+template <class T>
+QuantizedTensor quantize_whole(std::span<const T> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                               const QuantOptions& opt) {
+  BlockQuantizer bq(shape, scheme, opt);
   std::size_t n = 1;
   for (auto d : shape) n *= d;
   if (n != x.size())
     throw Error("quantize: " + std::to_string(x.size()) + " values do not match the shape (" + std::to_string(n) +
                 " elements)");
-  QuantizedTensor q;
-  q.scheme = scheme.name;
-  q.element = scheme.element;
-  q.rule = opt.rule.value_or(scheme.default_rule);
-  q.shape = shape;
-  q.transposed = opt.along_first_axis;
-  if (opt.element) {
-    if (scheme.element.kind != ElementKind::floating || scheme.default_rule == ScaleRule::nvfp4)
-      throw Error("quantize: scheme " + scheme.name + " has a fixed element type");
-    if (opt.element->bits > 8 || validate(*opt.element) != FormatError::ok)
-      throw Error("quantize: the element format must be a valid format of at most 8 bits");
-    q.element.format = *opt.element;
+  const QuantPlan plan = bq.plan(std::numeric_limits<std::size_t>::max());
+  std::vector<std::uint8_t> codes(n, 0);
+  if (plan.count() == 1) {
+    const QuantPiece all = plan.piece(0);
+    if (plan.first_pass) bq.observe(all, x);
+    bq.quantize(all, x, codes);
   }
-  const bool two_level = q.rule == ScaleRule::nvfp4;
-  if (two_level != (scheme.default_rule == ScaleRule::nvfp4))
-    throw Error("quantize: scale rule " + std::string(scale_rule_name(q.rule)) + " does not apply to scheme " +
-                scheme.name + " (nvfp4 uses only the nvfp4 rule)");
-  if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
-    throw Error("quantize: sr_bits must be 1..32");
-
-  // The [rows, cols] view.
-  std::size_t R = 1, C = 1;
-  if (!shape.empty()) {
-    if (opt.along_first_axis) {
-      C = shape[0];
-      R = C ? n / C : 0;
-    } else {
-      C = shape.back();
-      R = C ? n / C : 0;
-    }
-  }
-  if (n == 0) R = C = 0;
-  q.rows = R;
-  q.cols = C;
-  q.block_rows = scheme.block_rows ? scheme.block_rows : std::max<std::size_t>(R, 1);
-  q.block_cols = scheme.block_cols ? scheme.block_cols : std::max<std::size_t>(C, 1);
-  q.scale_rows = (R + q.block_rows - 1) / q.block_rows;
-  q.scale_cols = (C + q.block_cols - 1) / q.block_cols;
-  const std::size_t ntiles = q.scale_rows * q.scale_cols;
-  q.codes.assign(n, 0);
-  const bool e8m0 = is_e8m0_rule(q.rule);
-  if (e8m0 || two_level) q.scale_codes.assign(ntiles, 0);
-  if (is_fp32_rule(q.rule)) q.scales.assign(ntiles, 1.0f);
-
-  auto flat = [&](std::size_t r, std::size_t c) { return opt.along_first_axis ? c * R + r : r * C + c; };
-  const ElementType el = q.element;
-  const BlockPolicy& pol = opt.policy;
-  const float emax_f = static_cast<float>(element_max(el));
-  const std::uint8_t nan_code = element_nan_code(el, opt.profile);
-  auto rbits_of = [&](std::size_t i) -> std::uint64_t {
-    if (opt.rounding.rounding != Rounding::sr) return 0;
-    return sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, i, opt.rounding.sr_variant);
-  };
-  auto put = [&](std::size_t i, float xi, const ElementResult& er) {
-    q.codes[i] = er.code;
-    if (er.saturated) ++q.saturated;
-    if (std::isfinite(xi) && xi != 0.0f && element_value(el, er.code) == 0.0) ++q.flushed;
-  };
-
-  if (two_level) {  // NVFP4 global scale: amax over the tensor, NaN ignored (fmaxf)
-    float g = 0.0f;
-    for (float v : x) g = std::fmax(g, std::fabs(v));
-    q.tensor_encode_scale = nvfp4_global_encode_scale(g);
-    q.tensor_decode_scale = 1.0f / q.tensor_encode_scale;
-  }
-
-  for (std::size_t ti = 0; ti < q.scale_rows; ++ti) {
-    const std::size_t r0 = ti * q.block_rows, r1 = std::min(R, r0 + q.block_rows);
-    for (std::size_t tj = 0; tj < q.scale_cols; ++tj) {
-      const std::size_t c0 = tj * q.block_cols, c1 = std::min(C, c0 + q.block_cols);
-      const std::size_t t = ti * q.scale_cols + tj;
-      float amax = 0.0f;
-      bool has_nan = false, has_inf = false;
-      for (std::size_t r = r0; r < r1; ++r)
-        for (std::size_t c = c0; c < c1; ++c) {
-          const float v = x[flat(r, c)];
-          if (std::isnan(v)) has_nan = true;
-          else {
-            if (std::isinf(v)) has_inf = true;
-            amax = std::max(amax, std::fabs(v));
-          }
-        }
-      auto fill_nan_block = [&] {
-        if (e8m0) q.scale_codes[t] = 0xff;
-        if (two_level) q.scale_codes[t] = 0x7f;
-        if (!q.scales.empty()) q.scales[t] = std::numeric_limits<float>::quiet_NaN();
-        for (std::size_t r = r0; r < r1; ++r)
-          for (std::size_t c = c0; c < c1; ++c) q.codes[flat(r, c)] = nan_code;
-      };
-      if (has_nan && pol.nan == NanInBlock::whole_block_nan) {
-        fill_nan_block();
-        continue;
-      }
-      if (has_inf && pol.inf == InfInBlock::nan_scale) {
-        fill_nan_block();
-        continue;
-      }
-      if (std::isfinite(amax) && amax < pol.amax_epsilon) amax = pol.amax_epsilon;
-      bool flush = false;
-      if (amax > 0.0f && amax < std::numeric_limits<float>::min() && pol.subnormal == SubnormalAmax::flush_block) {
-        flush = true;
-        amax = 0.0f;
-      }
-      const bool zero = amax == 0.0f;
-      if (zero && pol.zero == ZeroBlock::nan && !two_level) {
-        if (e8m0) q.scale_codes[t] = 0xff;
-        if (!q.scales.empty()) q.scales[t] = 0.0f;  // decode scale 0: y = 0/0
-        for (std::size_t r = r0; r < r1; ++r)
-          for (std::size_t c = c0; c < c1; ++c) q.codes[flat(r, c)] = nan_code;
-        continue;
-      }
-      auto each = [&](auto&& fn) {
-        for (std::size_t r = r0; r < r1; ++r)
-          for (std::size_t c = c0; c < c1; ++c) {
-            const std::size_t i = flat(r, c);
-            float v = x[i];
-            if (flush && std::isfinite(v)) v = std::copysign(0.0f, v);
-            ElementResult er = fn(v, i);
-            put(i, x[i], er);
-          }
-      };
-      if (e8m0) {
-        int e;
-        if (zero) e = pol.zero == ZeroBlock::unit_scale ? 0 : -127;
-        else if (has_inf) e = 127;  // InfInBlock::max_scale
-        else e = e8m0_exponent(q.rule, amax, el);
-        q.scale_codes[t] = static_cast<std::uint8_t>(e + 127);
-        each([&](float v, std::size_t i) {
-          return quantize_element(el, v, e, opt.rounding, opt.profile, rbits_of(i), pol.mxint8_min);
-        });
-      } else if (two_level) {
-        const std::uint8_t sc = nvfp4_block_scale_code(amax, q.tensor_encode_scale);
-        q.scale_codes[t] = sc;
-        const float enc = nvfp4_element_encode_scale(sc, q.tensor_encode_scale);
-        each([&](float v, std::size_t i) {
-          return quantize_element(el, v * enc, 0, opt.rounding, opt.profile, rbits_of(i), pol.mxint8_min);
-        });
-      } else {  // FP32 rules
-        Fp32Scale s;
-        if (!zero) s = fp32_scale(amax, emax_f, q.rule, 0.0f, pol.fp32_order);
-        const bool divide = pol.fp32_order == Fp32ScaleOrder::divide && q.rule == ScaleRule::fp32_amax && !zero;
-        q.scales[t] = s.decode;
-        each([&](float v, std::size_t i) {
-          const float y = divide ? v / s.decode : v * s.encode;
-          return quantize_element(el, y, 0, opt.rounding, opt.profile, rbits_of(i), pol.mxint8_min);
-        });
-      }
-    }
-  }
+  QuantizedTensor q = std::move(bq.result());
+  q.codes = std::move(codes);
   return q;
+}
+}  // namespace
+
+QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt) {
+  return quantize_whole(x, shape, scheme, opt);
+}
+QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt) {
+  return quantize_whole(x, shape, scheme, opt);
 }
 
 // ---- dequantize and statistics --------------------------------------------------------------
@@ -240,7 +470,7 @@ std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz) {
                  : element_value(q.element, static_cast<std::uint8_t>(c));
   for (std::size_t r = 0; r < R; ++r)
     for (std::size_t c = 0; c < C; ++c) {
-      const std::size_t i = q.transposed ? c * R + r : r * C + c;
+      const std::size_t i = q.axis == BlockAxis::first ? c * R + r : r * C + c;
       const std::size_t t = (r / q.block_rows) * q.scale_cols + c / q.block_cols;
       out[i] = lut[q.codes[i]] * sv[t];
     }
@@ -267,15 +497,14 @@ void ErrorStats::merge(const ErrorStats& o) {
   }
 }
 
-ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const std::vector<double>& deq) {
-  ErrorStats s;
+void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq) {
   if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i])) continue;
     if (!std::isfinite(deq[i])) {  // a finite input lost to NaN/Inf: its error is unbounded
       ++s.nonfinite_out;
       ++s.count;
-      s.signal += static_cast<double>(x[i]) * x[i];
+      s.signal += x[i] * x[i];
       s.noise = std::numeric_limits<double>::infinity();
       s.max_abs_err = std::numeric_limits<double>::infinity();
       continue;
@@ -286,6 +515,9 @@ ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const
     s.noise += e * e;
     s.max_abs_err = std::max(s.max_abs_err, std::fabs(e));
   }
+}
+
+void finish_error_stats(ErrorStats& s, const QuantizedTensor& q) {
   s.saturated = q.saturated;
   s.flushed = q.flushed;
   const std::size_t nt = q.scale_rows * q.scale_cols;
@@ -296,7 +528,17 @@ ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const
     s.scale_min = std::min(s.scale_min, v);
     s.scale_max = std::max(s.scale_max, v);
   }
+}
+
+ErrorStats error_stats(std::span<const double> x, const QuantizedTensor& q, const std::vector<double>& deq) {
+  ErrorStats s;
+  accumulate_errors(s, x, deq);
+  finish_error_stats(s, q);
   return s;
+}
+ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const std::vector<double>& deq) {
+  const std::vector<double> xd(x.begin(), x.end());
+  return error_stats(std::span<const double>(xd), q, deq);
 }
 
 // ---- delayed scaling ------------------------------------------------------------------------
@@ -315,6 +557,7 @@ QuantizedTensor DelayedScaling::quantize(std::span<const float> x, const std::ve
   q.rule = ScaleRule::fp32_amax;
   q.element = ElementType{ElementKind::floating, cfg_.element};
   q.shape = shape;
+  q.scale_shape = {1};
   q.rows = n ? 1 : 0;
   q.cols = n;
   q.block_rows = 1;
@@ -390,7 +633,7 @@ float round_to_f32(i128 s, int exp) {
 }
 
 void check_mx(const QuantizedTensor& t, const char* which) {
-  if (!is_e8m0_rule(t.rule) || t.transposed || t.block_rows != 1)
+  if (!is_e8m0_rule(t.rule) || t.axis != BlockAxis::last || t.block_rows != 1)
     throw Error(std::string("mx_dot: operand ") + which + " must be quantized with an E8M0 rule in 1×k blocks along the last axis");
 }
 }  // namespace

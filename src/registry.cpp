@@ -214,9 +214,10 @@ constexpr Entries<Mxint8Min, 2> kMxint8Min{{
     {Mxint8Min::twos_complement, "twos_complement", "-2 (code 0x80) is representable (OCP MX, TOSA, gfloat); the default"},
     {Mxint8Min::symmetric, "symmetric", "clamp to +-127/64 (mx-emu)"},
 }};
-constexpr Entries<Fp32ScaleOrder, 2> kFp32Order{{
-    {Fp32ScaleOrder::te_multiply, "te_multiply", "encode = max/amax, y = x*encode, decode = 1/encode (TE); the default"},
-    {Fp32ScaleOrder::divide, "divide", "decode = amax/max, y = x/decode (DeepSeek-V3 act_quant)"},
+constexpr Entries<Fp32ScaleOrder, 3> kFp32Order{{
+    {Fp32ScaleOrder::te_multiply, "te_multiply", "encode = max/amax, y = fl32(x*encode), decode = 1/encode (TE); the default"},
+    {Fp32ScaleOrder::divide, "divide", "fp32_amax: decode = amax/max, y = fl32(x/decode) (DeepSeek-V3 act_quant)"},
+    {Fp32ScaleOrder::exact, "exact", "scales as te_multiply; x*encode rounded once into the element (no binary32 step)"},
 }};
 constexpr Entries<BlockAxis, 2> kBlockAxis{{
     {BlockAxis::last, "last", "blocks run along the last axis (rows of the [rows, cols] view); the default"},
@@ -339,12 +340,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(Overflow{})));
   v.push_back(listing(profile_table()));
   v.push_back(listing(name_table(SrVariant{})));
-  // Hook for the block-scheme rewrite: the scheme table stays in quant.cpp; when schemes become
-  // data with spec strings, register them as a NameTable (with the spec-string grammar as a
-  // NamePattern) and list that table here instead.
-  NameListing sl{"scheme", "block scheme", {}, {}};
-  for (const auto& s : schemes()) sl.names.emplace_back(s.name, s.summary);
-  v.push_back(std::move(sl));
+  v.push_back(listing(scheme_table()));
   v.push_back(listing(name_table(ScaleRule{})));
   v.push_back(listing(name_table(ZeroBlock{})));
   v.push_back(listing(name_table(NanInBlock{})));

@@ -315,13 +315,30 @@ NpyArray safetensor_from_bytes(const SafetensorsFile& file, const SafetensorInfo
   return a;
 }
 
-NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name) {
+const SafetensorInfo& find_safetensor(const SafetensorsFile& file, const std::string& name) {
   for (const auto& t : file.tensors)
-    if (t.name == name) return read_safetensor(file, t);
+    if (t.name == name) return t;
   std::string names;
   for (std::size_t k = 0; k < file.tensors.size() && k < 20; ++k) names += (k ? ", " : "") + detail::excerpt(file.tensors[k].name);
   if (file.tensors.size() > 20) names += ", …";
   throw NameError("no tensor " + quote_name(name) + " in '" + file.path.string() + "'; it holds: " + names);
+}
+
+NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name) {
+  return read_safetensor(file, find_safetensor(file, name));
+}
+
+TensorLocation locate_safetensor(const SafetensorsFile& file, const SafetensorInfo& info) {
+  const NpyArray a = empty_array(info);  // the dtype mapping (and refusal) of read_safetensor
+  TensorLocation t;
+  t.path = file.path;
+  t.name = info.name;
+  t.dtype = a.dtype;
+  t.shape = info.shape;
+  t.offset = file.data_start + info.begin;
+  t.item_size = npy_item_size(a.dtype);
+  t.code_format = a.code_format;
+  return t;
 }
 
 SafetensorsWriter::SafetensorsWriter(OutputSet& outputs, OutputId id, std::vector<SafetensorSpec> tensors,

@@ -16,5 +16,7 @@
 #include "quant.hpp"
 #include "registry.hpp"
 #include "safetensors.hpp"
+#include "scheme.hpp"
 #include "stochastic.hpp"
 #include "tables.hpp"
+#include "tensor_file.hpp"

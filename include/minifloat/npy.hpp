@@ -8,11 +8,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/format.hpp"
 #include "error.hpp"
 #include "file_io.hpp"
+#include "tensor_file.hpp"
 
 namespace minifloat {
 
@@ -69,6 +71,24 @@ NpyArray read_npy(const std::filesystem::path& path);
 /// Parse .npy bytes already in memory (same checks as read_npy; `what` names the source in errors).
 NpyArray parse_npy(const std::byte* bytes, std::size_t size, const std::string& what = "<memory>");
 
+/// A .npy file's header: dtype, shape and where the data lies.
+struct NpyHeader {
+  std::string dtype;
+  std::vector<std::size_t> shape;
+  std::uint64_t data_offset = 0;  ///< file offset of the data (a multiple of 64 for NumPy's files)
+  std::uint64_t data_bytes = 0;   ///< shape product × item size
+};
+/// Every check of read_npy on the first `size` bytes of a file of `file_size` bytes (the header
+/// must lie within them; the data size is checked against file_size: truncated data and trailing
+/// bytes are refused). parse_npy and read_npy_header are built on it.
+NpyHeader parse_npy_header(const std::byte* bytes, std::size_t size, std::uint64_t file_size,
+                           const std::string& what = "<memory>");
+/// Read and check only the header of a .npy file (the data is not read; its size is checked
+/// against the file's). Throws as read_npy.
+NpyHeader read_npy_header(const std::filesystem::path& path);
+/// The data of a .npy file as a TensorLocation (read_npy_header's checks), named after the file's stem.
+TensorLocation locate_npy(const std::filesystem::path& path);
+
 /// Write a .npy file (version 1.0, or 2.0 when the header needs it) as a one-output transaction
 /// (file_io.hpp OutputSet: a temporary beside the target, renamed when complete; symlinks written
 /// through; special files refused). Throws ParseError for an unsupported descr or a data size
@@ -120,6 +140,10 @@ class NpyWriter {
 std::vector<float> npy_as_f32(const NpyArray& array);
 /// The elements as binary64 (exact for every accepted descr); throws like npy_as_f32.
 std::vector<double> npy_as_f64(const NpyArray& array);
+/// Decode out.size() elements of `dtype` from their little-endian bytes (bytes.size() must be
+/// out.size() × item size, else ParseError) — what npy_as_f32 / npy_as_f64 do to a whole array.
+void npy_decode(std::string_view dtype, std::span<const std::byte> bytes, std::span<float> out);
+void npy_decode(std::string_view dtype, std::span<const std::byte> bytes, std::span<double> out);
 
 /// Build arrays from typed data (helpers for writers).
 NpyArray make_npy_f32(std::vector<std::size_t> shape, const std::vector<float>& values);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// quant.hpp: tensor quantizers — the named block schemes (MX, NVFP4, scaled FP8 per tensor / row /
-// channel / 1×128 / 128×128), delayed scaling with an amax history (Transformer Engine), the
-// dequantization, error statistics, and the OCP MX dot product and GEMM.
+// quant.hpp: tensor quantizers — any block scheme (scheme.hpp: MX, NVFP4, scaled FP8 per tensor /
+// row / channel / 1×128 / 128×128, user specs) on whole arrays or streamed piece by piece, delayed
+// scaling with an amax history (Transformer Engine), the dequantization, error statistics, and
+// the OCP MX dot product and GEMM.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,49 +18,11 @@
 #include "core/rounding.hpp"
 #include "error.hpp"
 #include "registry.hpp"
+#include "scheme.hpp"
 
 namespace minifloat {
 
-/// A named block scheme. A tensor is viewed as a matrix [rows, cols] with cols = its last
-/// dimension (rows = the product of the others); a block is a tile of block_rows × block_cols
-/// elements (0 = the whole dimension), tiles start at (0, 0) and the last ones may be partial
-/// (the amax is taken over the elements present, as if zero-padded: DeepSeek-V3 README_WEIGHTS).
-///
-/// | name              | element | tile      | scale                 | default rule | source |
-/// |-------------------|---------|-----------|-----------------------|--------------|--------|
-/// | mxfp8_e4m3        | e4m3fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
-/// | mxfp8_e5m2        | e5m2    | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
-/// | mxfp6_e2m3        | e2m3fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
-/// | mxfp6_e3m2        | e3m2fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
-/// | mxfp4             | e2m1fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
-/// | mxint8            | int8    | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
-/// | nvfp4             | e2m1fn  | 1×16      | E4M3 + FP32 per tensor| nvfp4        | NVIDIA / TE NVFP4BlockScaling |
-/// | fp8_tensor        | e4m3fn  | all×all   | FP32                  | fp32_amax    | TE Float8CurrentScaling |
-/// | fp8_row           | e4m3fn  | 1×all     | FP32                  | fp32_amax    | per token (activations) / per output channel (weights [out, in]) |
-/// | fp8_channel       | e4m3fn  | all×1     | FP32                  | fp32_amax    | per column (per channel of a [tokens, channels] activation) |
-/// | fp8_1x128         | e4m3fn  | 1×128     | FP32                  | fp32_amax    | DeepSeek-V3 activations, TE Float8BlockScaling 1-D |
-/// | fp8_128x128       | e4m3fn  | 128×128   | FP32                  | fp32_amax    | DeepSeek-V3 weights, TE Float8BlockScaling 2-D |
-/// | fp8_1x128_ue8m0   | e4m3fn  | 1×128     | E8M0                  | rceil        | DeepSeek-V3.1 `scale_fmt="ue8m0"`, InfiR2 |
-/// | fp8_128x128_ue8m0 | e4m3fn  | 128×128   | E8M0                  | rceil        | DeepSeek-V3.1, InfiR2 `bf16_cast_fp8.py` |
-///
-/// Any E8M0 or FP32 rule can be used with any tile (QuantOptions::rule); nvfp4 only with nvfp4.
-struct Scheme {
-  std::string name;
-  ElementType element;
-  std::size_t block_rows;  ///< 0 = all rows
-  std::size_t block_cols;  ///< 0 = all columns
-  ScaleRule default_rule;
-  std::string summary;
-};
-
-/// Every scheme, in the table's order.
-const std::vector<Scheme>& schemes();
-/// Find a scheme by name (case-insensitive); throws NameError listing the names.
-const Scheme& find_scheme(std::string_view name);
-// The names of the scale rules and special-block policies are in registry.hpp (parse<ScaleRule>,
-// name(ScaleRule), parse_scale_rule, scale_rule_name).
-
-/// The axis the blocks of a quantization run along (CLI `--axis`; QuantOptions::along_first_axis).
+/// The axis the blocks of a quantization run along (CLI `--axis`; QuantOptions::axis).
 enum class BlockAxis : std::uint8_t {
   last,   ///< blocks along the last axis (the default)
   first,  ///< blocks along axis 0: the tensor is viewed as [shape[0], rest] and transposed
@@ -67,16 +30,15 @@ enum class BlockAxis : std::uint8_t {
 /// "block-axis": last first (src/registry.cpp).
 const NameTable<BlockAxis>& name_table(BlockAxis);
 
-/// Choices of one quantization (defaults: the scheme's rule, RNE + satfinite, the ocp profile,
-/// the BlockPolicy defaults, blocks along the last axis).
+/// Choices of one quantization that are not part of the scheme (defaults: RNE + satfinite, the
+/// ocp profile, blocks along the last axis).
 struct QuantOptions {
-  std::optional<ScaleRule> rule;                                  ///< default: Scheme::default_rule
-  RoundingSpec rounding{Rounding::rne, Overflow::satfinite};     ///< element rounding (SR allowed)
+  RoundingSpec rounding{Rounding::rne, Overflow::satfinite};  ///< element rounding (SR allowed)
+  /// The element rounding's profile. Its `source_via_f32` applies to f64 sources: when set, every
+  /// f64 value is first rounded to binary32 (RNE), as ml_dtypes and PyTorch casts do (D11);
+  /// otherwise an f64 value enters every formula exactly.
   Profile profile = profiles::ocp;
-  BlockPolicy policy{};
-  std::optional<Format> element;  ///< replace a floating scheme's element (e.g. e5m2 for fp8_* recipes)
-  bool along_first_axis = false;  ///< blocks run along axis 0 instead of the last axis (the tensor is
-                                  ///< viewed as [shape[0], rest] and transposed before tiling)
+  BlockAxis axis = BlockAxis::last;
   /// Stochastic rounding bits: element i (flat C-order index of the input) reads
   /// sr_bits(sr_seed, sr_stream, sr_step, i, variant) (random.hpp).
   std::uint64_t sr_seed = 0;
@@ -86,14 +48,24 @@ struct QuantOptions {
 
 /// A quantized tensor. Codes are one per element, right-aligned in a byte, in the input's
 /// C order (use pack.hpp for packed layouts). Scales are row-major over the tile grid
-/// [scale_rows, scale_cols] of the (possibly transposed) [rows, cols] view.
+/// [scale_rows, scale_cols] of the (for BlockAxis::first: transposed) [rows, cols] view;
+/// `scale_shape` is the shape they are written with:
+///  - a 0-d input gives 0-d scales; a 1-D input of n elements gives (scale_cols,) — (33,) in
+///    blocks of 32 gives (2,);
+///  - with 1×k tiles (block_rows 1) the input's shape with the blocked axis replaced by its tile
+///    count: [..., n] → [..., scale_cols] (BlockAxis::first: [n, ...] → [..., scale_cols], the
+///    view's order);
+///  - otherwise [scale_rows, scale_cols].
+/// An empty input ((2, 0), (0, 5)) has the same shapes with the empty extents (0 tiles along an
+/// empty axis, 1 tile along a full one).
 struct QuantizedTensor {
-  std::string scheme;
+  std::string scheme;  ///< scheme_name() of the scheme used
   ScaleRule rule = ScaleRule::ocp_floor;
   ElementType element;
   std::vector<std::size_t> shape;
-  bool transposed = false;  ///< QuantOptions::along_first_axis was set
+  BlockAxis axis = BlockAxis::last;
   std::size_t rows = 0, cols = 0, block_rows = 0, block_cols = 0, scale_rows = 0, scale_cols = 0;
+  std::vector<std::size_t> scale_shape;
   std::vector<std::uint8_t> codes;
   std::vector<std::uint8_t> scale_codes;  ///< E8M0 codes (E8M0 rules) or E4M3 codes (nvfp4)
   std::vector<float> scales;              ///< FP32 decode scales (FP32 rules)
@@ -101,13 +73,113 @@ struct QuantizedTensor {
   float tensor_decode_scale = 1.0f;       ///< nvfp4: fl32(1/S_enc)
   std::uint64_t saturated = 0;            ///< elements whose rounded magnitude exceeded the element max
   std::uint64_t flushed = 0;              ///< nonzero finite inputs that became ±0
-  std::uint64_t nan_elements = 0;         ///< elements that dequantize to NaN
 };
 
-/// Quantize `x` (C order, `shape`) with `scheme`. Throws Error when x.size() does not match the
-/// shape, a rule does not fit the scheme (nvfp4 vs others), or an element override is not ≤ 8 bits.
+/// Quantize `x` (C order, `shape`) with `scheme` (validate_scheme). Binary32 inputs follow every
+/// recipe's binary32 formula as written; an f64 input is never rounded to binary32 first (unless
+/// opt.profile.source_via_f32): amax is its exact maximum, E8M0 elements round once from x/2^e,
+/// and the FP32/NVFP4 formulas take x and amax exactly (see Fp32ScaleOrder, fp32_scale,
+/// nvfp4_block_scale_code). Throws Error when x.size() does not match the shape, the scheme is
+/// invalid, or sr_bits is outside 1..32 with Rounding::sr. The whole-array form of BlockQuantizer.
 QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
                          const QuantOptions& opt = {});
+QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt = {});
+
+/// A rectangle of a tensor in its file (C) order: file rows [row, row + rows) × columns
+/// [col, col + cols) of the [file_rows, file_cols] view (BlockAxis::last: [rows, cols] of the
+/// quantization view; BlockAxis::first: [shape[0], rest], i.e. its transpose). A piece is always
+/// contiguous in the file: either whole rows (col 0, cols = file_cols) or part of one row.
+struct QuantPiece {
+  std::size_t row = 0, col = 0, rows = 0, cols = 0;
+  std::size_t size() const noexcept { return rows * cols; }
+  /// Flat C-order index of the piece's first element.
+  std::size_t offset(std::size_t file_cols) const noexcept { return row * file_cols + col; }
+};
+
+/// How a tensor is cut into pieces of at most a given number of elements (BlockQuantizer::plan).
+struct QuantPlan {
+  std::size_t file_rows = 0, file_cols = 0;
+  std::size_t piece_rows = 0;  ///< rows per piece (the last may have fewer); 1 with partial rows
+  std::size_t piece_cols = 0;  ///< columns per piece (the last of a row may have fewer)
+  /// Whether every piece must first go through BlockQuantizer::observe (a statistic over more than
+  /// one piece: NVFP4's tensor amax, a tile that spans pieces).
+  bool first_pass = false;
+  std::size_t count() const noexcept;
+  /// Piece k (0 ≤ k < count()), in file order.
+  QuantPiece piece(std::size_t k) const noexcept;
+};
+
+/// The streaming block quantizer: quantizes a tensor piece by piece, in file order, holding only
+/// the scales (one per tile) and, with a first pass, one statistic per tile — never the tensor.
+/// quantize() above is this engine applied to one piece that is the whole tensor.
+///   BlockQuantizer bq(shape, scheme, opt);
+///   const QuantPlan plan = bq.plan(1 << 21);
+///   if (plan.first_pass) for (k …) bq.observe(plan.piece(k), values_of(piece));
+///   for (k …) { bq.quantize(plan.piece(k), values_of(piece), codes);  write codes; }
+///   const QuantizedTensor& q = bq.result();   // scales, tensor scales, counts (no codes)
+/// Values are the piece's elements in file order (float or double; a source of another type
+/// converts to float exactly: f16, bf16, integers). One BlockQuantizer takes one value type.
+class BlockQuantizer {
+ public:
+  /// Throws Error for an invalid scheme (validate_scheme), SR bits outside 1..32, or a shape whose
+  /// element count overflows.
+  BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt = {});
+
+  /// Pieces of at most `max_elements` elements (≥ 1) where that is possible: whole rows, as many
+  /// as fit in a multiple of the tile height; else parts of a row (multiples of the tile width and
+  /// of 8 columns, so FP4/FP6 packing stays byte-aligned). A tile that does not fit in a piece —
+  /// or NVFP4's tensor amax — asks for the first pass; so does a piece that must exceed
+  /// max_elements to hold a whole tile width (the piece then holds 8·⌊max/8⌋ columns).
+  QuantPlan plan(std::size_t max_elements) const;
+  /// First pass (when plan().first_pass): take the statistics of one piece. Pieces may come in
+  /// any order but each exactly once, all before the first quantize().
+  void observe(const QuantPiece& p, std::span<const float> values);
+  void observe(const QuantPiece& p, std::span<const double> values);
+  /// End of the first pass: fixes the statistics over the whole tensor (NVFP4's tensor scales in
+  /// result(), from the exact tensor amax). Called by the first quantize() if not before; call it
+  /// yourself to read the tensor scale before quantizing (a file header that holds it).
+  void end_first_pass();
+  /// Quantize one piece: `codes` (p.size() bytes) gets the element codes in file order; the
+  /// scales of the piece's tiles and the counts are updated. Without a first pass every piece
+  /// must hold whole tiles (plan() pieces do). Throws Error on a size mismatch or a piece that
+  /// cuts a tile without a first pass.
+  void quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes);
+  void quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes);
+  /// Dequantize the codes of a quantized piece: element × block scale (× tensor scale), the exact
+  /// product rounded once to double (exact for every named scheme) or to float.
+  void dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<double> out,
+                  ScaleFtz scale_ftz = ScaleFtz::no) const;
+  void dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<float> out,
+                  ScaleFtz scale_ftz = ScaleFtz::no) const;
+
+  /// The result so far: everything but `codes` (empty). Scales are final once every piece is quantized.
+  const QuantizedTensor& result() const noexcept { return q_; }
+  QuantizedTensor& result() noexcept { return q_; }
+  const Scheme& scheme() const noexcept { return scheme_; }
+
+ private:
+  struct TileStat {
+    double amax = 0;
+    bool nan = false, inf = false;
+  };
+  template <class T>
+  void observe_impl(const QuantPiece& p, std::span<const T> values);
+  template <class T>
+  void quantize_impl(const QuantPiece& p, std::span<const T> values, std::span<std::uint8_t> codes);
+  template <class T>
+  void dequantize_impl(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<T> out, ScaleFtz ftz) const;
+  std::size_t scale_index(std::size_t ta, std::size_t tb) const noexcept;
+
+  Scheme scheme_;
+  QuantOptions opt_;
+  QuantizedTensor q_;
+  std::size_t file_rows_ = 0, file_cols_ = 0, tile_rows_ = 1, tile_cols_ = 1;  ///< in file order
+  std::vector<TileStat> stats_;  ///< first pass: one per tile
+  bool observed_ = false;
+  double global_amax_ = 0;  ///< NVFP4: over the tensor, NaN ignored
+  bool global_done_ = false;
+};
 
 /// Dequantize (exact products in double: element × scale [× tensor scale]). ScaleFtz::yes (D17)
 /// reads FP32-subnormal scales as 0. NaN scales give NaN elements.
@@ -133,7 +205,14 @@ struct ErrorStats {
   double rel_frobenius() const;
   void merge(const ErrorStats& o);
 };
+/// error_stats of a whole tensor: accumulate_errors over its values in C order, then finish_error_stats.
 ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const std::vector<double>& deq);
+ErrorStats error_stats(std::span<const double> x, const QuantizedTensor& q, const std::vector<double>& deq);
+/// Add the errors of consecutive elements (input x, dequantized deq; same size) to `s`, in order
+/// (the sums are those of one pass over the tensor in C order, whatever the pieces).
+void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq);
+/// Fill the counts and scale range of `s` from the quantized tensor (its codes are not read).
+void finish_error_stats(ErrorStats& s, const QuantizedTensor& q);
 
 /// Transformer Engine DelayedScaling for one tensor (recipe/delayed_scaling.cu, spec-digest §7.2):
 /// quantize with the scale from previous steps and record this step's amax in history slot 0;

@@ -10,7 +10,7 @@
 // Adding a kind: declare `const NameTable<E>& name_table(E);` next to the enum (an overload found by
 // argument-dependent lookup; the argument is only a tag), define the table in src/registry.cpp, and
 // add it to name_listings(). Parameterised families (Binary{K}p{P}{s|u}{e|f}, custom:…, blocked<N>,
-// <preset>+blocked<N>; block-scheme spec strings later) are listed as NamePatterns.
+// <preset>+blocked<N>, block-scheme spec strings: scheme.hpp) are listed as NamePatterns.
 #pragma once
 #include <concepts>
 #include <cstddef>
@@ -211,7 +211,7 @@ NameListing listing(const NameTable<V>& t) {
 
 /// Every kind the compiled library names, in this order: format (the named formats of
 /// named_formats() that are not P3109, then the patterns), rounding, overflow, profile,
-/// sr-variant, scheme (quant.hpp's scheme table), scale-rule, zero-block, nan-block, inf-block,
+/// sr-variant, scheme (scheme.hpp's table and spec pattern), scale-rule, zero-block, nan-block, inf-block,
 /// subnormal-amax, mxint8-min, fp32-order, block-axis, accumulation and tensor-core
 /// (accumulate.hpp), table-style, table-part, catalogue-style, decode-target, probe-class (check.hpp). The training layer
 /// adds recipe and train-model (train/recipe.hpp).

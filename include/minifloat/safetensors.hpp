@@ -66,6 +66,12 @@ std::optional<Format> safetensors_code_format(const std::string& dtype);
 /// e4m3fn, e5m2, e8m0fnu (codes: npy_as_f32 refuses them). Other dtypes throw ParseError
 /// naming the tensor and its dtype.
 NpyArray read_safetensor(const SafetensorsFile& file, const SafetensorInfo& info);
+/// Where one tensor's data lies (the dtype mapping of read_safetensor; the header was checked by
+/// read_safetensors_header), for bounded reads with TensorReader. Throws ParseError for a dtype
+/// read_safetensor does not read.
+TensorLocation locate_safetensor(const SafetensorsFile& file, const SafetensorInfo& info);
+/// Find a tensor's entry by name; throws NameError listing the available names when absent.
+const SafetensorInfo& find_safetensor(const SafetensorsFile& file, const std::string& name);
 /// Read a tensor by name; throws NameError listing the available names when absent.
 NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name);
 /// The same from the bytes that parse_safetensors parsed into `file`.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// cmd_quantize.cpp: `minifloat quantize` — one tensor through a block scheme, codes/scales/dequant out.
+// cmd_quantize.cpp: `minifloat quantize` — one tensor through a block scheme, streamed piece by piece;
+// codes/scales/dequant out as one transaction.
 #include "cmd_quantize.hpp"
 #include "cmd_sr_encode.hpp"
 
@@ -8,41 +9,66 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "cmd_report.hpp"
-#include "options.hpp"
+#include "minifloat/core/round_pack.hpp"
+#include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/pack.hpp"
+#include "minifloat/parse.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/safetensors.hpp"
+#include "options.hpp"
 
 namespace minifloat::cli {
+namespace {
+
+bool is_mx_name(const std::string& s) { return s.rfind("mx", 0) == 0 || s == "nvfp4"; }
+
+/// A decimal option rounded once to binary32 (parse_value: never through a double).
+float parse_f32_option(std::string_view option, const std::string& text) {
+  const Unpacked u = with_option(option, [&] { return parse_value(text); });
+  return detail::bit_cast<float>(static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
+}
+
+}  // namespace
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   std::string scheme_names;
-  for (const auto& sc : schemes()) (scheme_names += scheme_names.empty() ? "" : ", ") += sc.name;
-  auto* c = app.add_subcommand("quantize", "Quantize one tensor with a block scheme (MX, NVFP4, scaled FP8)");
-  c->add_option("--scheme", o.scheme, "Block scheme: " + scheme_names + " (`minifloat names scheme`)")->required();
-  c->add_option("--scale-rule", o.scale_rule, "Scale rule (default: the scheme's): " + choices<ScaleRule>());
+  for (const auto& e : scheme_table().entries) (scheme_names += scheme_names.empty() ? "" : ", ") += e.name;
+  auto* c = app.add_subcommand("quantize", "Quantize one tensor with a block scheme (MX, NVFP4, scaled FP8, or a spec)");
+  c->add_option("--scheme", o.scheme,
+                "Block scheme: " + scheme_names + ", or a spec ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...] such as "
+                "e2m3fn/1x16/e8m0fnu:rceil (`minifloat names scheme`)")
+      ->required();
+  c->add_option("--scale-rule", o.scale_rule,
+                "Scale rule of the scheme's scale family (default: the scheme's): " + choices<ScaleRule>());
   c->add_option("--round", o.round, "Element rounding: " + choices<Rounding>("rne"));
   c->add_option("--overflow", o.overflow, "Element overflow: " + choices<Overflow>("satfinite"));
   c->add_option("--sr-variant", o.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
-  c->add_option("--sr-bits", o.sr_bits, "Random bits for SR variants A/B/C (1..32)");
-  c->add_option("--seed", o.seed, "Philox seed for --round sr (element i reads sr_bits(seed, 0, 0, i))")
+  c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i reads sr_bits(seed, 0, 0, i)")
       ->check(uint64_text);
   c->add_option("--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
-  c->add_option("--element", o.element, "Element format for fp8_* schemes (e.g. e5m2)");
+  c->add_option("--element", o.element, "Element format replacing the scheme's (fp8_* schemes and specs; e.g. e5m2)");
   c->add_option("--axis", o.axis, "Axis the blocks run along: " + choices<BlockAxis>("last"));
   c->add_option("--zero-block", o.zero_block, "D7: " + choices<ZeroBlock>("standard"));
   c->add_option("--nan-block", o.nan_block, "D8: " + choices<NanInBlock>("whole_block_nan"));
   c->add_option("--inf-block", o.inf_block, choices<InfInBlock>("nan_scale"));
   c->add_option("--subnormal-amax", o.subnormal_amax, choices<SubnormalAmax>("keep"));
-  c->add_option("--mxint8-min", o.mxint8_min, "D10: " + choices<Mxint8Min>("twos_complement"));
-  c->add_option("--fp32-order", o.fp32_order, "FP32 scale operation order: " + choices<Fp32ScaleOrder>("te_multiply"));
-  c->add_option("--amax-epsilon", o.amax_epsilon, "amax below this is raised to it");
-  c->add_flag("--scale-ftz", o.scale_ftz, "Dequantize as an FTZ/DAZ consumer: subnormal scales read 0 (D17)");
+  c->add_option("--mxint8-min", o.mxint8_min, "D10 (mxint8 elements): " + choices<Mxint8Min>("twos_complement"));
+  c->add_option("--fp32-order", o.fp32_order,
+                "FP32 scale operation order (FP32 rules and nvfp4): " + choices<Fp32ScaleOrder>("te_multiply"));
+  c->add_option("--amax-epsilon", o.amax_epsilon, "amax below this is raised to it (a decimal >= 0, rounded once to f32)");
+  c->add_flag("--scale-ftz", o.scale_ftz, "With --out-dequant: dequantize as an FTZ/DAZ consumer, subnormal scales read 0 (D17)");
+  c->add_flag("--source-via-f32", o.source_via_f32,
+              "An f64 input is rounded to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: each element "
+              "rounds once from its f64 value; the ml_dtypes profile implies this flag)");
+  c->add_flag("--integers-as-values", o.integers_as_values,
+              "Read an integer input (|u1 |i1 <u2, U8 I8 U16) as numbers (default: refused, integers are usually codes)");
   c->add_option("--in", o.in, "Input .npy (or .safetensors with --tensor)")->required();
   c->add_option("--tensor", o.tensor, "Tensor name in a .safetensors input");
   c->add_option("--out-codes", o.out_codes, "Output .npy of element codes (uint8), or a .safetensors file holding codes, scales and metadata")->required();
@@ -54,105 +80,195 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
 }
 
 int run_quantize(const QuantizeOptions& o) {
-  const Scheme& scheme = find_scheme(o.scheme);
+  // ---- 1. every option and combination, before any work -------------------------------------
+  Scheme scheme = with_option("--scheme", [&] { return parse_scheme(o.scheme); });
+  const Scheme given = scheme;
+  const std::string given_name = scheme_name(given);
+  const bool named = find_name(scheme_table(), o.scheme) != nullptr;
+  if (o.scale_rule) {
+    const ScaleRule r = parse_option<ScaleRule>("--scale-rule", *o.scale_rule);
+    const auto fam = [](ScaleRule x) { return is_e8m0_rule(x) ? "E8M0" : is_fp32_rule(x) ? "FP32" : "NVFP4"; };
+    if (std::string(fam(r)) != fam(scheme.rule))
+      throw Error("--scale-rule " + std::string(name(r)) + " is an " + fam(r) + " rule but " + given_name + " has " +
+                  fam(scheme.rule) + " scales (rules of its family: " +
+                  (is_e8m0_rule(scheme.rule) ? "ocp_floor, rceil, ceil, even, tosa" : is_fp32_rule(scheme.rule) ? "fp32_amax, fp32_pow2" : "nvfp4") +
+                  "); another scale format is another scheme: give a spec such as " +
+                  scheme_spec(Scheme{.element = scheme.element, .block_rows = scheme.block_rows, .block_cols = scheme.block_cols, .rule = r}));
+    scheme.rule = r;
+  }
+  if (o.element) {
+    if (scheme.element.kind != ElementKind::floating || (named && is_mx_name(given_name)))
+      throw Error("--element applies to the fp8_* schemes and to specs with a floating-point element; " + given_name +
+                  " has a fixed element format (write a spec to change it, e.g. " + scheme_spec(scheme) + " with another ELEMENT)");
+    scheme.element.format = with_option("--element", [&] { return parse_format(*o.element); });
+  }
+  if (o.zero_block) scheme.policy.zero = parse_option<ZeroBlock>("--zero-block", *o.zero_block);
+  if (o.nan_block) scheme.policy.nan = parse_option<NanInBlock>("--nan-block", *o.nan_block);
+  if (o.inf_block) scheme.policy.inf = parse_option<InfInBlock>("--inf-block", *o.inf_block);
+  if (o.subnormal_amax) scheme.policy.subnormal = parse_option<SubnormalAmax>("--subnormal-amax", *o.subnormal_amax);
+  if (o.mxint8_min) scheme.policy.mxint8_min = parse_option<Mxint8Min>("--mxint8-min", *o.mxint8_min);
+  if (o.fp32_order) scheme.policy.fp32_order = parse_option<Fp32ScaleOrder>("--fp32-order", *o.fp32_order);
+  if (o.amax_epsilon) {
+    const float eps = parse_f32_option("--amax-epsilon", *o.amax_epsilon);
+    if (!(eps >= 0.0f) || std::isinf(eps) || o.amax_epsilon->find('-') == 0)
+      throw Error("--amax-epsilon '" + quote_input(*o.amax_epsilon) + "' must be a finite number >= 0");
+    scheme.policy.amax_epsilon = eps;
+  }
+  validate_scheme(scheme);
+
   QuantOptions q;
-  if (!o.scale_rule.empty()) q.rule = parse_option<ScaleRule>("--scale-rule", o.scale_rule);
   q.rounding.rounding = parse_option<Rounding>("--round", o.round);
   q.rounding.overflow = parse_option<Overflow>("--overflow", o.overflow);
-  if (q.rounding.rounding == Rounding::sr) {
-    q.rounding.sr_variant = parse_option<SrVariant>("--sr-variant", o.sr_variant);
-    if (o.sr_bits < 1 || o.sr_bits > 32) throw Error("--sr-bits " + std::to_string(o.sr_bits) + " is out of range; accepted: 1..32");
-    q.rounding.sr_bits = static_cast<std::uint8_t>(o.sr_bits);
-    if (!o.seed) throw Error("--round sr needs --seed S (an unsigned 64-bit integer) so the output is reproducible");
-    q.sr_seed = *o.seed;
-  } else if (o.seed) {
-    throw Error("--seed applies only to --round sr");
-  }
+  SrEncodeFlags srf;
+  srf.rounding = q.rounding.rounding;
+  srf.sr_variant = o.sr_variant;
+  srf.sr_bits = o.sr_bits;
+  srf.seed = o.seed;
+  const SrEncodePlan sr = validate_sr_encode_flags(srf);
+  q.rounding.sr_variant = sr.variant;
+  q.rounding.sr_bits = sr.sr_bits;
+  q.sr_seed = sr.seed;
   q.profile = parse_option("--profile", profile_table(), o.profile).value;
-  if (!o.element.empty()) {
-    if (scheme.name.rfind("fp8_", 0) != 0)
-      throw Error("--element applies to the fp8_* schemes only; " + scheme.name + " has a fixed element format");
-    q.element = with_option("--element", [&] { return parse_format(o.element); });
-  }
-  q.along_first_axis = parse_option<BlockAxis>("--axis", o.axis) == BlockAxis::first;
-  q.policy.zero = parse_option<ZeroBlock>("--zero-block", o.zero_block);
-  q.policy.nan = parse_option<NanInBlock>("--nan-block", o.nan_block);
-  q.policy.inf = parse_option<InfInBlock>("--inf-block", o.inf_block);
-  q.policy.subnormal = parse_option<SubnormalAmax>("--subnormal-amax", o.subnormal_amax);
-  q.policy.mxint8_min = parse_option<Mxint8Min>("--mxint8-min", o.mxint8_min);
-  q.policy.fp32_order = parse_option<Fp32ScaleOrder>("--fp32-order", o.fp32_order);
-  if (!(o.amax_epsilon >= 0.0f) || std::isinf(o.amax_epsilon)) throw Error("--amax-epsilon must be a finite number >= 0");
-  q.policy.amax_epsilon = o.amax_epsilon;
+  if (o.source_via_f32) q.profile.source_via_f32 = true;
+  q.axis = parse_option<BlockAxis>("--axis", o.axis);
 
-  const auto tensors = load_tensors(o.in, o.tensor, true);
+  const int ebits = element_bits(scheme.element);
+  const bool st_out = o.out_codes.size() >= 12 && o.out_codes.rfind(".safetensors") == o.out_codes.size() - 12;
+  if (o.packed) {
+    if (st_out) throw Error("--packed writes .npy; use a .npy --out-codes or drop --packed");
+    if (q.axis == BlockAxis::first) throw Error("--packed packs along the last axis; it cannot be combined with --axis first");
+    if (ebits != 4 && ebits != 6)
+      throw Error("--packed applies to 4- and 6-bit elements; " + scheme_name(scheme) + " has " + std::to_string(ebits) + "-bit codes");
+  }
+  const bool nvfp4 = scheme.rule == ScaleRule::nvfp4;
+  if (!o.out_tensor_scale.empty() && !nvfp4) throw Error("--out-tensor-scale applies to nvfp4 only (the nvfp4 rule's FP32 tensor scale)");
+  if (nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty())
+    throw Error("nvfp4 has a second-level FP32 tensor scale: give --out-tensor-scale FILE too, so the files dequantize "
+                "on their own (element x block scale x tensor scale)");
+  if (o.scale_ftz && o.out_dequant.empty()) throw Error("--scale-ftz applies to --out-dequant (how the dequantized values read the scales)");
+
+  const auto tensors = locate_tensors("quantize", o.in, o.tensor, o.integers_as_values, true);
   if (tensors.size() != 1)
     throw Error("--in '" + o.in + "' holds " + std::to_string(tensors.size()) + " tensors; choose one with --tensor NAME");
-  const NpyArray& in = tensors[0].second;
-  const std::vector<float> x = npy_as_f32(in);
-  const QuantizedTensor r = quantize(x, in.shape, scheme, q);
+  const TensorLocation& in = tensors[0];
+  const bool f64 = in.dtype == "<f8";
+  if (o.source_via_f32 && !f64)
+    throw Error("--source-via-f32 applies to f64 (<f8, F64) inputs; '" + o.in + "' holds " + in.dtype + ", exact in f32 already");
+  if (o.integers_as_values && !is_integer_dtype(in.dtype))
+    throw Error("--integers-as-values applies to integer inputs (|u1 |i1 <u2); '" + o.in + "' holds " + in.dtype);
+  BlockQuantizer bq(in.shape, scheme, q);
+  const QuantizedTensor& r = bq.result();
 
-  const int ebits = element_bits(r.element);
-  const bool st_out = o.out_codes.size() >= 12 && o.out_codes.rfind(".safetensors") == o.out_codes.size() - 12;
-  if (st_out) {  // one file: codes, scales and the metadata needed to decode them
-    if (o.packed) throw Error("--packed writes .npy; use a .npy --out-codes or drop --packed");
-    std::vector<std::pair<std::string, NpyArray>> t;
-    t.emplace_back("codes", make_npy_u8(in.shape, r.codes));
-    if (!r.scale_codes.empty()) t.emplace_back("scales", make_npy_u8({r.scale_rows, r.scale_cols}, r.scale_codes));
-    else t.emplace_back("scales", make_npy_f32({r.scale_rows, r.scale_cols}, r.scales));
+  // ---- 2. every output, through one transaction ----------------------------------------------
+  OutputSet out;
+  out.add_input(o.in, "--in");
+  const OutputId id_codes = out.add_output(o.out_codes, "--out-codes");
+  std::optional<OutputId> id_scales, id_tscale, id_deq;
+  if (!o.out_scales.empty()) id_scales = out.add_output(o.out_scales, "--out-scales");
+  if (!o.out_tensor_scale.empty()) id_tscale = out.add_output(o.out_tensor_scale, "--out-tensor-scale");
+  if (!o.out_dequant.empty()) id_deq = out.add_output(o.out_dequant, "--out-dequant");
+
+  // ---- 3. the work: pieces in file order ---------------------------------------------------
+  const QuantPlan plan = bq.plan(kPieceElements);
+  const TensorReader rd(in);
+  std::vector<std::byte> scratch;
+  std::vector<float> xf;
+  std::vector<double> xd;
+  auto load = [&](const QuantPiece& p) {
+    const std::size_t first = p.offset(plan.file_cols);
+    if (f64) {
+      xd.resize(p.size());
+      rd.read(first, std::span<double>(xd), scratch);
+    } else {
+      xf.resize(p.size());
+      rd.read(first, std::span<float>(xf), scratch);
+    }
+  };
+  const std::size_t np = plan.count();
+  if (plan.first_pass)
+    for (std::size_t k = 0; k < np; ++k) {
+      const QuantPiece p = plan.piece(k);
+      load(p);
+      if (f64) bq.observe(p, std::span<const double>(xd));
+      else bq.observe(p, std::span<const float>(xf));
+    }
+  bq.end_first_pass();  // the tensor scale is known from here on (the .safetensors metadata holds it)
+
+  const bool scales_u8 = !r.scale_codes.empty();
+  std::unique_ptr<NpyWriter> w_codes, w_deq;
+  std::unique_ptr<SafetensorsWriter> w_st;
+  const std::size_t cols = plan.file_cols;  // the last axis (packing is along it)
+  const std::size_t row_bytes = ebits == 4 ? (cols + 1) / 2 : (cols * 6 + 7) / 8;
+  if (st_out) {
     std::map<std::string, std::string> meta{
-        {"scheme", scheme.name},
+        {"scheme", r.scheme},
+        {"scheme_spec", scheme_spec(scheme)},
         {"scale_rule", std::string(scale_rule_name(r.rule))},
         {"element", r.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(r.element.format)},
         {"block", std::to_string(r.block_rows) + "x" + std::to_string(r.block_cols)},
-        {"blocks_along", r.transposed ? "first axis" : "last axis"},
-        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? "e4m3fn"
-                           : r.scale_codes.empty()    ? "f32 decode scale"
-                                                      : "e8m0fnu"},
+        {"blocks_along", r.axis == BlockAxis::first ? "first axis" : "last axis"},
+        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? "e4m3fn" : scales_u8 ? "e8m0fnu" : "f32 decode scale"},
         {"producer", "minifloat quantize"}};
-    if (r.rule == ScaleRule::nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
-    write_safetensors(o.out_codes, t, meta);
-  } else if (o.packed) {  // each row of the last axis packed on its own: shape [..., bytes per row]
-    if (q.along_first_axis)
-      throw Error("--packed packs along the last axis; it cannot be combined with --axis first");
-    if (ebits != 4 && ebits != 6)
-      throw Error("--packed applies to 4- and 6-bit elements; " + scheme.name + " has " + std::to_string(ebits) + "-bit codes");
-    const std::size_t cols = in.shape.empty() ? 1 : in.shape.back();
-    const std::size_t rows = cols ? r.codes.size() / cols : 0;
-    std::vector<std::uint8_t> p;
-    std::size_t row_bytes = ebits == 4 ? (cols + 1) / 2 : (cols * 6 + 7) / 8;
-    for (std::size_t i = 0; i < rows; ++i) {
-      const std::span<const std::uint8_t> row(r.codes.data() + i * cols, cols);
-      const std::vector<std::uint8_t> b = ebits == 4 ? pack_fp4(row) : pack_fp6(row, Fp6Packing::dense);
-      row_bytes = b.size();
-      p.insert(p.end(), b.begin(), b.end());
-    }
+    if (nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
+    w_st = std::make_unique<SafetensorsWriter>(
+        out, id_codes,
+        std::vector<SafetensorSpec>{{"codes", "|u1", in.shape}, {"scales", scales_u8 ? "|u1" : "<f4", r.scale_shape}}, meta);
+  } else if (o.packed) {
     std::vector<std::size_t> shape = in.shape;
     if (shape.empty()) shape.push_back(row_bytes);
     else shape.back() = row_bytes;
-    write_npy(o.out_codes, make_npy_u8(shape, p));
+    w_codes = std::make_unique<NpyWriter>(out, id_codes, "|u1", shape);
   } else {
-    write_npy(o.out_codes, make_npy_u8(in.shape, r.codes));
+    w_codes = std::make_unique<NpyWriter>(out, id_codes, "|u1", in.shape);
   }
-  if (r.rule == ScaleRule::nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty())
-    throw Error("nvfp4 has a second-level FP32 tensor scale: give --out-tensor-scale FILE too, so the files dequantize "
-                "on their own (element x block scale x tensor scale)");
-  if (!o.out_tensor_scale.empty()) {
-    if (r.rule != ScaleRule::nvfp4) throw Error("--out-tensor-scale applies to nvfp4 only");
-    write_npy(o.out_tensor_scale, make_npy_f32({1}, {r.tensor_decode_scale}));
+  if (id_deq) w_deq = std::make_unique<NpyWriter>(out, *id_deq, "<f4", in.shape);
+
+  std::vector<std::uint8_t> codes;
+  std::vector<float> deq;
+  for (std::size_t k = 0; k < np; ++k) {
+    const QuantPiece p = plan.piece(k);
+    load(p);
+    codes.resize(p.size());
+    if (f64) bq.quantize(p, std::span<const double>(xd), codes);
+    else bq.quantize(p, std::span<const float>(xf), codes);
+    if (w_st) {
+      w_st->append(std::as_bytes(std::span<const std::uint8_t>(codes)));
+    } else if (o.packed) {  // each row (or aligned part of a row: a multiple of 8 codes) on its own
+      for (std::size_t rr = 0; rr < p.rows; ++rr) {
+        const std::span<const std::uint8_t> row(codes.data() + rr * p.cols, p.cols);
+        const std::vector<std::uint8_t> b = ebits == 4 ? pack_fp4(row) : pack_fp6(row, Fp6Packing::dense);
+        w_codes->append(std::as_bytes(std::span<const std::uint8_t>(b)));
+      }
+    } else {
+      w_codes->append(std::as_bytes(std::span<const std::uint8_t>(codes)));
+    }
+    if (w_deq) {
+      deq.resize(p.size());
+      bq.dequantize(p, codes, std::span<float>(deq), o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no);
+      w_deq->append_values(std::span<const float>(deq));
+    }
   }
-  if (!o.out_scales.empty()) {
-    if (!r.scale_codes.empty()) write_npy(o.out_scales, make_npy_u8({r.scale_rows, r.scale_cols}, r.scale_codes));
-    else write_npy(o.out_scales, make_npy_f32({r.scale_rows, r.scale_cols}, r.scales));
+  const std::span<const std::byte> scale_bytes =
+      scales_u8 ? std::as_bytes(std::span<const std::uint8_t>(r.scale_codes)) : std::as_bytes(std::span<const float>(r.scales));
+  if (w_st) {
+    w_st->append(scale_bytes);
+    w_st->finish();
+  } else {
+    w_codes->finish();
   }
-  if (!o.out_dequant.empty()) {
-    const std::vector<double> d = dequantize(r, o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no);
-    std::vector<float> f(d.begin(), d.end());
-    write_npy(o.out_dequant, make_npy_f32(in.shape, f));
+  if (w_deq) w_deq->finish();
+  if (id_scales) {
+    NpyWriter w(out, *id_scales, scales_u8 ? "|u1" : "<f4", r.scale_shape);
+    w.append(scale_bytes);
+    w.finish();
   }
-  fmt::print("{} rule {}: {} elements, {} scales ({}x{} tiles of {}x{}), saturated {}, flushed to zero {}", scheme.name,
-             scale_rule_name(r.rule), r.codes.size(), r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols,
+  if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));
+  out.commit();
+
+  fmt::print("{} rule {}: {} elements, {} scales ({}x{} tiles of {}x{}), saturated {}, flushed to zero {}", r.scheme,
+             scale_rule_name(r.rule), in.element_count(), r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols,
              r.block_rows, r.block_cols, r.saturated, r.flushed);
-  if (r.rule == ScaleRule::nvfp4) {
+  if (nvfp4) {
     std::uint32_t b;
     std::memcpy(&b, &r.tensor_decode_scale, 4);
     fmt::print(", tensor decode scale {:.9g} (0x{:08x})", r.tensor_decode_scale, b);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// cmd_quantize.hpp: `minifloat quantize --scheme NAME [--scale-rule R] [--round MODE] --in FILE
+// cmd_quantize.hpp: `minifloat quantize --scheme NAME|SPEC [--scale-rule R] [--round MODE] --in FILE
 // [--tensor NAME] --out-codes FILE [--out-scales FILE] [--out-dequant FILE] [--packed]` and the
-// special-block policy flags (one per disagreement D7, D8, D10, D17 …).
+// special-block policy flags (one per disagreement D7, D8, D10, D17 …). Streams the tensor piece by
+// piece; every output is one transaction (file_io.hpp OutputSet).
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -11,37 +12,40 @@
 
 namespace minifloat::cli {
 
-/// Flags of `quantize` (names as on the command line; defaults documented in core/block_scale.hpp/quant.hpp).
+/// Flags of `quantize` as the user gave them (std::nullopt: not given; defaults in scheme.hpp,
+/// core/block_scale.hpp and quant.hpp). Every flag given must apply (else exit 2).
 struct QuantizeOptions {
-  std::string scheme;              ///< --scheme (quant.hpp table)
-  std::string scale_rule;          ///< --scale-rule (default: the scheme's)
-  std::string round = "rne";       ///< --round rne|rna|rtz|rtp|rtn|rto|sr
-  std::string overflow = "satfinite";  ///< --overflow for the elements
-  std::string sr_variant = "exact";    ///< --sr-variant (with --round sr)
-  int sr_bits = 8;                     ///< --sr-bits (A/B/C)
-  std::optional<std::uint64_t> seed;   ///< --seed (required with --round sr, rejected otherwise)
-  std::string profile = "ocp";         ///< --profile ocp|nvidia|ml_dtypes|p3109
-  std::string element;                 ///< --element FMT (fp8_* schemes only)
-  std::string axis = "last";           ///< --axis last|first: the axis blocks run along
-  std::string zero_block = "standard";      ///< --zero-block standard|min_scale|unit_scale|nan (D7)
-  std::string nan_block = "whole_block_nan";///< --nan-block whole_block_nan|element_only (D8)
-  std::string inf_block = "nan_scale";      ///< --inf-block nan_scale|max_scale
-  std::string subnormal_amax = "keep";      ///< --subnormal-amax keep|flush_block
-  std::string mxint8_min = "twos_complement";  ///< --mxint8-min twos_complement|symmetric (D10)
-  std::string fp32_order = "te_multiply";   ///< --fp32-order te_multiply|divide
-  float amax_epsilon = 0.0f;                ///< --amax-epsilon
-  bool scale_ftz = false;                   ///< --scale-ftz: dequantize as an FTZ consumer (D17)
-  std::string in;                  ///< --in .npy or .safetensors (with --tensor)
-  std::string tensor;              ///< --tensor NAME
-  std::string out_codes;           ///< --out-codes .npy (|u1, the input's shape; packed: 1-D bytes)
-  std::string out_scales;          ///< --out-scales .npy (|u1 E8M0/E4M3 codes or <f4 FP32 decode scales, [tile rows, tile cols])
-  std::string out_tensor_scale;       ///< --out-tensor-scale: nvfp4's FP32 per-tensor decode scale
-  std::string out_dequant;         ///< --out-dequant .npy (<f4, the input's shape)
-  bool packed = false;             ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
+  std::string scheme;                       ///< --scheme: a name or spec (scheme.hpp)
+  std::optional<std::string> scale_rule;    ///< --scale-rule: a rule of the scheme's scale family
+  std::string round = "rne";                ///< --round rne|rna|rtz|rtp|rtn|rto|sr
+  std::string overflow = "satfinite";       ///< --overflow for the elements
+  std::optional<std::string> sr_variant;    ///< --sr-variant (with --round sr; default exact)
+  std::optional<long long> sr_bits;         ///< --sr-bits (with --round sr and variant A/B/C; default 8)
+  std::optional<std::uint64_t> seed;        ///< --seed (required with --round sr, refused otherwise)
+  std::string profile = "ocp";              ///< --profile ocp|nvidia|ml_dtypes|p3109
+  std::optional<std::string> element;       ///< --element FMT (fp8_* schemes and specs with a floating element)
+  std::string axis = "last";                ///< --axis last|first: the axis blocks run along
+  std::optional<std::string> zero_block;    ///< --zero-block (D7)
+  std::optional<std::string> nan_block;     ///< --nan-block (D8)
+  std::optional<std::string> inf_block;     ///< --inf-block
+  std::optional<std::string> subnormal_amax;  ///< --subnormal-amax
+  std::optional<std::string> mxint8_min;    ///< --mxint8-min (D10)
+  std::optional<std::string> fp32_order;    ///< --fp32-order te_multiply|divide|exact
+  std::optional<std::string> amax_epsilon;  ///< --amax-epsilon (decimal, rounded once to binary32)
+  bool scale_ftz = false;                   ///< --scale-ftz: dequantize as an FTZ consumer (D17; needs --out-dequant)
+  bool source_via_f32 = false;              ///< --source-via-f32: an f64 input rounds to f32 first (ml_dtypes/PyTorch)
+  bool integers_as_values = false;          ///< --integers-as-values: an integer input holds numbers, not codes
+  std::string in;                           ///< --in .npy or .safetensors (with --tensor)
+  std::string tensor;                       ///< --tensor NAME
+  std::string out_codes;                    ///< --out-codes .npy (|u1, the input's shape; packed: [..., bytes per row]) or .safetensors
+  std::string out_scales;                   ///< --out-scales .npy (|u1 E8M0/E4M3 codes or <f4 FP32 decode scales; QuantizedTensor::scale_shape)
+  std::string out_tensor_scale;             ///< --out-tensor-scale: nvfp4's FP32 per-tensor decode scale
+  std::string out_dequant;                  ///< --out-dequant .npy (<f4, the input's shape)
+  bool packed = false;                      ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
 };
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& opts);
-/// Returns 0; throws minifloat::Error (one line) for bad input.
+/// Returns 0; throws minifloat::Error (one line) for bad input, before any output is touched.
 int run_quantize(const QuantizeOptions& opts);
 
 }  // namespace minifloat::cli

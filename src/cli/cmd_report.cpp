@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// cmd_report.cpp: `minifloat report` (per-scheme SQNR, errors, saturation, flush and scale range).
+// cmd_report.cpp: `minifloat report` (per-scheme SQNR, errors, saturation, flush and scale range),
+// streamed piece by piece; the tensor inputs of quantize and report.
 #include "cmd_report.hpp"
 
 #include <fmt/core.h>
@@ -10,6 +11,8 @@
 #include <map>
 #include <optional>
 
+#include "cmd_sr_encode.hpp"
+#include "minifloat/npy.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/safetensors.hpp"
@@ -38,76 +41,160 @@ std::string fmt_sqnr(double db) {
 }
 double pct(std::uint64_t k, std::uint64_t n) { return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0; }
 
+/// The scale family of a rule: E8M0, FP32 or NVFP4 (a --scale-rule override stays in its family).
+int family(ScaleRule r) { return is_e8m0_rule(r) ? 0 : is_fp32_rule(r) ? 1 : 2; }
+
+void refuse_codes(const std::string& command, const TensorLocation& t, bool integers_as_values) {
+  const std::string where = "--in '" + t.path.string() + "'" + (t.name.empty() ? "" : " tensor '" + t.name + "'");
+  if (t.code_format)  // F8_E4M3 / F8_E5M2 / F8_E8M0 tensors (safetensors.hpp): codes whatever --integers-as-values says
+    throw Error(where + " holds " + format_name(*t.code_format) + " codes, not numbers; " + command +
+                " reads values: decode them with that format first");
+  if (t.dtype == "<V1" || t.dtype == "|V1")
+    throw Error(where + " holds raw one-byte codes (" + t.dtype + ", an ml_dtypes float8/float4 array); " + command +
+                " reads values: decode them with their format first");
+  if (is_integer_dtype(t.dtype) && !integers_as_values)
+    throw Error(where + " holds integers (" + t.dtype + "), e.g. codes; " + command +
+                " reads values: give --integers-as-values to take the integers as numbers");
+}
+
 }  // namespace
 
-std::vector<std::pair<std::string, NpyArray>> load_tensors(const std::string& path, const std::string& tensor,
-                                                           bool quiet) {
-  std::vector<std::pair<std::string, NpyArray>> out;
+bool is_integer_dtype(const std::string& d) {
+  return d == "|u1" || d == "<u1" || d == "|i1" || d == "<i1" || d == "<u2";
+}
+
+std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
+                                           const std::string& tensor, bool integers_as_values, bool quiet) {
+  std::vector<TensorLocation> out;
   if (ends_with(path, ".npy")) {
     if (!tensor.empty())
       throw Error("--tensor '" + tensor + "' applies to .safetensors files; '" + path + "' is a .npy file with one tensor");
-    out.emplace_back(std::filesystem::path(path).stem().string(), read_npy(path));
+    out.push_back(locate_npy(path));
+    refuse_codes(command, out.back(), integers_as_values);
     return out;
   }
   if (!ends_with(path, ".safetensors"))
     throw Error("--in '" + path + "': unknown file type; accepted: .npy, .safetensors");
   const SafetensorsFile f = read_safetensors_header(path);
   if (!tensor.empty()) {
-    out.emplace_back(tensor, read_safetensor(f, tensor));
+    out.push_back(locate_safetensor(f, find_safetensor(f, tensor)));
+    refuse_codes(command, out.back(), integers_as_values);
     return out;
   }
   for (const auto& t : f.tensors) {
-    if (!safetensors_dtype_is_numeric(t.dtype)) {
-      if (!quiet) fmt::print(stderr, "report: skipping {} ({}: not a floating-point tensor)\n", t.name, t.dtype);
+    if (const auto codes = safetensors_code_format(t.dtype)) {
+      if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: {} codes, not numbers)\n", command, t.name, t.dtype, format_name(*codes));
       continue;
     }
-    out.emplace_back(t.name, read_safetensor(f, t));
+    if (!safetensors_dtype_is_numeric(t.dtype)) {
+      if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: not a floating-point tensor)\n", command, t.name, t.dtype);
+      continue;
+    }
+    TensorLocation loc = locate_safetensor(f, t);
+    if (is_integer_dtype(loc.dtype) && !integers_as_values) {
+      if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: integers; --integers-as-values reads them as numbers)\n", command, t.name, t.dtype);
+      continue;
+    }
+    out.push_back(std::move(loc));
   }
   if (out.empty()) throw Error("'" + path + "' holds no F32/F16/BF16/F64 tensor");
+  return out;
+}
+
+std::vector<std::string> split_scheme_list(const std::string& list) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool in_custom = false;  // inside the element of a spec whose format is custom:E,M,… (commas belong to it)
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    if (c == ',' && !in_custom) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    if (c == '/') in_custom = false;
+    cur += c;
+    if (cur.size() >= 7 && iequals(std::string_view(cur).substr(cur.size() - 7), "custom:") && cur.find('/') == std::string::npos)
+      in_custom = true;
+  }
+  out.push_back(cur);
   return out;
 }
 
 void add_report_command(CLI::App& app, ReportOptions& o) {
   auto* c = app.add_subcommand("report", "Quantization error of every block scheme on the tensors of a file");
   c->add_option("--in", o.in, "Input .safetensors or .npy file")->required();
-  c->add_option("--schemes", o.schemes, "all, or a comma-separated list of schemes");
+  c->add_option("--schemes", o.schemes,
+                "all, or a comma-separated list of schemes: names or specs ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...] "
+                "(`minifloat names scheme`)");
   c->add_option("--tensor", o.tensor, "Only this tensor of a .safetensors file");
   c->add_option("--round", o.round, "Element rounding mode: " + choices<Rounding>("rne"));
+  c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i of tensor k reads sr_bits(seed, k, 0, i)")
+      ->check(uint64_text);
   c->add_option("--scale-rule", o.scale_rule,
-                "Use this scale rule for every scheme it fits (E8M0 and FP32 rules: all but nvfp4; nvfp4: nvfp4); "
-                "the rule column shows the rule used");
+                "Use this scale rule for every listed scheme of its scale family (E8M0: ocp_floor rceil ceil even tosa; "
+                "FP32: fp32_amax fp32_pow2; nvfp4); the rule column shows the rule used");
+  c->add_flag("--source-via-f32", o.source_via_f32,
+              "Round F64 tensors to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: exact f64 values)");
+  c->add_flag("--integers-as-values", o.integers_as_values, "Read U8/I8/U16 (|u1 |i1 <u2) tensors as numbers (default: skipped as codes)");
   c->add_flag("--per-tensor", o.per_tensor, "Also print one row per (tensor, scheme)");
   c->add_flag("--csv", o.csv, "CSV output (per tensor and overall rows)");
   c->add_flag("--quiet", o.quiet, "No progress on stderr");
 }
 
 int run_report(const ReportOptions& o) {
-  std::vector<const Scheme*> list;
+  // ---- every option, before any work
+  struct Entry {
+    std::string label;  // the column name: the scheme name as listed (named) or its canonical spec
+    Scheme scheme;
+  };
+  std::vector<Entry> list;
   if (o.schemes == "all") {
-    for (const auto& s : schemes()) list.push_back(&s);
+    for (const auto& e : scheme_table().entries) list.push_back({std::string(e.name), e.value});
   } else {
-    std::size_t p = 0;
-    while (p <= o.schemes.size()) {
-      const std::size_t q = o.schemes.find(',', p);
-      const std::string name = o.schemes.substr(p, q == std::string::npos ? std::string::npos : q - p);
-      if (!name.empty()) list.push_back(&find_scheme(name));
-      if (q == std::string::npos) break;
-      p = q + 1;
+    for (const std::string& name : split_scheme_list(o.schemes)) {
+      if (name.empty()) continue;
+      const Scheme s = with_option("--schemes", [&] { return parse_scheme(name); });
+      list.push_back({scheme_name(s), s});
     }
     if (list.empty()) throw Error("--schemes is empty; give all or a comma-separated list");
   }
   QuantOptions qo;
-  qo.rounding.rounding = parse_rounding(o.round);
-  std::optional<ScaleRule> override_rule;
-  if (!o.scale_rule.empty()) override_rule = parse_scale_rule(o.scale_rule);
-  // The rule each scheme runs with: the override where it fits (nvfp4 only with nvfp4), else the default.
-  auto rule_of = [&](const Scheme& s) {
-    if (override_rule && ((*override_rule == ScaleRule::nvfp4) == (s.default_rule == ScaleRule::nvfp4)))
-      return *override_rule;
-    return s.default_rule;
-  };
-  const auto tensors = load_tensors(o.in, o.tensor, o.quiet);
+  qo.rounding.rounding = parse_option<Rounding>("--round", o.round);
+  SrEncodeFlags srf;
+  srf.rounding = qo.rounding.rounding;
+  srf.seed = o.seed;
+  const SrEncodePlan sr = validate_sr_encode_flags(srf);  // --seed required with sr, refused without
+  qo.sr_seed = sr.seed;
+  if (o.source_via_f32) qo.profile.source_via_f32 = true;
+  if (!o.scale_rule.empty()) {
+    const ScaleRule r = parse_option<ScaleRule>("--scale-rule", o.scale_rule);
+    bool used = false;
+    for (Entry& e : list)
+      if (family(e.scheme.rule) == family(r)) {
+        e.scheme.rule = r;
+        used = true;
+      }
+    if (!used)
+      throw Error("--scale-rule " + o.scale_rule + " fits none of the listed schemes (a rule replaces one of the same scale "
+                  "family: E8M0, FP32 or nvfp4)");
+    for (const Entry& e : list) with_option("--scale-rule", [&] { validate_scheme(e.scheme); });
+  }
+  const auto tensors = locate_tensors("report", o.in, o.tensor, o.integers_as_values, o.quiet);
+  if (o.source_via_f32) {
+    bool any = false;
+    for (const auto& t : tensors) any = any || t.dtype == "<f8";
+    if (!any) throw Error("--source-via-f32 applies to F64 (<f8) tensors; '" + o.in + "' holds none");
+  }
+  if (o.integers_as_values) {
+    bool any = false;
+    for (const auto& t : tensors) any = any || is_integer_dtype(t.dtype);
+    if (!any) throw Error("--integers-as-values applies to integer tensors (U8 I8 U16); '" + o.in + "' holds none");
+  }
+  for (const auto& t : tensors)
+    for (const Entry& e : list) BlockQuantizer(t.shape, e.scheme, qo);
 
+  // ---- the work: per tensor, per scheme, piece by piece in file order
   std::map<std::string, ErrorStats> overall;
   struct Row {
     std::string tensor, scheme, rule;
@@ -115,36 +202,84 @@ int run_report(const ReportOptions& o) {
   };
   std::vector<Row> rows;
   std::size_t total = 0;
-  for (const auto& t : tensors) total += t.second.element_count();
+  for (const auto& t : tensors) total += t.element_count();
   std::size_t done = 0, k = 0;
-  for (const auto& [name, arr] : tensors) {
+  std::vector<std::byte> scratch;
+  std::vector<float> xf;
+  std::vector<double> xd, deq;
+  std::vector<std::uint8_t> codes;
+  for (const TensorLocation& t : tensors) {
     ++k;
-    const std::vector<float> x = npy_as_f32(arr);
-    if (!o.quiet)
-      fmt::print(stderr, "[{:>3}/{}] {:5.1f}%  {} ({} elements)\n", k, tensors.size(),
-                 total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, name, x.size());
-    done += x.size();
-    if (x.empty()) continue;
-    for (const Scheme* s : list) {
-      qo.rule = rule_of(*s);
-      const QuantizedTensor q = quantize(x, arr.shape, *s, qo);
-      const ErrorStats st = error_stats(x, q, dequantize(q));
-      overall[s->name].merge(st);
-      rows.push_back({name, s->name, std::string(scale_rule_name(q.rule)), st});
+    const std::size_t n = t.element_count();
+    auto progress = [&](double within, const std::string& what) {
+      if (o.quiet) return;
+      const double all = total ? 100.0 * (static_cast<double>(done) + within * static_cast<double>(n)) / static_cast<double>(total) : 100.0;
+      fmt::print(stderr, "[{:>3}/{}] {:5.1f}%  {} ({} elements){}\n", k, tensors.size(), all, t.name, n, what);
+    };
+    progress(0, "");
+    if (n == 0) continue;
+    const TensorReader rd(t);
+    const bool f64 = t.dtype == "<f8";
+    qo.sr_stream = static_cast<std::uint32_t>(k - 1);
+    double next_note = 0.1;
+    for (std::size_t si = 0; si < list.size(); ++si) {
+      const Entry& e = list[si];
+      BlockQuantizer bq(t.shape, e.scheme, qo);
+      const QuantPlan plan = bq.plan(kPieceElements);
+      const std::size_t np = plan.count();
+      auto load = [&](const QuantPiece& p) {
+        const std::size_t first = p.offset(plan.file_cols);
+        xd.resize(p.size());
+        if (f64) {
+          rd.read(first, std::span<double>(xd), scratch);
+        } else {
+          xf.resize(p.size());
+          rd.read(first, std::span<float>(xf), scratch);
+          for (std::size_t i = 0; i < xf.size(); ++i) xd[i] = xf[i];
+        }
+      };
+      if (plan.first_pass)
+        for (std::size_t pi = 0; pi < np; ++pi) {
+          const QuantPiece p = plan.piece(pi);
+          load(p);
+          if (f64) bq.observe(p, std::span<const double>(xd));
+          else bq.observe(p, std::span<const float>(xf));
+        }
+      ErrorStats st;
+      for (std::size_t pi = 0; pi < np; ++pi) {
+        const QuantPiece p = plan.piece(pi);
+        load(p);
+        codes.resize(p.size());
+        if (f64) bq.quantize(p, std::span<const double>(xd), codes);
+        else bq.quantize(p, std::span<const float>(xf), codes);
+        deq.resize(p.size());
+        bq.dequantize(p, codes, std::span<double>(deq));
+        accumulate_errors(st, xd, deq);
+        const double within = (static_cast<double>(si) + static_cast<double>(pi + 1) / static_cast<double>(np)) /
+                              static_cast<double>(list.size());
+        if (n > kPieceElements && within >= next_note && within < 1.0) {  // a tensor of several pieces
+          progress(within, fmt::format(": {:.0f}% of the tensor ({}, piece {}/{})", 100 * within, e.label, pi + 1, np));
+          while (next_note <= within) next_note += 0.1;
+        }
+      }
+      finish_error_stats(st, bq.result());
+      overall[e.label].merge(st);
+      rows.push_back({t.name, e.label, std::string(scale_rule_name(e.scheme.rule)), st});
     }
+    done += n;
   }
   if (!o.quiet) fmt::print(stderr, "[done] {} tensors, {} elements, {} schemes\n", tensors.size(), total, list.size());
 
   if (o.csv) {
     fmt::print("tensor,scheme,rule,elements,sqnr_db,max_abs_err,rel_frobenius,pct_saturated,pct_flushed,pct_nonfinite,"
                "scale_min,scale_max\n");
-    auto line = [](const std::string& t, const std::string& sc, const std::string& r, const ErrorStats& s) {
-      fmt::print("{},{},{},{},{},{:.9g},{:.9g},{:.6f},{:.6f},{:.6f},{:.9g},{:.9g}\n", t, sc, r, s.count,
+    auto line = [](const std::string& tn, const std::string& sc, const std::string& r, const ErrorStats& s) {
+      fmt::print("{},{},{},{},{},{:.9g},{:.9g},{:.6f},{:.6f},{:.6f},{:.9g},{:.9g}\n", tn, sc, r, s.count,
                  fmt_sqnr(s.sqnr_db()), s.max_abs_err, s.rel_frobenius(), pct(s.saturated, s.count),
                  pct(s.flushed, s.count), pct(s.nonfinite_out, s.count), s.scale_min, s.scale_max);
     };
     for (const auto& r : rows) line(r.tensor, r.scheme, r.rule, r.s);
-    for (const Scheme* s : list) line("ALL", s->name, std::string(scale_rule_name(rule_of(*s))), overall[s->name]);
+    for (const Entry& e : list) line("ALL", e.label, std::string(scale_rule_name(e.scheme.rule)), overall[e.label]);
     return 0;
   }
   const auto header = [] {
@@ -167,10 +302,10 @@ int run_report(const ReportOptions& o) {
   }
   fmt::print("== overall: {} tensors, {} elements ({})\n", tensors.size(), total, o.in);
   header();
-  for (const Scheme* s : list) {
-    const ErrorStats& st = overall[s->name];
-    fmt::print("{:<18} {:<10} {:>9} {:>12.4g} {:>11.4g} {:>8.4f} {:>8.4f} {:>8.4f}  {}\n", s->name,
-               scale_rule_name(rule_of(*s)), fmt_sqnr(st.sqnr_db()), st.max_abs_err, st.rel_frobenius(),
+  for (const Entry& e : list) {
+    const ErrorStats& st = overall[e.label];
+    fmt::print("{:<18} {:<10} {:>9} {:>12.4g} {:>11.4g} {:>8.4f} {:>8.4f} {:>8.4f}  {}\n", e.label,
+               scale_rule_name(e.scheme.rule), fmt_sqnr(st.sqnr_db()), st.max_abs_err, st.rel_frobenius(),
                pct(st.saturated, st.count), pct(st.flushed, st.count), pct(st.nonfinite_out, st.count), scale_range(st));
   }
   return 0;

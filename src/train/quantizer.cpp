@@ -69,14 +69,15 @@ Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm, std::uint32_t tensor_
         scale = it->second.scale_inv();
         it->second.update();
       } else {
+        Scheme sch = oq.scheme;
+        if (oq.rule) sch.rule = *oq.rule;
+        if (oq.element) sch.element.format = *oq.element;
         QuantOptions o;
-        o.rule = oq.rule;
-        o.element = oq.element;
         o.rounding = oq.rounding;
         o.sr_seed = seed_;
         o.sr_stream = tensor_id;
         o.sr_step = step;
-        q = quantize(m.v, shape, oq.scheme, o);
+        q = quantize(m.v, shape, sch, o);
         double sum = 0;
         const std::size_t tiles = q.scale_rows * q.scale_cols;
         for (std::size_t t = 0; t < tiles; ++t) sum += block_scale_value(q, t);

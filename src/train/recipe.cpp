@@ -23,7 +23,7 @@ OperandQuant delayed(Format f) { return {.kind = K::delayed, .element = f, .roun
 std::vector<Recipe> build() {
   const Format e4m3 = formats::e4m3fn, e5m2 = formats::e5m2;
   // NVFP4 weights use 16x16 tiles so the row- and column-wise copies agree (TE NVFP4BlockScaling).
-  const Scheme nvfp4_2d{"nvfp4_16x16", elements::e2m1fn, 16, 16, ScaleRule::nvfp4, "NVFP4 with 16x16 weight tiles"};
+  const Scheme nvfp4_2d{.element = elements::e2m1fn, .block_rows = 16, .block_cols = 16, .rule = ScaleRule::nvfp4};
   std::vector<Recipe> v;
   v.push_back({.name = "fp32", .source = "baseline"});
   v.push_back({.name = "bf16",

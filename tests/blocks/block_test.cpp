@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,8 +31,17 @@ std::vector<float> block_with_amax(float amax, std::size_t n = 32) {
   v[0] = amax;
   return v;
 }
+QuantizedTensor q1(const std::vector<float>& x, const Scheme& scheme, QuantOptions opt = {}) {
+  return quantize(x, {x.size()}, scheme, opt);
+}
 QuantizedTensor q1(const std::vector<float>& x, const char* scheme, QuantOptions opt = {}) {
-  return quantize(x, {x.size()}, find_scheme(scheme), opt);
+  return q1(x, find_scheme(scheme), opt);
+}
+/// A named scheme with another rule or policy (a new scheme: schemes are data).
+Scheme with_rule(const char* name, ScaleRule r) {
+  Scheme s = find_scheme(name);
+  s.rule = r;
+  return s;
 }
 }  // namespace
 
@@ -57,9 +67,7 @@ void PrintTo(const T14Row& r, std::ostream* os) {
 class T14 : public ::testing::TestWithParam<T14Row> {};
 TEST_P(T14, ScaleElementDequant) {
   const T14Row& r = GetParam();
-  QuantOptions o;
-  o.rule = r.rule;
-  const auto q = q1(block_with_amax(r.amax), r.scheme, o);
+  const auto q = q1(block_with_amax(r.amax), with_rule(r.scheme, r.rule));
   EXPECT_EQ(q.scale_codes.at(0), r.x) << scale_rule_name(r.rule) << " amax " << r.amax;
   EXPECT_EQ(q.codes.at(0), r.elem) << scale_rule_name(r.rule) << " amax " << r.amax;
   EXPECT_EQ(dequantize(q).at(0), r.deq) << scale_rule_name(r.rule) << " amax " << r.amax;
@@ -88,9 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(MxBlock, T14SaturationCounted) {
   EXPECT_EQ(q1(block_with_amax(7.5f), "mxfp4").saturated, 1u);
   EXPECT_EQ(q1(block_with_amax(6.5f), "mxfp4").saturated, 0u);
-  QuantOptions o;
-  o.rule = ScaleRule::rceil;
-  EXPECT_EQ(q1(block_with_amax(7.5f), "mxfp4", o).saturated, 0u);
+  EXPECT_EQ(q1(block_with_amax(7.5f), with_rule("mxfp4", ScaleRule::rceil)).saturated, 0u);
 }
 
 // torchao CEIL and EVEN (§2.3): CEIL adds 1 when amax's FP32 mantissa is nonzero; EVEN rounds the
@@ -110,11 +116,11 @@ TEST(MxBlock, T9ZeroBlock) {
   auto q = q1(z, "mxfp8_e4m3");
   EXPECT_EQ(q.scale_codes.at(0), 0x00);
   for (auto c : q.codes) EXPECT_EQ(c, 0x00);
-  QuantOptions o;
+  Scheme o = find_scheme("mxfp8_e4m3");
   o.policy.zero = ZeroBlock::unit_scale;
-  EXPECT_EQ(q1(z, "mxfp8_e4m3", o).scale_codes.at(0), 0x7f);
+  EXPECT_EQ(q1(z, o).scale_codes.at(0), 0x7f);
   o.policy.zero = ZeroBlock::nan;
-  q = q1(z, "mxfp8_e4m3", o);
+  q = q1(z, o);
   EXPECT_EQ(q.scale_codes.at(0), 0xff);
   EXPECT_TRUE(std::isnan(dequantize(q).at(3)));
 }
@@ -152,11 +158,11 @@ TEST(MxBlock, T18NanInBlock) {
   auto q = q1(x, "mxfp8_e4m3");
   EXPECT_EQ(q.scale_codes.at(0), 0xff);
   for (double d : dequantize(q)) EXPECT_TRUE(std::isnan(d));
+  Scheme sc = with_rule("mxfp8_e4m3", ScaleRule::rceil);
+  sc.policy.nan = NanInBlock::element_only;
   QuantOptions o;
-  o.rule = ScaleRule::rceil;
-  o.policy.nan = NanInBlock::element_only;
   o.profile = profiles::nvidia;
-  q = q1(x, "mxfp8_e4m3", o);
+  q = q1(x, sc, o);
   EXPECT_EQ(q.scale_codes.at(0), 0x77);
   EXPECT_EQ(q.codes.at(5), 0x7f);
   const auto d = dequantize(q);
@@ -169,9 +175,9 @@ TEST(MxBlock, InfInBlock) {
   std::vector<float> x(32, 1.0f);
   x[0] = std::numeric_limits<float>::infinity();
   EXPECT_EQ(q1(x, "mxfp8_e4m3").scale_codes.at(0), 0xff);
-  QuantOptions o;
+  Scheme o = find_scheme("mxfp8_e4m3");
   o.policy.inf = InfInBlock::max_scale;
-  const auto q = q1(x, "mxfp8_e4m3", o);
+  const auto q = q1(x, o);
   EXPECT_EQ(q.scale_codes.at(0), 0xfe);
   EXPECT_EQ(q.codes.at(0), 0x7e);  // Inf saturates to 448
 }
@@ -180,9 +186,9 @@ TEST(MxBlock, InfInBlock) {
 TEST(MxBlock, SubnormalAmax) {
   std::vector<float> x(32, 0.0f);
   x[1] = 1e-39f;  // FP32 subnormal
-  QuantOptions o;
+  Scheme o = find_scheme("mxfp8_e4m3");
   o.policy.subnormal = SubnormalAmax::flush_block;
-  const auto q = q1(x, "mxfp8_e4m3", o);
+  const auto q = q1(x, o);
   EXPECT_EQ(q.codes.at(1), 0x00);
   EXPECT_EQ(q.flushed, 1u);
   EXPECT_EQ(q.scale_codes.at(0), 0x00);
@@ -198,9 +204,9 @@ TEST(MxInt8, D10Minimum) {
   EXPECT_EQ(q.codes.at(0), 0x80);
   EXPECT_EQ(dequantize(q).at(0), -2.0);
   EXPECT_EQ(q.codes.at(1), 0x20);  // 0.5 · 64 = 32
-  QuantOptions o;
+  Scheme o = find_scheme("mxint8");
   o.policy.mxint8_min = Mxint8Min::symmetric;
-  q = q1(x, "mxint8", o);
+  q = q1(x, o);
   EXPECT_EQ(q.codes.at(0), 0x81);
   EXPECT_EQ(q.saturated, 1u);
 }
@@ -241,14 +247,14 @@ TEST(Fp8Recipes, TeCurrentScaling) {
 // current kernel (amax clamped to 1e−4, s = amax/448 by division): codes 0x00.
 TEST(Fp8Recipes, T20ZeroTile) {
   const std::vector<float> z(128, 0.0f);
-  QuantOptions o;
+  Scheme o = find_scheme("fp8_1x128");
   o.policy.fp32_order = Fp32ScaleOrder::divide;
   o.policy.zero = ZeroBlock::nan;
-  auto q = quantize(z, {1, 128}, find_scheme("fp8_1x128"), o);
+  auto q = quantize(z, {1, 128}, o);
   for (auto c : q.codes) EXPECT_EQ(c, 0x7f);
   o.policy.zero = ZeroBlock::standard;
   o.policy.amax_epsilon = 1e-4f;
-  q = quantize(z, {1, 128}, find_scheme("fp8_1x128"), o);
+  q = quantize(z, {1, 128}, o);
   for (auto c : q.codes) EXPECT_EQ(c, 0x00);
   EXPECT_EQ(q.scales.at(0), 1e-4f / 448.0f);
 }
@@ -276,7 +282,7 @@ TEST(Fp8Recipes, RowAndChannelTiles) {
   EXPECT_EQ(c.scales.size(), 3u);
   EXPECT_EQ(c.scales[2], 1.0f / (448.0f / 6.0f));
   QuantOptions o;
-  o.along_first_axis = true;
+  o.axis = BlockAxis::first;
   auto t = quantize(x, {2, 3}, find_scheme("fp8_row"), o);  // rows of the transposed view = columns
   EXPECT_EQ(t.scales.size(), 3u);
   const auto d = dequantize(t);
@@ -349,13 +355,11 @@ TEST(MxBlock, StochasticElementRounding) {
 }
 
 TEST(Schemes, NamesAndRules) {
-  for (const auto& s : schemes()) EXPECT_EQ(&find_scheme(s.name), &s);
+  for (const auto& s : scheme_table().entries) EXPECT_EQ(&find_scheme(s.name), &s.value);
   EXPECT_THROW(find_scheme("mxfp5"), NameError);
   for (auto n : names<ScaleRule>()) EXPECT_EQ(scale_rule_name(parse_scale_rule(n)), n);
   EXPECT_THROW(parse_scale_rule("round_up"), NameError);
-  QuantOptions o;
-  o.rule = ScaleRule::nvfp4;
-  EXPECT_THROW(q1(std::vector<float>(32, 1.0f), "mxfp4", o), Error);
+  EXPECT_THROW(q1(std::vector<float>(32, 1.0f), with_rule("mxint8", ScaleRule::nvfp4)), Error);  // nvfp4 needs a float element
   EXPECT_THROW(quantize(std::vector<float>(3, 1.0f), {2, 2}, find_scheme("mxfp4")), Error);
 }
 
@@ -378,3 +382,121 @@ TEST(ErrorStats, FiniteInputsLostToNanMakeSqnrMinusInfinity) {
   EXPECT_EQ(error_stats(y, r, dequantize(r)).nonfinite_out, 0u);
 }
 }  // namespace
+
+namespace minifloat_test {
+using namespace minifloat;
+
+// Issue 9 item 2: one rounding from every source. 1.0625 + 2^−40 lies just above the e4m3fn
+// midpoint of 1 (0x38) and 1.125 (0x39); rounded to f32 first it is the midpoint itself and ties
+// to even (0x38). The element step takes the exact value.
+TEST(F64Source, ElementRoundsOnceFromTheDouble) {
+  const double x = 1.0625 + std::ldexp(1.0, -40);
+  EXPECT_EQ(quantize_element(elements::e4m3fn, x, 0).code, 0x39);
+  EXPECT_EQ(quantize_element(elements::e4m3fn, static_cast<double>(static_cast<float>(x)), 0).code, 0x38);
+  // scaled: the same trap at 2^5 with scale exponent 5
+  EXPECT_EQ(quantize_element(elements::e4m3fn, std::ldexp(x, 5), 5).code, 0x39);
+  // MXFP8 block [256, 1.0625 + 2^−40]: amax 256 → ocp_floor e = 8 − 8 = 0 (0x7f); element 0x39
+  const std::vector<double> b = {256.0, x};
+  const QuantizedTensor q = quantize(std::span<const double>(b), {2}, find_scheme("mxfp8_e4m3"));
+  EXPECT_EQ(q.scale_codes.at(0), 0x7f);
+  EXPECT_EQ(q.codes.at(1), 0x39);
+  QuantOptions via;  // the explicit f32-first path of ml_dtypes / PyTorch
+  via.profile.source_via_f32 = true;
+  EXPECT_EQ(quantize(std::span<const double>(b), {2}, find_scheme("mxfp8_e4m3"), via).codes.at(1), 0x38);
+  QuantOptions ml;
+  ml.profile = profiles::ml_dtypes;  // its profile asks for it (source_via_f32, D11)
+  EXPECT_EQ(quantize(std::span<const double>(b), {2}, find_scheme("mxfp8_e4m3"), ml).codes.at(1), 0x38);
+}
+
+// The exact amax: an f64 amax just above 448·2^k is not rounded down to it (rceil then needs the
+// next power of two), and one below an E8M0 boundary is not rounded up.
+TEST(F64Source, AmaxIsExact) {
+  const double a = 448.0 * (1 + std::ldexp(1.0, -40));  // rounds to 448 in f32
+  EXPECT_EQ(e8m0_exponent(ScaleRule::rceil, detail::exact_f64(a), elements::e4m3fn), 1);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::rceil, static_cast<float>(a), elements::e4m3fn), 0);
+  const double b = 512.0 * (1 - std::ldexp(1.0, -40));  // rounds to 512 in f32
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ocp_floor, detail::exact_f64(b), elements::e4m3fn), 0);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ocp_floor, static_cast<float>(b), elements::e4m3fn), 1);
+  // ceil: an amax a hair above a power of two gets the +1 that its f32 rounding would lose
+  const double c = 4.0 * (1 + std::ldexp(1.0, -40));
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ceil, detail::exact_f64(c), elements::e2m1fn), 1);
+  EXPECT_EQ(e8m0_exponent(ScaleRule::ceil, static_cast<float>(c), elements::e2m1fn), 0);
+  // FP32 rule: encode = fl32(448 / amax) from the exact amax
+  const double d = 3.0 * (1 + std::ldexp(1.0, -30));
+  const Fp32Scale sd = fp32_scale(detail::exact_f64(d), 448.0f, ScaleRule::fp32_amax, 0.0f, Fp32ScaleOrder::te_multiply);
+  const Fp32Scale sf = fp32_scale(3.0f, 448.0f, ScaleRule::fp32_amax, 0.0f, Fp32ScaleOrder::te_multiply);
+  EXPECT_EQ(sd.encode, 149.33333f);  // 448/3·(1 − 2^−30) still rounds to fl32(448/3)
+  EXPECT_EQ(sf.encode, 149.33333f);
+}
+
+// The exact forms of the binary32 formulas agree with the float forms on every binary32 value:
+// an f64 array holding f32 values quantizes exactly as the f32 array does, for every named scheme,
+// both axes, every FP32 order that applies, and the special-block policies.
+TEST(F64Source, F32ValuesInF64GiveTheF32Result) {
+  std::mt19937 g(7);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  std::vector<float> xf(48 * 40);
+  for (std::size_t i = 0; i < xf.size(); ++i) xf[i] = nd(g) * std::ldexp(1.0f, static_cast<int>(i % 61) - 30);
+  xf[5] = std::numeric_limits<float>::quiet_NaN();
+  xf[77] = std::numeric_limits<float>::infinity();
+  for (std::size_t i = 160; i < 200; ++i) xf[i] = 0.0f;
+  for (std::size_t i = 200; i < 240; ++i) xf[i] = 1e-40f * static_cast<float>(i - 210);
+  const std::vector<double> xd(xf.begin(), xf.end());
+  for (const auto& e : scheme_table().entries)
+    for (int variant = 0; variant < 6; ++variant) {
+      Scheme s = e.value;
+      QuantOptions o;
+      if (variant == 1) o.axis = BlockAxis::first;
+      if (variant == 2) {
+        s.policy.nan = NanInBlock::element_only;
+        s.policy.inf = InfInBlock::max_scale;
+      }
+      if (variant == 3) {
+        s.policy.subnormal = SubnormalAmax::flush_block;
+        s.policy.amax_epsilon = 1e-3f;
+      }
+      if (variant == 4) {
+        if (s.rule == ScaleRule::fp32_amax) s.policy.fp32_order = Fp32ScaleOrder::divide;
+        else continue;
+      }
+      if (variant == 5) {
+        if (is_e8m0_rule(s.rule)) continue;
+        s.policy.fp32_order = Fp32ScaleOrder::exact;
+      }
+      SCOPED_TRACE(scheme_name(s) + (variant == 1 ? " axis first" : ""));
+      const QuantizedTensor a = quantize(std::span<const float>(xf), {48, 40}, s, o);
+      const QuantizedTensor b = quantize(std::span<const double>(xd), {48, 40}, s, o);
+      EXPECT_EQ(a.codes, b.codes);
+      EXPECT_EQ(a.scale_codes, b.scale_codes);
+      ASSERT_EQ(a.scales.size(), b.scales.size());
+      for (std::size_t t = 0; t < a.scales.size(); ++t) EXPECT_EQ(bits_of(a.scales[t]), bits_of(b.scales[t])) << t;
+      EXPECT_EQ(bits_of(a.tensor_encode_scale), bits_of(b.tensor_encode_scale));
+      EXPECT_EQ(a.saturated, b.saturated);
+      EXPECT_EQ(a.flushed, b.flushed);
+    }
+}
+
+// Issue 9 item 10: the scales' shape follows the input's (1-D in, 1-D scales; 0-d in, 0-d
+// scales; empty extents stay empty).
+TEST(Shapes, ScalesFollowTheInputShape) {
+  using V = std::vector<std::size_t>;
+  EXPECT_EQ(quantize(std::vector<float>(33, 1.0f), {33}, find_scheme("mxfp8_e4m3")).scale_shape, (V{2}));
+  EXPECT_EQ(quantize(std::vector<float>(33, 1.0f), {33}, find_scheme("mxfp8_e4m3")).scale_codes.size(), 2u);
+  EXPECT_EQ(quantize(std::vector<float>(33, 1.0f), {33}, find_scheme("fp8_tensor")).scale_shape, (V{1}));
+  EXPECT_EQ(quantize(std::vector<float>(1, 1.0f), {}, find_scheme("mxfp4")).scale_shape, V{});
+  EXPECT_EQ(quantize(std::vector<float>(1, 1.0f), {}, find_scheme("mxfp4")).codes.size(), 1u);
+  EXPECT_EQ(quantize(std::vector<float>(4 * 5 * 64, 1.0f), {4, 5, 64}, find_scheme("mxfp4")).scale_shape, (V{4, 5, 2}));
+  QuantOptions first;
+  first.axis = BlockAxis::first;
+  EXPECT_EQ(quantize(std::vector<float>(64 * 5, 1.0f), {64, 5}, find_scheme("mxfp4"), first).scale_shape, (V{5, 2}));
+  EXPECT_EQ(quantize(std::vector<float>(300, 1.0f), {3, 100}, find_scheme("fp8_128x128")).scale_shape, (V{1, 1}));
+  const QuantizedTensor e = quantize(std::vector<float>{}, {2, 0}, find_scheme("mxfp4"));
+  EXPECT_EQ(e.scale_shape, (V{2, 0}));
+  EXPECT_TRUE(e.codes.empty());
+  EXPECT_TRUE(e.scale_codes.empty());
+  EXPECT_EQ(quantize(std::vector<float>{}, {0, 5}, find_scheme("mxfp4")).scale_shape, (V{0, 1}));
+  EXPECT_EQ(quantize(std::vector<float>{}, {2, 0}, find_scheme("fp8_tensor")).scale_shape, (V{1, 0}));
+  EXPECT_TRUE(dequantize(e).empty());
+}
+
+}  // namespace minifloat_test

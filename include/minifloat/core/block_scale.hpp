@@ -114,10 +114,11 @@ enum class NanInBlock : std::uint8_t {
 };
 /// An ±Inf inside a block (amax = Inf).
 enum class InfInBlock : std::uint8_t {
-  nan_scale,  ///< default: scale NaN, whole block NaN (mx-emu, torchao, TOSA)
-  max_scale,  ///< scale clamps to the largest (E8M0 0xfe; TE satfinite, gfloat clip); Inf elements saturate
+  nan_scale,  ///< default: scale NaN, whole block NaN (mx-emu, TOSA)
+  max_scale,  ///< scale clamps to the largest (E8M0 0xfe; TE satfinite, gfloat clip); Inf elements saturate.
+              ///< (torchao 0.18 follows neither: its Inf block gets a finite scale; see the kernel-checking issue.)
 };
-/// An amax that is an FP32 subnormal (< 2^−126).
+/// An amax that is an FP32 subnormal (0 < amax < 2^−126; for an f64 source, any amax in that range).
 enum class SubnormalAmax : std::uint8_t {
   keep,         ///< default: the rule applies as usual (the scale clamps at 2^−127)
   flush_block,  ///< the whole block becomes zeros, scale as for a zero block (mx-emu `mx_flush_fp32_subnorms`)
@@ -127,10 +128,15 @@ enum class Mxint8Min : std::uint8_t {
   twos_complement,  ///< default: −2 (code 0x80) is representable (OCP MX, TOSA, gfloat)
   symmetric,        ///< clamp to ±127/64 (mx-emu)
 };
-/// Order of the FP32 operations of ScaleRule::fp32_amax.
+/// Order of the FP32 operations of the FP32 rules (fp32_amax, fp32_pow2) and of NVFP4's elements.
+/// An input value x enters every formula exactly (an f64 x is not rounded to f32 first): fl32(·) is
+/// the exact result rounded once to binary32 (RNE).
 enum class Fp32ScaleOrder : std::uint8_t {
-  te_multiply,  ///< default: encode = fl32(max/amax); y = fl32(x·encode); decode = fl32(1/encode) (TE)
-  divide,       ///< decode = fl32(amax/max); y = fl32(x/decode) (DeepSeek-V3 `act_quant`)
+  te_multiply,  ///< default: encode = fl32(max/amax); y = fl32(x·encode); decode = fl32(1/encode) (TE);
+                ///< NVFP4: y = fl32(x·encode) with its encode (TE core_nvfp4.cuh); then y → element
+  divide,       ///< fp32_amax only: decode = fl32(amax/max); y = fl32(x/decode) (DeepSeek-V3 `act_quant`)
+  exact,        ///< scales as te_multiply, but the element is x·encode rounded ONCE into the element
+                ///< format (no binary32 step), for any source (FP32 rules and NVFP4)
 };
 
 /// Every special-block choice, with the documented defaults.
@@ -149,31 +155,71 @@ namespace detail {
 MINIFLOAT_HOST_DEVICE constexpr int clamp_e8m0(int e) noexcept { return e < -127 ? -127 : (e > 127 ? 127 : e); }
 /// floor(log2 v) of a finite nonzero exact value (= std::ilogb of it).
 MINIFLOAT_HOST_DEVICE constexpr int ilogb_exact(const Unpacked& v) noexcept { return bit_width(v.sig) - 1 + v.exp; }
+/// The exact value of a binary32 / binary64.
+MINIFLOAT_HOST_DEVICE inline Unpacked exact_f32(float x) noexcept { return unpack(formats::f32, bit_cast<std::uint32_t>(x)); }
+MINIFLOAT_HOST_DEVICE inline Unpacked exact_f64(double x) noexcept { return unpack(formats::f64, bit_cast<std::uint64_t>(x)); }
+/// `v` rounded once to binary32 as IEEE hardware does it (RNE, overflow to ±Inf, NaN keeps its sign).
+MINIFLOAT_HOST_DEVICE inline float round_to_f32(const Unpacked& v) noexcept {
+  return bit_cast<float>(static_cast<std::uint32_t>(round_pack(formats::f32, v, {Rounding::rne, Overflow::nonsat}, profiles::ocp).code));
+}
 }  // namespace detail
 
+/// fl32(a · b) of two exact values: the exact product rounded once to binary32 (RNE, IEEE overflow
+/// and gradual underflow). For binary32 a and b it is fmul_rn(a, b); an f64 a enters exactly.
+MINIFLOAT_HOST_DEVICE inline float fl32_mul(const Unpacked& a, const Unpacked& b) noexcept {
+  return detail::round_to_f32(detail::exact_mul(a, b).value);
+}
+/// fl32(a / b) of two exact values, rounded once (x/0 = ±Inf, 0/0 = NaN). For binary32 operands it is fdiv_rn.
+MINIFLOAT_HOST_DEVICE inline float fl32_div(const Unpacked& a, const Unpacked& b) noexcept {
+  return detail::round_to_f32(detail::exact_div(a, b).value);
+}
+
 /// The unbiased E8M0 exponent e (X = 2^e, code e + 127) that `rule` (an E8M0 rule) gives a block
-/// with finite amax > 0 of element type `el`. Exact: no floating-point log2 is taken; the rceil and
-/// tosa limits are compared with amax as exact values (integer significands). Total: the sign of
-/// amax is ignored, amax 0 gives −127 and ±Inf/NaN give 127 (callers handle those blocks by the
-/// BlockPolicy before asking for a scale); other rules give 0.
+/// whose amax is the exact value `amax` (an f32 or f64 input's, never rounded) of element type `el`.
+/// Exact: no floating-point log2 is taken; every limit is compared with amax as exact values
+/// (integer significands). Total: the sign of amax is ignored, amax 0 gives −127 and ±Inf/NaN
+/// give 127 (callers handle those blocks by the BlockPolicy before asking for a scale); other
+/// rules give 0. With E = floor(log2 amax) and m_elem = element_mantissa_bits(el):
+///  - ocp_floor: E − emax_elem.  rceil / tosa: the smallest e with amax ≤ max·2^e (tosa: with
+///    RNE(amax/2^e) ≤ max, i.e. amax below max + ½ulp, or at it when max's last bit is even).
+///  - ceil and even are torchao's formulas on the binary32 encoding of amax (biased exponent b,
+///    23-bit mantissa field F); for an exact amax they read the same encoding with unbounded
+///    precision and exponent: ceil = b − 127 − emax + (F ≠ 0), i.e. E − emax + (amax ≠ 2^E) for
+///    amax ≥ 2^−126 and −126 − emax below (an FP32-subnormal amax has b = 0, F ≠ 0); even = (E + c)
+///    − emax with c = 1 when the fraction amax/2^E − 1 is ≥ 1 − 2^−(m_elem+1) (the carry of
+///    "F + 2^(22 − m_elem)"), and for amax < 2^−126 −126 − emax when amax ≥ (1 − 2^−(m_elem+1))·2^−126,
+///    else −127 − emax. For every binary32 amax these are exactly the bit formulas.
+/// The result is clamped to [−127, 127].
 /// **Examples** (spec-digest §2.3): e2m1fn amax 7.5: ocp_floor 0 (0x7f), rceil 1 (0x80), tosa 1;
 /// e4m3fn amax 460: ocp_floor 0, rceil 1, tosa 0.
-MINIFLOAT_HOST_DEVICE inline int e8m0_exponent(ScaleRule rule, float amax, ElementType el) noexcept {
+MINIFLOAT_HOST_DEVICE inline int e8m0_exponent(ScaleRule rule, Unpacked a, ElementType el) noexcept {
   const int emax_e = element_emax(el);
-  const std::uint32_t bits = detail::bit_cast<std::uint32_t>(amax) & 0x7fffffffu;
-  if (bits == 0) return -127;
-  if (bits >= 0x7f800000u) return 127;  // Inf or NaN
-  const Unpacked a = unpack(formats::f32, bits);  // exact |amax|
+  if (a.cls == Class::inf || a.cls == Class::nan) return 127;
+  if (a.cls == Class::zero || a.sig == 0) return -127;
+  a.negative = false;
+  a.sticky = false;
+  const int E = detail::ilogb_exact(a);
+  auto at_least = [&](std::uint64_t sig, int exp) {  // amax ≥ sig · 2^exp
+    Unpacked lim;
+    lim.cls = Class::normal;
+    lim.sig = sig;
+    lim.exp = exp;
+    return detail::compare_unpacked(a, lim) != Ordering::less;
+  };
   switch (rule) {
-    case ScaleRule::ocp_floor: return detail::clamp_e8m0(detail::ilogb_exact(a) - emax_e);
+    case ScaleRule::ocp_floor: return detail::clamp_e8m0(E - emax_e);
     case ScaleRule::ceil: {
-      const int e = static_cast<int>(bits >> 23) - 127 - emax_e + ((bits & 0x7fffffu) != 0 ? 1 : 0);
-      return detail::clamp_e8m0(e);
+      if (E < -126) return detail::clamp_e8m0(-126 - emax_e);
+      const bool pow2 = (a.sig & (a.sig - 1)) == 0;
+      return detail::clamp_e8m0(E - emax_e + (pow2 ? 0 : 1));
     }
     case ScaleRule::even: {
-      const std::uint32_t add = std::uint32_t{1} << (22 - element_mantissa_bits(el));
-      const std::uint32_t r = (bits + add) & 0x7f800000u;
-      return detail::clamp_e8m0(static_cast<int>(r >> 23) - 127 - emax_e);
+      const int m = element_mantissa_bits(el);
+      if (E < -126)  // FP32-subnormal range: carry iff amax ≥ (2^(m+1) − 1) · 2^(−127 − m)
+        return detail::clamp_e8m0((at_least((std::uint64_t{1} << (m + 1)) - 1, -127 - m) ? -126 : -127) - emax_e);
+      // normal: carry iff amax ≥ (2^(m+2) − 1) · 2^(E − m − 1), i.e. amax/2^E ≥ 2 − 2^−(m+1)
+      const bool carry = at_least((std::uint64_t{1} << (m + 2)) - 1, E - m - 1);
+      return detail::clamp_e8m0(E + (carry ? 1 : 0) - emax_e);
     }
     case ScaleRule::rceil:
     case ScaleRule::tosa: {
@@ -208,13 +254,17 @@ MINIFLOAT_HOST_DEVICE inline int e8m0_exponent(ScaleRule rule, float amax, Eleme
         const Ordering o = detail::compare_unpacked(a, lim);
         return o == Ordering::less || (inclusive && o == Ordering::equal);
       };
-      int e = detail::ilogb_exact(a) - (detail::bit_width(lim_sig) - 1 + lim_exp);  // within ±1 of the answer
+      int e = E - (detail::bit_width(lim_sig) - 1 + lim_exp);  // within ±1 of the answer
       while (!fits(e)) ++e;
       while (fits(e - 1)) --e;
       return detail::clamp_e8m0(e);
     }
     default: return 0;
   }
+}
+/// The same for a binary32 amax (its exact value).
+MINIFLOAT_HOST_DEVICE inline int e8m0_exponent(ScaleRule rule, float amax, ElementType el) noexcept {
+  return e8m0_exponent(rule, detail::exact_f32(amax), el);
 }
 
 // ============================================================================================
@@ -228,16 +278,19 @@ struct ElementResult {
   bool saturated = false;  ///< the rounded magnitude exceeded the element max and was clamped
 };
 
-/// Round the exact value x · 2^(−scale_exp) into element type `el` (x: binary32, scale_exp: the
-/// E8M0 exponent, 0 when the value is already scaled). The division by the power of two is exact;
-/// the one rounding is `round_pack` with `spec` (any mode, SR included: `rbits` as SrVariant
+/// Round the exact value x · 2^(−scale_exp) into element type `el` (x: an exact value — a binary32
+/// or binary64 input as it is, or an exact product with its sticky bit —; scale_exp: the E8M0
+/// exponent, 0 when the value is already scaled). The division by the power of two is exact; the
+/// one rounding is `round_pack` with `spec` (any mode, SR included: `rbits` as SrVariant
 /// documents). MX elements saturate by default (spec.overflow = satfinite); with nonsat an FP8
 /// overflow gives NaN/Inf as the engine does. INT8 rounds on `mxint8_grid` and clamps to
 /// [−128 (or −127 with Mxint8Min::symmetric), 127]; NaN → 0 (flag invalid), ±Inf → ±max.
-MINIFLOAT_HOST_DEVICE inline ElementResult quantize_element(ElementType el, float x, int scale_exp, RoundingSpec spec = {Rounding::rne, Overflow::satfinite},
-                                      Profile prof = profiles::ocp, std::uint64_t rbits = 0,
-                                      Mxint8Min mn = Mxint8Min::twos_complement) noexcept {
-  Unpacked u = unpack(formats::f32, detail::bit_cast<std::uint32_t>(x));
+/// **Example**: e4m3fn, x = 1.0625 + 2^−40 (an f64), scale_exp 0 → 0x39 (above the 1/1.125
+/// midpoint); the same x rounded to f32 first would tie to 0x38.
+MINIFLOAT_HOST_DEVICE inline ElementResult quantize_element(ElementType el, Unpacked u, int scale_exp,
+                                                            RoundingSpec spec = {Rounding::rne, Overflow::satfinite},
+                                                            Profile prof = profiles::ocp, std::uint64_t rbits = 0,
+                                                            Mxint8Min mn = Mxint8Min::twos_complement) noexcept {
   if (u.cls == Class::normal || u.cls == Class::subnormal) u.exp -= scale_exp;
   ElementResult r;
   if (el.kind == ElementKind::floating) {
@@ -266,6 +319,13 @@ MINIFLOAT_HOST_DEVICE inline ElementResult quantize_element(ElementType el, floa
   }
   r.code = static_cast<std::uint8_t>(static_cast<std::int8_t>(k));
   return r;
+}
+/// The same for the exact value of a double (a float argument converts to it exactly).
+MINIFLOAT_HOST_DEVICE inline ElementResult quantize_element(ElementType el, double x, int scale_exp,
+                                                            RoundingSpec spec = {Rounding::rne, Overflow::satfinite},
+                                                            Profile prof = profiles::ocp, std::uint64_t rbits = 0,
+                                                            Mxint8Min mn = Mxint8Min::twos_complement) noexcept {
+  return quantize_element(el, detail::exact_f64(x), scale_exp, spec, prof, rbits, mn);
 }
 
 /// The exact value of element `code` (NaN for NaN codes, ±Inf for e5m2 Inf).
@@ -326,7 +386,7 @@ struct Fp32Scale {
 /// encode = fl32(max/amax), Inf → FLT_MAX; `rule` ScaleRule::fp32_pow2 clears the mantissa bits
 /// (force_pow_2_scales), ScaleRule::fp32_amax (or any other rule) keeps them; decode = fl32(1/encode).
 /// Order `divide` (DeepSeek; fp32_amax only): decode = fl32(amax/max) (0 for amax 0), encode unused.
-/// The ZeroBlock policy is applied by the caller.
+/// Order `exact` computes the scales as te_multiply. The ZeroBlock policy is applied by the caller.
 MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, ScaleRule rule, float eps,
                                                   Fp32ScaleOrder order) noexcept {
   const bool pow2 = rule == ScaleRule::fp32_pow2;
@@ -345,29 +405,65 @@ MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, Sc
   s.decode = frcp_rn(sc);
   return s;
 }
+/// The same for an exact amax (an f64 source's, never rounded to f32): every binary32 operation
+/// whose operand is amax takes its exact value and rounds once (fl32_div); for a binary32 amax
+/// the result is that of the float overload.
+MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(Unpacked amax, float max_elem, ScaleRule rule, float eps,
+                                                  Fp32ScaleOrder order) noexcept {
+  const bool pow2 = rule == ScaleRule::fp32_pow2;
+  const Unpacked ue = detail::exact_f32(eps);
+  if (detail::compare_unpacked(amax, ue) == Ordering::less) amax = ue;
+  Fp32Scale s;
+  const Unpacked um = detail::exact_f32(max_elem);
+  if (order == Fp32ScaleOrder::divide && !pow2) {
+    s.decode = fl32_div(amax, um);
+    s.encode = 0.0f;
+    return s;
+  }
+  if (amax.cls == Class::inf || amax.cls == Class::nan || amax.cls == Class::zero || amax.sig == 0) return s;
+  float sc = fl32_div(um, amax);
+  if (detail::f32_is_inf(sc)) sc = FLT_MAX;
+  if (pow2) sc = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(sc) & 0xff800000u);
+  s.encode = sc;
+  s.decode = frcp_rn(sc);
+  return s;
+}
 
 // ============================================================================================
 // NVFP4 two-level scaling (spec-digest §4.3; TE core_nvfp4.cuh operation order, all FP32 RNE)
 // ============================================================================================
 
-/// S_enc = fl32(2688 / global_amax) (2688 = 448 · 6), min(·, FLT_MAX) (fminf: NaN → FLT_MAX); 1.0 when
-/// global_amax is 0 or the result is 0 (global_amax = Inf). **Example**: amax 10 → 268.8 (0x43866666).
-MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(float global_amax) noexcept {
-  const float s = detail::fmin_flt_max(fdiv_rn(2688.0f, global_amax));
+/// S_enc = fl32(fl32(448 · elem_max) / global_amax) (448 · 6 = 2688 for e2m1fn elements),
+/// min(·, FLT_MAX) (fminf: NaN → FLT_MAX); 1.0 when global_amax is 0 or the result is 0
+/// (global_amax = Inf). **Example**: amax 10 → 268.8 (0x43866666). Other elements than e2m1fn
+/// (a user scheme with the nvfp4 rule) put their own max in TE's fp4_max.
+MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(float global_amax, float elem_max = 6.0f) noexcept {
+  const float s = detail::fmin_flt_max(fdiv_rn(fmul_rn(448.0f, elem_max), global_amax));
   if (global_amax == 0.0f || s == 0.0f) return 1.0f;
   return s;
 }
+/// The same for an exact global amax (an f64 source's): fl32(2688 / amax) from the exact amax.
+MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(const Unpacked& global_amax, float elem_max = 6.0f) noexcept {
+  const float s = detail::fmin_flt_max(fl32_div(detail::exact_f32(fmul_rn(448.0f, elem_max)), global_amax));
+  if (global_amax.cls == Class::zero || (global_amax.cls == Class::normal && global_amax.sig == 0) || s == 0.0f) return 1.0f;
+  return s;
+}
 /// The block's decode scale as an E4M3 code (ue4m3: bit 7 is 0 for every non-NaN result):
-/// e4m3fn(fl32(block_amax · fl32(S_enc · fl32(1/6)))) with RNE + satfinite (TE's static_cast).
-/// **Example**: amax 10, S_enc 268.8 → 448.0 exactly → 0x7e.
-MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc) noexcept {
-  constexpr float inv6 = 1.0f / 6.0f;  // rounded at compile time: 0x3e2aaaab
-  const float s = fmul_rn(block_amax, fmul_rn(s_enc, inv6));
+/// e4m3fn(fl32(block_amax · fl32(S_enc · fl32(1/elem_max)))) with RNE + satfinite (TE's
+/// static_cast; fl32(1/6) = 0x3e2aaaab). **Example**: amax 10, S_enc 268.8 → 448.0 exactly → 0x7e.
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, float elem_max = 6.0f) noexcept {
+  const float s = fmul_rn(block_amax, fmul_rn(s_enc, frcp_rn(elem_max)));
+  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
+}
+/// The same for an exact block amax: fl32(amax · fl32(S_enc · fl32(1/elem_max))) from the exact amax.
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(const Unpacked& block_amax, float s_enc, float elem_max = 6.0f) noexcept {
+  const float s = fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
   return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
 }
 /// The element encode multiplier: min(fl32(1 / fl32(s_dec_e4m3 · fl32(1/S_enc))), FLT_MAX)
-/// (TE compute_scaling_coefficient<float>; fminf: NaN → FLT_MAX). Elements are fl32(x · this), then
-/// rounded to e2m1fn.
+/// (TE compute_scaling_coefficient<float>; fminf: NaN → FLT_MAX). Elements are fl32(x · this)
+/// (x exact, Fp32ScaleOrder::te_multiply) or x · this rounded once (Fp32ScaleOrder::exact), then
+/// rounded to the element.
 MINIFLOAT_HOST_DEVICE inline float nvfp4_element_encode_scale(std::uint8_t scale_code, float s_enc) noexcept {
   const float s_dec = frcp_rn(s_enc);
   const float sb = to_float(formats::e4m3fn, scale_code);

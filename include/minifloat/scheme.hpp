@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// scheme.hpp: block schemes as data — a scheme is (element type, block shape, scale rule — which
+// fixes the scale format —, special-block policies); the named schemes (MX, NVFP4, scaled FP8) are
+// entries of one table, and any other scheme is written as a spec string. Names and specs go
+// through the name registry (registry.hpp): `minifloat names scheme` lists both.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/block_scale.hpp"
+#include "error.hpp"
+#include "registry.hpp"
+
+namespace minifloat {
+
+/// A block scheme. A tensor is viewed as a matrix [rows, cols] with cols = its last dimension
+/// (rows = the product of the others; with BlockAxis::first the view is [rest, shape[0]]); a block
+/// is a tile of block_rows × block_cols elements (0 = the whole dimension), tiles start at (0, 0)
+/// and the last ones may be partial (the amax is taken over the elements present, as if
+/// zero-padded: DeepSeek-V3 README_WEIGHTS). The scale rule fixes the scale format: an E8M0 rule
+/// (ocp_floor rceil ceil even tosa) stores e8m0fnu codes, an FP32 rule (fp32_amax fp32_pow2) FP32
+/// decode scales, nvfp4 ue4m3 codes (as e4m3fn bytes, bit 7 zero) under an FP32 per-tensor scale.
+///
+/// The named schemes (scheme_table(), in this order):
+///
+/// | name              | element | tile      | scale                 | rule         | source |
+/// |-------------------|---------|-----------|-----------------------|--------------|--------|
+/// | mxfp8_e4m3        | e4m3fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
+/// | mxfp8_e5m2        | e5m2    | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
+/// | mxfp6_e2m3        | e2m3fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
+/// | mxfp6_e3m2        | e3m2fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
+/// | mxfp4             | e2m1fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
+/// | mxint8            | int8    | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
+/// | nvfp4             | e2m1fn  | 1×16      | E4M3 + FP32 per tensor| nvfp4        | NVIDIA / TE NVFP4BlockScaling |
+/// | fp8_tensor        | e4m3fn  | all×all   | FP32                  | fp32_amax    | TE Float8CurrentScaling |
+/// | fp8_row           | e4m3fn  | 1×all     | FP32                  | fp32_amax    | per token (activations) / per output channel (weights [out, in]) |
+/// | fp8_channel       | e4m3fn  | all×1     | FP32                  | fp32_amax    | per column (per channel of a [tokens, channels] activation) |
+/// | fp8_1x128         | e4m3fn  | 1×128     | FP32                  | fp32_amax    | DeepSeek-V3 activations, TE Float8BlockScaling 1-D |
+/// | fp8_128x128       | e4m3fn  | 128×128   | FP32                  | fp32_amax    | DeepSeek-V3 weights, TE Float8BlockScaling 2-D |
+/// | fp8_1x128_ue8m0   | e4m3fn  | 1×128     | E8M0                  | rceil        | DeepSeek-V3.1 `scale_fmt="ue8m0"`, InfiR2 |
+/// | fp8_128x128_ue8m0 | e4m3fn  | 128×128   | E8M0                  | rceil        | DeepSeek-V3.1, InfiR2 `bf16_cast_fp8.py` |
+///
+/// **Spec strings** (parse_scheme; ASCII case is ignored except inside `custom:` formats):
+///
+///     SCHEME  = ELEMENT "/" BLOCK "/" SCALE { "/" POLICY }
+///     ELEMENT = a format name parse_format accepts, of at most 8 bits (e4m3fn, e2m3fn,
+///               Binary8p3se, custom:E,M,BIAS,…), or "mxint8" (OCP MX INT8: k · 2^−6)
+///     BLOCK   = DIM "x" DIM          rows × columns of a tile; DIM = a positive integer or "all"
+///     SCALE   = "e8m0fnu:" RULE      RULE one of ocp_floor rceil ceil even tosa
+///             | "f32:" RULE          RULE one of fp32_amax fp32_pow2
+///             | "ue4m3:nvfp4"        NVFP4 two-level scaling (needs a floating-point element)
+///     POLICY  = KEY "=" VALUE        at most once per key, any order:
+///               zero-block=standard|min_scale|unit_scale|nan   nan-block=whole_block_nan|element_only
+///               inf-block=nan_scale|max_scale                  subnormal-amax=keep|flush_block
+///               mxint8-min=twos_complement|symmetric           fp32-order=te_multiply|divide|exact
+///               amax-epsilon=DECIMAL (≥ 0, finite; rounded once to binary32)
+///
+/// Examples: `e2m3fn/1x16/e8m0fnu:rceil` (an MX-style FP6 scheme with blocks of 16 and RCEIL
+/// scales), `e4m3fn/1x128/f32:fp32_amax/fp32-order=divide/amax-epsilon=0.0001` (DeepSeek-V3
+/// act_quant), `e2m1fn/1x32/e8m0fnu:ocp_floor` (= mxfp4). scheme_name() gives the table name of
+/// a scheme equal to a named one, else its canonical spec: the canonical element name, `all` or
+/// the number for each DIM, then only the policies that differ from BlockPolicy{} in the order
+/// above (amax-epsilon in the shortest decimal that reads back to the same binary32). Every
+/// scheme_name() and scheme_spec() parses back to the same scheme.
+struct Scheme {
+  ElementType element = elements::e4m3fn;
+  std::size_t block_rows = 1;  ///< 0 = all rows
+  std::size_t block_cols = 32; ///< 0 = all columns
+  ScaleRule rule = ScaleRule::ocp_floor;
+  BlockPolicy policy{};
+  friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
+};
+
+/// "scheme": the named schemes above, and the spec-string pattern.
+const NameTable<Scheme>& scheme_table();
+/// The named scheme `name` (case-insensitive); throws NameError listing the names and the pattern.
+const Scheme& find_scheme(std::string_view name);
+/// A scheme by name or spec string (grammar above); validated (validate_scheme). Throws NameError
+/// for an unknown name or a malformed spec (one line naming the part that is wrong and what is
+/// accepted), Error for a combination validate_scheme refuses.
+Scheme parse_scheme(std::string_view text);
+/// The canonical spec string of `s` (always a spec, even for a named scheme).
+std::string scheme_spec(const Scheme& s);
+/// The table name of `s` when it equals a named scheme, else scheme_spec(s).
+std::string scheme_name(const Scheme& s);
+
+/// Throws Error (one line) unless every part of `s` applies to the others:
+///  - a floating element is a valid format of at most 8 bits (codes are stored one per byte);
+///  - nvfp4 needs a floating-point element; its zero blocks follow its own formula (zero-block
+///    standard only);
+///  - fp32-order divide needs fp32_amax; te_multiply/divide/exact only mean something for the FP32
+///    rules and nvfp4 (E8M0 rules: te_multiply, the default, only);
+///  - mxint8-min applies to the mxint8 element only;
+///  - amax-epsilon is finite and ≥ 0.
+void validate_scheme(const Scheme& s);
+
+}  // namespace minifloat

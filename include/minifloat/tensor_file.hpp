@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// tensor_file.hpp: one tensor of a .npy or .safetensors file, located from the file's header
+// (npy.hpp locate_npy, safetensors.hpp locate_safetensor) and read in bounded pieces — the
+// streaming input of quantize/report/compare: memory stays O(piece), never the whole tensor.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/format.hpp"
+#include "error.hpp"
+
+namespace minifloat {
+
+/// Where a tensor's data lies in its file: element i (C order, little endian) occupies bytes
+/// [offset + i·item_size, offset + (i + 1)·item_size). The header it came from was checked by the
+/// library's reader (the same checks as read_npy / read_safetensors_header).
+struct TensorLocation {
+  std::filesystem::path path;
+  std::string name;                ///< the .safetensors tensor name, or the .npy file's stem
+  std::string dtype;               ///< NumPy descr (npy.hpp table): "<f4", "<f8", "|u1", …
+  std::vector<std::size_t> shape;  ///< empty for a 0-d array (one element)
+  std::uint64_t offset = 0;        ///< file offset of element 0
+  std::size_t item_size = 0;       ///< bytes per element
+  /// Set when the elements are codes of a format, not numbers (NpyArray::code_format: the F8_*
+  /// safetensors dtypes); read() as values refuses them, read_bytes() gives the codes.
+  std::optional<Format> code_format{};
+  /// Product of the shape (1 for a 0-d array).
+  std::size_t element_count() const noexcept;
+};
+
+/// Reads element ranges of a located tensor (pread on one open descriptor; nothing is cached).
+class TensorReader {
+ public:
+  /// Opens the file; throws IoError naming it.
+  explicit TensorReader(TensorLocation location);
+  ~TensorReader();
+  TensorReader(const TensorReader&) = delete;
+  TensorReader& operator=(const TensorReader&) = delete;
+  TensorReader(TensorReader&& o) noexcept;
+  TensorReader& operator=(TensorReader&&) = delete;
+
+  const TensorLocation& location() const noexcept { return loc_; }
+  /// The raw bytes of elements [first, first + out.size() / item_size): out.size() must be a
+  /// multiple of the item size and the range inside the tensor (else Error). Throws IoError when
+  /// the file is shorter than its header said (it changed since) or a read fails.
+  void read_bytes(std::size_t first, std::span<std::byte> out) const;
+  /// Elements [first, first + out.size()) as values (npy_decode: exact, but <f8 → float rounds to
+  /// nearest even). `scratch` is a reusable buffer for the raw bytes. Throws ParseError when
+  /// code_format is set (the bytes are codes, not numbers; as npy_as_f32).
+  void read(std::size_t first, std::span<float> out, std::vector<std::byte>& scratch) const;
+  void read(std::size_t first, std::span<double> out, std::vector<std::byte>& scratch) const;
+
+ private:
+  TensorLocation loc_;
+  int fd_ = -1;
+};
+
+}  // namespace minifloat

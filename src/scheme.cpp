@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// scheme.cpp: the named block schemes (one table of designated initialisers), the spec-string
+// grammar of scheme.hpp (parse and canonical print) and the scheme checks.
+#include "minifloat/scheme.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "minifloat/core/round_pack.hpp"
+#include "minifloat/parse.hpp"
+
+namespace minifloat {
+namespace {
+
+using SE = NameEntry<Scheme>;
+constexpr Scheme mx(ElementType e) {
+  return {.element = e, .block_rows = 1, .block_cols = 32, .rule = ScaleRule::ocp_floor};
+}
+constexpr Scheme fp8(std::size_t rows, std::size_t cols, ScaleRule rule) {
+  return {.element = elements::e4m3fn, .block_rows = rows, .block_cols = cols, .rule = rule};
+}
+constexpr SE kSchemes[] = {
+    {.value = mx(elements::e4m3fn), .name = "mxfp8_e4m3", .summary = "OCP MX v1.0 MXFP8: e4m3fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e5m2), .name = "mxfp8_e5m2", .summary = "OCP MX v1.0 MXFP8: e5m2 elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e2m3fn), .name = "mxfp6_e2m3", .summary = "OCP MX v1.0 MXFP6: e2m3fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e3m2fn), .name = "mxfp6_e3m2", .summary = "OCP MX v1.0 MXFP6: e3m2fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e2m1fn), .name = "mxfp4", .summary = "OCP MX v1.0 MXFP4: e2m1fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::mxint8), .name = "mxint8", .summary = "OCP MX v1.0 MXINT8: int8*2^-6 elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = {.element = elements::e2m1fn, .block_rows = 1, .block_cols = 16, .rule = ScaleRule::nvfp4},
+     .name = "nvfp4",
+     .summary = "NVIDIA NVFP4: e2m1fn elements, E4M3 scale per 1x16, FP32 per tensor (TE operation order)"},
+    {.value = fp8(0, 0, ScaleRule::fp32_amax), .name = "fp8_tensor", .summary = "e4m3fn, one FP32 scale per tensor (TE current scaling)"},
+    {.value = fp8(1, 0, ScaleRule::fp32_amax), .name = "fp8_row", .summary = "e4m3fn, one FP32 scale per row (per token / output channel)"},
+    {.value = fp8(0, 1, ScaleRule::fp32_amax), .name = "fp8_channel", .summary = "e4m3fn, one FP32 scale per column (per channel)"},
+    {.value = fp8(1, 128, ScaleRule::fp32_amax), .name = "fp8_1x128", .summary = "e4m3fn, FP32 scale per 1x128 tile (DeepSeek-V3 activations)"},
+    {.value = fp8(128, 128, ScaleRule::fp32_amax), .name = "fp8_128x128", .summary = "e4m3fn, FP32 scale per 128x128 block (DeepSeek-V3 weights)"},
+    {.value = fp8(1, 128, ScaleRule::rceil), .name = "fp8_1x128_ue8m0", .summary = "e4m3fn, UE8M0 round-up scale per 1x128 tile (DeepSeek-V3.1, InfiR2)"},
+    {.value = fp8(128, 128, ScaleRule::rceil), .name = "fp8_128x128_ue8m0", .summary = "e4m3fn, UE8M0 round-up scale per 128x128 block (DeepSeek-V3.1, InfiR2)"},
+};
+constexpr NamePattern kSchemePatterns[] = {
+    {"ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...]",
+     "a scheme spec: element format or mxint8 / tile (numbers or all) / e8m0fnu:RULE, f32:RULE or ue4m3:nvfp4 / "
+     "special-block policies, e.g. e2m3fn/1x16/e8m0fnu:rceil (scheme.hpp)"},
+};
+
+constexpr std::string_view kGrammar = "ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...] (e.g. e2m3fn/1x16/e8m0fnu:rceil)";
+constexpr std::string_view kEpsilonKey = "amax-epsilon";
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t p = 0;
+  for (;;) {
+    const std::size_t q = s.find(sep, p);
+    out.push_back(s.substr(p, q == std::string_view::npos ? std::string_view::npos : q - p));
+    if (q == std::string_view::npos) return out;
+    p = q + 1;
+  }
+}
+
+std::string dim_text(std::size_t d) { return d == 0 ? std::string("all") : std::to_string(d); }
+
+std::string float_text(float f) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, f);  // shortest text that reads back to f
+  return std::string(buf, r.ptr);
+}
+
+/// One policy key of the grammar: its registry table, and the field it sets.
+template <class E>
+bool set_policy(std::string_view key, std::string_view value, E& field, std::string& err) {
+  const auto& t = name_table(E{});
+  if (!iequals(key, t.id)) return false;
+  if (const auto* e = find_name(t, value)) field = e->value;
+  else err = std::string(t.id) + ": unknown " + std::string(t.kind) + " '" + quote_input(value) + "'; accepted: " + accepted_names(t);
+  return true;
+}
+
+template <class E>
+void put_policy(std::string& s, E v, E dflt) {
+  if (v == dflt) return;
+  s += '/';
+  s.append(name_table(E{}).id);
+  s += '=';
+  s.append(name(v));
+}
+
+}  // namespace
+
+const NameTable<Scheme>& scheme_table() {
+  static constexpr NameTable<Scheme> t{"scheme", "block scheme", kSchemes, kSchemePatterns};
+  return t;
+}
+
+const Scheme& find_scheme(std::string_view name) { return lookup_name(scheme_table(), name).value; }
+
+Scheme parse_scheme(std::string_view text) {
+  if (const auto* e = find_name(scheme_table(), text)) return e->value;
+  if (text.find('/') == std::string_view::npos) throw_unknown_name(scheme_table(), text);
+  auto fail = [&](const std::string& why) -> Scheme {
+    throw NameError("invalid block scheme '" + quote_input(text) + "': " + why + "; expected " + std::string(kGrammar));
+  };
+  const std::vector<std::string_view> parts = split(text, '/');
+  if (parts.size() < 3) return fail("it needs an element, a tile shape and a scale");
+  Scheme s;
+  // element
+  if (iequals(parts[0], "mxint8")) {
+    s.element = elements::mxint8;
+  } else {
+    try {
+      s.element = ElementType{ElementKind::floating, parse_format(parts[0])};
+    } catch (const NameError& e) {
+      return fail(std::string("element: ") + e.what());
+    }
+  }
+  // tile
+  const std::string_view blk = parts[1];
+  const std::size_t x = blk.find_first_of("xX");
+  if (x == std::string_view::npos) return fail("tile '" + quote_input(blk) + "' is not ROWSxCOLS");
+  std::size_t dims[2] = {0, 0};
+  const std::string_view dim_texts[2] = {blk.substr(0, x), blk.substr(x + 1)};
+  for (int k = 0; k < 2; ++k) {
+    const std::string_view d = dim_texts[k];
+    if (iequals(d, "all")) continue;
+    std::size_t v = 0;
+    const auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+    if (d.empty() || ec != std::errc{} || p != d.data() + d.size() || v == 0 || v > (std::size_t{1} << 48))
+      return fail("tile dimension '" + quote_input(d) + "' is not a positive integer (at most 2^48) or all");
+    dims[k] = v;
+  }
+  s.block_rows = dims[0];
+  s.block_cols = dims[1];
+  // scale
+  const std::size_t colon = parts[2].find(':');
+  if (colon == std::string_view::npos) return fail("scale '" + quote_input(parts[2]) + "' is not FORMAT:RULE");
+  const std::string_view sfmt = parts[2].substr(0, colon), srule = parts[2].substr(colon + 1);
+  const auto* re = find_name(name_table(ScaleRule{}), srule);
+  if (!re) return fail("unknown scale rule '" + quote_input(srule) + "'; accepted: " + accepted_names(name_table(ScaleRule{})));
+  s.rule = re->value;
+  const char* want = is_e8m0_rule(s.rule) ? "e8m0fnu" : is_fp32_rule(s.rule) ? "f32" : "ue4m3";
+  Format sf{};
+  try {
+    sf = parse_format(sfmt);
+  } catch (const NameError&) {
+    return fail("scale format '" + quote_input(sfmt) + "' is not a format");
+  }
+  if (!(sf == parse_format(want)))
+    return fail("scale rule " + std::string(name(s.rule)) + " stores " + want + " scales, not " + quote_input(sfmt));
+  // policies
+  std::vector<std::string> seen;
+  for (std::size_t k = 3; k < parts.size(); ++k) {
+    const std::string_view pol = parts[k];
+    const std::size_t eq = pol.find('=');
+    if (eq == std::string_view::npos) return fail("policy '" + quote_input(pol) + "' is not KEY=VALUE");
+    const std::string_view key = pol.substr(0, eq), value = pol.substr(eq + 1);
+    std::string lk(key);
+    for (char& c : lk) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const auto& sk : seen)
+      if (sk == lk) return fail("policy " + quote_input(key) + " is given twice");
+    seen.push_back(lk);
+    std::string err;
+    BlockPolicy& p = s.policy;
+    if (set_policy(key, value, p.zero, err) || set_policy(key, value, p.nan, err) || set_policy(key, value, p.inf, err) ||
+        set_policy(key, value, p.subnormal, err) || set_policy(key, value, p.mxint8_min, err) ||
+        set_policy(key, value, p.fp32_order, err)) {
+      if (!err.empty()) return fail(err);
+      continue;
+    }
+    if (iequals(key, kEpsilonKey)) {
+      Unpacked u;
+      try {
+        u = parse_value(value);
+      } catch (const ParseError&) {
+        return fail("amax-epsilon '" + quote_input(value) + "' is not a number");
+      }
+      const float f = detail::bit_cast<float>(
+          static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
+      if (u.negative || !std::isfinite(f)) return fail("amax-epsilon must be a finite number >= 0");
+      p.amax_epsilon = f;
+      continue;
+    }
+    return fail("unknown policy key '" + quote_input(key) +
+                "'; accepted: zero-block, nan-block, inf-block, subnormal-amax, mxint8-min, fp32-order, amax-epsilon");
+  }
+  validate_scheme(s);
+  return s;
+}
+
+std::string scheme_spec(const Scheme& s) {
+  std::string out = s.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(s.element.format);
+  out += '/';
+  out.append(dim_text(s.block_rows));
+  out += 'x';
+  out.append(dim_text(s.block_cols));
+  out += '/';
+  out.append(is_e8m0_rule(s.rule) ? "e8m0fnu:" : is_fp32_rule(s.rule) ? "f32:" : "ue4m3:");
+  out.append(name(s.rule));
+  const BlockPolicy d{};
+  put_policy(out, s.policy.zero, d.zero);
+  put_policy(out, s.policy.nan, d.nan);
+  put_policy(out, s.policy.inf, d.inf);
+  put_policy(out, s.policy.subnormal, d.subnormal);
+  put_policy(out, s.policy.mxint8_min, d.mxint8_min);
+  put_policy(out, s.policy.fp32_order, d.fp32_order);
+  if (detail::bit_cast<std::uint32_t>(s.policy.amax_epsilon) != detail::bit_cast<std::uint32_t>(d.amax_epsilon))
+  {
+    out += '/';
+    out.append(kEpsilonKey);
+    out += '=';
+    out.append(float_text(s.policy.amax_epsilon));
+  }
+  return out;
+}
+
+std::string scheme_name(const Scheme& s) {
+  for (const auto& e : scheme_table().entries)
+    if (e.value == s) return std::string(e.name);
+  return scheme_spec(s);
+}
+
+void validate_scheme(const Scheme& s) {
+  const std::string what = "block scheme " + scheme_spec(s) + ": ";
+  if (s.element.kind == ElementKind::floating) {
+    if (validate(s.element.format) != FormatError::ok) throw Error(what + "the element format is not a valid format");
+    if (s.element.format.bits > 8)
+      throw Error(what + "the element format has " + std::to_string(s.element.format.bits) +
+                  " bits; elements are stored one code per byte (at most 8 bits)");
+  }
+  const BlockPolicy d{};
+  if (s.rule == ScaleRule::nvfp4) {
+    if (s.element.kind != ElementKind::floating) throw Error(what + "the nvfp4 rule needs a floating-point element");
+    if (s.policy.zero != d.zero)
+      throw Error(what + "zero-block " + std::string(name(s.policy.zero)) +
+                  " does not apply to nvfp4 (a zero block gets scale 0 and zero codes by its formula); accepted: standard");
+  }
+  if (s.policy.fp32_order == Fp32ScaleOrder::divide && s.rule != ScaleRule::fp32_amax)
+    throw Error(what + "fp32-order divide applies to the fp32_amax rule only (" + std::string(name(s.rule)) +
+                " has no decode-scale division)");
+  if (is_e8m0_rule(s.rule) && s.policy.fp32_order != d.fp32_order)
+    throw Error(what + "fp32-order applies to the FP32 rules and nvfp4; the E8M0 rule " + std::string(name(s.rule)) +
+                " scales by a power of two exactly");
+  if (s.policy.mxint8_min != d.mxint8_min && s.element.kind != ElementKind::int8)
+    throw Error(what + "mxint8-min applies to mxint8 elements only");
+  if (!(s.policy.amax_epsilon >= 0.0f) || std::isinf(s.policy.amax_epsilon))
+    throw Error(what + "amax-epsilon must be a finite number >= 0");
+}
+
+}  // namespace minifloat
