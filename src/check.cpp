@@ -255,6 +255,7 @@ struct Alt {
   Target t;                        ///< the conversion (from is the source or the via format)
   std::optional<Format> via;       ///< double rounding: source → via (rne, nonsat, t's profile) → target
   enum class Ftz : std::uint8_t { none, inputs, outputs } ftz = Ftz::none;
+  bool swap_pairs = false;  ///< Packing::fp4x2: the two nibbles of each byte exchanged (T16)
   std::uint64_t eval(const Target& base, const Case& c) const {
     std::uint64_t in = c.input;
     Format from = base.from;
@@ -331,6 +332,11 @@ std::vector<Alt> panel(const Target& t) {
     b.ftz = Alt::Ftz::outputs;
     v.push_back(b);
   }
+  if (t.packing == Packing::fp4x2) {
+    Alt a{"nibbles swapped", "wrong FP4 nibble order: case 2j in the high nibble (T16)", t, std::nullopt};
+    a.swap_pairs = true;
+    v.push_back(a);
+  }
   if (has_nan(t.to)) {
     Target a = t;
     a.profile.nan_sign = a.profile.nan_sign == NanSign::preserve ? NanSign::positive : NanSign::preserve;
@@ -351,8 +357,11 @@ Diagnosis diagnose(const Target& t, std::span<const Case> cases, std::span<const
   const std::vector<Alt> alts = panel(t);
   for (const Alt& a : alts) {
     Alternative r{a.name, a.bug, 0, cases.size()};
-    for (std::size_t i = 0; i < cases.size(); ++i)
-      if (codes_match(t, got[i], a.eval(t, cases[i]), nc)) ++r.agree;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const std::size_t j = a.swap_pairs ? (i ^ 1) : i;
+      const std::uint64_t want = j < cases.size() ? a.eval(t, cases[j]) : 0;  // a missing partner packs as 0
+      if (codes_match(t, got[i], want, nc)) ++r.agree;
+    }
     d.ranked.push_back(std::move(r));
   }
   std::stable_sort(d.ranked.begin(), d.ranked.end(),
@@ -475,6 +484,20 @@ Mismatch make_mismatch(const Ctx& ctx, const Case& c, std::uint64_t got, std::ui
   return Mismatch{c, got, e.code, e.flags, failures, why_text(ctx, c), reproduce_text(ctx.t, c)};
 }
 
+/// Run `kernel` on `in`, one code per case in `out`, unpacking Packing::fp4x2 bytes (an odd count is
+/// padded with a +0 case).
+void run_kernel(const BatchKernel& kernel, const Target& t, std::span<const Case> in, std::span<std::uint64_t> out) {
+  if (t.packing == Packing::none) {
+    kernel(in, out);
+    return;
+  }
+  std::vector<Case> padded(in.begin(), in.end());
+  if (padded.size() % 2) padded.push_back(Case{0, 0, CaseClass::zero});
+  std::vector<std::uint64_t> bytes(padded.size(), 0);
+  kernel(std::span<const Case>(padded), std::span<std::uint64_t>(bytes));
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = (bytes[i / 2] >> (4 * (i % 2))) & 0xfu;
+}
+
 Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<const std::uint64_t> got,
                      const Options& o, const BatchKernel& rerun, std::uint64_t calls) {
   const Target& t = ctx.t;
@@ -531,7 +554,18 @@ Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<cons
       }
       if (cand.empty()) break;
       std::vector<std::uint64_t> out(cand.size(), 0);
-      rerun(std::span<const Case>(cand), std::span<std::uint64_t>(out));
+      if (t.packing == Packing::none) {
+        rerun(std::span<const Case>(cand), std::span<std::uint64_t>(out));
+      } else {  // each candidate packed with a +0 partner, so its result does not depend on another candidate
+        std::vector<Case> paired;
+        for (const Case& c : cand) {
+          paired.push_back(c);
+          paired.push_back(Case{0, 0, CaseClass::zero});
+        }
+        std::vector<std::uint64_t> po(paired.size(), 0);
+        run_kernel(rerun, t, paired, po);
+        for (std::size_t i = 0; i < cand.size(); ++i) out[i] = po[2 * i];
+      }
       ++r.kernel_calls;
       bool improved = false;
       std::vector<std::optional<std::size_t>> pick(cur.size());
@@ -580,6 +614,8 @@ void validate(const Target& t) {
   if (t.to.bits > kMaxTableBits)
     throw Error("check: target " + format_name(t.to) + " has " + std::to_string(t.to.bits) +
                 " bits; accepted: formats of at most 16 bits");
+  if (t.packing == Packing::fp4x2 && t.to.bits != 4)
+    throw Error("check: Packing::fp4x2 needs a 4-bit target; " + format_name(t.to) + " has " + std::to_string(t.to.bits));
   if (t.spec.rounding == Rounding::sr && (t.spec.sr_bits < 1 || t.spec.sr_bits > 32))
     throw Error("check: sr_bits " + std::to_string(t.spec.sr_bits) + " is out of range; accepted: 1..32");
 }
@@ -785,9 +821,10 @@ Report check_batch(const BatchKernel& kernel, const Target& t, const Options& o)
   const std::vector<Case> cases = generate(t, o.gen);
   std::vector<std::uint64_t> got(cases.size(), 0);
   std::uint64_t calls = 0;
-  for (std::size_t i = 0; i < cases.size(); i += o.batch) {
-    const std::size_t n = std::min(o.batch, cases.size() - i);
-    kernel(std::span<const Case>(cases.data() + i, n), std::span<std::uint64_t>(got.data() + i, n));
+  const std::size_t batch = t.packing == Packing::none ? o.batch : (o.batch + 1) / 2 * 2;  // whole pairs
+  for (std::size_t i = 0; i < cases.size(); i += batch) {
+    const std::size_t n = std::min(batch, cases.size() - i);
+    run_kernel(kernel, t, std::span<const Case>(cases.data() + i, n), std::span<std::uint64_t>(got.data() + i, n));
     ++calls;
   }
   return evaluate_impl(ctx, cases, got, o, kernel, calls);

@@ -44,11 +44,20 @@ namespace minifloat::check {
 /// bits is accepted (its codes are the inputs). `to` has at most 16 bits (the code table).
 /// For Rounding::sr the kernel receives the random word `rbits` of each case (SrVariant: all 64
 /// bits for `exact`, the low `spec.sr_bits` for A/B/C, bit 0 for `equal`).
+/// How the kernel stores its output codes.
+enum class Packing : std::uint8_t {
+  none,   ///< one code per output word (right-aligned)
+  fp4x2,  ///< two 4-bit codes per byte, case 2j in the low nibble and case 2j+1 in the high one (OCP MX
+          ///< v1.0 §5.3, CUDA __nv_fp4x2_storage_t, torch float4_e2m1fn_x2): a batched kernel writes
+          ///< out[j] = the byte of cases 2j, 2j+1 (out[n/2…] unused); the checker pads to an even count
+};
+
 struct Target {
   Format from = formats::f32;
   Format to = formats::e4m3fn;
   RoundingSpec spec{};
   Profile profile = profiles::ocp;
+  Packing packing = Packing::none;  ///< fp4x2 needs a 4-bit `to` and a batched kernel
   friend bool operator==(const Target&, const Target&) = default;
 };
 /// "f32 -> e4m3fn rne satfinite (ocp)" (SR: "sr A/8"). The profile prints by name or "custom".

@@ -45,6 +45,8 @@ void add_compare_command(CLI::App& app, CompareOptions& o) {
               "element 2i in the low nibble; FP6 4 codes in 3 bytes); compare code by code");
   c->add_flag("--nan-equal", o.nan_equal, "With --format: any NaN code equals any NaN code (e.g. 0x7f and 0xff in e4m3fn)");
   c->add_option("--show", o.show, "How many mismatches to list, 0..1000000 (default 10)");
+  c->add_option("--in", o.in, "The inputs that produced the codes (.npy, one element per code: <f4 <f8 <f2 <V2 or raw "
+                              "bits): each listed mismatch shows its input");
 }
 
 int run_compare(const CompareOptions& o) {
@@ -139,8 +141,31 @@ int run_compare(const CompareOptions& o) {
     fmt::print("mismatch: {} of {} codes differ ({}-bit codes packed in |u1 shape {})\n", mism, ncodes, f->bits, shape_text(a.shape));
   else
     fmt::print("mismatch: {} of {} elements differ (dtype {} shape {})\n", mism, n, a.dtype, shape_text(a.shape));
+  std::optional<NpyArray> inputs;  // --in: read whole (only the listed mismatches are shown)
+  std::optional<Format> in_format;
+  if (!o.in.empty()) {
+    inputs = read_npy(o.in);
+    const std::size_t want = o.packed ? ncodes : n;
+    if (inputs->element_count() != want)
+      throw Error(fmt::format("--in has {} elements but the codes are {}; one input per code", inputs->element_count(), want));
+    const std::string& d = inputs->dtype;
+    if (d == "<f4") in_format = formats::f32;
+    else if (d == "<f8") in_format = formats::f64;
+    else if (d == "<f2") in_format = formats::f16;
+    else if (d == "<V2" || d == "|V2") in_format = formats::bf16;
+  }
+  auto show_input = [&](std::size_t i) -> std::string {
+    if (!inputs) return "";
+    const std::size_t isz = inputs->item_size();
+    std::uint64_t v = 0;
+    std::memcpy(&v, inputs->data.data() + i * isz, isz);
+    if (!in_format) return fmt::format(" in {:#0{}x}", v, 2 + 2 * isz);
+    return fmt::format(" in {} {} ({})", format_name(*in_format), code_hex(v, in_format->bits),
+                       to_short_exact(unpack(*in_format, v), 24));
+  };
   for (const auto& [i, cc] : first)
-    fmt::print("  index {}{}: ref {} got {}\n", i, index_text(i, code_shape), show_code(cc.first), show_code(cc.second));
+    fmt::print("  index {}{}: ref {} got {}{}\n", i, index_text(i, code_shape), show_code(cc.first), show_code(cc.second),
+               show_input(i));
   if (mism > first.size()) fmt::print("  … {} more\n", mism - first.size());
   return 1;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // cmd_compare.hpp: `minifloat compare --ref FILE --got FILE [--format FMT [--packed] [--nan-equal]]
-// [--show N]` — bit-for-bit diff of two code tensors (e.g. a GPU kernel's dump against the reference
+// [--show N] [--in INPUTS]` — bit-for-bit diff of two code tensors (e.g. a GPU kernel's dump against the reference
 // quantizer's), streamed piece by piece.
 #pragma once
 #include <CLI/CLI.hpp>
@@ -16,6 +16,7 @@ struct CompareOptions {
   bool packed = false;        ///< --packed: |u1 files of FP4 (two per byte, element 2i low) or FP6 (4 in 3 bytes) rows
   bool nan_equal = false;     ///< --nan-equal: any NaN code of --format equals any NaN code
   std::string show = "10";    ///< --show N (0..1000000): how many mismatches to list
+  std::string in;             ///< --in .npy: the inputs that produced the codes (one per code), shown per mismatch
 };
 
 void add_compare_command(CLI::App& app, CompareOptions& opts);

@@ -179,6 +179,31 @@ std::string bug_name(const ::testing::TestParamInfo<int>& info) {
 }
 INSTANTIATE_TEST_SUITE_P(Table, BugClass, ::testing::Range(0, 5), bug_name);
 
+TEST(Check, Fp4NibbleOrderIsDiagnosed) {
+  const check::Target t{.from = formats::f32,
+                        .to = formats::e2m1fn,
+                        .spec = {.rounding = Rounding::rne, .overflow = Overflow::satfinite},
+                        .packing = check::Packing::fp4x2};
+  auto code = [&](std::uint64_t x) { return convert(formats::f32, x, formats::e2m1fn, t.spec).code; };
+  auto right = [&](std::span<const check::Case> in, std::span<std::uint64_t> out) {
+    for (std::size_t j = 0; 2 * j < in.size(); ++j) out[j] = code(in[2 * j].input) | (code(in[2 * j + 1].input) << 4);
+  };
+  // The PTX-operand-order bug (T16): element 2j lands in the high nibble.
+  auto swapped = [&](std::span<const check::Case> in, std::span<std::uint64_t> out) {
+    for (std::size_t j = 0; 2 * j < in.size(); ++j) out[j] = (code(in[2 * j].input) << 4) | code(in[2 * j + 1].input);
+  };
+  EXPECT_TRUE(check::check(right, t, fast_options(20000)).ok());
+  const check::Report r = check::check(swapped, t, fast_options(20000));
+  std::printf("FP4 nibble order\n%s", r.text().c_str());
+  ASSERT_FALSE(r.ok());
+  // Shrinking pairs each candidate with +0, so a swapped kernel fails on any nonzero code; the simplest
+  // exact e2m1fn value is 1.0 (exponent 0, no significand bits, positive).
+  const check::Mismatch* m = find_class(r, CaseClass::exact);
+  ASSERT_NE(m, nullptr) << r;
+  EXPECT_EQ(m->c.input, 0x3F800000u) << r;
+  EXPECT_EQ(r.diagnosis.ranked.front().name, "nibbles swapped") << r;
+}
+
 TEST(Check, ShrinkingUsesOneKernelCallPerRound) {
   int calls = 0;
   const check::Target t = kE4m3Sat;

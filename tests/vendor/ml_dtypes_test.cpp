@@ -128,7 +128,9 @@ void compare_casts(const Golden& g, Format src, const char* src_name) {
     EXPECT_EQ(bad, 0) << name << " from " << src_name << ": " << bad << " of 65536 mismatches";
     std::printf("  %-20s from %-4s: %d mismatches / 65536%s\n", name.c_str(), src_name, bad,
                 quirk ? (", " + std::to_string(quirk) + " inputs in the e8m0_subnormal range").c_str() : "");
-    if (src == formats::bf16 && to == formats::e8m0fnu) EXPECT_GT(quirk, 0) << "no input exercised e8m0_subnormal";
+    if (src == formats::bf16 && to == formats::e8m0fnu) {
+      EXPECT_GT(quirk, 0) << "no input exercised e8m0_subnormal";
+    }
   }
 }
 
