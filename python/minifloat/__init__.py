@@ -222,8 +222,8 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     flags
         Also return the ORed ``Flags`` of every element: ``(codes, flags)``.
     threads
-        None or 1 for rne/...; stochastic rounding splits the array over ``threads`` std::threads
-        with bit-identical results.
+        How many std::threads split the array (None = 1, 1..4096), for every mode; the bytes are
+        identical for every thread count (the C++ span API's ``threads`` argument).
 
     Example: ``convert(np.float32([464, 500, -1e-7]), "e4m3fn", overflow="satfinite")`` ->
     ``array([126, 126, 128], dtype=uint8)`` (0x7e = 448 = max; 0x80 = -0).

@@ -146,10 +146,12 @@ Flags convert_span_call(Source kind, const void* in, std::size_t n, Out* out, Fo
     }
   } else {
     switch (kind) {
-      case Source::f32: return convert_f32({static_cast<const float*>(in), n}, o, to, spec, prof);
-      case Source::f64: return convert_f64({static_cast<const double*>(in), n}, o, to, spec, prof);
-      case Source::f16_bits: return convert_f16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof);
-      case Source::bf16_bits: return convert_bf16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof);
+      case Source::f32: return convert_f32({static_cast<const float*>(in), n}, o, to, spec, prof, {}, threads);
+      case Source::f64: return convert_f64({static_cast<const double*>(in), n}, o, to, spec, prof, {}, threads);
+      case Source::f16_bits:
+        return convert_f16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof, {}, threads);
+      case Source::bf16_bits:
+        return convert_bf16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof, {}, threads);
       default: break;
     }
   }
@@ -202,10 +204,6 @@ std::uint8_t convert_array(std::string_view source_kind_name, const InArray& x, 
     else
       f = convert_codes_loop(static_cast<const std::uint16_t*>(in), n, from, to, spec, prof, sra, o, out_bytes);
   } else {
-    if (!sra && threads != 1)
-      // TODO(issue 11): pass `threads` to convert_f32/... once the span API takes a threads argument.
-      throw Error("threads: " + std::to_string(threads) +
-                  " is not supported yet for non-stochastic conversions; accepted: None or 1");
     nb::gil_scoped_release nogil;
     if (out_bytes == 1)
       f = convert_span_call(kind, in, n, static_cast<std::uint8_t*>(o), to, spec, prof, sra, threads);

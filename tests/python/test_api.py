@@ -133,13 +133,18 @@ def test_sr_stream_layout_and_threads_give_identical_bytes():
     assert int(a32.max()) < 2**32  # one 32-bit word per element for A/B/C/equal
 
 
-def test_threads_without_sr_not_yet_supported():
-    x = np.float32([1.0, 2.0])
-    assert mf.convert(x, "e4m3fn", threads=1).tolist() == mf.convert(x, "e4m3fn").tolist()
-    with pytest.raises(ValueError, match="threads: 4 is not supported yet"):
-        mf.convert(x, "e4m3fn", threads=4)
+def test_threads_give_identical_bytes_in_every_mode():
+    rng = np.random.default_rng(7)
+    x64 = rng.standard_normal(200_003) * np.float64(2.0) ** rng.integers(-12, 12, 200_003)
+    for x in (x64, x64.astype(np.float32), x64.astype(np.float16)):
+        for fmt, rnd in (("e4m3fn", "rne"), ("e5m2", "rtz"), ("e2m1fn", "rna"), ("e8m0fnu", "rtp")):
+            one = mf.convert(x, fmt, round=rnd)
+            for t in (2, 3, 8):
+                assert mf.convert(x, fmt, round=rnd, threads=t).tobytes() == one.tobytes(), (x.dtype, fmt, rnd, t)
     with pytest.raises(ValueError, match="threads: 0 is out of range"):
-        mf.convert(x, "e4m3fn", round="sr", sr=dict(seed=1), threads=0)
+        mf.convert(np.float32([1.0]), "e4m3fn", threads=0)
+    with pytest.raises(ValueError, match="threads: 0 is out of range"):
+        mf.convert(np.float32([1.0]), "e4m3fn", round="sr", sr=dict(seed=1), threads=0)
 
 
 @pytest.mark.parametrize("bad, exc, msg", [
