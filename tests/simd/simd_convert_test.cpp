@@ -353,7 +353,7 @@ RC_GTEST_PROP(SimdProps, F64ArraysEqualTheEngine, ()) {
     std::uint64_t b;
     double d = f[i];
     std::memcpy(&b, &d, 8);
-    b = static_cast<std::uint64_t>(static_cast<std::int64_t>(b) + nudge[i]);
+    b += static_cast<std::uint64_t>(static_cast<std::int64_t>(nudge[i]));  // mod 2^64: -0.0 - 1 ulp is a NaN pattern, no signed overflow
     std::memcpy(&in[i], &b, 8);
   }
   std::vector<std::uint8_t> out(in.size());
