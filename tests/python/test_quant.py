@@ -98,3 +98,11 @@ def test_readme_safetensors_example_runs_and_prints_what_the_readme_says(capsys)
     code = sec[sec.index("```python\n") + 10:sec.index("```", sec.index("```python\n") + 10)]
     exec(compile(code, "README.md", "exec"), {})
     assert capsys.readouterr().out.strip() == claimed
+
+
+@pytest.mark.parametrize("scheme, rule", [("nvfp4", "rceil"), ("mxfp4", "fp32_amax"), ("fp8_tensor", "rceil"), ("mxfp4", "nvfp4")])
+def test_a_rule_of_another_scale_family_is_refused_as_the_cli_does(scheme, rule):
+    x = np.linspace(-3, 3, 64, dtype=np.float32).reshape(2, 32)
+    with pytest.raises(ValueError, match="another scale format is another scheme"):
+        mf.quantize(x, scheme, rule=rule)
+    assert mf.quantize(x, "mxfp4", rule="rceil").rule == "rceil"  # a rule of the scheme's own family is taken
