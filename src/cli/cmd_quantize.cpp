@@ -73,7 +73,7 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--tensor", o.tensor, "Tensor name in a .safetensors input");
   c->add_option("--out-codes", o.out_codes, "Output .npy of element codes (uint8), or a .safetensors file holding codes, scales and metadata")->required();
   c->add_option("--out-scales", o.out_scales, "Output .npy of block scales");
-  c->add_option("--out-dequant", o.out_dequant, "Output .npy of dequantized values (float32)");
+  c->add_option("--out-dequant", o.out_dequant, "Output .npy of dequantized values (float32; float64 for an f64 source)");
   c->add_option("--out-tensor-scale", o.out_tensor_scale,
                 "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc)");
   c->add_flag("--packed", o.packed, "Pack each row of the last axis: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 bytes; shape [..., bytes per row]");
@@ -221,10 +221,13 @@ int run_quantize(const QuantizeOptions& o) {
   } else {
     w_codes = std::make_unique<NpyWriter>(out, id_codes, "|u1", in.shape);
   }
-  if (id_deq) w_deq = std::make_unique<NpyWriter>(out, *id_deq, "<f4", in.shape);
+  // The dequantized values in the source's precision: an f64 source gets <f8 (its values, e.g. 448·2^124,
+  // may not fit float32, which would turn them into inf silently).
+  if (id_deq) w_deq = std::make_unique<NpyWriter>(out, *id_deq, f64 ? "<f8" : "<f4", in.shape);
 
   std::vector<std::uint8_t> codes;
   std::vector<float> deq;
+  std::vector<double> deq64;
   for (std::size_t k = 0; k < np; ++k) {
     const QuantPiece p = plan.piece(k);
     load(p);
@@ -243,9 +246,16 @@ int run_quantize(const QuantizeOptions& o) {
       w_codes->append(std::as_bytes(std::span<const std::uint8_t>(codes)));
     }
     if (w_deq) {
-      deq.resize(p.size());
-      bq.dequantize(p, codes, std::span<float>(deq), o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no);
-      w_deq->append_values(std::span<const float>(deq));
+      const ScaleFtz ftz = o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no;
+      if (f64) {
+        deq64.resize(p.size());
+        bq.dequantize(p, codes, std::span<double>(deq64), ftz);
+        w_deq->append_values(std::span<const double>(deq64));
+      } else {
+        deq.resize(p.size());
+        bq.dequantize(p, codes, std::span<float>(deq), ftz);
+        w_deq->append_values(std::span<const float>(deq));
+      }
     }
   }
   const std::span<const std::byte> scale_bytes =

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -96,6 +97,24 @@ TEST(CliEdges, F64NpyRoundsOnceMustShow) {
   // --fp32-order exact rounds x·encode once for any source
   r = run("quantize --scheme fp8_tensor --fp32-order exact --in " + (d / "x.npy") + " --out-codes " + (d / "e.npy"));
   EXPECT_EQ(r.status, 0) << r.out;
+}
+
+// A new user's f64 input near 1e40 dequantized to float32 inf with exit 0: an f64 source's
+// --out-dequant is <f8 and holds the exact element × scale (448 · 2^124 here, beyond FLT_MAX).
+TEST(CliEdges, F64DequantKeepsValuesBeyondFloat32) {
+  TempDir d("f64deq");
+  const double big = 448.0 * std::ldexp(1.0, 124);
+  std::vector<double> v(32, big / 2);
+  v[0] = big;
+  write_npy(d / "x.npy", make_npy_f64({32}, v));
+  const auto r = run("quantize --scheme mxfp8_e4m3 --in " + (d / "x.npy") + " --out-codes " + (d / "c.npy") + " --out-scales " +
+                     (d / "s.npy") + " --out-dequant " + (d / "q.npy"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const NpyArray q = read_npy(d / "q.npy");
+  ASSERT_EQ(q.dtype, "<f8");
+  double q0 = 0;
+  std::memcpy(&q0, q.data.data(), 8);
+  EXPECT_EQ(q0, big);
 }
 
 // ---- item 1: outputs are a transaction ---------------------------------------------------------
