@@ -541,8 +541,8 @@ def check(fn: Any, target: str, n: int = 2**20, *, source: str = "float32", roun
             r = r.detach().cpu()
             r = np.from_dlpack(r.view(__import__("torch").uint8)) if r.element_size() == 1 else np.from_dlpack(r)
         r = np.asarray(r)
-        if r.dtype.kind == "V" or r.dtype.kind == "f":  # ml_dtypes / float16 arrays: their bits are the codes
-            r = r.view({1: np.uint8, 2: np.uint16}[r.dtype.itemsize])
+        if (r.dtype.kind == "V" or r.dtype.kind == "f") and r.dtype.itemsize in (1, 2):
+            r = r.view({1: np.uint8, 2: np.uint16}[r.dtype.itemsize])  # ml_dtypes / float16: bits are the codes
         if r.dtype.kind not in "iu":
             raise TypeError(f"check: the kernel returned {r.dtype}; accepted: integer codes or ml_dtypes arrays")
         if r.shape != x.shape:

@@ -49,5 +49,8 @@ def test_bfloat16_source_and_errors():
         mf.check(lambda x: x, "e9m9")
     with pytest.raises(ValueError, match="check: the kernel returned shape"):
         mf.check(lambda x: np.zeros(3, np.uint8), "e4m3fn", n=64)
+    # a kernel that forgot .view(np.uint8) and returned its float32 values: one clear TypeError (was KeyError: 4)
+    with pytest.raises(TypeError, match="check: the kernel returned float32; accepted: integer codes"):
+        mf.check(lambda x: x.astype(np.float32), "e4m3fn", n=64)
     with pytest.raises(ZeroDivisionError):  # the kernel's own exception propagates
         mf.check(lambda x: 1 / 0, "e4m3fn", n=64)
