@@ -51,17 +51,6 @@ std::uint64_t ocp_nan_code(Format f, bool negative) {
 
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
-std::string specials_name(Specials s) {
-  switch (s) {
-    case Specials::ieee: return "ieee";
-    case Specials::fn: return "fn";
-    case Specials::fnuz: return "fnuz";
-    case Specials::p3109_extended: return "p3109_extended";
-    case Specials::none: return "none";
-  }
-  return "?";
-}
-
 // ---- rows as text -------------------------------------------------------------------------
 
 using Row = std::vector<std::string>;
@@ -256,6 +245,17 @@ Row catalogue_row(const NamedFormat& nf, bool short_values) {
 
 
 }  // namespace
+
+std::string specials_name(Specials s) {
+  switch (s) {
+    case Specials::ieee: return "ieee";
+    case Specials::fn: return "fn";
+    case Specials::fnuz: return "fnuz";
+    case Specials::p3109_extended: return "p3109_extended";
+    case Specials::none: return "none";
+  }
+  return "?";
+}
 
 FormatLimits format_limits(Format f) {
   FormatLimits L{};

@@ -17,6 +17,10 @@
 
 namespace minifloat {
 
+/// The name of a Specials kind as the tables, `minifloat formats`, `custom:` specs and the Python
+/// format_info write it: ieee, fn, fnuz, p3109_extended, none (core/format.hpp).
+std::string specials_name(Specials s);
+
 /// Formats with at most this many bits have code tables (2^16 rows at most).
 inline constexpr int kMaxTableBits = 16;
 

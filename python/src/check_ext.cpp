@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "with_arg.hpp"
 #include "minifloat/check.hpp"
 #include "minifloat/registry.hpp"
 
@@ -21,18 +22,10 @@ namespace nb = nanobind;
 using namespace nb::literals;
 using namespace minifloat;
 
+using python::with_arg;
+
 namespace {
 
-template <class Fn>
-auto with_arg(std::string_view arg, Fn&& fn) -> decltype(fn()) {
-  try {
-    return fn();
-  } catch (const NameError& e) {
-    throw NameError(std::string(arg) + ": " + e.what());
-  } catch (const ParseError& e) {
-    throw ParseError(std::string(arg) + ": " + e.what());
-  }
-}
 
 using U64Array = nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<1>>;
 

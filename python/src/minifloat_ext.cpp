@@ -28,6 +28,7 @@
 #include <tuple>
 #include <vector>
 
+#include "with_arg.hpp"
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
@@ -42,6 +43,8 @@ namespace nb = nanobind;
 using namespace nb::literals;
 using namespace minifloat;
 
+using python::with_arg;
+
 namespace {
 
 /// A flat, C-contiguous CPU array (read-only view); its dtype is checked at run time.
@@ -49,20 +52,6 @@ using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 /// A flat, C-contiguous, writable CPU array.
 using OutArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
 
-/// Rethrow any minifloat::Error of `fn()` as NameError/ParseError/Error with "<arg>: " in front
-/// (the CLI's cli::with_option does the same with the option's name).
-template <class Fn>
-auto with_arg(std::string_view arg, Fn&& fn) -> decltype(fn()) {
-  try {
-    return fn();
-  } catch (const NameError& e) {
-    throw NameError(std::string(arg) + ": " + e.what());
-  } catch (const ParseError& e) {
-    throw ParseError(std::string(arg) + ": " + e.what());
-  } catch (const Error& e) {
-    throw Error(std::string(arg) + ": " + e.what());
-  }
-}
 
 Format format_arg(std::string_view arg, std::string_view text) {
   return with_arg(arg, [&] { return parse_format(text); });
@@ -252,17 +241,6 @@ void sr_bits_array(OutArray& out, std::uint64_t seed, std::uint32_t stream, std:
   std::span<std::uint64_t> o(static_cast<std::uint64_t*>(out.data()), out.size());
   nb::gil_scoped_release nogil;
   fill_sr_bits(s, v, o);
-}
-
-std::string specials_name(Specials s) {
-  switch (s) {
-    case Specials::ieee: return "ieee";
-    case Specials::fn: return "fn";
-    case Specials::fnuz: return "fnuz";
-    case Specials::p3109_extended: return "p3109_extended";
-    case Specials::none: return "none";
-  }
-  return "?";
 }
 
 /// Exact decimal strings of a format's limits, plus its fields (Python turns them into Fractions).

@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "with_arg.hpp"
 #include "minifloat/pack.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
@@ -27,22 +28,12 @@ namespace nb = nanobind;
 using namespace nb::literals;
 using namespace minifloat;
 
+using python::with_arg;
+
 namespace {
 
 using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 
-template <class Fn>
-auto with_arg(std::string_view arg, Fn&& fn) -> decltype(fn()) {
-  try {
-    return fn();
-  } catch (const NameError& e) {
-    throw NameError(std::string(arg) + ": " + e.what());
-  } catch (const ParseError& e) {
-    throw ParseError(std::string(arg) + ": " + e.what());
-  } catch (const Error& e) {
-    throw Error(std::string(arg) + ": " + e.what());
-  }
-}
 
 /// A NumPy array owning a copy of `v`, with `shape`.
 template <class T>
