@@ -124,7 +124,8 @@ std::string to_short_exact(const Unpacked& v, std::size_t max_chars) {
 }
 
 std::string code_hex(std::uint64_t code, int bits) {
-  const int digits = (bits + 3) / 4;
+  int digits = (bits + 3) / 4;
+  while (digits < 16 && (code >> (4 * digits)) != 0) ++digits;  // never cut a value wider than `bits`
   std::string s = "0x";
   for (int i = digits - 1; i >= 0; --i) s += "0123456789abcdef"[(code >> (4 * i)) & 0xf];
   return s;

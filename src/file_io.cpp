@@ -462,6 +462,23 @@ const fs::path& OutputSet::target(OutputId id) const { return impl_->at(id).targ
 const fs::path& OutputSet::temporary(OutputId id) const { return impl_->at(id).temporary; }
 std::uint64_t OutputSet::bytes_written(OutputId id) const { return impl_->at(id).bytes; }
 
+void create_output_folder(const fs::path& dir, std::string_view what) {
+  const std::string w(what);
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st)) throw IoError(w + " '" + dir.string() + "' exists and is not a folder");
+    return;
+  }
+  fs::path last = dir.has_filename() ? dir : dir.parent_path();  // "out/" names the folder "out"
+  const fs::path parent = last.parent_path().empty() ? fs::path(".") : last.parent_path();
+  if (!fs::is_directory(parent, ec))
+    throw IoError(w + " '" + dir.string() + "': folder '" + parent.string() +
+                  "' does not exist (only the last folder of " + w + " is created)");
+  if (!fs::create_directory(last, ec) && ec)
+    throw IoError(w + " '" + dir.string() + "': cannot create it: " + ec.message());
+}
+
 void write_file(const fs::path& path, std::string_view content, std::string_view what) {
   OutputSet out;
   out.write(out.add_output(path, what), content);

@@ -161,7 +161,8 @@ Unpacked parse_value(std::string_view text) {
   BigNat mant;
   long long scale = 0;  // exponent adjustment from fraction digits (base 10 or base 2)
   bool any_digit = false, dot = false;
-  std::size_t significant = 0;  // digits from the first nonzero one on
+  std::size_t significant = 0;  // digits from the first nonzero one through the last nonzero one
+  long long zeros_integer = 0, zeros_fraction = 0;  // zeros after the last nonzero digit, before/after the point
   const int base = hex ? 16 : 10;
   for (; i < l.size(); ++i) {
     const char c = l[i];
@@ -170,9 +171,20 @@ Unpacked parse_value(std::string_view text) {
     else if (hex && c >= 'a' && c <= 'f') d = c - 'a' + 10;
     if (d >= 0) {
       any_digit = true;
-      if (significant > 0 || d != 0) ++significant;
+      if (d == 0 && significant > 0) {  // maybe a trailing zero: counted once a nonzero digit follows
+        ++(dot ? zeros_fraction : zeros_integer);
+        continue;
+      }
+      if (d == 0) {  // a leading zero: no digit, but its place counts after the point
+        if (dot) scale -= hex ? 4 : 1;
+        continue;
+      }
+      significant += static_cast<std::size_t>(zeros_integer + zeros_fraction) + 1;
       if (significant > kMaxSignificantDigits)
         bad(text, "more than " + std::to_string(kMaxSignificantDigits) + " significant digits");
+      for (long long k = 0; k < zeros_integer + zeros_fraction; ++k) mant.mul_add(static_cast<std::uint32_t>(base), 0);
+      scale -= (hex ? 4 : 1) * zeros_fraction;
+      zeros_integer = zeros_fraction = 0;
       mant.mul_add(static_cast<std::uint32_t>(base), static_cast<std::uint32_t>(d));
       if (dot) scale -= hex ? 4 : 1;
     } else if (c == '.' && !dot) {
@@ -182,6 +194,7 @@ Unpacked parse_value(std::string_view text) {
     }
   }
   if (!any_digit) bad(text, "no digits");
+  scale += (hex ? 4 : 1) * zeros_integer;  // trailing zeros of the integer part scale the value; after the point they are nothing
   long long e = 0;
   if (i < l.size()) {
     const char marker = l[i];

@@ -315,6 +315,26 @@ Format parse_format(std::string_view name) {
     if (equals_lower(nf.name, l)) return nf.format;
   for (const auto& a : kAliases)
     if (a.alias == l) return parse_format(a.name);
+  // A name of the P3109 pattern's shape whose K or P is out of range: say which, and the ranges.
+  if (l.size() >= 10 && l.substr(0, 6) == "binary") {
+    std::size_t i = 6;
+    auto number = [&](long long& out) {
+      const std::size_t start = i;
+      out = 0;
+      while (i < l.size() && l[i] >= '0' && l[i] <= '9' && i - start < 9) out = out * 10 + (l[i++] - '0');
+      return i > start && !(i < l.size() && l[i] >= '0' && l[i] <= '9');
+    };
+    long long k = 0, p = 0;
+    if (number(k) && i < l.size() && l[i++] == 'p' && number(p) && i + 2 == l.size() && (l[i] == 's' || l[i] == 'u') &&
+        (l[i + 1] == 'e' || l[i + 1] == 'f')) {
+      const bool is_signed = l[i] == 's';
+      const std::string why = k < 3 || k > 16 ? "K = " + std::to_string(k) + " is out of range"
+                                              : "P = " + std::to_string(p) + " is out of range for K = " + std::to_string(k) +
+                                                    (is_signed ? " signed" : " unsigned");
+      throw NameError("unknown format '" + quote_input(name) + "': " + why +
+                      "; accepted: Binary{K}p{P}{s|u}{e|f} with K 3..16 and P 1..K-1 (signed) or 1..K (unsigned)");
+    }
+  }
   std::string accepted;
   for (const auto& nf : named_formats())
     if (nf.family != "p3109") (accepted += accepted.empty() ? "" : ", ") += nf.name;

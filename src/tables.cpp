@@ -401,6 +401,7 @@ std::vector<NamedFormat> tabled_formats() {
 }
 
 std::vector<std::string> write_tables(const std::filesystem::path& dir) {
+  create_output_folder(dir, "--out");
   for (const char* sub : {"csv", "md", "json"}) {
     std::error_code ec;
     std::filesystem::create_directories(dir / sub, ec);

@@ -30,7 +30,8 @@ std::string to_hex_float(const Unpacked& v);
 std::string to_short_exact(const Unpacked& v, std::size_t max_chars = 12);
 
 /// `code` as lowercase hex with ceil(bits/4) digits: code_hex(0x7e, 8) = "0x7e",
-/// code_hex(0x7, 4) = "0x7", code_hex(0x400000, 32) = "0x00400000".
+/// code_hex(0x7, 4) = "0x7", code_hex(0x400000, 32) = "0x00400000". A value wider than `bits` (a
+/// kernel's out-of-range output) is printed whole, never cut: code_hex(0x1ff, 8) = "0x1ff".
 std::string code_hex(std::uint64_t code, int bits);
 
 /// The low `width` bits of `x`, most significant first: bit_string(0b110, 3) = "110"; "" when width is 0.

@@ -92,6 +92,12 @@ class OutputSet {
   std::unique_ptr<Impl> impl_;
 };
 
+/// Create the output folder `dir` of a command that writes a tree of files (tables --out, train
+/// --out) when it does not exist yet, like mkdir: only its last component is created, so a typo in
+/// a parent ("rusn/2026/out") is an IoError naming the missing folder instead of a new tree. An
+/// existing `dir` that is not a folder is an IoError too. `what` names the option ("--out").
+void create_output_folder(const std::filesystem::path& dir, std::string_view what);
+
 /// A one-output transaction: write `content` to `path` whole or not at all (OutputSet rules;
 /// `what` names the output in errors).
 void write_file(const std::filesystem::path& path, std::string_view content, std::string_view what = "output");

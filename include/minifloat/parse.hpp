@@ -11,8 +11,9 @@
 
 namespace minifloat {
 
-/// The most significant digits parse_value accepts (decimal or hex; leading zeros are not
-/// counted, trailing ones are). 40000 decimal digits hold the exact expansion of every value of
+/// The most significant digits parse_value accepts (decimal or hex), counted from the first nonzero
+/// digit through the last nonzero one: leading and trailing zeros are not counted (`1` followed by
+/// 50000 zeros is 10^50000, one significant digit). 40000 decimal digits hold the exact expansion of every value of
 /// every format up to f64 (its smallest subnormal needs 751); the limit keeps the exact big-integer
 /// arithmetic bounded on hostile input.
 inline constexpr std::size_t kMaxSignificantDigits = 40000;

@@ -115,7 +115,8 @@ std::string render_catalogue_text(const std::vector<NamedFormat>& list);
 std::vector<NamedFormat> tabled_formats();
 
 /// Write formats.csv and csv/<fmt>.{codes,midpoints,overflow}.csv, md/<fmt>.md,
-/// json/<fmt>.json for every tabled format under `dir` (its folders created first, if needed). The
+/// json/<fmt>.json for every tabled format under `dir` (`dir` itself is created only when its parent
+/// exists: file_io.hpp create_output_folder; then its csv/md/json folders). The
 /// files are one transaction (file_io.hpp OutputSet): all replaced together, or none on an error or
 /// signal. Returns the paths written, relative to `dir`. Throws IoError on an I/O failure.
 std::vector<std::string> write_tables(const std::filesystem::path& dir);

@@ -107,8 +107,17 @@ _TORCH_F8 = {"torch.float8_e4m3fn": "e4m3fn", "torch.float8_e5m2": "e5m2", "torc
              "torch.float8_e5m2fnuz": "e5m2fnuz", "torch.float8_e8m0fnu": "e8m0fnu"}
 
 
+def _need_torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise ImportError("as_='torch' needs the torch package (pip install torch); without it, accepted: "
+                          "as_='codes' or as_='ml_dtypes'") from None
+    return torch
+
+
 def _to_torch(a: np.ndarray) -> Any:
-    import torch
+    torch = _need_torch()
 
     if a.dtype == np.uint16:  # torch.uint16 has few operators; the bits cross as int16
         return torch.from_dlpack(a.view(np.int16))
@@ -199,7 +208,7 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
         f32 first unless ``profile="ml_dtypes"``, spec-digest D11), ml_dtypes arrays (bfloat16,
         float8_*, float6_*, float4_*: their codes, converted from their own format), integer code
         arrays (``uint8``/``uint16``) with ``source=FORMAT``, or CPU torch tensors (float32,
-        float16, bfloat16, float64; through DLPack, zero-copy). Any shape of at least one element,
+        float16, bfloat16, float64; through DLPack, zero-copy). Any shape, 0-d and empty included (as the CLI),
         any strides (non-contiguous inputs are copied once; contiguous ones are read in place).
     fmt
         Target format (``formats()``; aliases and ``custom:E,M,BIAS,...`` accepted), at most 16 bits.
@@ -231,6 +240,8 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     fmt = _name("fmt", fmt)
     if as_ not in _AS_CHOICES:
         raise ValueError(f"as_: unknown output kind {as_!r}; accepted: {', '.join(_AS_CHOICES)}")
+    if as_ == "torch":
+        _need_torch()  # before any work
     a, implied, from_torch = _as_array(x, "x")
     if source is not None:
         source = _name("source", source)
@@ -241,7 +252,6 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     if dt.kind == "O" or dt.kind in "USVMmb" and implied is None:
         raise TypeError(f"x: arrays of {dt} are not accepted; accepted: float64, float32, float16, bfloat16, "
                         "ml_dtypes floats, uint8/uint16 codes with source=")
-    _check_shape(a, "x")
     if implied is not None and implied != "bf16":
         if source is not None and _ext.canonical_format_name(source) != _ext.canonical_format_name(implied):
             raise ValueError(f"source: {source!r} disagrees with the array's dtype ({dt}, format {implied})")
@@ -299,7 +309,6 @@ def decode(codes: Any, fmt: str, *, dtype: str = "float32", profile: str = "ocp"
     a, implied, from_torch = _as_array(codes, "codes")
     if a.dtype.kind == "c" or a.dtype.kind == "O":
         raise TypeError(f"codes: arrays of {a.dtype} are not accepted; accepted: uint8, uint16 or ml_dtypes arrays")
-    _check_shape(a, "codes")
     if implied is not None:
         if _ext.canonical_format_name(fmt) != implied:
             raise ValueError(f"fmt: {fmt!r} disagrees with the array's dtype ({a.dtype}, format {implied})")

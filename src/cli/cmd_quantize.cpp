@@ -207,7 +207,7 @@ int run_quantize(const QuantizeOptions& o) {
         {"element", r.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(r.element.format)},
         {"block", std::to_string(r.block_rows) + "x" + std::to_string(r.block_cols)},
         {"blocks_along", r.axis == BlockAxis::first ? "first axis" : "last axis"},
-        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? "e4m3fn" : scales_u8 ? "e8m0fnu" : "f32 decode scale"},
+        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? "ue4m3" : scales_u8 ? "e8m0fnu" : "f32 decode scale"},  // NVFP4's block scale is UE4M3 (7 bits, bit 7 of the byte zero)
         {"producer", "minifloat quantize"}};
     if (nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
     w_st = std::make_unique<SafetensorsWriter>(

@@ -40,7 +40,7 @@ void add_train_command(CLI::App& app, TrainOptions& o) {
   sub->add_option("--threads", o.threads, "runs in parallel, 0..1024 (default 0: all cores); results do not depend on it");
   sub->add_option("--data", o.data, "data file (digits.csv.gz) or folder (fortunes); default: the Debian package's");
   sub->add_option("--out", o.out,
-                  "output folder (created if needed): <model>/<recipe>/seed<k>.csv, summary.csv, summary.md, loss.svg "
+                  "output folder (created when its parent folder exists): <model>/<recipe>/seed<k>.csv, summary.csv, summary.md, loss.svg "
                   "(and loss.png), replaced together only when every run finished")
       ->required();
   sub->add_option("--gemm", o.gemm,

@@ -324,6 +324,34 @@ int run_tables(const std::string& dir) {
   return 0;
 }
 
+/// CLI11's texts for two errors name nothing a user can act on; these say what is accepted.
+/// "A subcommand is required" → the commands of the deepest command given; "--x: At Most 1
+/// required but received 2" → the option was given twice. Every other text is CLI11's own.
+std::string cli_error_text(const CLI::ParseError& e, const CLI::App& app) {
+  const std::string what = e.what();
+  if (what == "A subcommand is required") {
+    const CLI::App* at = &app;
+    for (bool deeper = true; deeper;) {
+      deeper = false;
+      for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+        if (sub->parsed()) {
+          at = sub;
+          deeper = true;
+          break;
+        }
+    }
+    std::string names;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      (names += names.empty() ? "" : ", ") += sub->get_name();
+    return (at == &app ? std::string("a command is required") : "'" + at->get_name() + "' needs a command") +
+           "; accepted: " + names + " (--help lists them)";
+  }
+  const std::string mark = ": At Most 1 required but received ";
+  if (const auto at = what.find(mark); at != std::string::npos)
+    return what.substr(0, at) + " was given " + what.substr(at + mark.size()) + " times; it takes one value: give it once";
+  return what;
+}
+
 // ---- names ---------------------------------------------------------------------------------
 
 /// Every kind the tool names: the library's, then the training layer's.
@@ -418,7 +446,7 @@ int run(int argc, char** argv) {
   encode->add_option("--rbits", ea.rbits,
                      "With --round sr: round with this one random word (0x… or decimal) instead of --seed's stream");
   encode->add_option("values", ea.values,
-                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin. A "
+                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin (blank lines skipped; an error names its line). A "
                      "negative value into an unsigned format follows the profile's unsigned_negative rule");
 
   DecodeArgs da;
@@ -429,7 +457,7 @@ int run(int argc, char** argv) {
   decode->add_flag("-x,--explain", da.explain, "Also print the hex float, class (and flags with --to)");
   decode->add_option("--in", da.in, "Decode every code of this .npy (|u1, <u2, <V1, <V2) instead (needs --out; --to f32 or f64)");
   decode->add_option("--out", da.out, "With --in: the decoded values as .npy (<f4 or <f8, same shape)");
-  decode->add_option("codes", da.codes, "Codes as 0x…; none: one per line from stdin");
+  decode->add_option("codes", da.codes, "Codes as 0x…; none: one per line from stdin (blank lines skipped)");
 
   TableArgs ta;
   auto* table = app.add_subcommand("table", "Print the code, midpoint and overflow tables of a format");
@@ -440,7 +468,7 @@ int run(int argc, char** argv) {
   std::string out_dir;
   auto* tables = app.add_subcommand("tables", "Write the tables of every format of at most 8 bits (tables/)");
   tables->add_option("--out", out_dir,
-                     "Folder to write (created if needed); every file is replaced together, or none on an error")
+                     "Folder to write (created when its parent folder exists); every file is replaced together, or none on an error")
       ->required();
 
   cli::QuantizeOptions qo;
@@ -497,7 +525,7 @@ int run(int argc, char** argv) {
     app.parse(static_cast<int>(cargv.size()), cargv.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    fmt::print(stderr, "minifloat: error: {}\n", one_line(e.what()));
+    fmt::print(stderr, "minifloat: error: {}\n", one_line(cli_error_text(e, app)));
     return kExitBadInput;
   }
 

@@ -268,6 +268,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   OutputSet outputs;
   if (!cfg.data.empty()) outputs.add_input(cfg.data, "--data");
   std::vector<OutputId> csv_out;
+  create_output_folder(cfg.out, "--out");
   for (const Job& j : jobs) {
     const std::filesystem::path folder = cfg.out / cfg.model / cfg.recipes[j.recipe].name;
     std::error_code ec;

@@ -146,6 +146,14 @@ TEST(Cli, QuantizeWritesSafetensorsWithScalesAndMetadata) {
   EXPECT_EQ(static_cast<unsigned>(scales.data[0]), 0x7fu);
   EXPECT_EQ(static_cast<unsigned>(codes.data[0]), 0x7u);  // 7.5 saturates to 6 (T14)
   EXPECT_EQ(static_cast<unsigned>(codes.data[1]), 0x2u);  // 1.0
+  // NVFP4's block scales are UE4M3 (NVIDIA PTX ISA .ue4m3; the scheme spec says ue4m3:nvfp4), never
+  // "e4m3fn": a reader must not treat bit 7 as a sign.
+  const std::string nv = std::string(BLOCKS_CLI) + " quantize --scheme nvfp4 --in " + (d / "x.npy").string() +
+                         " --out-codes " + (d / "n.safetensors").string() + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(nv.c_str()), 0);
+  const SafetensorsFile n = read_safetensors_header(d / "n.safetensors");
+  EXPECT_EQ(n.metadata.at("scale_encoding"), "ue4m3");
+  EXPECT_EQ(n.metadata.at("scheme_spec").find("ue4m3:nvfp4") != std::string::npos, true) << n.metadata.at("scheme_spec");
   std::filesystem::remove_all(d);
 }
 }  // namespace minifloat_test

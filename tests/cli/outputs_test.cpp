@@ -210,6 +210,21 @@ TEST(Outputs, TablesInjectedWriteFailureLeavesEveryOldFileAndNoTemporary) {
   EXPECT_EQ(snapshot(d.path), before);
 }
 
+TEST(Outputs, TablesOutCreatesOnlyItsLastFolder) {
+  TempDir d;
+  // A missing parent is refused with the folder named, and nothing is created.
+  expect_bad(run({"tables", "--out", (d / "typo" / "tables").string()}),
+             "folder '" + (d / "typo").string() + "' does not exist");
+  EXPECT_FALSE(fs::exists(d / "typo"));
+  // An existing file is not a folder.
+  { std::ofstream(d / "file") << "x"; }
+  expect_bad(run({"tables", "--out", (d / "file").string()}), "exists and is not a folder");
+  // The last folder itself is created (with a trailing slash too).
+  ASSERT_EQ(run({"tables", "--out", (d / "new").string() + "/"}).status, 0);
+  EXPECT_TRUE(fs::exists(d / "new" / "formats.csv"));
+  EXPECT_TRUE(fs::exists(d / "new" / "csv" / "e4m3fn.codes.csv"));
+}
+
 TEST(Outputs, TablesSigintMidWriteLeavesEveryOldFileAndNoTemporary) {
   TempDir d;
   ASSERT_EQ(run({"tables", "--out", d.path.string()}).status, 0);
@@ -335,4 +350,16 @@ TEST(Outputs, IntegerOptionsNameTheirRange) {
   expect_bad(run({"train", "--steps", "-1", "--out", "x"}), "--steps '-1' is out of range; accepted: 0..1000000");
 }
 
+}  // namespace
+
+namespace {
+// CLI11's own texts for a missing command and a repeated option named nothing accepted.
+TEST(Errors, MissingCommandAndRepeatedOptionSayWhatIsAccepted) {
+  expect_bad(run({}), "a command is required; accepted: ");
+  EXPECT_NE(run({}).err.find("encode"), std::string::npos);
+  expect_bad(run({"probe"}), "'probe' needs a command; accepted: gen, check");
+  expect_bad(run({"encode", "--format", "e4m3fn", "--format", "e5m2", "1"}),
+             "--format was given 2 times; it takes one value: give it once");
+  expect_bad(run({"encode", "--format", "Binary2p1se", "1"}), "K = 2 is out of range");
+}
 }  // namespace

@@ -152,15 +152,42 @@ def test_threads_give_identical_bytes_in_every_mode():
     (np.array([1.0, "a"], dtype=object), TypeError, "arrays of object"),
     (np.int32([1]), TypeError, "integer arrays of int32"),
     (np.array([True]), TypeError, "arrays of bool"),
-    (np.float32(1.0), ValueError, "0-d arrays are not accepted"),
-    (np.float32([]), ValueError, "the array is empty"),
-    (np.zeros((3, 0), np.float32), ValueError, "the array is empty"),
     (np.uint8([1]), ValueError, "need source=FORMAT"),
     ("1.0", TypeError, "expected a NumPy array"),
 ])
 def test_bad_inputs_raise(bad, exc, msg):
     with pytest.raises(exc, match=msg):
         mf.convert(bad, "e4m3fn")
+
+
+def test_0d_and_empty_arrays_keep_their_shape_as_the_cli_does():
+    # A new user found 0-d and empty arrays refused here though `minifloat convert` takes them.
+    zero_d = mf.convert(np.float32(464.0), "e4m3fn", overflow="satfinite")
+    assert zero_d.shape == () and zero_d.dtype == np.uint8
+    assert int(zero_d) == int(mf.convert(np.float32([464.0]), "e4m3fn", overflow="satfinite")[0]) == 0x7e
+    for shape in ((0,), (3, 0), (0, 2, 5)):
+        for dt in (np.float32, np.float64, np.float16):
+            got = mf.convert(np.zeros(shape, dt), "e4m3fn")
+            assert got.shape == shape and got.dtype == np.uint8
+        assert mf.convert(np.zeros(shape, np.float32), "Binary16p8se").dtype == np.uint16
+        assert mf.decode(np.zeros(shape, np.uint8), "e4m3fn").shape == shape
+    assert mf.decode(np.uint8(0x7e), "e4m3fn").shape == ()
+    assert float(mf.decode(np.uint8(0x7e), "e4m3fn")) == 448.0
+    # An empty array still has its names checked.
+    with pytest.raises(ValueError, match="fmt: unknown format 'e9m9'"):
+        mf.convert(np.float32([]), "e9m9")
+    with pytest.raises(ValueError, match="round: unknown rounding mode"):
+        mf.convert(np.float32([]), "e4m3fn", round="nearest")
+
+
+def test_as_torch_without_torch_names_what_is_accepted():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="as_='torch' needs the torch package.*accepted: as_='codes' or as_='ml_dtypes'"):
+            mf.convert(np.float32([1.0]), "e4m3fn", as_="torch")
+    else:
+        pytest.skip("torch is installed: the error for its absence cannot show here")
 
 
 @pytest.mark.parametrize("kw, msg", [

@@ -151,3 +151,15 @@ TEST(Format, P3109FamilySpecialCodes) {
 }
 
 }  // namespace
+
+// code_hex prints ceil(bits/4) digits, and a value wider than `bits` whole: a kernel's out-of-range
+// output 0x1ff for an 8-bit format must not be reported as 0xff (found by a new user's check run).
+TEST(CodeHex, PadsToTheWidthAndNeverCutsAWiderValue) {
+  EXPECT_EQ(minifloat::code_hex(0x7e, 8), "0x7e");
+  EXPECT_EQ(minifloat::code_hex(0x7, 4), "0x7");
+  EXPECT_EQ(minifloat::code_hex(0x400000, 32), "0x00400000");
+  EXPECT_EQ(minifloat::code_hex(0x1ff, 8), "0x1ff");
+  EXPECT_EQ(minifloat::code_hex(0x12345, 8), "0x12345");
+  EXPECT_EQ(minifloat::code_hex(0x10, 4), "0x10");
+  EXPECT_EQ(minifloat::code_hex(~std::uint64_t{0}, 8), "0xffffffffffffffff");
+}

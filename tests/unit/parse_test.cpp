@@ -118,6 +118,29 @@ TEST(Parse, TheDigitLimitIsKMaxSignificantDigits) {
   EXPECT_THROW(parse_value("0x" + std::string(kMaxSignificantDigits + 1, 'f') + "p0"), ParseError);
 }
 
+// The limit counts the digits from the first nonzero one through the last nonzero one: trailing
+// zeros (integer part: a power of the base; fraction: nothing) are not counted, interior ones are.
+TEST(Parse, TrailingZerosAreNotSignificantDigits) {
+  auto same = [](const std::string& a, const std::string& b) {
+    const Unpacked x = parse_value(a), y = parse_value(b);
+    EXPECT_EQ(x.cls, y.cls) << a.substr(0, 40) << " vs " << b;
+    EXPECT_EQ(x.sig, y.sig) << a.substr(0, 40) << " vs " << b;
+    EXPECT_EQ(x.exp, y.exp) << a.substr(0, 40) << " vs " << b;
+    EXPECT_EQ(x.sticky, y.sticky) << a.substr(0, 40) << " vs " << b;
+  };
+  const std::string zeros(kMaxSignificantDigits + 5000, '0');
+  same("1" + zeros, "1e45000");
+  same("1.5" + zeros, "15e-1");
+  same("0x1" + zeros + "p0", "0x1p180000");
+  same("0x1." + zeros + "p0", "0x1p0");
+  for (const auto& [a, b] : {std::pair{"100", "1e2"}, {"10.5", "105e-1"}, {"1.05", "105e-2"}, {"0.05", "5e-2"},
+                             {"0.050", "5e-2"}, {"120.000", "12e1"}, {"0x10", "0x1p4"}, {"0x.08p0", "0x1p-5"}})
+    same(a, b);
+  const std::string inner(kMaxSignificantDigits - 2, '0');
+  EXPECT_NO_THROW(parse_value("1" + inner + "1"));          // exactly 40000 significant digits
+  EXPECT_THROW(parse_value("1" + inner + "01"), ParseError);  // 40001: the interior zeros count
+}
+
 TEST(Parse, ErrorsQuoteAShortPrefixOnOneLine) {
   const std::string megabyte(1 << 20, '7');
   for (const std::string& text : {megabyte + "x", megabyte, std::string("1\n2"), std::string("\x01\xff")}) {

@@ -87,6 +87,26 @@ TEST(Registry, UnknownNamesListTheAcceptedOnes) {
   EXPECT_THROW(parse_profile("amd"), NameError);
 }
 
+// A P3109-shaped name outside the family says which parameter is out of range and the ranges.
+TEST(Registry, P3109NamesOutOfRangeSayWhich) {
+  for (const auto& [text, why] : {std::pair{"Binary2p1se", "K = 2 is out of range"},
+                                  {"binary17p3sf", "K = 17 is out of range"},
+                                  {"Binary8p8se", "P = 8 is out of range for K = 8 signed"},
+                                  {"Binary8p9uf", "P = 9 is out of range for K = 8 unsigned"},
+                                  {"Binary8p0se", "P = 0 is out of range for K = 8 signed"}}) {
+    try {
+      parse_format(text);
+      ADD_FAILURE() << text << " accepted";
+    } catch (const NameError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(why), std::string::npos) << m;
+      EXPECT_NE(m.find("K 3..16 and P 1..K-1 (signed) or 1..K (unsigned)"), std::string::npos) << m;
+    }
+  }
+  EXPECT_NO_THROW(parse_format("Binary8p8ue"));  // the unsigned P = K format exists
+  EXPECT_NO_THROW(parse_format("binary3p2sf"));
+}
+
 TEST(Registry, ModeNamesRoundTrip) {
   for (auto n : names<Rounding>()) EXPECT_EQ(rounding_name(parse_rounding(n)), n);
   for (auto n : names<Overflow>()) EXPECT_EQ(overflow_name(parse_overflow(n)), n);
