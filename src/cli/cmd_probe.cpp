@@ -94,6 +94,22 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
+/// `probe gen --out DIR`: DIR itself is created when missing (one level), but its parent folder must
+/// exist, as every output's folder must (file_io.hpp OutputSet): a missing nested folder is refused.
+void make_probe_dir(const std::string& out) {
+  const fs::path dir(out);
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(fs::symlink_status(dir, ec)))
+    throw IoError("--out " + out + " exists and is not a folder; accepted: an existing folder or a new one in an existing folder");
+  fs::path parent = dir.lexically_normal().parent_path();
+  if (dir.lexically_normal().filename().empty()) parent = dir.lexically_normal().parent_path().parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec))
+    throw IoError("--out " + out + ": folder " + parent.string() + " does not exist; accepted: a new folder inside an existing one");
+  if (!fs::create_directory(dir, ec) && ec) throw IoError("--out: cannot create " + out + ": " + ec.message());
+}
+
 }  // namespace
 
 // ---- convert / decode --in ----------------------------------------------------------------------
@@ -275,7 +291,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--count", g.count, "Cases wanted, 1..100000000 (default 1048576)");
   gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")->required()->check(uint64_text);
   gen->add_option("--ulps", g.ulps, "Source ulps around each midpoint and threshold, 1..64 (default 8)");
-  gen->add_option("--out", g.out, "Folder to write (created if needed)")->required();
+  gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();
@@ -300,9 +316,7 @@ int run_probe_gen(const ProbeGenOptions& o) {
   g.seed = std::stoull(*o.seed);
   if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 100000000}));
   if (o.ulps) g.ulps = static_cast<int>(parse_int_option("--ulps", *o.ulps, {1, 64}));
-  std::error_code ec;
-  fs::create_directories(o.out, ec);
-  if (ec) throw IoError("--out: cannot create " + o.out + ": " + ec.message());
+  make_probe_dir(o.out);
   const std::vector<check::Case> cases = check::generate(t, g);
   const std::size_t n = cases.size();
   std::vector<std::uint64_t> in(n), rb(n), cls(n), exp(n);

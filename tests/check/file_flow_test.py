@@ -198,6 +198,16 @@ def errors_flow(d):
     np.save(bad, np.zeros(3, dtype=np.uint8))
     r = mf("convert", "--in", bad, "--format", "e4m3fn", "--out", os.path.join(d, "o.npy"))
     check(r.returncode == 2 and "--from" in r.stderr, f"codes without --from: {r.stderr}")
+    # probe gen --out: a new folder inside an existing one is made; a missing nested folder is refused
+    # with one line and nothing is created (README "Output files": a missing folder is refused).
+    nested = os.path.join(d, "missing", "deeper", "p")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--count", "10", "--seed", "1", "--out", nested)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "does not exist" in r.stderr
+          and not os.path.exists(os.path.join(d, "missing")), f"nested missing --out: {r.returncode} {r.stderr}")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--count", "10", "--seed", "1", "--out", bad)
+    check(r.returncode == 2 and "not a folder" in r.stderr, f"--out is a file: {r.stderr}")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--count", "10", "--seed", "1", "--out", os.path.join(d, "new") + "/")
+    check(r.returncode == 0 and os.path.exists(os.path.join(d, "new", "manifest.json")), f"new --out: {r.stderr}")
 
 
 with tempfile.TemporaryDirectory() as d:
