@@ -213,6 +213,22 @@ std::uint64_t key(const DotTarget& t, const DotCase& c) { return simplicity(t, c
 /// replaced by its power of two (significand cleared) and by ±1.
 std::vector<DotCase> candidates(const DotTarget& t, const DotCase& x) {
   std::vector<DotCase> v;
+  // Delta debugging over the nonzero lanes: zero each half and each quarter of them at once.
+  std::vector<std::size_t> nz;
+  for (std::size_t i = 0; i < x.a.size(); ++i)
+    if (x.a[i] != 0 || x.b[i] != 0) nz.push_back(i);
+  for (const std::size_t parts : {std::size_t{2}, std::size_t{4}}) {
+    if (nz.size() <= parts) continue;
+    for (std::size_t p = 0; p < parts; ++p) {
+      DotCase y = x;
+      for (std::size_t j = nz.size() * p / parts; j < nz.size() * (p + 1) / parts; ++j) y.a[nz[j]] = y.b[nz[j]] = 0;
+      v.push_back(std::move(y));
+      DotCase z = x;  // keep only this part
+      for (std::size_t j = 0; j < nz.size(); ++j)
+        if (j < nz.size() * p / parts || j >= nz.size() * (p + 1) / parts) z.a[nz[j]] = z.b[nz[j]] = 0;
+      v.push_back(std::move(z));
+    }
+  }
   auto simpler = [](Format f, std::uint64_t c) -> std::uint64_t {
     if (!is_finite(f, c) || is_zero(f, c)) return c;
     const Unpacked u = unpack(f, c);
@@ -338,38 +354,60 @@ DotReport evaluate_impl(const DotTarget& t, std::span<const DotCase> cases, std:
       x.idx = i;
     }
   }
-  for (std::size_t k = 0; k < kDotClasses; ++k) {
-    if (w[k].failures == 0) continue;
-    DotCase cur = cases[w[k].idx];
-    std::uint64_t cur_got = got[w[k].idx];
-    if (rerun && o.shrink == Options::Shrink::yes) {
-      for (int round = 0; round < o.max_shrink_rounds; ++round) {
-        const std::vector<DotCase> cand = candidates(t, cur);
-        if (cand.empty()) break;
-        std::vector<std::uint64_t> g(cand.size());
-        run_kernel(rerun, cand, g, std::max<std::size_t>(o.batch, cand.size()), r.kernel_calls);
-        std::size_t best = cand.size();
-        std::uint64_t best_key = key(t, cur);
-        for (std::size_t i = 0; i < cand.size(); ++i) {
-          if (codes_match(out, g[i], expected(t, cand[i]).code, o.nan_compare)) continue;
-          const std::uint64_t kk = key(t, cand[i]);
-          if (kk < best_key) {
-            best_key = kk;
-            best = i;
-          }
+  // Shrink every failing class at once: one kernel call per round over all classes' candidates.
+  struct Cur {
+    std::size_t cls;
+    DotCase c;
+    std::uint64_t got;
+    bool done = false;
+  };
+  std::vector<Cur> cur;
+  for (std::size_t k = 0; k < kDotClasses; ++k)
+    if (w[k].failures != 0) cur.push_back({k, cases[w[k].idx], got[w[k].idx]});
+  if (rerun && o.shrink == Options::Shrink::yes) {
+    for (int round = 0; round < o.max_shrink_rounds; ++round) {
+      std::vector<DotCase> cand;
+      std::vector<std::size_t> owner;
+      for (std::size_t j = 0; j < cur.size(); ++j) {
+        if (cur[j].done) continue;
+        for (DotCase& y : candidates(t, cur[j].c)) {
+          cand.push_back(std::move(y));
+          owner.push_back(j);
         }
-        if (best == cand.size()) break;
-        cur = cand[best];
-        cur_got = g[best];
+      }
+      if (cand.empty()) break;
+      std::vector<std::uint64_t> g(cand.size());
+      run_kernel(rerun, cand, g, std::max<std::size_t>(o.batch, cand.size()), r.kernel_calls);
+      std::vector<std::size_t> best(cur.size(), cand.size());
+      std::vector<std::uint64_t> best_key(cur.size());
+      for (std::size_t j = 0; j < cur.size(); ++j) best_key[j] = key(t, cur[j].c);
+      for (std::size_t i = 0; i < cand.size(); ++i) {
+        if (codes_match(out, g[i], expected(t, cand[i]).code, o.nan_compare)) continue;
+        const std::uint64_t kk = key(t, cand[i]);
+        if (kk < best_key[owner[i]]) {
+          best_key[owner[i]] = kk;
+          best[owner[i]] = i;
+        }
+      }
+      for (std::size_t j = 0; j < cur.size(); ++j) {
+        if (cur[j].done) continue;
+        if (best[j] == cand.size()) {
+          cur[j].done = true;
+          continue;
+        }
+        cur[j].c = cand[best[j]];
+        cur[j].got = g[best[j]];
       }
     }
+  }
+  for (const Cur& x : cur) {
     DotMismatch m;
-    m.c = cur;
-    m.got = cur_got;
-    m.expected = expected(t, cur).code;
-    m.class_failures = w[k].failures;
-    m.why = why_text(t, cur);
-    m.reproduce = reproduce_text(t, cur);
+    m.c = x.c;
+    m.got = x.got;
+    m.expected = expected(t, x.c).code;
+    m.class_failures = w[x.cls].failures;
+    m.why = why_text(t, x.c);
+    m.reproduce = reproduce_text(t, x.c);
     r.minimal.push_back(std::move(m));
   }
   if (o.diagnose == Options::Diagnose::yes && !cases.empty()) r.diagnosis = diagnose(t, cases, got, o.nan_compare);

@@ -94,6 +94,8 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
+}  // namespace
+
 /// `probe gen --out DIR`: DIR itself is created when missing (one level), but its parent folder must
 /// exist, as every output's folder must (file_io.hpp OutputSet): a missing nested folder is refused.
 void make_probe_dir(const std::string& out) {
@@ -109,8 +111,6 @@ void make_probe_dir(const std::string& out) {
     throw IoError("--out " + out + ": folder " + parent.string() + " does not exist; accepted: a new folder inside an existing one");
   if (!fs::create_directory(dir, ec) && ec) throw IoError("--out: cannot create " + out + ": " + ec.message());
 }
-
-}  // namespace
 
 // ---- convert / decode --in ----------------------------------------------------------------------
 
@@ -291,6 +291,10 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--count", g.count, "Cases wanted, 1..100000000 (default 1048576)");
   gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")->required()->check(uint64_text);
   gen->add_option("--ulps", g.ulps, "Source ulps around each midpoint and threshold, 1..64 (default 8)");
+  gen->add_option("--model", g.model, "Dot/GEMM kernels: the accumulation model (`minifloat names accumulation`); "
+                                      "--format is A's element format; writes a.npy b.npy c.npy (check_dot.hpp)");
+  gen->add_option("--format-b", g.format_b, "With --model: B's element format (default: --format)");
+  gen->add_option("--k", g.k, "With --model: terms per dot product, 1..4096 (default 32)");
   gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
@@ -303,6 +307,8 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
 }
 
 int run_probe_gen(const ProbeGenOptions& o) {
+  if (o.model) return run_probe_gen_dot(o);
+  if (o.format_b || o.k) throw Error(std::string(o.k ? "--k" : "--format-b") + " needs --model (dot/GEMM probes)");
   check::Target t;
   t.to = with_option("--format", [&] { return parse_format(o.format); });
   t.from = with_option("--from", [&] { return parse_format(o.from); });
@@ -370,6 +376,8 @@ int run_probe_check(const ProbeCheckOptions& o) {
   } catch (const ordered_json::exception& e) {
     throw ParseError((dir / "manifest.json").string() + ": not a probe manifest (" + e.what() + ")");
   }
+  if (m.contains("target") && m["target"].is_object() && m["target"].value("kind", "") == "dot")
+    return run_probe_check_dot(o, m.dump());
   check::Target t;
   try {
     const auto& j = m.at("target");
