@@ -19,6 +19,7 @@
 #include "minifloat/core/random.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
+#include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 #include "options.hpp"
@@ -370,30 +371,12 @@ int run_probe_gen(const ProbeGenOptions& o) {
 
 int run_probe_check(const ProbeCheckOptions& o) {
   const fs::path dir(o.dir);
-  ordered_json m;
-  try {
-    m = ordered_json::parse(read_text(dir / "manifest.json"));
-  } catch (const ordered_json::exception& e) {
-    throw ParseError((dir / "manifest.json").string() + ": not a probe manifest (" + e.what() + ")");
-  }
-  if (m.contains("target") && m["target"].is_object() && m["target"].value("kind", "") == "dot")
-    return run_probe_check_dot(o, m.dump());
-  check::Target t;
-  try {
-    const auto& j = m.at("target");
-    t.from = parse_format(j.at("from").get<std::string>());
-    t.to = parse_format(j.at("to").get<std::string>());
-    t.spec.rounding = parse<Rounding>(j.at("round").get<std::string>());
-    t.spec.overflow = parse<Overflow>(j.at("overflow").get<std::string>());
-    t.spec.sr_variant = parse<SrVariant>(j.at("sr_variant").get<std::string>());
-    t.spec.sr_bits = j.at("sr_bits").get<std::uint8_t>();
-    t.profile = parse_profile(j.at("profile").get<std::string>());
-  } catch (const ordered_json::exception& e) {
-    throw ParseError((dir / "manifest.json").string() + ": bad target (" + e.what() + ")");
-  }
-  check::validate(t);
+  const std::string manifest_text = read_text(dir / "manifest.json");
+  const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
+  if (pm.kind == check::ProbeManifest::Kind::dot) return run_probe_check_dot(o, manifest_text);
+  const check::Target t = pm.target;
   check::Options opt;
-  opt.gen.ulps = m.value("ulps", 8);
+  opt.gen.ulps = pm.ulps;
   if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
   else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
   if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
@@ -415,13 +398,7 @@ int run_probe_check(const ProbeCheckOptions& o) {
     if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a probe class", o.dir, i, cls[i]));
     cases[i] = {in[i], rb[i], static_cast<check::CaseClass>(cls[i])};
   }
-  const NpyArray ga = read_npy(o.got);
-  if (!is_code_descr(ga.dtype) || ga.item_size() * 8 < t.to.bits)
-    throw Error("--got has dtype " + ga.dtype + "; accepted: " + (t.to.bits <= 8 ? "|u1, <V1 (ml_dtypes)" : "<u2, <V2, <f2") +
-                " codes of " + format_name(t.to));
-  if (ga.element_count() != n)
-    throw Error(fmt::format("--got has {} elements but {} has {} inputs; both must match", ga.element_count(), o.dir, n));
-  const std::vector<std::uint64_t> got = raw_words(ga);
+  const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got");
 
   check::BatchKernel rerun;
   fs::path tmp;

@@ -15,6 +15,7 @@
 #include "minifloat/check_dot.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
+#include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "options.hpp"
 
@@ -85,21 +86,6 @@ std::vector<check::DotCase> read_operands(const fs::path& dir, const check::DotT
         throw Error(fmt::format("{}: element ({}, {}) is not a code of its format", dir.string(), i, l));
   }
   return v;
-}
-
-/// The --got codes of a dot target: N results, <f4 (f32 result; raw bits kept) / <f2 (f16) or
-/// the same widths as unsigned codes.
-std::vector<std::uint64_t> read_got(const std::string& path, const check::DotTarget& t, std::size_t n) {
-  const Format out = check::result_format(t);
-  const NpyArray g = read_npy(path);
-  const bool ok = out == formats::f16 ? (g.dtype == "<f2" || g.dtype == "<u2") : (g.dtype == "<f4" || g.dtype == "<u4");
-  if (!ok)
-    throw Error("--got has dtype " + g.dtype + "; accepted: " + (out == formats::f16 ? "<f2, <u2" : "<f4, <u4") +
-                " (the " + format_name(out) + " result of each dot product)");
-  if (g.element_count() != n)
-    throw Error(fmt::format("--got has {} elements but the probe folder has {} dot products; both must match",
-                            g.element_count(), n));
-  return unwords(g);
 }
 
 }  // namespace
@@ -182,18 +168,7 @@ int run_probe_gen_dot(const ProbeGenOptions& o) {
 
 int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_text) {
   const fs::path dir(o.dir);
-  check::DotTarget t;
-  try {
-    const ordered_json m = ordered_json::parse(manifest_text);
-    const auto& j = m.at("target");
-    t.model = parse_dot_model(j.at("model").get<std::string>());
-    t.a = parse_format(j.at("a").get<std::string>());
-    t.b = parse_format(j.at("b").get<std::string>());
-    t.k = j.at("k").get<std::size_t>();
-  } catch (const ordered_json::exception& e) {
-    throw ParseError((dir / "manifest.json").string() + ": bad dot target (" + e.what() + ")");
-  }
-  check::validate(t);
+  const check::DotTarget t = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string()).dot;
   check::DotOptions opt;
   if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
   else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
@@ -207,7 +182,7 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
       throw Error(fmt::format("{}: classes.npy element {} = {} is not a dot class", o.dir, i, cls[i]));
     cases[i].cls = static_cast<check::DotClass>(cls[i]);
   }
-  const std::vector<std::uint64_t> got = read_got(o.got, t, n);
+  const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, n, "--got");
 
   check::DotKernel rerun;
   fs::path tmp;
@@ -236,7 +211,7 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
       if (st != 0)
         throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " +
                     quote_input(cmd));
-      const std::vector<std::uint64_t> w = read_got(pout.string(), t, c.size());
+      const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, c.size(), "--rerun output");
       std::copy(w.begin(), w.end(), out.begin());
     };
   }
