@@ -253,6 +253,13 @@ def dot_flow(d):
     check(r.returncode == 1 and r.stdout.startswith("FAIL [") and "alignment" in r.stdout.splitlines()[0],
           f"fp32 kernel under hopper-fp8: {r.returncode} {r.stdout[:300]} {r.stderr}")
     check('diagnosis: agrees with "fp32" on 100%' in r.stdout, f"dot diagnosis: {r.stdout}")
+    # The first class's reproduce line prints the expected code of its [class] line.
+    lines = r.stdout.splitlines()
+    want = lines[1].split(" expected ")[1].split()[0]
+    rep = next(x for x in lines if x.strip().startswith("reproduce:")).split("reproduce:", 1)[1].strip()
+    rep = rep.replace("python3 -c", f"{PY} -c", 1).replace("&& minifloat dot", f"&& {MF} dot", 1)
+    out = subprocess.run(rep, shell=True, capture_output=True, text=True, cwd=d)
+    check(out.returncode == 0 and out.stdout.split()[0] == want, f"dot reproduce: {rep} -> {out.stdout} {out.stderr} (want {want})")
     ma, mb, mc = (np.load(os.path.join(p, f"minimal_{x}.npy")) for x in "abc")
     terms = [int(np.count_nonzero((ma[i] != 0) | (mb[i] != 0))) + int(mc[i] != 0) for i in range(len(mc))]
     check(len(terms) > 0 and max(terms) <= 2, f"shrunk dot cases have at most 2 terms: {terms}")
@@ -270,6 +277,17 @@ def dot_flow(d):
     check(r.returncode == 2 and "multiplies only f16" in r.stderr, f"operand format of a preset: {r.stderr}")
     r = mf("probe", "gen", "--model", "fp32", "--format", "e4m3fn", "--round", "rtz", "--seed", "1", "--out", os.path.join(d, "x"))
     check(r.returncode == 2 and "do not apply with --model" in r.stderr, f"--round with --model: {r.stderr}")
+    import json, shutil
+    q = os.path.join(d, "pq")
+    shutil.copytree(p, q)
+    man = json.load(open(os.path.join(q, "manifest.json")))
+    for bad_target, word in ((dict(man["target"], k=0), '"k"'), (dict(man["target"], model="hopper-fp9"), '"model"'),
+                             ("dot", '"target"')):
+        with open(os.path.join(q, "manifest.json"), "w") as f:
+            json.dump(dict(man, target=bad_target), f)
+        r = mf("probe", "check", q, "--got", args[3])
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "manifest.json" in r.stderr
+              and word in r.stderr, f"bad dot manifest {bad_target}: {r.stderr}")
     r = mf("probe", "check", p, "--got", args[3], "--rerun", "true {a} {out}")
     check(r.returncode == 2 and "{c}" in r.stderr, f"dot rerun placeholders: {r.stderr}")
 
