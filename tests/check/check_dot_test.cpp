@@ -42,7 +42,7 @@ check::DotTarget target(const char* model, std::size_t k = 32) {
   return {.a = formats::e4m3fn, .b = formats::e4m3fn, .k = k, .model = parse_dot_model(model)};
 }
 
-check::DotOptions opts(std::size_t count = 2400) {
+check::DotOptions opts(std::size_t count = 1200) {
   check::DotOptions o;
   o.gen.count = count;
   o.nan_compare = check::NanCompare::any_nan;  // the host FPU's NaN payloads are not the model's canonical NaN
@@ -131,11 +131,21 @@ check::DotKernel wrong_hopper(void (*edit)(TfdpaModel&), bool ignore_c = false) 
 }
 
 TEST(CheckDot, RneAlignmentInsteadOfRzIsDiagnosed) {
-  // F = 13: a term whose bits below the quantum 2^-13 are
-  // at least half of it rounds up under RNE and is cut under RZ; the alignment class places terms at
-  // 2^-(F-3)..2^-(F+3) below the largest with 1..3 significand bits, so such terms occur.
-  const check::DotReport r =
-      check::check_dot(wrong_hopper([](TfdpaModel& m) { m.align = AlignRounding::rne; }), target("hopper-fp8"), opts());
+  // F = 13: with the largest term 1, the quantum is 2^-13; a term of 0.75 quantum, 1.5*2^-14 =
+  // 0x14 (1.5*2^-5) * 0x01 (2^-9), is cut to 0 by RZ and rounded up to 2^-13 by RNE. The alignment
+  // class places such terms 2^-(F-3)..2^-(F+3) below the largest.
+  const check::DotKernel wrong = wrong_hopper([](TfdpaModel& m) { m.align = AlignRounding::rne; });
+  DotCase c;
+  c.a.assign(32, 0);
+  c.b.assign(32, 0);
+  c.a[0] = c.b[0] = 0x38;
+  c.a[1] = 0x14;
+  c.b[1] = 0x01;
+  std::uint64_t got = 0;
+  wrong(std::span<const DotCase>(&c, 1), std::span<std::uint64_t>(&got, 1));
+  EXPECT_EQ(check::expected(target("hopper-fp8"), c).code, 0x3f800000u);
+  EXPECT_EQ(got, 0x3f800000u + (1u << 10));  // 1 + 2^-13
+  const check::DotReport r = check::check_dot(wrong, target("hopper-fp8"), opts());
   ASSERT_FALSE(r.ok());
   bool alignment = false;
   for (const auto& m : r.minimal) alignment |= m.c.cls == DotClass::alignment;
