@@ -658,6 +658,27 @@ DotReport check_dot(const DotKernel& kernel, const DotTarget& t, const DotOption
   return evaluate_impl(t, cases, got, o, kernel, calls);
 }
 
+DotKernel gemm_as_dot(GemmKernel gemm, std::size_t tile) {
+  if (tile < 1 || tile > 1024) throw Error("gemm_as_dot: tile " + std::to_string(tile) + "; accepted: 1..1024");
+  return [gemm = std::move(gemm), tile](std::span<const DotCase> in, std::span<std::uint64_t> out) {
+    for (std::size_t lo = 0; lo < in.size(); lo += tile) {
+      const std::size_t m = std::min(tile, in.size() - lo), k = in[lo].a.size();
+      std::vector<std::uint64_t> A(m * k), B(k * m), C(m * m, 0), D(m * m, 0);
+      for (std::size_t i = 0; i < m; ++i) {
+        const DotCase& c = in[lo + i];
+        if (c.a.size() != k || c.b.size() != k) throw Error("gemm_as_dot: cases of one batch differ in k");
+        for (std::size_t p = 0; p < k; ++p) {
+          A[i * k + p] = c.a[p];
+          B[p * m + i] = c.b[p];
+        }
+        C[i * m + i] = c.c;
+      }
+      gemm(m, m, k, A, B, C, D);
+      for (std::size_t i = 0; i < m; ++i) out[lo + i] = D[i * m + i];
+    }
+  };
+}
+
 std::string DotReport::text() const {
   const Format out = result_format(target);
   std::ostringstream s;

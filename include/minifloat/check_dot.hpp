@@ -128,4 +128,16 @@ DotReport check_dot(const DotKernel& kernel, const DotTarget& t, const DotOption
 DotReport evaluate_dot(const DotTarget& t, std::span<const DotCase> cases, std::span<const std::uint64_t> got,
                        const DotOptions& options = {}, const DotKernel& rerun = {});
 
+/// A GEMM kernel D = A·B + C, row-major: A m×k codes of t.a, B k×n codes of t.b, C m×n f32 codes; it
+/// writes the m×n result codes to D (host memory; a GPU launcher copies in, launches, copies back).
+using GemmKernel = std::function<void(std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> A,
+                                      std::span<const std::uint64_t> B, std::span<const std::uint64_t> C,
+                                      std::span<std::uint64_t> D)>;
+/// A small-GEMM kernel in the dot form: each batch of (at most `tile`, 1..1024) cases becomes one m×m
+/// GEMM with row i of A = case i's a, column i of B = case i's b, C[i][i] = case i's c (other entries of
+/// C +0; the other rows and columns are the other cases'), and case i's result is D[i][i]. So every
+/// output element of the tile is computed, and the diagonal is checked. Throws Error for a tile of 0
+/// or above 1024.
+DotKernel gemm_as_dot(GemmKernel gemm, std::size_t tile = 32);
+
 }  // namespace minifloat::check

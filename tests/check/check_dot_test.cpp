@@ -189,6 +189,35 @@ TEST(CheckDot, EvaluateWithoutRerunAndBadInput) {
   EXPECT_THROW(check::generate(target("fp32", 4097)), Error);
 }
 
+/// A host GEMM (triple loop, std::fma on floats, the e4m3fn decoder above); `transposed_b` reads B[j][p]
+/// for B[p][j] — an indexing bug.
+check::GemmKernel host_gemm(bool transposed_b) {
+  return [transposed_b](std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> A,
+                        std::span<const std::uint64_t> B, std::span<const std::uint64_t> C, std::span<std::uint64_t> D) {
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        float acc = std::bit_cast<float>(static_cast<std::uint32_t>(C[i * n + j]));
+        for (std::size_t p = 0; p < k; ++p) {
+          const std::size_t bi = transposed_b ? (j * k + p) % (k * n) : p * n + j;
+          acc = std::fma(e4m3fn_decode(A[i * k + p]), e4m3fn_decode(B[bi]), acc);
+        }
+        D[i * n + j] = std::bit_cast<std::uint32_t>(acc);
+      }
+  };
+}
+
+TEST(CheckDot, SmallGemmKernelsThroughTheDotForm) {
+  const auto t = target("fp32", 8);
+  const check::DotReport good = check::check_dot(check::gemm_as_dot(host_gemm(false), 16), t, opts(800));
+  EXPECT_TRUE(good.ok()) << good.text();
+  const check::DotReport bad = check::check_dot(check::gemm_as_dot(host_gemm(true), 16), t, opts(800));
+  EXPECT_FALSE(bad.ok());
+  const check::DotReport hopper = check::check_dot(check::gemm_as_dot(host_gemm(false), 16), target("hopper-fp8", 8), opts(800));
+  EXPECT_FALSE(hopper.ok());
+  EXPECT_EQ(hopper.diagnosis.ranked.front().name, "fp32") << hopper.diagnosis.text;
+  EXPECT_THROW(check::gemm_as_dot(host_gemm(false), 0), Error);
+}
+
 TEST(CheckDot, Fp16DestinationPresetResultFormat) {
   const auto t = target("ada-fp8-f16");
   EXPECT_EQ(check::result_format(t), formats::f16);
