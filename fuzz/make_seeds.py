@@ -339,9 +339,72 @@ def mma_seeds():
     return len(ok) + len(rejects)
 
 
+# ---- probe_manifest: manifest.json texts (probe_files.hpp) ------------------------------------
+def probe_manifest_seeds():
+    d = out_dir("probe_manifest")
+    conv = {"from": "f32", "to": "e4m3fn", "round": "rne", "overflow": "satfinite", "sr_variant": "exact",
+            "sr_bits": 8, "profile": "ocp"}
+    dot = {"kind": "dot", "a": "e4m3fn", "b": "e5m2", "k": 32, "model": "hopper-fp8"}
+    ok = {
+        "convert": {"generator": "minifloat probe gen", "format_version": 1, "target": conv, "ulps": 8},
+        "convert_sr_c13": {"target": dict(conv, round="sr", sr_variant="C", sr_bits=13, profile="nvidia")},
+        "convert_f16_to_e2m1fn": {"target": dict(conv, **{"from": "f16", "to": "e2m1fn"}), "ulps": 64},
+        "dot": {"target": dot},
+        "dot_blocked": {"target": dict(dot, model="ampere-f16+blocked64", a="f16", b="f16", k=4096)},
+        "dot_f16_dest": {"target": dict(dot, model="ada-fp8-f16", k=1)},
+    }
+    for name, m in ok.items():
+        write(d, name, json.dumps(m))
+    rejects = {
+        "bad_not_json": "{target",
+        "bad_array": "[1, 2]",
+        "bad_no_target": json.dumps({"ulps": 8}),
+        "bad_target_string": json.dumps({"target": "f32"}),
+        "bad_unknown_format": json.dumps({"target": dict(conv, to="e9m9")}),
+        "bad_sr_bits_0": json.dumps({"target": dict(conv, sr_bits=0)}),
+        "bad_sr_bits_string": json.dumps({"target": dict(conv, sr_bits="8")}),
+        "bad_wide_to": json.dumps({"target": dict(conv, to="f32")}),
+        "bad_ulps_65": json.dumps({"target": conv, "ulps": 65}),
+        "bad_kind": json.dumps({"target": dict(dot, kind="gemm")}),
+        "bad_k_0": json.dumps({"target": dict(dot, k=0)}),
+        "bad_k_negative": json.dumps({"target": dict(dot, k=-1)}),
+        "bad_model": json.dumps({"target": dict(dot, model="hopper-fp9")}),
+        "bad_block_size": json.dumps({"target": dict(dot, model="blocked0")}),
+        "bad_nested_nul": '{"target": {"from": "f3\u00002"}}',
+    }
+    for name, m in rejects.items():
+        write(d, name, m)
+    return len(ok) + len(rejects)
+
+
+# ---- probe_got: [target index][count][.npy bytes] (even index: got_codes, odd: got_results) ----
+def probe_got_seeds():
+    d = out_dir("probe_got")
+    cases = {
+        "codes_u1": (0, 4, np.array([0, 1, 0x7f, 0xff], dtype=np.uint8)),
+        "codes_ml_dtypes": (0, 3, np.array([1.0, 2.0, 448.0], dtype=np.float32).astype(ml_dtypes.float8_e4m3fn)),
+        "codes_u2_f16": (4, 2, np.array([0x3c00, 0x7e00], dtype=np.uint16)),
+        "codes_2d": (0, 6, np.zeros((2, 3), dtype=np.uint8)),
+        "results_f4": (1, 3, np.array([1.0, -0.0, np.nan], dtype=np.float32)),
+        "results_u4": (3, 2, np.array([0x3f800000, 0x7fffffff], dtype=np.uint32)),
+        "results_f2": (5, 2, np.array([1.0, 65504.0], dtype=np.float16)),
+        "bad_count": (0, 5, np.zeros(4, dtype=np.uint8)),
+        "bad_float_codes": (0, 2, np.zeros(2, dtype=np.float32)),
+        "bad_u1_for_f16": (4, 2, np.zeros(2, dtype=np.uint8)),
+        "bad_f8_results": (1, 2, np.zeros(2, dtype=np.float64)),
+        "bad_f4_for_f16_dest": (5, 2, np.zeros(2, dtype=np.float32)),
+    }
+    for name, (sel, n, a) in cases.items():
+        write(d, name, bytes([sel, n]) + npy_bytes(a))
+    write(d, "bad_truncated_npy", bytes([0, 4]) + npy_bytes(np.zeros(4, dtype=np.uint8))[:-2])
+    return len(cases) + 1
+
+
 def main():
     for target, make in (("convert", convert_seeds), ("npy", npy_seeds), ("safetensors", st_seeds),
                          ("parse_value", value_seeds), ("format_name", format_seeds), ("mma_vectors", mma_seeds)):
+        print(f"{target}: {make()} seeds")
+    for target, make in (("probe_manifest", probe_manifest_seeds), ("probe_got", probe_got_seeds)):
         print(f"{target}: {make()} seeds")
 
 

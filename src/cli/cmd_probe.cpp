@@ -19,6 +19,7 @@
 #include "minifloat/core/random.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
+#include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 #include "options.hpp"
@@ -95,6 +96,22 @@ std::string read_text(const fs::path& p) {
 }
 
 }  // namespace
+
+/// `probe gen --out DIR`: DIR itself is created when missing (one level), but its parent folder must
+/// exist, as every output's folder must (file_io.hpp OutputSet): a missing nested folder is refused.
+void make_probe_dir(const std::string& out) {
+  const fs::path dir(out);
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(fs::symlink_status(dir, ec)))
+    throw IoError("--out " + out + " exists and is not a folder; accepted: an existing folder or a new one in an existing folder");
+  fs::path parent = dir.lexically_normal().parent_path();
+  if (dir.lexically_normal().filename().empty()) parent = dir.lexically_normal().parent_path().parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec))
+    throw IoError("--out " + out + ": folder " + parent.string() + " does not exist; accepted: a new folder inside an existing one");
+  if (!fs::create_directory(dir, ec) && ec) throw IoError("--out: cannot create " + out + ": " + ec.message());
+}
 
 // ---- convert / decode --in ----------------------------------------------------------------------
 
@@ -275,7 +292,11 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--count", g.count, "Cases wanted, 1..100000000 (default 1048576)");
   gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")->required()->check(uint64_text);
   gen->add_option("--ulps", g.ulps, "Source ulps around each midpoint and threshold, 1..64 (default 8)");
-  gen->add_option("--out", g.out, "Folder to write (created if needed)")->required();
+  gen->add_option("--model", g.model, "Dot/GEMM kernels: the accumulation model (`minifloat names accumulation`); "
+                                      "--format is A's element format; writes a.npy b.npy c.npy (check_dot.hpp)");
+  gen->add_option("--format-b", g.format_b, "With --model: B's element format (default: --format)");
+  gen->add_option("--k", g.k, "With --model: terms per dot product, 1..4096 (default 32)");
+  gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();
@@ -287,6 +308,8 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
 }
 
 int run_probe_gen(const ProbeGenOptions& o) {
+  if (o.model) return run_probe_gen_dot(o);
+  if (o.format_b || o.k) throw Error(std::string(o.k ? "--k" : "--format-b") + " needs --model (dot/GEMM probes)");
   check::Target t;
   t.to = with_option("--format", [&] { return parse_format(o.format); });
   t.from = with_option("--from", [&] { return parse_format(o.from); });
@@ -300,9 +323,7 @@ int run_probe_gen(const ProbeGenOptions& o) {
   g.seed = std::stoull(*o.seed);
   if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 100000000}));
   if (o.ulps) g.ulps = static_cast<int>(parse_int_option("--ulps", *o.ulps, {1, 64}));
-  std::error_code ec;
-  fs::create_directories(o.out, ec);
-  if (ec) throw IoError("--out: cannot create " + o.out + ": " + ec.message());
+  make_probe_dir(o.out);
   const std::vector<check::Case> cases = check::generate(t, g);
   const std::size_t n = cases.size();
   std::vector<std::uint64_t> in(n), rb(n), cls(n), exp(n);
@@ -350,28 +371,12 @@ int run_probe_gen(const ProbeGenOptions& o) {
 
 int run_probe_check(const ProbeCheckOptions& o) {
   const fs::path dir(o.dir);
-  ordered_json m;
-  try {
-    m = ordered_json::parse(read_text(dir / "manifest.json"));
-  } catch (const ordered_json::exception& e) {
-    throw ParseError((dir / "manifest.json").string() + ": not a probe manifest (" + e.what() + ")");
-  }
-  check::Target t;
-  try {
-    const auto& j = m.at("target");
-    t.from = parse_format(j.at("from").get<std::string>());
-    t.to = parse_format(j.at("to").get<std::string>());
-    t.spec.rounding = parse<Rounding>(j.at("round").get<std::string>());
-    t.spec.overflow = parse<Overflow>(j.at("overflow").get<std::string>());
-    t.spec.sr_variant = parse<SrVariant>(j.at("sr_variant").get<std::string>());
-    t.spec.sr_bits = j.at("sr_bits").get<std::uint8_t>();
-    t.profile = parse_profile(j.at("profile").get<std::string>());
-  } catch (const ordered_json::exception& e) {
-    throw ParseError((dir / "manifest.json").string() + ": bad target (" + e.what() + ")");
-  }
-  check::validate(t);
+  const std::string manifest_text = read_text(dir / "manifest.json");
+  const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
+  if (pm.kind == check::ProbeManifest::Kind::dot) return run_probe_check_dot(o, manifest_text);
+  const check::Target t = pm.target;
   check::Options opt;
-  opt.gen.ulps = m.value("ulps", 8);
+  opt.gen.ulps = pm.ulps;
   if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
   else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
   if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
@@ -393,13 +398,7 @@ int run_probe_check(const ProbeCheckOptions& o) {
     if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a probe class", o.dir, i, cls[i]));
     cases[i] = {in[i], rb[i], static_cast<check::CaseClass>(cls[i])};
   }
-  const NpyArray ga = read_npy(o.got);
-  if (!is_code_descr(ga.dtype) || ga.item_size() * 8 < t.to.bits)
-    throw Error("--got has dtype " + ga.dtype + "; accepted: " + (t.to.bits <= 8 ? "|u1, <V1 (ml_dtypes)" : "<u2, <V2, <f2") +
-                " codes of " + format_name(t.to));
-  if (ga.element_count() != n)
-    throw Error(fmt::format("--got has {} elements but {} has {} inputs; both must match", ga.element_count(), o.dir, n));
-  const std::vector<std::uint64_t> got = raw_words(ga);
+  const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got");
 
   check::BatchKernel rerun;
   fs::path tmp;

@@ -5,6 +5,7 @@
 //   minifloat decode --in C.npy --format F --to f32|f64 --out X.npy      (the file form of `decode`)
 //   minifloat probe gen --format F --from f32|f64|f16|bf16 [--round …] --count N --seed S --out DIR
 //   minifloat probe check DIR --got GOT.npy [--rerun 'CMD {in} {out}']
+//   minifloat probe gen --model M --format A [--format-b B] [--k K] --count N --seed S --out DIR   (dot/GEMM)
 // Exit status: 0 pass, 1 mismatch (probe check), 2 bad input (one line on stderr).
 #pragma once
 #include <CLI/CLI.hpp>
@@ -34,6 +35,7 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
 struct ProbeGenOptions {
   std::string format, from = "f32", round = "rne", overflow = "nonsat", profile = "ocp", out;
   std::optional<std::string> sr_variant, sr_bits, count, seed, ulps;
+  std::optional<std::string> model, format_b, k;  ///< --model (dot/GEMM kernels: cmd_probe_dot.cpp), --format-b, --k
 };
 struct ProbeCheckOptions {
   std::string dir, got, rerun, nan = "bits";
@@ -45,5 +47,15 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, 
 int run_probe_gen(const ProbeGenOptions& o);
 /// Prints the report; writes DIR/report.json and DIR/minimal.npy (the minimal inputs, source dtype).
 int run_probe_check(const ProbeCheckOptions& o);
+
+/// `probe gen --out DIR`: creates DIR when missing (one level); its parent must exist (IoError otherwise).
+void make_probe_dir(const std::string& out);
+/// `probe gen --model M --format A [--format-b B] [--k K]` (check_dot.hpp): DIR/a.npy, DIR/b.npy (N×K codes,
+/// |u1 or <u2), DIR/c.npy (N <f4), DIR/classes.npy (|u1, DotClass), DIR/expected.npy (<f4, or <f2 for an
+/// f16-destination preset), DIR/manifest.json (target kind "dot").
+int run_probe_gen_dot(const ProbeGenOptions& o);
+/// `probe check` of a `--model` folder (`manifest_text`: its manifest.json): --got holds N results (<f4/<u4,
+/// or <f2/<u2); --rerun names {a} {b} {c} {out}. Writes report.json and minimal_a/b/c.npy.
+int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_text);
 
 }  // namespace minifloat::cli

@@ -3,7 +3,7 @@
 decode --in), driven with Python kernels. Oracles: ml_dtypes 0.6 `astype` (code nobody here wrote) and
 the `minifloat encode` command the report prints; hand-derived facts are cited per line.
 
-usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, convert, convert_2p24, decode, rerun, errors)
+usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, convert, convert_2p24, decode, rerun, errors, dot)
 Exits 77 (skipped) when numpy or ml_dtypes is missing.
 """
 import os
@@ -198,11 +198,103 @@ def errors_flow(d):
     np.save(bad, np.zeros(3, dtype=np.uint8))
     r = mf("convert", "--in", bad, "--format", "e4m3fn", "--out", os.path.join(d, "o.npy"))
     check(r.returncode == 2 and "--from" in r.stderr, f"codes without --from: {r.stderr}")
+    # probe gen --out: a new folder inside an existing one is made; a missing nested folder is refused
+    # with one line and nothing is created (README "Output files": a missing folder is refused).
+    nested = os.path.join(d, "missing", "deeper", "p")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--count", "10", "--seed", "1", "--out", nested)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "does not exist" in r.stderr
+          and not os.path.exists(os.path.join(d, "missing")), f"nested missing --out: {r.returncode} {r.stderr}")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--count", "10", "--seed", "1", "--out", bad)
+    check(r.returncode == 2 and "not a folder" in r.stderr, f"--out is a file: {r.stderr}")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--count", "10", "--seed", "1", "--out", os.path.join(d, "new") + "/")
+    check(r.returncode == 0 and os.path.exists(os.path.join(d, "new", "manifest.json")), f"new --out: {r.stderr}")
+
+
+DOT_KERNEL = """import sys, numpy as np, ml_dtypes
+# the CUDA-core loop in float32: acc = acc + a_i*b_i (a product of two e4m3 codes is exact in float32,
+# so each step is one rounding, as fmaf) -- not the tensor core's truncated fused group
+a = np.load(sys.argv[1]).view(ml_dtypes.float8_e4m3fn).astype(np.float32)
+b = np.load(sys.argv[2]).view(ml_dtypes.float8_e4m3fn).astype(np.float32)
+acc = np.load(sys.argv[3]).astype(np.float32)
+with np.errstate(all="ignore"):
+    for l in range(a.shape[1]):
+        acc = (acc + a[:, l] * b[:, l]).astype(np.float32)
+np.save(sys.argv[4], acc)
+"""
+
+
+def dot_flow(d):
+    """probe gen --model / probe check with a Python dot kernel. Oracle: numpy float32 arithmetic and
+    ml_dtypes' e4m3fn decode (neither shares code with the library)."""
+    k = os.path.join(d, "dot_kernel.py")
+    with open(k, "w") as f:
+        f.write(DOT_KERNEL)
+    # Checked against the fp32 model (the f32 chain) the kernel passes...
+    p = os.path.join(d, "pf")
+    r = mf("probe", "gen", "--model", "fp32", "--format", "e4m3fn", "--k", "16", "--count", "800", "--seed", "1", "--out", p)
+    check(r.returncode == 0, f"probe gen --model fp32: {r.stderr}")
+    for n in ("a.npy", "b.npy", "c.npy", "classes.npy", "expected.npy", "manifest.json"):
+        check(os.path.exists(os.path.join(p, n)), f"probe gen --model wrote {n}")
+    a = np.load(os.path.join(p, "a.npy"))
+    check(a.shape == (800, 16) and a.dtype == np.uint8, f"a.npy shape/dtype {a.shape} {a.dtype}")
+    args = [os.path.join(p, x) for x in ("a.npy", "b.npy", "c.npy", "got.npy")]
+    subprocess.run([PY, k, *args], check=True)
+    r = mf("probe", "check", p, "--got", args[3], "--nan", "any")
+    check(r.returncode == 0 and r.stdout.startswith("pass check dot k=16"), f"fp32 kernel under fp32: {r.stdout}{r.stderr}")
+    # ...and against hopper-fp8 it fails, shrinks (by rerunning it) to at most two nonzero terms, and
+    # the diagnosis names the f32 chain.
+    p = os.path.join(d, "ph")
+    r = mf("probe", "gen", "--model", "hopper-fp8", "--format", "e4m3fn", "--k", "16", "--count", "800", "--seed", "1", "--out", p)
+    check(r.returncode == 0, f"probe gen --model hopper-fp8: {r.stderr}")
+    args = [os.path.join(p, x) for x in ("a.npy", "b.npy", "c.npy", "got.npy")]
+    subprocess.run([PY, k, *args], check=True)
+    r = mf("probe", "check", p, "--got", args[3], "--nan", "any", "--rounds", "8",
+           "--rerun", f"{PY} {k} {{a}} {{b}} {{c}} {{out}}")
+    check(r.returncode == 1 and r.stdout.startswith("FAIL [") and "alignment" in r.stdout.splitlines()[0],
+          f"fp32 kernel under hopper-fp8: {r.returncode} {r.stdout[:300]} {r.stderr}")
+    check('diagnosis: agrees with "fp32" on 100%' in r.stdout, f"dot diagnosis: {r.stdout}")
+    # The first class's reproduce line prints the expected code of its [class] line.
+    lines = r.stdout.splitlines()
+    want = lines[1].split(" expected ")[1].split()[0]
+    rep = next(x for x in lines if x.strip().startswith("reproduce:")).split("reproduce:", 1)[1].strip()
+    rep = rep.replace("python3 -c", f"{PY} -c", 1).replace("&& minifloat dot", f"&& {MF} dot", 1)
+    out = subprocess.run(rep, shell=True, capture_output=True, text=True, cwd=d)
+    check(out.returncode == 0 and out.stdout.split()[0] == want, f"dot reproduce: {rep} -> {out.stdout} {out.stderr} (want {want})")
+    ma, mb, mc = (np.load(os.path.join(p, f"minimal_{x}.npy")) for x in "abc")
+    terms = [int(np.count_nonzero((ma[i] != 0) | (mb[i] != 0))) + int(mc[i] != 0) for i in range(len(mc))]
+    check(len(terms) > 0 and max(terms) <= 2, f"shrunk dot cases have at most 2 terms: {terms}")
+    # bad input: one line, exit 2
+    bad = os.path.join(d, "badgot.npy")
+    np.save(bad, np.zeros(3, dtype=np.float32))
+    r = mf("probe", "check", p, "--got", bad)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "elements" in r.stderr, f"dot got length: {r.stderr}")
+    np.save(bad, np.zeros(800, dtype=np.uint8))
+    r = mf("probe", "check", p, "--got", bad)
+    check(r.returncode == 2 and "<f4" in r.stderr, f"dot got dtype: {r.stderr}")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--k", "4", "--seed", "1", "--out", os.path.join(d, "x"))
+    check(r.returncode == 2 and "--model" in r.stderr, f"--k without --model: {r.stderr}")
+    r = mf("probe", "gen", "--model", "ampere-f16", "--format", "e4m3fn", "--seed", "1", "--out", os.path.join(d, "x"))
+    check(r.returncode == 2 and "multiplies only f16" in r.stderr, f"operand format of a preset: {r.stderr}")
+    r = mf("probe", "gen", "--model", "fp32", "--format", "e4m3fn", "--round", "rtz", "--seed", "1", "--out", os.path.join(d, "x"))
+    check(r.returncode == 2 and "do not apply with --model" in r.stderr, f"--round with --model: {r.stderr}")
+    import json, shutil
+    q = os.path.join(d, "pq")
+    shutil.copytree(p, q)
+    man = json.load(open(os.path.join(q, "manifest.json")))
+    for bad_target, word in ((dict(man["target"], k=0), '"k"'), (dict(man["target"], model="hopper-fp9"), '"model"'),
+                             ("dot", '"target"')):
+        with open(os.path.join(q, "manifest.json"), "w") as f:
+            json.dump(dict(man, target=bad_target), f)
+        r = mf("probe", "check", q, "--got", args[3])
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "manifest.json" in r.stderr
+              and word in r.stderr, f"bad dot manifest {bad_target}: {r.stderr}")
+    r = mf("probe", "check", p, "--got", args[3], "--rerun", "true {a} {out}")
+    check(r.returncode == 2 and "{c}" in r.stderr, f"dot rerun placeholders: {r.stderr}")
 
 
 with tempfile.TemporaryDirectory() as d:
     {"must_show": must_show, "ml_dtypes": ml_dtypes_flow, "convert": convert_flow,
      "convert_2p24": lambda d: convert_flow(d, 1 << 24), "decode": decode_flow,
-     "rerun": rerun_flow, "errors": errors_flow}[CASE](d)
+     "rerun": rerun_flow, "errors": errors_flow, "dot": dot_flow}[CASE](d)
 print(f"{CASE}: {len(failures)} failures")
 sys.exit(1 if failures else 0)

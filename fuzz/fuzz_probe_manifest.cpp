@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// fuzz_probe_manifest.cpp: libFuzzer target for the probe manifest reader
+// (minifloat::check::parse_probe_manifest, what `probe check DIR` reads from DIR/manifest.json).
+// Input: the manifest text. Property: the reader either throws one minifloat::ParseError line naming
+// the file, or returns a target that validate() accepts and whose re-printed manifest (the fields
+// `probe gen` writes, built here with nlohmann::json) parses back to the same target.
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fuzz_common.hpp"
+#include "minifloat/probe_files.hpp"
+#include "minifloat/registry.hpp"
+
+namespace {
+
+using minifloat_fuzz::require;
+namespace check = minifloat::check;
+constexpr const char* kWhat = "fuzz/manifest.json";
+
+std::string reprint(const check::ProbeManifest& p) {
+  nlohmann::json m;
+  if (p.kind == check::ProbeManifest::Kind::dot) {
+    m["target"] = {{"kind", "dot"},
+                   {"a", minifloat::format_name(p.dot.a)},
+                   {"b", minifloat::format_name(p.dot.b)},
+                   {"k", p.dot.k},
+                   {"model", p.dot.model.name}};
+  } else {
+    const check::Target& t = p.target;
+    m["target"] = {{"from", minifloat::format_name(t.from)},
+                   {"to", minifloat::format_name(t.to)},
+                   {"round", std::string(minifloat::name(t.spec.rounding))},
+                   {"overflow", std::string(minifloat::name(t.spec.overflow))},
+                   {"sr_variant", std::string(minifloat::name(t.spec.sr_variant))},
+                   {"sr_bits", t.spec.sr_bits},
+                   {"profile", std::string(minifloat::profile_name(t.profile))}};
+    m["ulps"] = p.ulps;
+  }
+  return m.dump();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  check::ProbeManifest p;
+  try {
+    p = check::parse_probe_manifest(text, kWhat);
+  } catch (const minifloat::ParseError& e) {
+    minifloat_fuzz::check_message(e.what(), kWhat, 4000);
+    return 0;
+  }
+  const check::ProbeManifest q = check::parse_probe_manifest(reprint(p), kWhat);
+  require(q.kind == p.kind, "kind changed on reprint");
+  if (p.kind == check::ProbeManifest::Kind::dot) {
+    require(q.dot.a == p.dot.a && q.dot.b == p.dot.b && q.dot.k == p.dot.k && q.dot.model.name == p.dot.model.name,
+            "dot target changed on reprint");
+  } else {
+    require(q.target.from == p.target.from && q.target.to == p.target.to && q.target.spec == p.target.spec &&
+                q.ulps == p.ulps && minifloat::profile_name(q.target.profile) == minifloat::profile_name(p.target.profile),
+            "elementwise target changed on reprint");
+  }
+  return 0;
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// probe_files.hpp: the readers of a probe folder (what `probe check` reads): the manifest.json that
+// `probe gen` writes and the kernel's --got array, for elementwise targets (check.hpp) and dot targets
+// (check_dot.hpp). Compiled library; each has a libFuzzer target (fuzz/fuzz_probe_manifest.cpp,
+// fuzz/fuzz_probe_got.cpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "check.hpp"
+#include "check_dot.hpp"
+#include "npy.hpp"
+
+namespace minifloat::check {
+
+/// The target a probe folder was generated for (manifest.json, format_version 1).
+struct ProbeManifest {
+  enum class Kind : std::uint8_t { convert, dot } kind = Kind::convert;
+  Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"}}
+  DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}
+  int ulps = 8;      ///< "ulps" (convert; 1..64, default 8)
+};
+
+/// Parse manifest.json text. Throws ParseError, one line starting with `what`, for text that is not a
+/// JSON object, a missing or ill-typed field, an unknown name, or a target check cannot run
+/// (validate()).
+ProbeManifest parse_probe_manifest(std::string_view text, const std::string& what);
+
+/// The kernel's codes of an elementwise target from a --got array of n elements: |u1 |i1 |V1 <V1 (≤ 8
+/// bits), <u2 <V2 <f2 (≤ 16 bits), <u4, <u8; the element width must hold `to`'s codes. Throws Error
+/// (one line naming `what`) for another dtype, a narrower element or another count.
+std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what);
+/// The kernel's results of a dot target: n elements of <f4 or <u4 (f32 result) / <f2 or <u2 (f16
+/// result), any shape. Throws Error as got_codes.
+std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what);
+
+}  // namespace minifloat::check

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+// cmd_probe_dot.cpp: `probe gen --model M` and `probe check` of such a folder (check_dot.hpp): the
+// file flow for dot-product / GEMM kernels in any language (see cmd_probe.hpp).
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sys/wait.h>
+
+#include "cmd_probe.hpp"
+#include "minifloat/check_dot.hpp"
+#include "minifloat/file_io.hpp"
+#include "minifloat/npy.hpp"
+#include "minifloat/probe_files.hpp"
+#include "minifloat/registry.hpp"
+#include "options.hpp"
+
+namespace minifloat::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+std::string code_descr(Format f) { return f.bits <= 8 ? "|u1" : "<u2"; }
+std::string result_descr(Format f) { return f == formats::f16 ? "<f2" : "<f4"; }
+
+NpyArray words(const std::string& descr, std::vector<std::size_t> shape, const std::vector<std::uint64_t>& w) {
+  NpyArray a;
+  a.dtype = descr;
+  a.shape = std::move(shape);
+  const std::size_t item = npy_item_size(descr);
+  a.data.resize(w.size() * item);
+  for (std::size_t i = 0; i < w.size(); ++i) std::memcpy(a.data.data() + i * item, &w[i], item);
+  return a;
+}
+std::vector<std::uint64_t> unwords(const NpyArray& a) {
+  const std::size_t n = a.element_count(), item = a.item_size();
+  std::vector<std::uint64_t> v(n, 0);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&v[i], a.data.data() + i * item, std::min<std::size_t>(item, 8));
+  return v;
+}
+
+/// The operands of a dot target as files: a.npy, b.npy (N×K codes), c.npy (N f32 values).
+void write_operands(OutputSet& outs, const fs::path& dir, const check::DotTarget& t, std::span<const check::DotCase> cases,
+                    const std::string& what) {
+  const std::size_t n = cases.size(), k = t.k;
+  std::vector<std::uint64_t> a(n * k), b(n * k), c(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::copy(cases[i].a.begin(), cases[i].a.end(), a.begin() + static_cast<std::ptrdiff_t>(i * k));
+    std::copy(cases[i].b.begin(), cases[i].b.end(), b.begin() + static_cast<std::ptrdiff_t>(i * k));
+    c[i] = cases[i].c;
+  }
+  const OutputId ia = outs.add_output(dir / "a.npy", what + " a.npy"), ib = outs.add_output(dir / "b.npy", what + " b.npy"),
+                 ic = outs.add_output(dir / "c.npy", what + " c.npy");
+  write_npy(outs, ia, words(code_descr(t.a), {n, k}, a));
+  write_npy(outs, ib, words(code_descr(t.b), {n, k}, b));
+  write_npy(outs, ic, words("<f4", {n}, c));
+}
+
+/// Read a, b, c (and their shapes) of N cases of `t` from `dir`; throws Error naming the file.
+std::vector<check::DotCase> read_operands(const fs::path& dir, const check::DotTarget& t) {
+  const NpyArray a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
+  for (const auto& [arr, f, nm] : {std::tuple{&a, t.a, "a.npy"}, std::tuple{&b, t.b, "b.npy"}}) {
+    if (arr->dtype != code_descr(f))
+      throw Error((dir / nm).string() + " has dtype " + arr->dtype + "; the manifest's " + format_name(f) + " needs " +
+                  code_descr(f));
+    if (arr->shape.size() != 2 || arr->shape[1] != t.k)
+      throw Error((dir / nm).string() + " must have shape (N, " + std::to_string(t.k) + ")");
+  }
+  if (c.dtype != "<f4" || c.shape.size() != 1) throw Error((dir / "c.npy").string() + " must be a 1-d <f4 array");
+  const std::size_t n = c.shape[0];
+  if (a.shape[0] != n || b.shape[0] != n)
+    throw Error(dir.string() + ": a.npy, b.npy and c.npy hold different numbers of dot products");
+  const std::vector<std::uint64_t> wa = unwords(a), wb = unwords(b), wc = unwords(c);
+  std::vector<check::DotCase> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i].a.assign(wa.begin() + static_cast<std::ptrdiff_t>(i * t.k), wa.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.k));
+    v[i].b.assign(wb.begin() + static_cast<std::ptrdiff_t>(i * t.k), wb.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.k));
+    v[i].c = wc[i];
+    for (std::size_t l = 0; l < t.k; ++l)
+      if ((v[i].a[l] & ~code_mask(t.a)) != 0 || (v[i].b[l] & ~code_mask(t.b)) != 0)
+        throw Error(fmt::format("{}: element ({}, {}) is not a code of its format", dir.string(), i, l));
+  }
+  return v;
+}
+
+}  // namespace
+
+check::DotTarget dot_target_of(const ProbeGenOptions& o) {
+  check::DotTarget t;
+  t.model = with_option("--model", [&] { return parse_dot_model(*o.model); });
+  t.a = with_option("--format", [&] { return parse_format(o.format); });
+  t.b = o.format_b ? with_option("--format-b", [&] { return parse_format(*o.format_b); }) : t.a;
+  if (o.k) t.k = static_cast<std::size_t>(parse_int_option("--k", *o.k, {1, 4096}));
+  const auto ops = operand_formats(t.model);
+  for (const auto& [f, opt] : {std::pair{t.a, "--format"}, std::pair{t.b, "--format-b"}}) {
+    if (!ops.empty() && std::find(ops.begin(), ops.end(), f) == ops.end()) {
+      std::string acc;
+      for (const Format& x : ops) {
+        if (!acc.empty()) acc += ", ";
+        acc += format_name(x);
+      }
+      throw Error(std::string(opt) + " " + format_name(f) + ": the tensor core of " + t.model.name +
+                  " multiplies only " + acc);
+    }
+  }
+  with_option("--format", [&] {
+    check::validate(t);
+    return 0;
+  });
+  return t;
+}
+
+int run_probe_gen_dot(const ProbeGenOptions& o) {
+  if (o.from != "f32" || o.round != "rne" || o.overflow != "nonsat" || o.profile != "ocp" || o.sr_variant ||
+      o.sr_bits || o.ulps)
+    throw Error("--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
+                "model fixes every rounding); accepted with --model: --format, --format-b, --k, --count, --seed, --out");
+  const check::DotTarget t = dot_target_of(o);
+  check::DotGenOptions g;
+  g.seed = std::stoull(*o.seed);
+  g.count = 4096;
+  if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 10000000}));
+  make_probe_dir(o.out);
+  const std::vector<check::DotCase> cases = check::generate(t, g);
+  const std::size_t n = cases.size();
+  std::vector<std::uint64_t> cls(n), exp(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    cls[i] = static_cast<std::uint64_t>(cases[i].cls);
+    exp[i] = check::expected(t, cases[i]).code;
+  }
+  const Format out = check::result_format(t);
+  ordered_json m;
+  m["generator"] = "minifloat probe gen";
+  m["version"] = "0.1.0";
+  m["format_version"] = 1;
+  m["target"] = {{"kind", "dot"},
+                 {"a", format_name(t.a)},
+                 {"b", format_name(t.b)},
+                 {"k", t.k},
+                 {"model", t.model.name},
+                 {"result", format_name(out)}};
+  m["target_text"] = check::describe(t);
+  m["seed"] = g.seed;
+  m["count"] = g.count;
+  m["cases"] = n;
+  m["classes"] = ordered_json::array();
+  for (const auto& e : name_table(check::DotClass{}).entries) m["classes"].push_back(std::string(e.name));
+  m["files"] = {{"a", "a.npy"}, {"b", "b.npy"}, {"c", "c.npy"}, {"classes", "classes.npy"}, {"expected", "expected.npy"},
+                {"result_dtype", result_descr(out)}};
+  const fs::path dir(o.out);
+  OutputSet outs;
+  write_operands(outs, dir, t, cases, "--out");
+  const OutputId i_cls = outs.add_output(dir / "classes.npy", "--out classes.npy");
+  const OutputId i_exp = outs.add_output(dir / "expected.npy", "--out expected.npy");
+  const OutputId i_man = outs.add_output(dir / "manifest.json", "--out manifest.json");
+  write_npy(outs, i_cls, words("|u1", {n}, cls));
+  write_npy(outs, i_exp, words(result_descr(out), {n}, exp));
+  outs.write(i_man, m.dump(2) + "\n");
+  outs.commit();
+  fmt::print("minifloat: wrote {} dot products for {} under {}\n", n, check::describe(t), o.out);
+  return 0;
+}
+
+int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_text) {
+  const fs::path dir(o.dir);
+  const check::DotTarget t = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string()).dot;
+  check::DotOptions opt;
+  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
+  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
+  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  std::vector<check::DotCase> cases = read_operands(dir, t);
+  const std::size_t n = cases.size();
+  const std::vector<std::uint64_t> cls = unwords(read_npy(dir / "classes.npy"));
+  if (cls.size() != n) throw Error(o.dir + ": classes.npy and a.npy differ in length");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cls[i] >= name_table(check::DotClass{}).entries.size())
+      throw Error(fmt::format("{}: classes.npy element {} = {} is not a dot class", o.dir, i, cls[i]));
+    cases[i].cls = static_cast<check::DotClass>(cls[i]);
+  }
+  const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, n, "--got");
+
+  check::DotKernel rerun;
+  fs::path tmp;
+  if (!o.rerun.empty()) {
+    for (const char* p : {"{a}", "{b}", "{c}", "{out}"})
+      if (o.rerun.find(p) == std::string::npos)
+        throw Error("--rerun for a dot probe must name the candidate files as {a} {b} {c} and {out}, e.g. --rerun "
+                    "'python k.py {a} {b} {c} {out}'");
+    tmp = dir / (".rerun-" + std::to_string(::getpid()));
+    fs::create_directories(tmp);
+    rerun = [&, tmp](std::span<const check::DotCase> c, std::span<std::uint64_t> out) {
+      const fs::path pout = tmp / "got.npy";
+      fs::remove(pout);
+      {
+        OutputSet s;
+        write_operands(s, tmp, t, c, "--rerun");
+        s.commit();
+      }
+      std::string cmd = o.rerun;
+      for (const auto& [k, v] : {std::pair<std::string, std::string>{"{a}", (tmp / "a.npy").string()},
+                                 {"{b}", (tmp / "b.npy").string()}, {"{c}", (tmp / "c.npy").string()},
+                                 {"{out}", pout.string()}})
+        for (std::size_t p = cmd.find(k); p != std::string::npos; p = cmd.find(k, p + v.size())) cmd.replace(p, k.size(), v);
+      std::fflush(stdout);
+      const int st = std::system(cmd.c_str());
+      if (st != 0)
+        throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " +
+                    quote_input(cmd));
+      const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, c.size(), "--rerun output");
+      std::copy(w.begin(), w.end(), out.begin());
+    };
+  }
+  check::DotReport r;
+  try {
+    r = check::evaluate_dot(t, cases, got, opt, rerun);
+  } catch (...) {
+    if (!tmp.empty()) fs::remove_all(tmp);
+    throw;
+  }
+  if (!tmp.empty()) fs::remove_all(tmp);
+
+  OutputSet outs;
+  outs.add_input(o.got, "--got");
+  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
+  outs.write(i_rep, r.json() + "\n");
+  std::vector<check::DotCase> mins;
+  for (const auto& mm : r.minimal) mins.push_back(mm.c);
+  const fs::path mdir = dir;
+  // The minimal cases as minimal_a.npy, minimal_b.npy, minimal_c.npy (a kernel's own input layout).
+  {
+    const std::size_t mn = mins.size(), k = t.k;
+    std::vector<std::uint64_t> a(mn * k), b(mn * k), c(mn);
+    for (std::size_t i = 0; i < mn; ++i) {
+      std::copy(mins[i].a.begin(), mins[i].a.end(), a.begin() + static_cast<std::ptrdiff_t>(i * k));
+      std::copy(mins[i].b.begin(), mins[i].b.end(), b.begin() + static_cast<std::ptrdiff_t>(i * k));
+      c[i] = mins[i].c;
+    }
+    const OutputId ia = outs.add_output(mdir / "minimal_a.npy", "minimal_a.npy");
+    const OutputId ib = outs.add_output(mdir / "minimal_b.npy", "minimal_b.npy");
+    const OutputId ic = outs.add_output(mdir / "minimal_c.npy", "minimal_c.npy");
+    write_npy(outs, ia, words(code_descr(t.a), {mn, k}, a));
+    write_npy(outs, ib, words(code_descr(t.b), {mn, k}, b));
+    write_npy(outs, ic, words("<f4", {mn}, c));
+  }
+  outs.commit();
+  fmt::print("{}", r.text());
+  return r.ok() ? 0 : 1;
+}
+
+}  // namespace minifloat::cli

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// probe_files.cpp: probe folder readers (probe_files.hpp).
+#include "minifloat/probe_files.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+
+#include "minifloat/registry.hpp"
+
+namespace minifloat::check {
+namespace {
+
+using nlohmann::json;
+
+const json& field(const json& j, const char* key, const std::string& what) {
+  if (!j.is_object() || !j.contains(key)) throw ParseError(what + ": missing field \"" + key + "\"");
+  return j.at(key);
+}
+std::string str(const json& j, const char* key, const std::string& what) {
+  const json& v = field(j, key, what);
+  if (!v.is_string()) throw ParseError(what + ": field \"" + key + "\" must be a string");
+  return v.get<std::string>();
+}
+std::uint64_t uint(const json& j, const char* key, const std::string& what, std::uint64_t lo, std::uint64_t hi) {
+  const json& v = field(j, key, what);
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+    throw ParseError(what + ": field \"" + key + "\" must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+  return v.get<std::uint64_t>();
+}
+template <class F>
+auto named(const std::string& what, const char* key, F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw ParseError(what + ": field \"" + key + "\": " + e.what());
+  }
+}
+
+std::vector<std::uint64_t> words(const NpyArray& a) {
+  const std::size_t n = a.element_count(), item = a.item_size();
+  std::vector<std::uint64_t> v(n, 0);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&v[i], a.data.data() + i * item, item > 8 ? 8 : item);
+  return v;
+}
+
+}  // namespace
+
+ProbeManifest parse_probe_manifest(std::string_view text, const std::string& what) {
+  json m;
+  try {
+    m = json::parse(text);
+  } catch (const json::exception&) {
+    throw ParseError(what + ": not JSON (a probe manifest is the manifest.json `probe gen` writes)");
+  }
+  if (!m.is_object()) throw ParseError(what + ": not a JSON object (a probe manifest)");
+  const json& t = field(m, "target", what);
+  if (!t.is_object()) throw ParseError(what + ": field \"target\" must be an object");
+  ProbeManifest p;
+  if (t.contains("kind")) {
+    const std::string kind = str(t, "kind", what);
+    if (kind != "dot") throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: dot (or none: elementwise)");
+    p.kind = ProbeManifest::Kind::dot;
+    p.dot.model = named(what, "model", [&] { return parse_dot_model(str(t, "model", what)); });
+    p.dot.a = named(what, "a", [&] { return parse_format(str(t, "a", what)); });
+    p.dot.b = named(what, "b", [&] { return parse_format(str(t, "b", what)); });
+    p.dot.k = static_cast<std::size_t>(uint(t, "k", what, 1, 4096));
+    named(what, "target", [&] {
+      validate(p.dot);
+      return 0;
+    });
+    return p;
+  }
+  Target& g = p.target;
+  g.from = named(what, "from", [&] { return parse_format(str(t, "from", what)); });
+  g.to = named(what, "to", [&] { return parse_format(str(t, "to", what)); });
+  g.spec.rounding = named(what, "round", [&] { return parse<Rounding>(str(t, "round", what)); });
+  g.spec.overflow = named(what, "overflow", [&] { return parse<Overflow>(str(t, "overflow", what)); });
+  g.spec.sr_variant = named(what, "sr_variant", [&] { return parse<SrVariant>(str(t, "sr_variant", what)); });
+  g.spec.sr_bits = static_cast<std::uint8_t>(uint(t, "sr_bits", what, 1, 32));
+  g.profile = named(what, "profile", [&] { return parse_profile(str(t, "profile", what)); });
+  if (m.contains("ulps")) p.ulps = static_cast<int>(uint(m, "ulps", what, 1, 64));
+  named(what, "target", [&] {
+    validate(g);
+    return 0;
+  });
+  return p;
+}
+
+std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what) {
+  const std::string& d = got.dtype;
+  const bool code = d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1" || d == "|i1" || d == "<i1" || d == "<u2" ||
+                    d == "<V2" || d == "|V2" || d == "<f2" || d == "<u4" || d == "<u8";
+  if (!code || got.item_size() * 8 < static_cast<std::size_t>(to.bits))
+    throw Error(what + " has dtype " + d + "; accepted: " + (to.bits <= 8 ? "|u1, <V1 (ml_dtypes)" : "<u2, <V2, <f2") +
+                " codes of " + format_name(to));
+  if (got.element_count() != n)
+    throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
+                std::to_string(n) + " inputs; both must match");
+  return words(got);
+}
+
+std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what) {
+  const bool f16 = result_format(t) == formats::f16;
+  const std::string& d = got.dtype;
+  if (!(f16 ? (d == "<f2" || d == "<u2") : (d == "<f4" || d == "<u4")))
+    throw Error(what + " has dtype " + d + "; accepted: " + (f16 ? "<f2, <u2" : "<f4, <u4") + " (the " +
+                format_name(result_format(t)) + " result of each dot product)");
+  if (got.element_count() != n)
+    throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
+                std::to_string(n) + " dot products; both must match");
+  return words(got);
+}
+
+}  // namespace minifloat::check
