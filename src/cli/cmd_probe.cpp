@@ -97,22 +97,6 @@ std::string read_text(const fs::path& p) {
 
 }  // namespace
 
-/// `probe gen --out DIR`: DIR itself is created when missing (one level), but its parent folder must
-/// exist, as every output's folder must (file_io.hpp OutputSet): a missing nested folder is refused.
-void make_probe_dir(const std::string& out) {
-  const fs::path dir(out);
-  std::error_code ec;
-  if (fs::is_directory(dir, ec)) return;
-  if (fs::exists(fs::symlink_status(dir, ec)))
-    throw IoError("--out " + out + " exists and is not a folder; accepted: an existing folder or a new one in an existing folder");
-  fs::path parent = dir.lexically_normal().parent_path();
-  if (dir.lexically_normal().filename().empty()) parent = dir.lexically_normal().parent_path().parent_path();
-  if (parent.empty()) parent = ".";
-  if (!fs::is_directory(parent, ec))
-    throw IoError("--out " + out + ": folder " + parent.string() + " does not exist; accepted: a new folder inside an existing one");
-  if (!fs::create_directory(dir, ec) && ec) throw IoError("--out: cannot create " + out + ": " + ec.message());
-}
-
 // ---- convert / decode --in ----------------------------------------------------------------------
 
 void add_convert_command(CLI::App& app, ConvertOptions& o) {
@@ -323,7 +307,7 @@ int run_probe_gen(const ProbeGenOptions& o) {
   g.seed = std::stoull(*o.seed);
   if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 100000000}));
   if (o.ulps) g.ulps = static_cast<int>(parse_int_option("--ulps", *o.ulps, {1, 64}));
-  make_probe_dir(o.out);
+  create_output_folder(o.out, "--out");
   const std::vector<check::Case> cases = check::generate(t, g);
   const std::size_t n = cases.size();
   std::vector<std::uint64_t> in(n), rb(n), cls(n), exp(n);

@@ -48,8 +48,6 @@ int run_probe_gen(const ProbeGenOptions& o);
 /// Prints the report; writes DIR/report.json and DIR/minimal.npy (the minimal inputs, source dtype).
 int run_probe_check(const ProbeCheckOptions& o);
 
-/// `probe gen --out DIR`: creates DIR when missing (one level); its parent must exist (IoError otherwise).
-void make_probe_dir(const std::string& out);
 /// `probe gen --model M --format A [--format-b B] [--k K]` (check_dot.hpp): DIR/a.npy, DIR/b.npy (N×K codes,
 /// |u1 or <u2), DIR/c.npy (N <f4), DIR/classes.npy (|u1, DotClass), DIR/expected.npy (<f4, or <f2 for an
 /// f16-destination preset), DIR/manifest.json (target kind "dot").

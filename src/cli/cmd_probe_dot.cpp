@@ -125,7 +125,7 @@ int run_probe_gen_dot(const ProbeGenOptions& o) {
   g.seed = std::stoull(*o.seed);
   g.count = 4096;
   if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 10000000}));
-  make_probe_dir(o.out);
+  create_output_folder(o.out, "--out");  // file_io.hpp: one level, its parent must exist
   const std::vector<check::DotCase> cases = check::generate(t, g);
   const std::size_t n = cases.size();
   std::vector<std::uint64_t> cls(n), exp(n);
