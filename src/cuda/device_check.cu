@@ -503,7 +503,7 @@ int main(int argc, char** argv) {
     for (const Stage& s : stages) {
       std::printf("%-44s %-9s inputs %llu mismatches %llu %.2f s %s\n", s.name.c_str(), s.status.c_str(), s.inputs,
                   s.mismatches, s.seconds, s.note.c_str());
-      bad = bad || s.mismatches != 0;
+      bad = bad || s.mismatches != 0 || s.status == "error";
     }
     return bad ? 1 : 0;
   } catch (const std::exception& ex) {

@@ -235,70 +235,79 @@ TensorCoreStage device_check_tensor_cores(const std::string& out_dir, int sm_maj
   detail << "S5 tensor-core probes on sm_" << sm_major << sm_minor << " (per question: the hypotheses that reproduce "
          << "every probe of it bit for bit; per hypothesis: mismatching dots of " << nrandom << " random 64x8x32 tiles)\n";
   std::vector<std::string> skipped;
-  for (const bool e5 : {false, true}) {
-    const mf::Format op = e5 ? mf::formats::e5m2 : mf::formats::e4m3fn;
-    std::vector<std::uint32_t> sync_probe_d, sync_random_d;
+  std::vector<std::uint32_t> sync_probe_d[2], sync_random_d[2];  // mma.sync f32 results per format, for wgmma
+  std::string error;
+  // wgmma last: a fault there (a sticky CUDA error) must not cost the mma.sync results
+  try {
     for (const Instr instr : {Instr::mma_sync_f32, Instr::mma_sync_f16, Instr::wgmma_f32}) {
-      const char* name = instr_ptx(instr, e5);
-      const unsigned need = instr == Instr::wgmma_f32 ? mma_caps_wgmma : mma_caps_sync_fp8;
-      if ((caps & need) == 0) {
-        skipped.push_back(std::string(name) + ": needs " + (instr == Instr::wgmma_f32 ? "sm_90a" : "sm_89+"));
-        continue;
-      }
-      const mf::Format dest = instr == Instr::mma_sync_f16 ? mf::formats::f16 : mf::formats::f32;
-      const auto probes = mc::mma_probes(op, dest);
-      std::vector<mc::MmaTile> ptiles;
-      for (const auto& p : probes) ptiles.push_back(p.tile);
-      const auto random = mc::mma_random_tiles(op, dest, nrandom, 0x5eed0005u + (e5 ? 1u : 0u));
-      const auto pd = run_tiles(instr, e5, ptiles);
-      const auto rd = run_tiles(instr, e5, random);
-      const std::string primary = primary_for(sm_major, sm_minor, dest);
-      const mc::MmaReport rep = mc::mma_evaluate(op, dest, probes, pd.data(), random, rd.data(), primary, threads);
-      s.inputs += (ptiles.size() + random.size()) * kDots;
-      s.mismatches += rep.primary_mismatches;
-      for (const auto& f : rep.first)
-        if (s.first.size() < 16) s.first.push_back(std::string(name) + ": " + f);
-      detail << "\n" << name << " (primary " << (primary.empty() ? "none" : primary) << ": " << rep.primary_mismatches
-             << " mismatching dots)\n";
-      for (const auto& f : rep.findings) detail << "  " << f.question << " [" << f.probes << "]: " << join(f.supported) << "\n";
-      for (const auto& [h, n] : rep.random_mismatches) detail << "  random " << h << ": " << n << "\n";
-      for (const auto& p : probes) {
-        const std::size_t i = static_cast<std::size_t>(&p - probes.data());
-        char b[32];
-        std::snprintf(b, sizeof b, "0x%08x", pd[i * kDots]);
-        detail << "    probe " << p.question << " / " << p.name << ": d(0,0) = " << b << "\n";
-      }
-      if (instr == Instr::mma_sync_f32) {
-        note << (note.tellp() > 0 ? "; " : "") << (e5 ? "e5m2" : "e4m3") << " mma.sync f32:";
-        for (const auto& f : rep.findings)
-          if (f.question == "C in the alignment" || f.question == "zero-term exponent" ||
-              f.question == "NaN/Inf and the canonical NaN" || f.question == "zero result sign")
-            note << " [" << f.question << ": " << (f.supported.empty() ? std::string("(none)") : f.supported.front()) << "]";
-        sync_probe_d = pd;
-        sync_random_d = rd;
-      }
-      if (instr == Instr::mma_sync_f16)
-        for (const auto& f : rep.findings)
-          if (f.question == "finite overflow")
-            note << " [f16 finite overflow: " << (f.supported.empty() ? std::string("(none)") : join(f.supported)) << "]";
-      if (instr == Instr::wgmma_f32 && !sync_probe_d.empty()) {
-        unsigned long long diff = 0;
-        for (std::size_t k = 0; k < pd.size(); ++k) diff += pd[k] != sync_probe_d[k];
-        for (std::size_t k = 0; k < rd.size(); ++k) diff += rd[k] != sync_random_d[k];
-        s.mismatches += diff;
-        detail << "  wgmma vs mma.sync on the same tiles: " << diff << " differing dots\n";
-        note << " [wgmma vs mma.sync: " << diff << " differing dots]";
-        if (diff && s.first.size() < 16) s.first.push_back(std::string(name) + ": differs from mma.sync in " + std::to_string(diff) + " dots");
+      for (const bool e5 : {false, true}) {
+        const mf::Format op = e5 ? mf::formats::e5m2 : mf::formats::e4m3fn;
+        const char* name = instr_ptx(instr, e5);
+        const unsigned need = instr == Instr::wgmma_f32 ? mma_caps_wgmma : mma_caps_sync_fp8;
+        if ((caps & need) == 0) {
+          skipped.push_back(std::string(name) + ": needs " + (instr == Instr::wgmma_f32 ? "sm_90a" : "sm_89+"));
+          continue;
+        }
+        const mf::Format dest = instr == Instr::mma_sync_f16 ? mf::formats::f16 : mf::formats::f32;
+        const auto probes = mc::mma_probes(op, dest);
+        std::vector<mc::MmaTile> ptiles;
+        for (const auto& p : probes) ptiles.push_back(p.tile);
+        const auto random = mc::mma_random_tiles(op, dest, nrandom, 0x5eed0005u + (e5 ? 1u : 0u));
+        const auto pd = run_tiles(instr, e5, ptiles);
+        const auto rd = run_tiles(instr, e5, random);
+        const std::string primary = primary_for(sm_major, sm_minor, dest);
+        const mc::MmaReport rep = mc::mma_evaluate(op, dest, probes, pd.data(), random, rd.data(), primary, threads);
+        s.inputs += (ptiles.size() + random.size()) * kDots;
+        s.mismatches += rep.primary_mismatches;
+        for (const auto& f : rep.first)
+          if (s.first.size() < 16) s.first.push_back(std::string(name) + ": " + f);
+        detail << "\n" << name << " (primary " << (primary.empty() ? "none" : primary) << ": " << rep.primary_mismatches
+               << " mismatching dots)\n";
+        for (const auto& f : rep.findings) detail << "  " << f.question << " [" << f.probes << "]: " << join(f.supported) << "\n";
+        for (const auto& [h, n] : rep.random_mismatches) detail << "  random " << h << ": " << n << "\n";
+        for (const auto& p : probes) {
+          const std::size_t i = static_cast<std::size_t>(&p - probes.data());
+          char b[32];
+          std::snprintf(b, sizeof b, "0x%08x", pd[i * kDots]);
+          detail << "    probe " << p.question << " / " << p.name << ": d(0,0) = " << b << "\n";
+        }
+        if (instr == Instr::mma_sync_f32) {
+          note << (note.tellp() > 0 ? "; " : "") << (e5 ? "e5m2" : "e4m3") << " mma.sync f32:";
+          for (const auto& f : rep.findings)
+            if (f.question == "C in the alignment" || f.question == "zero-term exponent" ||
+                f.question == "NaN/Inf and the canonical NaN" || f.question == "zero result sign")
+              note << " [" << f.question << ": " << (f.supported.empty() ? std::string("(none)") : f.supported.front()) << "]";
+          sync_probe_d[e5] = pd;
+          sync_random_d[e5] = rd;
+        }
+        if (instr == Instr::mma_sync_f16)
+          for (const auto& f : rep.findings)
+            if (f.question == "finite overflow")
+              note << "; " << (e5 ? "e5m2" : "e4m3") << " mma.sync f16 [finite overflow: "
+                   << (f.supported.empty() ? std::string("(none)") : join(f.supported)) << "]";
+        if (instr == Instr::wgmma_f32 && !sync_probe_d[e5].empty()) {
+          unsigned long long diff = 0;
+          for (std::size_t k = 0; k < pd.size(); ++k) diff += pd[k] != sync_probe_d[e5][k];
+          for (std::size_t k = 0; k < rd.size(); ++k) diff += rd[k] != sync_random_d[e5][k];
+          s.mismatches += diff;
+          detail << "  wgmma vs mma.sync on the same tiles: " << diff << " differing dots\n";
+          note << "; " << (e5 ? "e5m2" : "e4m3") << " [wgmma vs mma.sync: " << diff << " differing dots]";
+          if (diff && s.first.size() < 16) s.first.push_back(std::string(name) + ": differs from mma.sync in " + std::to_string(diff) + " dots");
+        }
       }
     }
+  } catch (const std::exception& ex) {  // report what ran; the CUDA context may be unusable now
+    error = ex.what();
+    detail << "\nERROR: " << error << "\n";
   }
   for (const auto& k : skipped) detail << "skipped " << k << "\n";
   if (!skipped.empty()) note << (note.tellp() > 0 ? "; " : "") << skipped.size() << " instruction(s) skipped (" << skipped.front() << ", ...)";
   std::ofstream f(out_dir + "/tensor_cores.txt");
   if (!f) throw mf::IoError("cannot write " + out_dir + "/tensor_cores.txt");
   f << detail.str();
-  s.note = note.str() + " (details: tensor_cores.txt)";
-  if (caps == 0) s.status = "skipped";
+  s.note = (error.empty() ? "" : "ERROR " + error + "; ") + note.str() + " (details: tensor_cores.txt)";
+  if (!error.empty()) s.status = "error";
+  else if (caps == 0) s.status = "skipped";
   else s.status = s.mismatches ? "MISMATCH" : "ok";
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
