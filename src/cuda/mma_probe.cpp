@@ -134,6 +134,11 @@ std::vector<MmaHypothesis> mma_hypotheses(Format dest) {
   v.push_back({hn + "[zero_exponent=-133]", with_zero_exponent(hop, -133), MmaCEntry::in_alignment});
   v.push_back({hn + "[zero_exponent=-149]", with_zero_exponent(hop, -149), MmaCEntry::in_alignment});
   v.push_back({hn + "[overflow=rz_max]", with_overflow(hop, TfdpaOverflow::rz_max), MmaCEntry::in_alignment});
+  if (!f32) {  // an RNE output overflows to Inf under both TfdpaOverflow values; saturation is the alternative
+    TfdpaModel sat = with_overflow(hop, TfdpaOverflow::rz_max);
+    sat.out_rounding.overflow = Overflow::satfinite;
+    v.push_back({hn + "[overflow=satfinite]", sat, MmaCEntry::in_alignment});
+  }
   const std::uint64_t ieee_qnan = f32 ? 0x7fc00000u : 0x7e00u;
   v.push_back({hn + "[nan=" + hex(ieee_qnan) + "]", with_nan(hop, ieee_qnan), MmaCEntry::in_alignment});
   v.push_back({ada.name, ada, MmaCEntry::in_alignment});

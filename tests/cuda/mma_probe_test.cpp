@@ -144,6 +144,14 @@ TEST(MmaProbe, ProbesDiscriminateAndGiveTheHandDerivedHopperValues) {
   EXPECT_EQ(d00(ada, formats::e4m3fn, probe(probes, "+U*U at 16, -U*U at 31, 2^-6 elsewhere")), 0u);
 }
 
+TEST(MmaProbe, F16OverflowProbesSeparateInfFromSaturation) {
+  // 32·448² = 6 422 528 > 65504: RNE to f16 overflows to +Inf (0x7c00); satfinite would give +max (0x7bff)
+  const auto probes = mc::mma_probes(formats::e4m3fn, formats::f16);
+  const auto& p = probe(probes, "32 * max*max");
+  EXPECT_EQ(d00(mc::mma_hypothesis(formats::f16, "hopper-fp8-f16-unvalidated"), formats::e4m3fn, p), 0x7c00u);
+  EXPECT_EQ(d00(mc::mma_hypothesis(formats::f16, "hopper-fp8-f16-unvalidated[overflow=satfinite]"), formats::e4m3fn, p), 0x7bffu);
+}
+
 TEST(MmaProbe, EvaluateAttributesResultsToTheHypothesisThatMadeThem) {
   for (const mf::Format dest : {formats::f32, formats::f16}) {
     const mf::Format op = formats::e5m2;

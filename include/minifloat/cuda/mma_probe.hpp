@@ -10,6 +10,12 @@
 //   in_alignment  C is one more term of the group (core/tfdpa.hpp, MMA-Sim `nv_fused_dot_add`)
 //   ignored       d = tfdpa(products, +0): what the H100 vector files match (mma-vectors/README.md)
 //   added_after   d = round_out(tfdpa(products, +0) + C), the sum taken with 52 fraction bits
+// What the probes cannot separate (computed by the models, see the cuda-host test): with FP32 or FP16
+// accumulators every nonzero term's nominal exponent is ≥ emin(dest) (−126 / −14), so a zero-term
+// exponent at or below it (−126, −133, −149) gives the same results; the "zero-term exponent" probes
+// show only that zero lanes do not raise E. One FP8 instruction with an FP32 accumulator cannot exceed
+// FP32's range (C ≤ max, the products are truncated below it), so "finite overflow" is observable with
+// the f16 destination only (Inf vs satfinite's ±max).
 // mma_evaluate() compares what the device computed with every hypothesis: per question, the
 // hypotheses that reproduce all its probes bit for bit; over random tiles, each hypothesis' mismatches.
 #pragma once
