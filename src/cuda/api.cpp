@@ -104,23 +104,7 @@ HwCvt hardware_cvt(const ConvertRequest& r) {
   return pick_hardware(r);
 }
 
-std::string_view ptx_name(HwCvt op) noexcept {
-  switch (op) {
-    case HwCvt::e4m3x2_f32_rn_satfinite: return "cvt.rn.satfinite.e4m3x2.f32";
-    case HwCvt::e5m2x2_f32_rn_satfinite: return "cvt.rn.satfinite.e5m2x2.f32";
-    case HwCvt::e4m3x2_f16x2_rn_satfinite: return "cvt.rn.satfinite.e4m3x2.f16x2";
-    case HwCvt::e5m2x2_f16x2_rn_satfinite: return "cvt.rn.satfinite.e5m2x2.f16x2";
-    case HwCvt::e2m1x2_f32_rn_satfinite: return "cvt.rn.satfinite.e2m1x2.f32";
-    case HwCvt::e2m3x2_f32_rn_satfinite: return "cvt.rn.satfinite.e2m3x2.f32";
-    case HwCvt::e3m2x2_f32_rn_satfinite: return "cvt.rn.satfinite.e3m2x2.f32";
-    case HwCvt::ue8m0x2_f32_rz: return "cvt.rz.ue8m0x2.f32";
-    case HwCvt::ue8m0x2_f32_rz_satfinite: return "cvt.rz.satfinite.ue8m0x2.f32";
-    case HwCvt::ue8m0x2_f32_rp: return "cvt.rp.ue8m0x2.f32";
-    case HwCvt::ue8m0x2_f32_rp_satfinite: return "cvt.rp.satfinite.ue8m0x2.f32";
-    case HwCvt::ue8m0x2_bf16x2_rp_satfinite: return "cvt.rp.satfinite.ue8m0x2.bf16x2";
-  }
-  return "?";
-}
+std::string_view ptx_name(HwCvt op) noexcept { return name(op); }  // the registry holds the PTX spellings
 
 std::string_view hw_architectures(HwCvt op) noexcept {
   return hw_needs(op) == hw_caps_fp8 ? "sm_89+" : "sm_100a/sm_100f/sm_103a/sm_110a/sm_120a/sm_120f";

@@ -11,7 +11,8 @@
 //       combinations without one: a random sample of 2^16-input chunks recomputed on this machine's CPU
 //   S3  the Philox stream: curand_init/curand words vs minifloat::curand_word on the device, and SR
 //       conversions on the device vs the CPU launcher for three seeds
-//   S4  block kernels, S5 tensor-core probes: not built in this version (reported as not_built)
+//   S4  block kernels: not built in this version (reported as not_built)
+//   S5  tensor-core probes (device_check_mma.cu): mma.sync m16n8k32 / wgmma m64n8k32 FP8 vs the T-FDPA models
 // Exit status: 0 every stage that ran has 0 mismatches; 1 mismatches; 2 usage or I/O error.
 // --dry-run prints the stages and why it cannot run (no device), exit 0. With no device and no
 // --dry-run it prints "SKIPPED: no CUDA device: ..." and exits 0 (the `gpu` ctest label's skip).
@@ -28,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "device_check_mma.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/cuda/cuda.hpp"
 #include "minifloat/error.hpp"
@@ -387,8 +389,30 @@ const char* const kStages[] = {
     "S2  engine on device vs committed CPU golden digests (tests/cuda/golden/sweep_digests.txt); others: sampled chunks vs this CPU",
     "S3  curand_init/curand vs minifloat::curand_word; SR on device vs the CPU launcher, 3 seeds",
     "S4  block kernels vs quant.hpp: not built in this version",
-    "S5  tensor-core probes (mma.sync / wgmma): not built in this version",
 };
+
+/// --dry-run: which S2 combinations have a golden digest and which are sampled instead.
+void print_golden_plan(const std::map<std::string, std::uint64_t>& golden) {
+  std::map<std::string, std::string> sampled, digested;
+  std::vector<std::string> order;
+  std::size_t n_sampled = 0, n_digested = 0;
+  for (const Combo& c : all_combos()) {
+    if (sampled.count(c.fmt) == 0 && digested.count(c.fmt) == 0) order.push_back(c.fmt);
+    const bool has = golden.count(c.fmt + " " + c.mode + " " + c.policy) != 0;
+    std::string& l = has ? digested[c.fmt] : sampled[c.fmt];
+    (l += l.empty() ? "" : " ") += c.mode + "/" + c.policy;
+    (has ? n_digested : n_sampled) += 1;
+    if (has) sampled[c.fmt];
+    else digested[c.fmt];
+  }
+  std::printf("S2 plan: %zu of %zu combinations against a golden digest, %zu sampled instead "
+              "(4 random 2^16-input chunks each, recomputed on this machine's CPU)\n",
+              n_digested, n_digested + n_sampled, n_sampled);
+  for (const std::string& f : order) {
+    if (!digested[f].empty()) std::printf("  golden  %-12s %s\n", f.c_str(), digested[f].c_str());
+    if (!sampled[f].empty()) std::printf("  sampled %-12s %s\n", f.c_str(), sampled[f].c_str());
+  }
+}
 
 void write_reports(const std::string& dir, const std::vector<Stage>& stages, const std::string& device) {
   std::ofstream j(dir + "/report.json"), t(dir + "/report.txt");
@@ -439,7 +463,9 @@ int main(int argc, char** argv) {
   if (dry) {
     std::puts("minifloat_device_check --dry-run: stages");
     for (const char* s : kStages) std::printf("  %s\n", s);
+    std::printf("  %s\n", device_check_tensor_cores_plan().c_str());
     std::printf("golden digests: %s (%zu combinations)\n", golden.c_str(), read_golden(golden).size());
+    print_golden_plan(read_golden(golden));
     if (!no_device.empty()) std::printf("cannot run here: %s\n", no_device.c_str());
     else std::puts("a CUDA device is present: run without --dry-run");
     return 0;
@@ -468,13 +494,16 @@ int main(int argc, char** argv) {
     stages.push_back(stage_sweep(golden, quick, 12345));
     stages.push_back(stage_philox(quick));
     stages.push_back(Stage{"S4 block kernels", "not_built", "block kernels are not in this version", 0, 0, 0, {}});
-    stages.push_back(Stage{"S5 tensor-core probes", "not_built", "mma.sync/wgmma probes are not in this version", 0, 0, 0, {}});
+    {
+      const TensorCoreStage t = device_check_tensor_cores(out, prop.major, prop.minor, quick);
+      stages.push_back(Stage{"S5 tensor-core probes", t.status, t.note, t.inputs, t.mismatches, t.seconds, t.first});
+    }
     write_reports(out, stages, device);
     bool bad = false;
     for (const Stage& s : stages) {
       std::printf("%-44s %-9s inputs %llu mismatches %llu %.2f s %s\n", s.name.c_str(), s.status.c_str(), s.inputs,
                   s.mismatches, s.seconds, s.note.c_str());
-      bad = bad || s.mismatches != 0;
+      bad = bad || s.mismatches != 0 || s.status == "error";
     }
     return bad ? 1 : 0;
   } catch (const std::exception& ex) {
