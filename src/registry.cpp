@@ -12,7 +12,6 @@
 #include "minifloat/accumulate.hpp"
 #include "minifloat/check.hpp"
 #include "minifloat/check_dot.hpp"
-#include "minifloat/cuda/api.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/tables.hpp"
 #include "excerpt.hpp"
@@ -266,31 +265,6 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
          });
 }
 
-// The CUDA layer's enums (cuda/api.hpp, cuda/ptx.hpp: header-only, no CUDA header). HwCvt's names are
-// the PTX spellings (PTX ISA 9.0 §9.7.9.21; cuda::ptx_name returns them); the .relu form is Relu::on.
-constexpr Entries<cuda::Path, 2> kCudaPath{{
-    {cuda::Path::engine, "engine", "minifloat's engine on the device: any format <= 16 bits, any mode (SR included), policy, profile"},
-    {cuda::Path::hardware, "hardware", "one PTX cvt instruction: profile nvidia, only the instruction's mode and policy"},
-}};
-constexpr Entries<cuda::Relu, 2> kCudaRelu{{
-    {cuda::Relu::off, "off", "no .relu post-op"},
-    {cuda::Relu::on, "on", "the cvt's .relu post-op (FP8/FP6/FP4 forms): a negative result becomes +0, NaN stays NaN"},
-}};
-constexpr Entries<cuda::HwCvt, cuda::kHwCvtCount> kHwCvt{{
-    {cuda::HwCvt::e4m3x2_f32_rn_satfinite, "cvt.rn.satfinite.e4m3x2.f32", "f32 pair -> e4m3fn x2, rne satfinite (sm_89+)"},
-    {cuda::HwCvt::e5m2x2_f32_rn_satfinite, "cvt.rn.satfinite.e5m2x2.f32", "f32 pair -> e5m2 x2, rne satfinite (sm_89+)"},
-    {cuda::HwCvt::e4m3x2_f16x2_rn_satfinite, "cvt.rn.satfinite.e4m3x2.f16x2", "f16x2 -> e4m3fn x2, rne satfinite (sm_89+)"},
-    {cuda::HwCvt::e5m2x2_f16x2_rn_satfinite, "cvt.rn.satfinite.e5m2x2.f16x2", "f16x2 -> e5m2 x2, rne satfinite (sm_89+)"},
-    {cuda::HwCvt::e2m1x2_f32_rn_satfinite, "cvt.rn.satfinite.e2m1x2.f32", "f32 pair -> e2m1fn x2 (one byte), rne satfinite (sm_100a family)"},
-    {cuda::HwCvt::e2m3x2_f32_rn_satfinite, "cvt.rn.satfinite.e2m3x2.f32", "f32 pair -> e2m3fn x2, rne satfinite (sm_100a family)"},
-    {cuda::HwCvt::e3m2x2_f32_rn_satfinite, "cvt.rn.satfinite.e3m2x2.f32", "f32 pair -> e3m2fn x2, rne satfinite (sm_100a family)"},
-    {cuda::HwCvt::ue8m0x2_f32_rz, "cvt.rz.ue8m0x2.f32", "f32 pair -> e8m0fnu x2, rtz nonsat (sm_100a family)"},
-    {cuda::HwCvt::ue8m0x2_f32_rz_satfinite, "cvt.rz.satfinite.ue8m0x2.f32", "f32 pair -> e8m0fnu x2, rtz satfinite (sm_100a family)"},
-    {cuda::HwCvt::ue8m0x2_f32_rp, "cvt.rp.ue8m0x2.f32", "f32 pair -> e8m0fnu x2, rtp nonsat (sm_100a family)"},
-    {cuda::HwCvt::ue8m0x2_f32_rp_satfinite, "cvt.rp.satfinite.ue8m0x2.f32", "f32 pair -> e8m0fnu x2, rtp satfinite (sm_100a family)"},
-    {cuda::HwCvt::ue8m0x2_bf16x2_rp_satfinite, "cvt.rp.satfinite.ue8m0x2.bf16x2", "bf16x2 -> e8m0fnu x2, rtp satfinite (sm_100a family)"},
-}};
-
 #define MINIFLOAT_NAME_TABLE(E, ID, KIND, ENTRIES)              \
   const NameTable<E>& name_table(E) {                           \
     static constexpr NameTable<E> t{ID, KIND, ENTRIES};         \
@@ -312,20 +286,6 @@ MINIFLOAT_NAME_TABLE(TablePart, "table-part", "table part", kTablePart)
 MINIFLOAT_NAME_TABLE(CatalogueStyle, "catalogue-style", "catalogue style", kCatalogueStyle)
 #undef MINIFLOAT_NAME_TABLE
 
-namespace cuda {
-const NameTable<Path>& name_table(Path) {
-  static constexpr NameTable<Path> t{"cuda-path", "CUDA conversion path", kCudaPath};
-  return t;
-}
-const NameTable<Relu>& name_table(Relu) {
-  static constexpr NameTable<Relu> t{"cuda-relu", ".relu post-op", kCudaRelu};
-  return t;
-}
-const NameTable<HwCvt>& name_table(HwCvt) {
-  static constexpr NameTable<HwCvt> t{"hw-cvt", "PTX cvt form", kHwCvt};
-  return t;
-}
-}  // namespace cuda
 
 const NameTable<Profile>& profile_table() {
   static constexpr NameTable<Profile> t{"profile", "profile", kProfiles};
@@ -420,9 +380,6 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(decode_target_table()));
   v.push_back(listing(name_table(check::CaseClass{})));
   v.push_back(listing(name_table(check::DotClass{})));
-  v.push_back(listing(name_table(cuda::Path{})));
-  v.push_back(listing(name_table(cuda::Relu{})));
-  v.push_back(listing(name_table(cuda::HwCvt{})));
   return v;
 }
 

@@ -189,17 +189,6 @@ std::string format_name(Format f);
 /// "decode-target": the IEEE formats `decode --to` prints bits in (f32 f64 f16 bf16).
 const NameTable<Format>& decode_target_table();
 
-/// The CUDA layer's enums (cuda/api.hpp Path, cuda/ptx.hpp Relu and HwCvt), named here so that
-/// `minifloat names` lists them and errors list accepted values (declared opaquely: no CUDA header).
-namespace cuda {
-enum class Path : std::uint8_t;
-enum class Relu : std::uint8_t;
-enum class HwCvt : std::uint8_t;
-const NameTable<Path>& name_table(Path);    ///< "cuda-path": engine hardware
-const NameTable<Relu>& name_table(Relu);    ///< "cuda-relu": off on
-const NameTable<HwCvt>& name_table(HwCvt);  ///< "hw-cvt": the PTX spelling of every cvt form (cvt.rn.satfinite.e4m3x2.f32 …)
-}  // namespace cuda
-
 // =============================================================================================
 // Listing every kind (`minifloat names`, the README test)
 // =============================================================================================
@@ -224,9 +213,9 @@ NameListing listing(const NameTable<V>& t) {
 /// named_formats() that are not P3109, then the patterns), rounding, overflow, profile,
 /// sr-variant, scheme (scheme.hpp's table and spec pattern), scale-rule, zero-block, nan-block, inf-block,
 /// subnormal-amax, mxint8-min, fp32-order, block-axis, accumulation and tensor-core
-/// (accumulate.hpp), table-style, table-part, catalogue-style, decode-target, probe-class (check.hpp),
-/// cuda-path, cuda-relu, hw-cvt (the CUDA layer's enums). The training layer
-/// adds recipe and train-model (train/recipe.hpp).
+/// (accumulate.hpp), table-style, table-part, catalogue-style, decode-target, probe-class (check.hpp).
+/// The training layer adds recipe and train-model (train/recipe.hpp), the CUDA layer cuda-path,
+/// cuda-relu and hw-cvt (cuda/names.hpp).
 std::vector<NameListing> name_listings();
 
 }  // namespace minifloat

@@ -23,6 +23,7 @@
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/tables.hpp"
+#include "minifloat/cuda/names.hpp"
 #include "minifloat/train/study.hpp"
 
 #include "cmd_compare.hpp"
@@ -358,6 +359,7 @@ std::string cli_error_text(const CLI::ParseError& e, const CLI::App& app) {
 std::vector<NameListing> all_listings() {
   std::vector<NameListing> v = name_listings();
   for (auto& l : train::name_listings()) v.push_back(std::move(l));
+  for (auto& l : cuda::name_listings()) v.push_back(std::move(l));
   return v;
 }
 

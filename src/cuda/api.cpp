@@ -6,6 +6,7 @@
 
 #include "minifloat/cuda/launch_cpu.hpp"
 #include "minifloat/error.hpp"
+#include "minifloat/cuda/names.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat::cuda {

@@ -15,7 +15,7 @@ if(NOT MINIFLOAT_CUDA MATCHES "^(AUTO|ON|OFF)$")
 endif()
 
 add_library(minifloat_cuda_host STATIC ${CMAKE_CURRENT_LIST_DIR}/api.cpp ${CMAKE_CURRENT_LIST_DIR}/check_kernel.cpp
-            ${CMAKE_CURRENT_LIST_DIR}/mma_probe.cpp)
+            ${CMAKE_CURRENT_LIST_DIR}/mma_probe.cpp ${CMAKE_CURRENT_LIST_DIR}/names.cpp)
 target_link_libraries(minifloat_cuda_host PUBLIC minifloat PRIVATE $<BUILD_INTERFACE:minifloat_warnings>)
 
 set(MINIFLOAT_CUDA_ENABLED OFF)

@@ -22,6 +22,7 @@
 #include "minifloat/cuda/api.hpp"
 #include "minifloat/cuda/mma_fragments.hpp"
 #include "minifloat/cuda/mma_probe.hpp"
+#include "minifloat/cuda/names.hpp"
 #include "minifloat/error.hpp"
 #include "minifloat/registry.hpp"
 

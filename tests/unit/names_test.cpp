@@ -11,6 +11,7 @@
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/tables.hpp"
+#include "minifloat/cuda/names.hpp"
 #include "minifloat/train/recipe.hpp"
 #include "minifloat/train/study.hpp"
 
@@ -200,6 +201,7 @@ TEST(Names, AccumulationPatterns) {
 TEST(Names, ListingsHaveUniqueIdsAndNames) {
   auto all = name_listings();
   for (auto& l : train::name_listings()) all.push_back(l);
+  for (auto& l : cuda::name_listings()) all.push_back(l);
   std::set<std::string> ids;
   for (const auto& l : all) {
     EXPECT_TRUE(ids.insert(l.id).second) << "duplicate id " << l.id;

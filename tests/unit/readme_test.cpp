@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "minifloat/registry.hpp"
+#include "minifloat/cuda/names.hpp"
 #include "minifloat/train/study.hpp"
 
 namespace {
@@ -74,6 +75,7 @@ std::vector<std::vector<std::string>> table_after(const std::vector<std::string>
 std::vector<NameListing> all_listings() {
   std::vector<NameListing> v = name_listings();
   for (auto& l : train::name_listings()) v.push_back(std::move(l));
+  for (auto& l : cuda::name_listings()) v.push_back(std::move(l));
   return v;
 }
 
