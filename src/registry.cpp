@@ -11,6 +11,7 @@
 
 #include "minifloat/accumulate.hpp"
 #include "minifloat/check.hpp"
+#include "minifloat/check_block.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/tables.hpp"
 #include "excerpt.hpp"
@@ -357,6 +358,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(CatalogueStyle{})));
   v.push_back(listing(decode_target_table()));
   v.push_back(listing(name_table(check::CaseClass{})));
+  v.push_back(listing(name_table(check::BlockClass{})));
   return v;
 }
 
