@@ -472,6 +472,15 @@ std::vector<float> block_with_amax(SplitMix& g, std::size_t k, float amax, std::
 
 }  // namespace
 
+const NameTable<Packing>& name_table(Packing) {
+  static constexpr NameEntry<Packing> kEntries[] = {
+      {Packing::none, "none", "one code per output word"},
+      {Packing::fp4x2, "fp4x2", "two 4-bit codes per byte, element 2j in the low nibble (OCP MX v1.0, CUDA fp4x2, torch float4_e2m1fn_x2)"},
+  };
+  static constexpr NameTable<Packing> t{"probe-packing", "code packing", kEntries};
+  return t;
+}
+
 const NameTable<BlockClass>& name_table(BlockClass) {
   static constexpr NameTable<BlockClass> t{"block-class", "block probe class", kBlockClassEntries};
   return t;

@@ -359,6 +359,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(decode_target_table()));
   v.push_back(listing(name_table(check::CaseClass{})));
   v.push_back(listing(name_table(check::BlockClass{})));
+  v.push_back(listing(name_table(check::Packing{})));
   return v;
 }
 
