@@ -197,6 +197,12 @@ std::vector<Alt> panel(const BlockTarget& t) {
     a.profile = e.value;
     add("profile " + std::string(e.name), "the " + std::string(e.name) + " profile's element conversions", a);
   }
+  for (const auto& e : name_table(MxQuirks{}).entries) {
+    BlockTarget a = t;
+    a.mx_quirks = e.value;
+    if (e.value == MxQuirks::none) add("OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
+    else add("mx-quirks " + std::string(e.name), "the " + std::string(e.name) + " quantizer's scales and order", a);
+  }
   if (t.packing == Packing::fp4x2) add("nibbles swapped", "wrong FP4 nibble order (T16)", t, true);
   return v;
 }
@@ -491,6 +497,7 @@ std::string describe(const BlockTarget& t) {
                   std::string(name(t.rounding.rounding)) + " " + std::string(name(t.rounding.overflow)) + ", " +
                   std::string(profile_name(t.profile)) + ")";
   if (t.packing == Packing::fp4x2) s += " fp4x2";
+  if (t.mx_quirks != MxQuirks::none) s += " mx-quirks " + std::string(name(t.mx_quirks));
   return s;
 }
 
@@ -499,6 +506,11 @@ void validate(const BlockTarget& t) {
   if (t.scheme.block_rows != 1 || t.scheme.block_cols == 0)
     throw Error("block target: only 1xk tiles (block rows 1, k >= 1 columns) can be checked, not " +
                 scheme_name(t.scheme));
+  if (t.mx_quirks != MxQuirks::none) {
+    QuantOptions qo;
+    qo.mx_quirks = t.mx_quirks;
+    BlockQuantizer probe({t.scheme.block_cols}, t.scheme, qo);  // throws where the quirks do not apply
+  }
   if (t.rounding.rounding == Rounding::sr)
     throw Error("block target: element rounding must be deterministic (rne rna rtz rtp rtn rto), not sr");
   if (t.packing == Packing::fp4x2 &&
@@ -515,6 +527,7 @@ BlockResult expected_block(const BlockTarget& t, std::span<const float> block) {
   QuantOptions qo;
   qo.rounding = t.rounding;
   qo.profile = t.profile;
+  qo.mx_quirks = t.mx_quirks;
   const QuantizedTensor q = quantize(block, {block.size()}, t.scheme, qo);
   BlockResult r;
   r.codes = q.codes;

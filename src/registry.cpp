@@ -281,6 +281,12 @@ MINIFLOAT_NAME_TABLE(SubnormalAmax, "subnormal-amax", "subnormal-amax policy", k
 MINIFLOAT_NAME_TABLE(Mxint8Min, "mxint8-min", "MXINT8 minimum", kMxint8Min)
 MINIFLOAT_NAME_TABLE(Fp32ScaleOrder, "fp32-order", "FP32 scale order", kFp32Order)
 MINIFLOAT_NAME_TABLE(BlockAxis, "block-axis", "block axis", kBlockAxis)
+constexpr Entries<MxQuirks, 2> kMxQuirks{{
+    {MxQuirks::none, "none", "the OCP MX v1.0 definitions (the default)"},
+    {MxQuirks::torchao_0_18, "torchao_0_18",
+     "torchao 0.18 to_mx: FP32-bit scales, Inf blocks finite, code 0x00 divides by 2^-126, RCEIL by FP32 log2"},
+}};
+MINIFLOAT_NAME_TABLE(MxQuirks, "mx-quirks", "MX quirks", kMxQuirks)
 MINIFLOAT_NAME_TABLE(TableStyle, "table-style", "table style", kTableStyle)
 MINIFLOAT_NAME_TABLE(TablePart, "table-part", "table part", kTablePart)
 MINIFLOAT_NAME_TABLE(CatalogueStyle, "catalogue-style", "catalogue style", kCatalogueStyle)
@@ -351,6 +357,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(Mxint8Min{})));
   v.push_back(listing(name_table(Fp32ScaleOrder{})));
   v.push_back(listing(name_table(BlockAxis{})));
+  v.push_back(listing(name_table(MxQuirks{})));
   v.push_back(listing(dot_model_table()));
   v.push_back(listing(tensor_core_table()));
   v.push_back(listing(name_table(TableStyle{})));

@@ -43,6 +43,7 @@ struct BlockTarget {
   RoundingSpec rounding{Rounding::rne, Overflow::satfinite};  ///< element rounding
   Profile profile = profiles::ocp;
   Packing packing = Packing::none;
+  MxQuirks mx_quirks = MxQuirks::none;  ///< a peer's MX quantizer (quant.hpp), e.g. torchao_0_18
   friend bool operator==(const BlockTarget&, const BlockTarget&) = default;
 };
 /// "mxfp8_e4m3 (f32 blocks of 32, rne satfinite, ocp)".

@@ -280,6 +280,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--out", g.out, "Folder to write (created if needed)")->required();
   gen->add_option("--scheme", g.scheme, "Block kernel: a scheme name or spec (minifloat names scheme) with 1xk tiles; inputs f32 blocks");
   gen->add_option("--packing", g.packing, "How the kernel stores its codes: " + choices<check::Packing>("none"));
+  gen->add_option("--mx-quirks", g.mx_quirks, "With --scheme: a peer's MX quantizer, " + choices<MxQuirks>("none"));
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();
@@ -294,6 +295,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
 
 int run_probe_gen(const ProbeGenOptions& o) {
   if (o.scheme) return run_probe_gen_block(o);
+  if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
   if (o.format.empty()) throw Error("probe gen needs --format F (elementwise kernels) or --scheme S (block kernels)");
   check::Target t;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
@@ -500,7 +502,8 @@ ordered_json block_target_json(const check::BlockTarget& t) {
           {"round", std::string(name(t.rounding.rounding))},
           {"overflow", std::string(name(t.rounding.overflow))},
           {"profile", std::string(profile_name(t.profile))},
-          {"packing", std::string(name(t.packing))}};
+          {"packing", std::string(name(t.packing))},
+          {"mx_quirks", std::string(name(t.mx_quirks))}};
 }
 
 /// The .npy descr of the scale words: |u1 codes (E8M0, ue4m3) or <f4 FP32 decode scales.
@@ -524,6 +527,7 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   t.rounding.overflow = parse_option<Overflow>("--overflow", o.overflow.value_or("satfinite"));
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
+  if (o.mx_quirks) t.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
   with_option("--scheme", [&] {
     check::validate(t);
     return 0;
@@ -588,6 +592,7 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
     t.rounding.overflow = parse<Overflow>(j.at("overflow").get<std::string>());
     t.profile = parse_profile(j.at("profile").get<std::string>());
     t.packing = parse<check::Packing>(j.at("packing").get<std::string>());
+    if (j.contains("mx_quirks")) t.mx_quirks = parse<MxQuirks>(j.at("mx_quirks").get<std::string>());
   } catch (const ordered_json::exception& e) {
     throw ParseError((dir / "manifest.json").string() + ": bad block target (" + e.what() + ")");
   }

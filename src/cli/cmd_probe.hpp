@@ -38,6 +38,7 @@ struct ProbeGenOptions {
   std::optional<std::string> overflow;  ///< default nonsat (elementwise), satfinite (--scheme, as quantize)
   std::optional<std::string> sr_variant, sr_bits, count, seed, ulps;
   std::optional<std::string> scheme, packing;  ///< --scheme NAME|SPEC (block target), --packing none|fp4x2
+  std::optional<std::string> mx_quirks;        ///< --mx-quirks none|torchao_0_18 (block targets)
 };
 struct ProbeCheckOptions {
   std::string dir, got, rerun, nan = "bits";
