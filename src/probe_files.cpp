@@ -54,9 +54,13 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
     throw ParseError(what + ": not JSON (a probe manifest is the manifest.json `probe gen` writes)");
   }
   if (!m.is_object()) throw ParseError(what + ": not a JSON object (a probe manifest)");
+  ProbeManifest p;
+  if (m.contains("block_target")) {  // probe gen --scheme: read whole by check_block's reader
+    p.kind = ProbeManifest::Kind::block;
+    return p;
+  }
   const json& t = field(m, "target", what);
   if (!t.is_object()) throw ParseError(what + ": field \"target\" must be an object");
-  ProbeManifest p;
   if (t.contains("kind")) {
     const std::string kind = str(t, "kind", what);
     if (kind != "dot") throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: dot (or none: elementwise)");
@@ -79,6 +83,7 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   g.spec.sr_variant = named(what, "sr_variant", [&] { return parse<SrVariant>(str(t, "sr_variant", what)); });
   g.spec.sr_bits = static_cast<std::uint8_t>(uint(t, "sr_bits", what, 1, 32));
   g.profile = named(what, "profile", [&] { return parse_profile(str(t, "profile", what)); });
+  if (t.contains("packing")) g.packing = named(what, "packing", [&] { return parse<Packing>(str(t, "packing", what)); });
   if (m.contains("ulps")) p.ulps = static_cast<int>(uint(m, "ulps", what, 1, 64));
   named(what, "target", [&] {
     validate(g);
@@ -87,8 +92,20 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   return p;
 }
 
-std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what) {
+std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what,
+                                     Packing packing) {
   const std::string& d = got.dtype;
+  if (packing == Packing::fp4x2) {  // packed bytes: unpack to one code per case
+    if (d != "|u1" && d != "<u1")
+      throw Error(what + " has dtype " + d + "; accepted for --packing fp4x2: |u1 bytes, two e2m1 codes each");
+    if (got.element_count() != (n + 1) / 2)
+      throw Error(what + " has " + std::to_string(got.element_count()) + " bytes but the probe folder has " +
+                  std::to_string(n) + " inputs; fp4x2 needs " + std::to_string((n + 1) / 2) + " bytes");
+    const std::vector<std::uint64_t> bytes = words(got);
+    std::vector<std::uint64_t> u(n);
+    for (std::size_t i = 0; i < n; ++i) u[i] = (bytes[i / 2] >> (4 * (i % 2))) & 0xf;
+    return u;
+  }
   const bool code = d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1" || d == "|i1" || d == "<i1" || d == "<u2" ||
                     d == "<V2" || d == "|V2" || d == "<f2" || d == "<u4" || d == "<u8";
   if (!code || got.item_size() * 8 < static_cast<std::size_t>(to.bits))

@@ -53,7 +53,59 @@ struct TileScale {
   float enc = 1.0f, dec = 1.0f;     // FP32 / NVFP4 multipliers
   bool divide = false;              // Fp32ScaleOrder::divide
   bool flush = false;               // SubnormalAmax::flush_block zeroed the tile
+  // MxQuirks::torchao_0_18: y = fl32(x / tao_div) or fl32(x * tao_mul), clamped to ±max when tao_clamp
+  bool tao = false, tao_divide = false, tao_clamp = false;
+  float tao_div = 1.0f, tao_mul = 1.0f;
 };
+
+/// torchao's `_f32_to_floatx_unpacked` (custom_fp_utils.py) on a NaN: it has no NaN case, so the NaN's bits go
+/// through the normal-number path (bias change, round-half-even adder, shift, int32 -> uint8 wrap), sign ORed in.
+std::uint8_t torchao_floatx_nan(Format f, float y) {
+  const std::uint32_t bits = detail::bit_cast<std::uint32_t>(y), b = bits & 0x7fffffffu;
+  const int m = f.mantissa_bits;
+  const std::int64_t v = static_cast<std::int64_t>(b) + ((static_cast<std::int64_t>(f.bias) - 127) * (std::int64_t{1} << 23)) +
+                         ((std::int64_t{1} << (22 - m)) - 1) + ((b >> (23 - m)) & 1u);
+  std::uint32_t code = static_cast<std::uint32_t>(v >> (23 - m)) & 0xffu;
+  if (bits >> 31) code |= 1u << (f.exponent_bits + m);
+  return static_cast<std::uint8_t>(code & static_cast<std::uint32_t>(code_mask(f)));
+}
+
+/// MxQuirks::torchao_0_18 for one tile (see quant.hpp): the E8M0 code and how the elements are scaled.
+std::uint8_t torchao_scale(ScaleRule rule, ElementType el, bool nan, float amax, TileScale& sc) {
+  sc.tao = true;
+  const float mx = static_cast<float>(element_max(el));
+  if (rule == ScaleRule::rceil) {
+    sc.tao_clamp = true;
+    if (nan) {
+      sc.tao_mul = std::numeric_limits<float>::quiet_NaN();
+      return 0xff;
+    }
+    const float descale = fdiv_rn(amax, mx);
+    if (std::isinf(descale)) {
+      sc.tao_mul = 0x1p-127f;
+      return 0xfe;
+    }
+    const float lg = static_cast<float>(std::log2(static_cast<double>(descale)));  // log2 rounded to FP32
+    const double e = std::clamp(std::ceil(static_cast<double>(lg)), -127.0, 127.0);
+    const int code = static_cast<int>(e) + 127;
+    sc.tao_mul = code == 0 ? 1.0f : std::ldexp(1.0f, 127 - code);
+    return static_cast<std::uint8_t>(code);
+  }
+  sc.tao_divide = true;
+  sc.tao_clamp = el.format.bits == 8;
+  if (nan) {
+    sc.tao_div = std::numeric_limits<float>::infinity();
+    return 0xff;
+  }
+  std::uint32_t b = detail::bit_cast<std::uint32_t>(amax);
+  const int m = el.format.mantissa_bits;
+  if (rule == ScaleRule::even) b = (b + (std::uint32_t{1} << (22 - m))) & 0xff800000u;
+  int p2 = static_cast<int>((b >> 23) & 0xffu) - 127;
+  if (rule == ScaleRule::ceil && (b & 0x7fffffu) != 0) ++p2;
+  const int biased = std::clamp(p2 - element_emax(el), -127, 128) + 127;
+  sc.tao_div = std::max(detail::bit_cast<float>(static_cast<std::uint32_t>(biased) << 23), 0x1p-126f);
+  return static_cast<std::uint8_t>(biased);
+}
 
 }  // namespace
 
@@ -87,6 +139,12 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   validate_scheme(scheme);
   if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
     throw Error("quantize: sr_bits is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32");
+  if (opt.mx_quirks == MxQuirks::torchao_0_18 &&
+      (scheme.element.kind != ElementKind::floating ||
+       !(scheme.rule == ScaleRule::ocp_floor || scheme.rule == ScaleRule::ceil || scheme.rule == ScaleRule::even ||
+         scheme.rule == ScaleRule::rceil)))
+    throw Error("quantize: mx-quirks torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
+                "rceil; not " + scheme_name(scheme));
   checked_product(shape, "quantize");
   QuantizedTensor& q = q_;
   q.scheme = scheme_name(scheme);
@@ -282,6 +340,11 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       const std::size_t k = (ta - ta0) * ntb + (tb - tb0), t = scale_index(ta, tb);
       const TileStat& s = st[k];
       TileScale& sc = ts[k];
+      if (opt_.mx_quirks == MxQuirks::torchao_0_18) {
+        sc.kind = TileScale::Kind::e8m0;
+        q.scale_codes[t] = torchao_scale(q.rule, el, s.nan, static_cast<float>(s.amax), sc);
+        continue;
+      }
       if ((s.nan && pol.nan == NanInBlock::whole_block_nan) || (s.inf && pol.inf == InfInBlock::nan_scale)) {
         sc.kind = TileScale::Kind::nan_block;
         if (e8m0) q.scale_codes[t] = 0xff;
@@ -345,6 +408,19 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         const T x = (sc.flush && std::isfinite(x0)) ? std::copysign(T(0), x0) : x0;
         const std::uint64_t rb = sr ? sr_bits(opt_.sr_seed, opt_.sr_stream, opt_.sr_step, a * B + b, spec.sr_variant) : 0;
         ElementResult er;
+        if (sc.tao) {
+          float y;
+          if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
+          else if (std::isnan(x)) y = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(static_cast<float>(x)) | 0x400000u);
+          else y = sc.tao_divide ? div32(x, sc.tao_div) : mul32(x, sc.tao_mul);
+          if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);
+          if (std::isnan(y) && el.format.bits < 8) er = {torchao_floatx_nan(el.format, y), flag_invalid, false};
+          else er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
+          codes[off + b] = er.code;
+          if (er.saturated) ++saturated;
+          if (std::isfinite(x0) && x0 != 0 && element_value(el, er.code) == 0.0) ++flushed;
+          continue;
+        }
         switch (sc.kind) {
           case TileScale::Kind::e8m0: er = quantize_element(el, exact(x), sc.e, spec, prof, rb, pol.mxint8_min); break;
           case TileScale::Kind::nvfp4:
@@ -373,6 +449,8 @@ void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values
   quantize_impl(p, values, codes);
 }
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes) {
+  if (opt_.mx_quirks != MxQuirks::none && !opt_.profile.source_via_f32)
+    throw Error("quantize: mx-quirks torchao_0_18 takes binary32 inputs (or a profile with source_via_f32)");
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11)
     quantize_impl<float>(p, f, codes);

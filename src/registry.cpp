@@ -12,6 +12,7 @@
 #include "minifloat/accumulate.hpp"
 #include "minifloat/check.hpp"
 #include "minifloat/check_dot.hpp"
+#include "minifloat/check_block.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/tables.hpp"
 #include "excerpt.hpp"
@@ -281,6 +282,12 @@ MINIFLOAT_NAME_TABLE(SubnormalAmax, "subnormal-amax", "subnormal-amax policy", k
 MINIFLOAT_NAME_TABLE(Mxint8Min, "mxint8-min", "MXINT8 minimum", kMxint8Min)
 MINIFLOAT_NAME_TABLE(Fp32ScaleOrder, "fp32-order", "FP32 scale order", kFp32Order)
 MINIFLOAT_NAME_TABLE(BlockAxis, "block-axis", "block axis", kBlockAxis)
+constexpr Entries<MxQuirks, 2> kMxQuirks{{
+    {MxQuirks::none, "none", "the OCP MX v1.0 definitions (the default)"},
+    {MxQuirks::torchao_0_18, "torchao_0_18",
+     "torchao 0.18 to_mx: FP32-bit scales, Inf blocks finite, code 0x00 divides by 2^-126, RCEIL by FP32 log2"},
+}};
+MINIFLOAT_NAME_TABLE(MxQuirks, "mx-quirks", "MX quirks", kMxQuirks)
 MINIFLOAT_NAME_TABLE(TableStyle, "table-style", "table style", kTableStyle)
 MINIFLOAT_NAME_TABLE(TablePart, "table-part", "table part", kTablePart)
 MINIFLOAT_NAME_TABLE(CatalogueStyle, "catalogue-style", "catalogue style", kCatalogueStyle)
@@ -372,6 +379,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(Mxint8Min{})));
   v.push_back(listing(name_table(Fp32ScaleOrder{})));
   v.push_back(listing(name_table(BlockAxis{})));
+  v.push_back(listing(name_table(MxQuirks{})));
   v.push_back(listing(dot_model_table()));
   v.push_back(listing(tensor_core_table()));
   v.push_back(listing(name_table(TableStyle{})));
@@ -380,6 +388,8 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(decode_target_table()));
   v.push_back(listing(name_table(check::CaseClass{})));
   v.push_back(listing(name_table(check::DotClass{})));
+  v.push_back(listing(name_table(check::BlockClass{})));
+  v.push_back(listing(name_table(check::Packing{})));
   return v;
 }
 

@@ -52,6 +52,9 @@ enum class Packing : std::uint8_t {
           ///< out[j] = the byte of cases 2j, 2j+1 (out[n/2…] unused); the checker pads to an even count
 };
 
+/// "probe-packing": none fp4x2 (defined in check_block.cpp; CLI `probe gen --packing`).
+const NameTable<Packing>& name_table(Packing);
+
 struct Target {
   Format from = formats::f32;
   Format to = formats::e4m3fn;

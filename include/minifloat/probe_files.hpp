@@ -18,8 +18,8 @@ namespace minifloat::check {
 
 /// The target a probe folder was generated for (manifest.json, format_version 1).
 struct ProbeManifest {
-  enum class Kind : std::uint8_t { convert, dot } kind = Kind::convert;
-  Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"}}
+  enum class Kind : std::uint8_t { convert, dot, block } kind = Kind::convert;  ///< block: a "block_target" folder (check_block.hpp; read by its own reader)
+  Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"[, "packing"]}}
   DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}
   int ulps = 8;      ///< "ulps" (convert; 1..64, default 8)
 };
@@ -30,9 +30,12 @@ struct ProbeManifest {
 ProbeManifest parse_probe_manifest(std::string_view text, const std::string& what);
 
 /// The kernel's codes of an elementwise target from a --got array of n elements: |u1 |i1 |V1 <V1 (≤ 8
-/// bits), <u2 <V2 <f2 (≤ 16 bits), <u4, <u8; the element width must hold `to`'s codes. Throws Error
-/// (one line naming `what`) for another dtype, a narrower element or another count.
-std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what);
+/// bits), <u2 <V2 <f2 (≤ 16 bits), <u4, <u8; the element width must hold `to`'s codes. With
+/// Packing::fp4x2, ceil(n/2) |u1 bytes of two e2m1 codes each (element 2i in the low nibble) are
+/// unpacked to n codes. Throws Error (one line naming `what`) for another dtype, a narrower element or
+/// another count.
+std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what,
+                                     Packing packing = Packing::none);
 /// The kernel's results of a dot target: n elements of <f4 or <u4 (f32 result) / <f2 or <u2 (f16
 /// result), any shape. Throws Error as got_codes.
 std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what);

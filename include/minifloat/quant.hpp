@@ -30,6 +30,28 @@ enum class BlockAxis : std::uint8_t {
 /// "block-axis": last first (src/registry.cpp).
 const NameTable<BlockAxis>& name_table(BlockAxis);
 
+/// A peer library's MX quantizer reproduced on purpose, where it differs from OCP MX v1.0 (QuantOptions::mx_quirks,
+/// CLI `--mx-quirks`; registry kind "mx-quirks"). Default `none`: the OCP definitions of scheme.hpp.
+/// `torchao_0_18`: torchao 0.18 `to_mx` (prototype/mx_formats/mx_tensor.py, eager/CPU path) for binary32
+/// inputs, E8M0 rules ocp_floor (FLOOR), ceil, even and rceil and floating elements:
+///  - FLOOR/CEIL/EVEN: the biased exponent comes from amax's FP32 bits (EVEN: bits + 2^(22−m), sign and
+///    exponent kept), minus emax_elem, clamped to [−127, 128], +127; a NaN amax gives 0xff. The
+///    divisor is that code's FP32 bits (code << 23) clamped up to 2^−126: code 0x00 divides by 2^−126,
+///    not 2^−127; an Inf block gets the finite scale 128 − emax_elem (e4m3fn 0xf7) and a NaN block
+///    divides by +Inf (finite elements ±0). y = fl32(x / divisor), FP8 elements clamped to ±max.
+///  - RCEIL: descale = fl32(amax / max); code = clamp(ceil(fl32(log2 descale)), −127, 127) + 127
+///    (log2 correctly rounded to FP32), NaN → 0xff, Inf → 0xfe; multiplier 2^(127 − code), except
+///    code 0xfe from an Inf → 2^−127 and code 0x00 → 1.0 (sic); y = fl32(x · multiplier) clamped to ±max.
+///  - NaN: a RCEIL NaN block multiplies by its +NaN descale (every element +NaN); elsewhere a NaN element
+///    stays NaN, quieted with its payload kept.
+///  - then y → element by `rounding` under `profile` (use the `torch` profile for torch's casts); a NaN
+///    into FP4/FP6 takes torchao's `_f32_to_floatx_unpacked` bit path (no NaN case: +qNaN → e2m1 0x3).
+///  Verified against torchao 0.18 by tests/check/peers/torchao_test.py (label peers).
+/// Throws Error (quantize, BlockQuantizer) for another rule, an int8 element or an f64 source.
+enum class MxQuirks : std::uint8_t { none, torchao_0_18 };
+/// "mx-quirks": none torchao_0_18 (src/registry.cpp).
+const NameTable<MxQuirks>& name_table(MxQuirks);
+
 /// Choices of one quantization that are not part of the scheme (defaults: RNE + satfinite, the
 /// ocp profile, blocks along the last axis).
 struct QuantOptions {
@@ -44,6 +66,7 @@ struct QuantOptions {
   std::uint64_t sr_seed = 0;
   std::uint32_t sr_stream = 0;
   std::uint32_t sr_step = 0;
+  MxQuirks mx_quirks = MxQuirks::none;  ///< a peer's MX quantizer on purpose (see MxQuirks); scalar path only
 };
 
 /// A quantized tensor. Codes are one per element, right-aligned in a byte, in the input's

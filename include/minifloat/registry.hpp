@@ -213,9 +213,9 @@ NameListing listing(const NameTable<V>& t) {
 /// named_formats() that are not P3109, then the patterns), rounding, overflow, profile,
 /// sr-variant, scheme (scheme.hpp's table and spec pattern), scale-rule, zero-block, nan-block, inf-block,
 /// subnormal-amax, mxint8-min, fp32-order, block-axis, accumulation and tensor-core
-/// (accumulate.hpp), table-style, table-part, catalogue-style, decode-target, probe-class (check.hpp).
-/// The training layer adds recipe and train-model (train/recipe.hpp), the CUDA layer cuda-path,
-/// cuda-relu and hw-cvt (cuda/names.hpp).
+/// (accumulate.hpp), table-style, table-part, catalogue-style, decode-target, probe-class (check.hpp),
+/// block-class and probe-packing (check_block.hpp). The training layer adds recipe and train-model
+/// (train/recipe.hpp), the CUDA layer cuda-path, cuda-relu and hw-cvt (cuda/names.hpp).
 std::vector<NameListing> name_listings();
 
 }  // namespace minifloat

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "minifloat/check.hpp"
+#include "minifloat/check_block.hpp"
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
@@ -266,10 +268,10 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   auto* p = app.add_subcommand("probe", "Check any kernel through files: gen writes adversarial inputs, check scores its outputs");
   p->require_subcommand(1);
   gen = p->add_subcommand("gen", "Write DIR/inputs.npy, rbits.npy (SR), classes.npy, expected.npy, manifest.json");
-  gen->add_option("-f,--format", g.format, "Target format of the kernel (at most 16 bits)")->required();
+  gen->add_option("-f,--format", g.format, "Target format of the kernel (at most 16 bits); or give --scheme");
   gen->add_option("--from", g.from, "Source type of the inputs: f32 (default), f64, f16, bf16 (or any format: raw codes)");
   gen->add_option("-r,--round", g.round, "Rounding mode: " + choices<Rounding>("rne"));
-  gen->add_option("-o,--overflow", g.overflow, "Overflow policy: " + choices<Overflow>("nonsat"));
+  gen->add_option("-o,--overflow", g.overflow, "Overflow policy: " + choices<Overflow>("nonsat") + " (satfinite with --scheme)");
   gen->add_option("-p,--profile", g.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   gen->add_option("--sr-variant", g.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
   gen->add_option("--sr-bits", g.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
@@ -281,6 +283,9 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--format-b", g.format_b, "With --model: B's element format (default: --format)");
   gen->add_option("--k", g.k, "With --model: terms per dot product, 1..4096 (default 32)");
   gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
+  gen->add_option("--scheme", g.scheme, "Block kernel: a scheme name or spec (minifloat names scheme) with 1xk tiles; inputs f32 blocks");
+  gen->add_option("--packing", g.packing, "How the kernel stores its codes: " + choices<check::Packing>("none"));
+  gen->add_option("--mx-quirks", g.mx_quirks, "With --scheme: a peer's MX quantizer, " + choices<MxQuirks>("none"));
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();
@@ -289,16 +294,24 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                   "to write, {rbits} the SR words .npy");
   chk->add_option("--nan", k.nan, "NaN comparison: bits (default: bit for bit) or any (any NaN code matches any)");
   chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
+  chk->add_option("--got-scales", k.got_scales,
+                  "Block targets: the kernel's block scales, one per block (|u1 e8m0fnu/ue4m3 codes; <f4 or <u4 FP32 scales)");
 }
 
 int run_probe_gen(const ProbeGenOptions& o) {
   if (o.model) return run_probe_gen_dot(o);
   if (o.format_b || o.k) throw Error(std::string(o.k ? "--k" : "--format-b") + " needs --model (dot/GEMM probes)");
+  if (o.scheme) return run_probe_gen_block(o);
+  if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
+  if (o.format.empty()) throw Error("probe gen needs --format F (elementwise kernels) or --scheme S (block kernels)");
   check::Target t;
+  if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
   t.to = with_option("--format", [&] { return parse_format(o.format); });
   t.from = with_option("--from", [&] { return parse_format(o.from); });
-  t.spec = parse_spec(o.round, o.overflow, o.sr_variant, o.sr_bits);
+  t.spec = parse_spec(o.round, o.overflow.value_or("nonsat"), o.sr_variant, o.sr_bits);
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
+  if (t.packing == check::Packing::fp4x2 && t.to.bits != 4)
+    throw Error("--packing fp4x2 needs a 4-bit --format (e2m1fn), not " + format_name(t.to));
   with_option("--format", [&] {
     check::validate(t);
     return 0;
@@ -323,6 +336,7 @@ int run_probe_gen(const ProbeGenOptions& o) {
   m["version"] = "0.1.0";
   m["format_version"] = 1;
   m["target"] = target_json(t);
+  if (t.packing != check::Packing::none) m["target"]["packing"] = std::string(name(t.packing));
   m["target_text"] = check::describe(t);
   m["seed"] = g.seed;
   m["count"] = g.count;
@@ -345,7 +359,13 @@ int run_probe_gen(const ProbeGenOptions& o) {
   if (sr) i_rb = outs.add_output(dir / "rbits.npy", "--out rbits.npy");
   write_npy(outs, i_in, words_npy(source_descr(t.from), {n}, in));
   write_npy(outs, i_cls, words_npy("|u1", {n}, cls));
-  write_npy(outs, i_exp, words_npy(t.to.bits <= 8 ? "|u1" : "<u2", {n}, exp));
+  if (t.packing == check::Packing::fp4x2) {  // case 2j in the low nibble, 2j+1 in the high one
+    std::vector<std::uint64_t> packed((n + 1) / 2, 0);
+    for (std::size_t i = 0; i < n; ++i) packed[i / 2] |= (exp[i] & 0xf) << (4 * (i % 2));
+    write_npy(outs, i_exp, words_npy("|u1", {packed.size()}, packed));
+  } else {
+    write_npy(outs, i_exp, words_npy(t.to.bits <= 8 ? "|u1" : "<u2", {n}, exp));
+  }
   if (i_rb) write_npy(outs, *i_rb, words_npy("<u8", {n}, rb));
   outs.write(i_man, m.dump(2) + "\n");
   outs.commit();
@@ -357,7 +377,9 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const fs::path dir(o.dir);
   const std::string manifest_text = read_text(dir / "manifest.json");
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
+  if (pm.kind == check::ProbeManifest::Kind::block) return run_probe_check_block(o);
   if (pm.kind == check::ProbeManifest::Kind::dot) return run_probe_check_dot(o, manifest_text);
+  if (o.got_scales) throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
   check::Options opt;
   opt.gen.ulps = pm.ulps;
@@ -382,7 +404,7 @@ int run_probe_check(const ProbeCheckOptions& o) {
     if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a probe class", o.dir, i, cls[i]));
     cases[i] = {in[i], rb[i], static_cast<check::CaseClass>(cls[i])};
   }
-  const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got");
+  const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got", t.packing);
 
   check::BatchKernel rerun;
   fs::path tmp;
@@ -408,7 +430,12 @@ int run_probe_check(const ProbeCheckOptions& o) {
       std::fflush(stdout);
       const int st = std::system(cmd.c_str());
       if (st != 0) throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
-      const std::vector<std::uint64_t> w = raw_words(read_npy(pout));
+      std::vector<std::uint64_t> w = raw_words(read_npy(pout));
+      if (t.packing == check::Packing::fp4x2 && w.size() == (c.size() + 1) / 2) {
+        std::vector<std::uint64_t> u(c.size());
+        for (std::size_t i = 0; i < c.size(); ++i) u[i] = (w[i / 2] >> (4 * (i % 2))) & 0xf;
+        w = std::move(u);
+      }
       if (w.size() != c.size()) throw Error("--rerun wrote " + std::to_string(w.size()) + " codes for " + std::to_string(c.size()) + " inputs");
       std::copy(w.begin(), w.end(), out.begin());
     };
@@ -430,6 +457,167 @@ int run_probe_check(const ProbeCheckOptions& o) {
   for (const auto& mm : r.minimal) mins.push_back(mm.c.input);
   outs.write(i_rep, r.json() + "\n");
   write_npy(outs, i_min, words_npy(source_descr(t.from), {mins.size()}, mins));
+  outs.commit();
+  fmt::print("{}", r.text());
+  return r.ok() ? 0 : 1;
+}
+
+// ---- probe gen --scheme / probe check --got-scales (block kernels, check_block.hpp) ----------------
+
+namespace {
+
+ordered_json block_target_json(const check::BlockTarget& t) {
+  return {{"scheme", scheme_spec(t.scheme)},
+          {"scheme_name", scheme_name(t.scheme)},
+          {"block", check::block_size(t)},
+          {"round", std::string(name(t.rounding.rounding))},
+          {"overflow", std::string(name(t.rounding.overflow))},
+          {"profile", std::string(profile_name(t.profile))},
+          {"packing", std::string(name(t.packing))},
+          {"mx_quirks", std::string(name(t.mx_quirks))}};
+}
+
+/// The .npy descr of the scale words: |u1 codes (E8M0, ue4m3) or <f4 FP32 decode scales.
+std::string scale_descr(const check::BlockTarget& t) { return is_fp32_rule(t.scheme.rule) ? "<f4" : "|u1"; }
+
+std::vector<std::uint64_t> f32_words(const std::vector<float>& v) {
+  std::vector<std::uint64_t> w(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) w[i] = std::bit_cast<std::uint32_t>(v[i]);
+  return w;
+}
+
+}  // namespace
+
+int run_probe_gen_block(const ProbeGenOptions& o) {
+  if (!o.format.empty()) throw Error("probe gen: give --format (elementwise) or --scheme (block kernels), not both");
+  if (o.from != "f32") throw Error("probe gen --scheme: --from '" + quote_input(o.from) + "'; accepted: f32 (block inputs are binary32)");
+  if (o.sr_variant || o.sr_bits || o.ulps) throw Error("probe gen --scheme: --sr-variant, --sr-bits and --ulps apply to elementwise targets only");
+  check::BlockTarget t;
+  t.scheme = with_option("--scheme", [&] { return parse_scheme(*o.scheme); });
+  t.rounding.rounding = parse_option<Rounding>("--round", o.round);
+  t.rounding.overflow = parse_option<Overflow>("--overflow", o.overflow.value_or("satfinite"));
+  t.profile = parse_option("--profile", profile_table(), o.profile).value;
+  if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
+  if (o.mx_quirks) t.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
+  with_option("--scheme", [&] {
+    check::validate(t);
+    return 0;
+  });
+  check::BlockGenOptions g;
+  g.seed = std::stoull(*o.seed);
+  if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 10000000}));
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  if (ec) throw IoError("--out: cannot create " + o.out + ": " + ec.message());
+  const check::BlockCases cases = check::generate_blocks(t, g);
+  const std::size_t n = cases.size(), k = cases.block, cb = check::code_bytes_per_block(t);
+  std::vector<std::uint64_t> cls(n), codes(n * cb), scales(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    cls[i] = static_cast<std::uint64_t>(cases.classes[i]);
+    const check::BlockResult r = check::expected_block(t, cases.at(i));
+    for (std::size_t j = 0; j < cb; ++j)
+      codes[i * cb + j] = t.packing == check::Packing::fp4x2
+                              ? static_cast<std::uint64_t>((r.codes[2 * j] & 0xf) | ((r.codes[2 * j + 1] & 0xf) << 4))
+                              : r.codes[j];
+    scales[i] = r.scale;
+  }
+  ordered_json m;
+  m["generator"] = "minifloat probe gen";
+  m["version"] = "0.1.0";
+  m["format_version"] = 1;
+  m["block_target"] = block_target_json(t);
+  m["target_text"] = check::describe(t);
+  m["seed"] = g.seed;
+  m["count"] = g.count;
+  m["blocks"] = n;
+  m["classes"] = ordered_json::array();
+  for (const auto& e : name_table(check::BlockClass{}).entries) m["classes"].push_back(std::string(e.name));
+  m["files"] = {{"inputs", "inputs.npy"},          {"inputs_dtype", "<f4"}, {"classes", "classes.npy"},
+                {"expected", "expected.npy"},      {"expected_scales", "expected_scales.npy"},
+                {"scales_dtype", scale_descr(t)}};
+  const fs::path dir(o.out);
+  OutputSet outs;
+  const OutputId i_in = outs.add_output(dir / "inputs.npy", "--out inputs.npy");
+  const OutputId i_cls = outs.add_output(dir / "classes.npy", "--out classes.npy");
+  const OutputId i_exp = outs.add_output(dir / "expected.npy", "--out expected.npy");
+  const OutputId i_sc = outs.add_output(dir / "expected_scales.npy", "--out expected_scales.npy");
+  const OutputId i_man = outs.add_output(dir / "manifest.json", "--out manifest.json");
+  write_npy(outs, i_in, words_npy("<f4", {n, k}, f32_words(cases.values)));
+  write_npy(outs, i_cls, words_npy("|u1", {n}, cls));
+  write_npy(outs, i_exp, words_npy("|u1", {n, cb}, codes));
+  write_npy(outs, i_sc, words_npy(scale_descr(t) == "<f4" ? "<u4" : "|u1", {n}, scales));
+  outs.write(i_man, m.dump(2) + "\n");
+  outs.commit();
+  fmt::print("minifloat: wrote {} blocks for {} under {}\n", n, check::describe(t), o.out);
+  return 0;
+}
+
+int run_probe_check_block(const ProbeCheckOptions& o) {
+  const fs::path dir(o.dir);
+  const ordered_json m = ordered_json::parse(read_text(dir / "manifest.json"));
+  check::BlockTarget t;
+  try {
+    const auto& j = m.at("block_target");
+    t.scheme = parse_scheme(j.at("scheme").get<std::string>());
+    t.rounding.rounding = parse<Rounding>(j.at("round").get<std::string>());
+    t.rounding.overflow = parse<Overflow>(j.at("overflow").get<std::string>());
+    t.profile = parse_profile(j.at("profile").get<std::string>());
+    t.packing = parse<check::Packing>(j.at("packing").get<std::string>());
+    if (j.contains("mx_quirks")) t.mx_quirks = parse<MxQuirks>(j.at("mx_quirks").get<std::string>());
+  } catch (const ordered_json::exception& e) {
+    throw ParseError((dir / "manifest.json").string() + ": bad block target (" + e.what() + ")");
+  }
+  check::validate(t);
+  if (!o.got_scales) throw Error(o.dir + " holds a block probe: give the kernel's scales with --got-scales SCALES.npy");
+  if (!o.rerun.empty()) throw Error("--rerun is not supported for block probes yet; use the library's check_blocks to shrink");
+  if (o.nan != "bits") throw Error("--nan applies to elementwise probes; block probes compare bit for bit");
+  check::BlockOptions opt;
+  const NpyArray ia = read_npy(dir / "inputs.npy");
+  const std::size_t k = check::block_size(t), cb = check::code_bytes_per_block(t);
+  if (ia.dtype != "<f4" || ia.shape.size() != 2 || ia.shape[1] != k)
+    throw Error((dir / "inputs.npy").string() + " must be <f4 [blocks, " + std::to_string(k) + "]");
+  const std::size_t n = ia.shape[0];
+  check::BlockCases cases;
+  cases.block = k;
+  cases.values.resize(n * k);
+  std::memcpy(cases.values.data(), ia.data.data(), n * k * sizeof(float));
+  const std::vector<std::uint64_t> cls = raw_words(read_npy(dir / "classes.npy"));
+  if (cls.size() != n) throw Error(o.dir + ": inputs.npy and classes.npy differ in length");
+  const std::size_t nclasses = name_table(check::BlockClass{}).entries.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a block class", o.dir, i, cls[i]));
+    cases.classes.push_back(static_cast<check::BlockClass>(cls[i]));
+  }
+  const NpyArray ga = read_npy(o.got);
+  if (ga.dtype != "|u1" && ga.dtype != "<u1" && ga.dtype != "|V1" && ga.dtype != "<V1")
+    throw Error("--got has dtype " + ga.dtype + "; accepted: |u1 (or <V1) element codes, " + std::to_string(cb) + " bytes per block" +
+                (t.packing == check::Packing::fp4x2 ? " (fp4x2: two codes a byte, low nibble first)" : ""));
+  if (ga.element_count() != n * cb)
+    throw Error(fmt::format("--got has {} bytes but {} has {} blocks of {} code bytes; accepted: shape [{}, {}] or [{}]",
+                            ga.element_count(), o.dir, n, cb, n, cb, n * cb));
+  std::vector<std::uint8_t> got(n * cb);
+  std::memcpy(got.data(), ga.data.data(), got.size());
+  const NpyArray sa = read_npy(*o.got_scales);
+  const bool fp32 = is_fp32_rule(t.scheme.rule);
+  const bool ok_descr = fp32 ? (sa.dtype == "<f4" || sa.dtype == "<u4")
+                             : (sa.dtype == "|u1" || sa.dtype == "<u1" || sa.dtype == "|V1" || sa.dtype == "<V1");
+  if (!ok_descr)
+    throw Error("--got-scales has dtype " + sa.dtype + "; accepted: " +
+                (fp32 ? std::string("<f4 FP32 decode scales (or <u4 bits)") : std::string("|u1 (or <V1) scale codes")));
+  if (sa.element_count() != n)
+    throw Error(fmt::format("--got-scales has {} elements but {} has {} blocks; one scale per block", sa.element_count(), o.dir, n));
+  const std::vector<std::uint64_t> scales = raw_words(sa);
+  const check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt);
+
+  OutputSet outs;
+  outs.add_input(o.got, "--got");
+  outs.add_input(*o.got_scales, "--got-scales");
+  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
+  const OutputId i_min = outs.add_output(dir / "minimal.npy", "minimal.npy");
+  std::vector<float> mins;
+  for (const auto& mm : r.minimal) mins.insert(mins.end(), mm.block.begin(), mm.block.end());
+  outs.write(i_rep, r.json() + "\n");
+  write_npy(outs, i_min, words_npy("<f4", {r.minimal.size(), k}, f32_words(mins)));
   outs.commit();
   fmt::print("{}", r.text());
   return r.ok() ? 0 : 1;

@@ -6,6 +6,8 @@
 //   minifloat probe gen --format F --from f32|f64|f16|bf16 [--round …] --count N --seed S --out DIR
 //   minifloat probe check DIR --got GOT.npy [--rerun 'CMD {in} {out}']
 //   minifloat probe gen --model M --format A [--format-b B] [--k K] --count N --seed S --out DIR   (dot/GEMM)
+//   minifloat probe gen --scheme S [--round … --overflow … --profile … --packing fp4x2] --count N --seed S --out DIR
+//   minifloat probe check DIR --got CODES.npy --got-scales SCALES.npy      (block kernels, check_block.hpp)
 // Exit status: 0 pass, 1 mismatch (probe check), 2 bad input (one line on stderr).
 #pragma once
 #include <CLI/CLI.hpp>
@@ -33,13 +35,17 @@ int run_convert(const ConvertOptions& o);
 int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out);
 
 struct ProbeGenOptions {
-  std::string format, from = "f32", round = "rne", overflow = "nonsat", profile = "ocp", out;
+  std::string format, from = "f32", round = "rne", profile = "ocp", out;
+  std::optional<std::string> overflow;  ///< default nonsat (elementwise), satfinite (--scheme, as quantize)
   std::optional<std::string> sr_variant, sr_bits, count, seed, ulps;
   std::optional<std::string> model, format_b, k;  ///< --model (dot/GEMM kernels: cmd_probe_dot.cpp), --format-b, --k
+  std::optional<std::string> scheme, packing;  ///< --scheme NAME|SPEC (block target), --packing none|fp4x2
+  std::optional<std::string> mx_quirks;        ///< --mx-quirks none|torchao_0_18 (block targets)
 };
 struct ProbeCheckOptions {
   std::string dir, got, rerun, nan = "bits";
   std::optional<std::string> rounds;
+  std::optional<std::string> got_scales;  ///< block targets: the kernel's scales (one per block)
 };
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, CLI::App*& gen, CLI::App*& check);
 /// DIR/inputs.npy (the source type: <f4 <f8 <f2 <V2, else |u1 <u2 <u4 raw bits), DIR/rbits.npy (<u8,
@@ -47,6 +53,13 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, 
 int run_probe_gen(const ProbeGenOptions& o);
 /// Prints the report; writes DIR/report.json and DIR/minimal.npy (the minimal inputs, source dtype).
 int run_probe_check(const ProbeCheckOptions& o);
+/// probe gen --scheme: DIR/inputs.npy (<f4 [n, k]: n blocks of k), DIR/classes.npy (|u1 [n], BlockClass),
+/// DIR/expected.npy (|u1 [n, k], or [n, k/2] with --packing fp4x2), DIR/expected_scales.npy (|u1 [n]
+/// e8m0fnu / ue4m3 codes, or <f4 [n] FP32 decode scales), DIR/manifest.json ("block_target").
+int run_probe_gen_block(const ProbeGenOptions& o);
+/// probe check of a block folder: --got as expected.npy, --got-scales as expected_scales.npy (<u4 bits
+/// also accepted for FP32 scales). Writes DIR/report.json and DIR/minimal.npy (<f4 [m, k]).
+int run_probe_check_block(const ProbeCheckOptions& o);
 
 /// `probe gen --model M --format A [--format-b B] [--k K]` (check_dot.hpp): DIR/a.npy, DIR/b.npy (N×K codes,
 /// |u1 or <u2), DIR/c.npy (N <f4), DIR/classes.npy (|u1, DotClass), DIR/expected.npy (<f4, or <f2 for an

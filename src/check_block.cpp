@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: Apache-2.0
+// check_block.cpp: the block-kernel checker (check_block.hpp): block generators in named classes,
+// bit-for-bit comparison of element codes and scales with quant.hpp, shrinking, diagnosis.
+#include "minifloat/check_block.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+
+#include "minifloat/minifloat.hpp"
+
+namespace minifloat::check {
+
+namespace {
+
+constexpr NameEntry<BlockClass> kBlockClassEntries[] = {
+    {BlockClass::scale_edge, "scale_edge",
+     "amax at and +-1 ulp around where the scale rules differ (max*2^e, 2^E, even carry, tosa max+ulp/2)"},
+    {BlockClass::special, "special", "one NaN (quiet/signalling, both signs), +Inf or -Inf element in a finite block"},
+    {BlockClass::zero, "zero", "all-zero blocks (+0, -0, mixed)"},
+    {BlockClass::subnormal_amax, "subnormal_amax", "amax an FP32 subnormal, 2^-126 and its neighbours"},
+    {BlockClass::scaled_midpoint, "scaled_midpoint", "elements on and +-1 ulp around element midpoints times the block scale"},
+    {BlockClass::random, "random", "random tensors: scaled normal-like values and uniform finite f32 bits"},
+};
+
+struct SplitMix {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : next() % n; }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+};
+
+float f32_of_bits(std::uint32_t b) { return std::bit_cast<float>(b); }
+std::uint32_t bits_of(float f) { return std::bit_cast<std::uint32_t>(f); }
+float next_up(float f) { return std::nextafter(f, std::numeric_limits<float>::infinity()); }
+float next_down(float f) { return std::nextafter(f, -std::numeric_limits<float>::infinity()); }
+bool is_finite_f32(double d) { return std::isfinite(d) && std::fabs(d) <= static_cast<double>(std::numeric_limits<float>::max()); }
+
+std::string hex(std::uint64_t v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
+  return buf;
+}
+std::string num(double d) {
+  if (std::isnan(d)) return "NaN";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", d);
+  return buf;
+}
+std::string f32_text(float f) { return hex(bits_of(f), 8) + " (" + num(f) + ")"; }
+
+enum class ScaleKind : std::uint8_t { e8m0, ue4m3, fp32 };
+ScaleKind scale_kind(const Scheme& s) {
+  if (is_e8m0_rule(s.rule)) return ScaleKind::e8m0;
+  if (s.rule == ScaleRule::nvfp4) return ScaleKind::ue4m3;
+  return ScaleKind::fp32;
+}
+std::string scale_text(const Scheme& s, std::uint64_t w) {
+  switch (scale_kind(s)) {
+    case ScaleKind::e8m0: {
+      if (w == 0xff) return hex(w, 2) + " (NaN)";
+      if (w > 0xff) return hex(w, 2) + " (not an e8m0fnu code)";
+      return hex(w, 2) + " (2^" + std::to_string(static_cast<int>(w) - 127) + ")";
+    }
+    case ScaleKind::ue4m3:
+      if (w > 0xff) return hex(w, 2) + " (not a ue4m3 code)";
+      return hex(w, 2) + " (" + num(to_double(formats::e4m3fn, w)) + ")";
+    case ScaleKind::fp32:
+      if (w > 0xffffffffULL) return hex(w, 8) + " (not binary32 bits)";
+      return f32_text(f32_of_bits(static_cast<std::uint32_t>(w)));
+  }
+  return hex(w, 2);
+}
+std::string element_text(const Scheme& s, std::uint8_t c) {
+  if (s.element.kind == ElementKind::int8) return hex(c, 2) + " (" + num(static_cast<std::int8_t>(c) / 64.0) + ")";
+  const Unpacked u = unpack(s.element.format, c);
+  if (u.cls == Class::nan) return hex(c, 2) + " (NaN)";
+  return hex(c, 2) + " (" + num(to_double(s.element.format, c)) + ")";
+}
+
+std::string pct(std::uint64_t a, std::uint64_t n) {
+  if (n == 0) return "0%";
+  if (a == n) return "100%";
+  char buf[32];
+  double p = 100.0 * static_cast<double>(a) / static_cast<double>(n);
+  if (p > 99.99) p = 99.99;
+  std::snprintf(buf, sizeof buf, "%.2f%%", p);
+  return buf;
+}
+
+/// Element codes of one block in the kernel's storage form (`swap`: the two nibbles of each byte exchanged).
+void store_codes(const BlockTarget& t, std::span<const std::uint8_t> codes, std::span<std::uint8_t> out, bool swap) {
+  if (t.packing == Packing::fp4x2) {
+    for (std::size_t j = 0; 2 * j + 1 < codes.size(); ++j) {
+      const std::uint8_t lo = codes[2 * j] & 0x0f, hi = codes[2 * j + 1] & 0x0f;
+      out[j] = swap ? static_cast<std::uint8_t>((lo << 4) | hi) : static_cast<std::uint8_t>((hi << 4) | lo);
+    }
+  } else {
+    std::copy(codes.begin(), codes.end(), out.begin());
+  }
+}
+std::vector<std::uint8_t> load_codes(const BlockTarget& t, std::span<const std::uint8_t> stored, std::size_t k) {
+  std::vector<std::uint8_t> c(k);
+  if (t.packing == Packing::fp4x2) {
+    for (std::size_t i = 0; i < k; ++i) c[i] = static_cast<std::uint8_t>((stored[i / 2] >> (4 * (i % 2))) & 0x0f);
+  } else {
+    std::copy(stored.begin(), stored.begin() + static_cast<std::ptrdiff_t>(k), c.begin());
+  }
+  return c;
+}
+
+/// One alternative semantics: another target, optionally with swapped nibbles.
+struct Alt {
+  std::string name, bug;
+  BlockTarget t;
+  bool swap = false;
+};
+
+std::vector<Alt> panel(const BlockTarget& t) {
+  std::vector<Alt> v;
+  v.push_back({"the target", "", t, false});
+  auto add = [&](std::string name, std::string bug, BlockTarget a, bool swap = false) {
+    try {
+      validate(a);
+    } catch (const Error&) {
+      return;
+    }
+    if (a == t && !swap) return;
+    v.push_back({std::move(name), std::move(bug), a, swap});
+  };
+  const Scheme& s = t.scheme;
+  // Other scale rules of the same family.
+  for (const auto& e : name_table(ScaleRule{}).entries) {
+    if (e.value == s.rule) continue;
+    const bool same_family = (is_e8m0_rule(e.value) && is_e8m0_rule(s.rule)) || (is_fp32_rule(e.value) && is_fp32_rule(s.rule));
+    if (!same_family) continue;
+    BlockTarget a = t;
+    a.scheme.rule = e.value;
+    std::string bug = "scale rule " + std::string(e.name) + " instead of " + std::string(name(s.rule));
+    if (s.rule == ScaleRule::rceil && e.value == ScaleRule::ocp_floor) bug = "E8M0 floor instead of RCEIL (T10, T14)";
+    if (s.rule == ScaleRule::ocp_floor && e.value == ScaleRule::rceil) bug = "E8M0 RCEIL instead of OCP floor (T14)";
+    add("scale rule " + std::string(e.name), bug, a);
+  }
+  // Special-block policies.
+  for (const auto& e : name_table(ZeroBlock{}).entries) {
+    BlockTarget a = t;
+    a.scheme.policy.zero = e.value;
+    add("zero-block=" + std::string(e.name), "another all-zero block rule (D7, T9, T20)", a);
+  }
+  for (const auto& e : name_table(NanInBlock{}).entries) {
+    BlockTarget a = t;
+    a.scheme.policy.nan = e.value;
+    add("nan-block=" + std::string(e.name), "another NaN-in-block rule (D8, T18)", a);
+  }
+  for (const auto& e : name_table(InfInBlock{}).entries) {
+    BlockTarget a = t;
+    a.scheme.policy.inf = e.value;
+    add("inf-block=" + std::string(e.name), "another Inf-in-block rule", a);
+  }
+  for (const auto& e : name_table(SubnormalAmax{}).entries) {
+    BlockTarget a = t;
+    a.scheme.policy.subnormal = e.value;
+    add("subnormal-amax=" + std::string(e.name), "FP32-subnormal amax handled otherwise (T15)", a);
+  }
+  for (const auto& e : name_table(Fp32ScaleOrder{}).entries) {
+    BlockTarget a = t;
+    a.scheme.policy.fp32_order = e.value;
+    add("fp32-order=" + std::string(e.name), "another order of the FP32 scale operations", a);
+  }
+  // Element rounding and overflow.
+  for (const auto& e : name_table(Rounding{}).entries) {
+    if (e.value == Rounding::sr || e.value == t.rounding.rounding) continue;
+    BlockTarget a = t;
+    a.rounding.rounding = e.value;
+    std::string bug = "elements " + std::string(e.name) + " instead of " + std::string(name(t.rounding.rounding));
+    if (t.rounding.rounding == Rounding::rne && e.value == Rounding::rna) bug = "ties away instead of even (T1, T12)";
+    add("elements " + std::string(e.name), bug, a);
+  }
+  for (const auto& e : name_table(Overflow{}).entries) {
+    BlockTarget a = t;
+    a.rounding.overflow = e.value;
+    add("elements " + std::string(e.name), "element overflow " + std::string(e.name) + " (T2, T4)", a);
+  }
+  for (const auto& e : profile_table().entries) {
+    if (e.value == t.profile) continue;
+    BlockTarget a = t;
+    a.profile = e.value;
+    add("profile " + std::string(e.name), "the " + std::string(e.name) + " profile's element conversions", a);
+  }
+  for (const auto& e : name_table(MxQuirks{}).entries) {
+    BlockTarget a = t;
+    a.mx_quirks = e.value;
+    if (e.value == MxQuirks::none) add("OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
+    else add("mx-quirks " + std::string(e.name), "the " + std::string(e.name) + " quantizer's scales and order", a);
+  }
+  if (t.packing == Packing::fp4x2) add("nibbles swapped", "wrong FP4 nibble order (T16)", t, true);
+  return v;
+}
+
+/// The exact-value reason for a scale (E8M0 rules) in words.
+std::string scale_why(const BlockTarget& t, std::span<const float> b, const BlockResult& got) {
+  double amax = 0;
+  bool nan = false, inf = false;
+  for (float x : b) {
+    if (std::isnan(x)) nan = true;
+    else if (std::isinf(x)) inf = true;
+    else amax = std::max(amax, std::fabs(static_cast<double>(x)));
+  }
+  const Scheme& s = t.scheme;
+  std::string w = "scale: ";
+  if (nan) w += "a NaN element, nan-block=" + std::string(name(s.policy.nan));
+  else if (inf) w += "an Inf element, inf-block=" + std::string(name(s.policy.inf));
+  else if (amax == 0) w += "all-zero block, zero-block=" + std::string(name(s.policy.zero));
+  else {
+    const double mx = element_max(s.element);
+    const int e = std::ilogb(amax / mx);
+    w += "amax " + num(amax) + " = " + num(amax / std::ldexp(mx, e)) + "*" + num(mx) + "*2^" + std::to_string(e);
+    switch (s.rule) {
+      case ScaleRule::ocp_floor: w += "; ocp_floor: floor(log2 amax) - emax_elem"; break;
+      case ScaleRule::rceil: w += "; rceil: the smallest e with " + num(mx) + "*2^e >= amax"; break;
+      case ScaleRule::ceil: w += "; ceil: FP32 exponent of amax - emax_elem, +1 if its mantissa is nonzero"; break;
+      case ScaleRule::even: w += "; even: amax's FP32 bits + 2^(22-m), mantissa cleared, then floor"; break;
+      case ScaleRule::tosa: w += "; tosa: the smallest e with RNE(amax/2^e) <= max"; break;
+      case ScaleRule::fp32_amax: w += "; fp32_amax: decode = fl32(1/fl32(max/amax))"; break;
+      case ScaleRule::fp32_pow2: w += "; fp32_pow2: encode = fl32(max/amax), mantissa cleared"; break;
+      case ScaleRule::nvfp4: w += "; nvfp4: e4m3(fl32(amax/6) * S_enc)"; break;
+    }
+    if (amax < 0x1p-126) w += " (FP32-subnormal amax, subnormal-amax=" + std::string(name(s.policy.subnormal)) + ")";
+  }
+  // Which other rule gives the kernel's scale.
+  std::string others;
+  for (const auto& e : name_table(ScaleRule{}).entries) {
+    if (e.value == s.rule || scale_kind(s) == ScaleKind::ue4m3) continue;
+    if (is_e8m0_rule(e.value) != is_e8m0_rule(s.rule)) continue;
+    BlockTarget a = t;
+    a.scheme.rule = e.value;
+    try {
+      validate(a);
+    } catch (const Error&) {
+      continue;
+    }
+    if (expected_block(a, b).scale == got.scale) others += (others.empty() ? "" : ", ") + std::string(e.name);
+  }
+  if (!others.empty()) w += "; got = " + others + "'s";
+  return w;
+}
+
+std::string why_text(const BlockTarget& t, std::span<const float> b, const BlockResult& got, const BlockResult& want) {
+  if (got.scale != want.scale) return scale_why(t, b, got);
+  // Same scale, some element differs: the first one, with its scaled value.
+  for (std::size_t i = 0; i < want.codes.size(); ++i) {
+    if (got.codes[i] == want.codes[i]) continue;
+    std::string w = "element " + std::to_string(i) + ": x = " + num(b[i]);
+    if (scale_kind(t.scheme) == ScaleKind::e8m0 && want.scale < 0xff)
+      w += ", x/2^" + std::to_string(static_cast<int>(want.scale) - 127) + " = " +
+           num(std::ldexp(static_cast<double>(b[i]), 127 - static_cast<int>(want.scale)));
+    w += ", elements " + std::string(name(t.rounding.rounding)) + " " + std::string(name(t.rounding.overflow));
+    if (t.packing == Packing::fp4x2 && (i ^ 1) < want.codes.size() && got.codes[i] == want.codes[i ^ 1] &&
+        got.codes[i ^ 1] == want.codes[i])
+      w += "; got holds elements " + std::to_string(i & ~std::size_t{1}) + " and " + std::to_string(i | 1) + " swapped";
+    return w;
+  }
+  return "";
+}
+
+struct Runner {
+  const BlockTarget& t;
+  std::size_t k, cb;
+  /// Run `kernel` on blocks `vals` (n·k), results unpacked, plus the raw storage.
+  void run(const BlockKernel& kernel, std::span<const float> vals, std::vector<std::uint8_t>& codes,
+           std::vector<std::uint64_t>& scales) const {
+    const std::size_t n = vals.size() / k;
+    codes.assign(n * cb, 0);
+    scales.assign(n, 0);
+    kernel(vals, codes, scales);
+  }
+};
+
+BlockResult got_of(const BlockTarget& t, std::size_t k, std::size_t cb, std::span<const std::uint8_t> codes,
+                   std::span<const std::uint64_t> scales, std::size_t i) {
+  return {load_codes(t, codes.subspan(i * cb, cb), k), scales[i]};
+}
+
+/// Candidate blocks simpler than `b`: half of it or all but one element zeroed; or one change: an
+/// element zeroed, made ±1 or positive, moved to position 0, its exponent moved to 0 or one step
+/// toward it, or its significand rounded down or up to fewer bits.
+std::vector<std::vector<float>> shrink_candidates(std::span<const float> b) {
+  std::vector<std::vector<float>> out;
+  const std::uint64_t s0 = block_simplicity(b);
+  std::vector<float> c(b.begin(), b.end());
+  auto try_value = [&](std::size_t i, std::uint32_t v) {
+    const float old = c[i];
+    c[i] = f32_of_bits(v);
+    if (block_simplicity(c) < s0) out.push_back(c);
+    c[i] = old;
+  };
+  // Delta-debugging steps first: either half zeroed, every element but one zeroed.
+  for (std::size_t h = 0; h < 2 && b.size() > 1; ++h) {
+    std::vector<float> d(b.begin(), b.end());
+    std::fill(d.begin() + static_cast<std::ptrdiff_t>(h * (b.size() / 2)),
+              d.begin() + static_cast<std::ptrdiff_t>(h ? b.size() : b.size() / 2), 0.0f);
+    if (block_simplicity(d) < s0) out.push_back(std::move(d));
+  }
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    std::vector<float> d(b.size(), 0.0f);
+    d[i] = b[i];
+    if (bits_of(b[i]) != 0 && block_simplicity(d) < s0) out.push_back(std::move(d));
+  }
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const std::uint32_t x = bits_of(b[i]);
+    if (x == 0) continue;
+    try_value(i, 0);
+    if ((x & 0x7fffffffu) != 0 && (x & 0x7f800000u) != 0x7f800000u) {  // finite nonzero: +-1.0
+      try_value(i, 0x3f800000u);
+      try_value(i, (x & 0x80000000u) | 0x3f800000u);
+    }
+    if (x & 0x80000000u) try_value(i, x & 0x7fffffffu);
+    if (i != 0) {
+      std::swap(c[0], c[i]);
+      if (block_simplicity(c) < s0) out.push_back(c);
+      std::swap(c[0], c[i]);
+    }
+    const std::uint32_t ef = (x >> 23) & 0xffu;
+    if (ef == 0xffu || ef == 0) continue;  // NaN/Inf/subnormal: zeroing only
+    const std::uint32_t sign = x & 0x80000000u, mant = x & 0x007fffffu;
+    try_value(i, sign | (127u << 23) | mant);
+    try_value(i, sign | ((ef > 127 ? ef - 1 : ef + 1) << 23) | mant);
+    for (int j = 0; j < 23; ++j) {  // keep the top j mantissa bits
+      const std::uint32_t low = (1u << (23 - j)) - 1;
+      if ((mant & low) == 0) break;
+      try_value(i, x & ~low);
+      try_value(i, (x & ~low) + (low + 1));
+    }
+  }
+  return out;
+}
+
+Diagnosis diagnose(const BlockTarget& t, const BlockCases& cases, std::span<const std::uint8_t> got_codes,
+                   std::span<const std::uint64_t> got_scales) {
+  Diagnosis d;
+  const std::size_t cb = code_bytes_per_block(t);
+  std::vector<std::uint8_t> store(cb);
+  for (const Alt& a : panel(t)) {
+    Alternative r{a.name, a.bug, 0, cases.size()};
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const BlockResult e = expected_block(a.t, cases.at(i));
+      if (e.scale != got_scales[i]) continue;
+      store_codes(t, e.codes, store, a.swap);
+      if (std::equal(store.begin(), store.end(), got_codes.begin() + static_cast<std::ptrdiff_t>(i * cb))) ++r.agree;
+    }
+    d.ranked.push_back(std::move(r));
+  }
+  std::stable_sort(d.ranked.begin(), d.ranked.end(),
+                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
+  const Alternative& best = d.ranked.front();
+  std::uint64_t target_agree = 0;
+  for (const auto& r : d.ranked)
+    if (r.name == "the target") target_agree = r.agree;
+  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " blocks";
+  if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
+  if (best.name != "the target") d.text += "; the target on " + pct(target_agree, best.of);
+  return d;
+}
+
+BlockReport evaluate_impl(const BlockTarget& t, const BlockCases& cases, std::span<const std::uint8_t> got_codes,
+                          std::span<const std::uint64_t> got_scales, const BlockOptions& o, const BlockKernel& rerun,
+                          std::uint64_t calls) {
+  const std::size_t k = block_size(t), cb = code_bytes_per_block(t);
+  BlockReport r;
+  r.target = t;
+  r.tested = cases.size();
+  r.kernel_calls = calls;
+  constexpr std::size_t kClasses = std::size(kBlockClassEntries);
+  struct Best {
+    std::optional<std::size_t> idx;
+    std::uint64_t key = 0, failures = 0;
+  };
+  std::vector<Best> best(kClasses);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const BlockResult want = expected_block(t, cases.at(i));
+    const BlockResult got = got_of(t, k, cb, got_codes, got_scales, i);
+    if (got == want) continue;
+    ++r.failed;
+    Best& b = best[static_cast<std::size_t>(cases.classes[i])];
+    ++b.failures;
+    const std::uint64_t key = block_simplicity(cases.at(i));
+    if (!b.idx || key < b.key) {
+      b.idx = i;
+      b.key = key;
+    }
+  }
+  for (std::size_t c = 0; c < kClasses; ++c) {
+    if (!best[c].idx) continue;
+    BlockMismatch m;
+    m.cls = static_cast<BlockClass>(c);
+    const auto blk = cases.at(*best[c].idx);
+    m.block.assign(blk.begin(), blk.end());
+    m.got = got_of(t, k, cb, got_codes, got_scales, *best[c].idx);
+    m.class_failures = best[c].failures;
+    r.minimal.push_back(std::move(m));
+  }
+  // Shrink: each round, every class's candidates in one kernel call.
+  if (rerun && o.shrink == Options::Shrink::yes && !r.minimal.empty()) {
+    for (int round = 0; round < o.max_shrink_rounds; ++round) {
+      std::vector<float> vals;
+      std::vector<std::pair<std::size_t, std::vector<float>>> owner;
+      for (std::size_t mi = 0; mi < r.minimal.size(); ++mi)
+        for (auto& c : shrink_candidates(r.minimal[mi].block)) {
+          vals.insert(vals.end(), c.begin(), c.end());
+          owner.emplace_back(mi, std::move(c));
+        }
+      if (owner.empty()) break;
+      std::vector<std::uint8_t> codes;
+      std::vector<std::uint64_t> scales;
+      Runner{t, k, cb}.run(rerun, vals, codes, scales);
+      ++r.kernel_calls;
+      bool progress = false;
+      std::vector<std::optional<std::size_t>> pick(r.minimal.size());
+      std::vector<std::uint64_t> pick_key(r.minimal.size());
+      for (std::size_t j = 0; j < owner.size(); ++j) {
+        const BlockResult got = got_of(t, k, cb, codes, scales, j);
+        if (got == expected_block(t, owner[j].second)) continue;
+        const std::uint64_t key = block_simplicity(owner[j].second);
+        const std::size_t mi = owner[j].first;
+        if (!pick[mi] || key < pick_key[mi]) {
+          pick[mi] = j;
+          pick_key[mi] = key;
+        }
+      }
+      for (std::size_t mi = 0; mi < r.minimal.size(); ++mi) {
+        if (!pick[mi]) continue;
+        r.minimal[mi].block = owner[*pick[mi]].second;
+        r.minimal[mi].got = got_of(t, k, cb, codes, scales, *pick[mi]);
+        progress = true;
+      }
+      if (!progress) break;
+    }
+  }
+  for (auto& m : r.minimal) {
+    m.expected = expected_block(t, m.block);
+    m.why = why_text(t, m.block, m.got, m.expected);
+  }
+  if (o.diagnose == Options::Diagnose::yes && cases.size() > 0) r.diagnosis = diagnose(t, cases, got_codes, got_scales);
+  return r;
+}
+
+/// Append one block; values beyond binary32 are skipped by the callers.
+struct Builder {
+  BlockCases& out;
+  void add(std::span<const float> b, BlockClass c) {
+    out.values.insert(out.values.end(), b.begin(), b.end());
+    out.classes.push_back(c);
+  }
+};
+
+/// A random f32 block with |x| ≤ amax (amax at position p, sign from the generator).
+std::vector<float> block_with_amax(SplitMix& g, std::size_t k, float amax, std::size_t p) {
+  std::vector<float> b(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    const double u = g.unit();
+    float v = static_cast<float>(static_cast<double>(amax) * u);
+    if (std::fabs(v) > std::fabs(amax)) v = amax;
+    b[i] = (g.next() & 1) ? -v : v;
+  }
+  b[p % k] = (g.next() & 1) ? -amax : amax;
+  return b;
+}
+
+}  // namespace
+
+const NameTable<Packing>& name_table(Packing) {
+  static constexpr NameEntry<Packing> kEntries[] = {
+      {Packing::none, "none", "one code per output word"},
+      {Packing::fp4x2, "fp4x2", "two 4-bit codes per byte, element 2j in the low nibble (OCP MX v1.0, CUDA fp4x2, torch float4_e2m1fn_x2)"},
+  };
+  static constexpr NameTable<Packing> t{"probe-packing", "code packing", kEntries};
+  return t;
+}
+
+const NameTable<BlockClass>& name_table(BlockClass) {
+  static constexpr NameTable<BlockClass> t{"block-class", "block probe class", kBlockClassEntries};
+  return t;
+}
+
+std::string describe(const BlockTarget& t) {
+  std::string s = scheme_name(t.scheme) + " (f32 blocks of " + std::to_string(t.scheme.block_cols) + ", " +
+                  std::string(name(t.rounding.rounding)) + " " + std::string(name(t.rounding.overflow)) + ", " +
+                  std::string(profile_name(t.profile)) + ")";
+  if (t.packing == Packing::fp4x2) s += " fp4x2";
+  if (t.mx_quirks != MxQuirks::none) s += " mx-quirks " + std::string(name(t.mx_quirks));
+  return s;
+}
+
+void validate(const BlockTarget& t) {
+  validate_scheme(t.scheme);
+  if (t.scheme.block_rows != 1 || t.scheme.block_cols == 0)
+    throw Error("block target: only 1xk tiles (block rows 1, k >= 1 columns) can be checked, not " +
+                scheme_name(t.scheme));
+  if (t.mx_quirks != MxQuirks::none) {
+    QuantOptions qo;
+    qo.mx_quirks = t.mx_quirks;
+    BlockQuantizer probe({t.scheme.block_cols}, t.scheme, qo);  // throws where the quirks do not apply
+  }
+  if (t.rounding.rounding == Rounding::sr)
+    throw Error("block target: element rounding must be deterministic (rne rna rtz rtp rtn rto), not sr");
+  if (t.packing == Packing::fp4x2 &&
+      (t.scheme.element.kind != ElementKind::floating || t.scheme.element.format.bits != 4 || t.scheme.block_cols % 2 != 0))
+    throw Error("block target: fp4x2 packing needs a 4-bit element and an even block size");
+}
+
+std::size_t block_size(const BlockTarget& t) { return t.scheme.block_cols; }
+std::size_t code_bytes_per_block(const BlockTarget& t) {
+  return t.packing == Packing::fp4x2 ? t.scheme.block_cols / 2 : t.scheme.block_cols;
+}
+
+BlockResult expected_block(const BlockTarget& t, std::span<const float> block) {
+  QuantOptions qo;
+  qo.rounding = t.rounding;
+  qo.profile = t.profile;
+  qo.mx_quirks = t.mx_quirks;
+  const QuantizedTensor q = quantize(block, {block.size()}, t.scheme, qo);
+  BlockResult r;
+  r.codes = q.codes;
+  switch (scale_kind(t.scheme)) {
+    case ScaleKind::e8m0:
+    case ScaleKind::ue4m3: r.scale = q.scale_codes.empty() ? 0 : q.scale_codes[0]; break;
+    case ScaleKind::fp32: r.scale = q.scales.empty() ? 0 : bits_of(q.scales[0]); break;
+  }
+  return r;
+}
+
+std::uint64_t block_simplicity(std::span<const float> block) {
+  std::uint64_t nz = 0, len = 0, ex = 0, pos = 0, neg = 0;
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    const std::uint32_t b = bits_of(block[i]);
+    if (b == 0) continue;
+    ++nz;
+    neg += b >> 31;
+    pos += i;
+    const std::uint32_t m = b & 0x007fffffu;
+    len += m == 0 ? 0 : static_cast<std::uint64_t>(23 - std::countr_zero(m));
+    const int e = static_cast<int>((b >> 23) & 0xff);
+    ex += static_cast<std::uint64_t>(e == 0 ? 126 : std::abs(e - 127));
+  }
+  auto cap = [](std::uint64_t v, int bits) { return std::min<std::uint64_t>(v, (std::uint64_t{1} << bits) - 1); };
+  return (cap(nz, 12) << 52) | (cap(ex, 14) << 38) | (cap(len, 14) << 24) | (cap(pos, 16) << 8) | cap(neg, 8);
+}
+
+BlockCases generate_blocks(const BlockTarget& t, const BlockGenOptions& g) {
+  validate(t);
+  const std::size_t k = block_size(t);
+  SplitMix rng{g.seed};
+  const ElementType el = t.scheme.element;
+  const double mx = element_max(el);
+  const int m = element_mantissa_bits(el);
+  std::vector<std::pair<BlockClass, std::vector<float>>> blocks;
+  auto add = [&](BlockClass c, std::vector<float> b) { blocks.emplace_back(c, std::move(b)); };
+  // scale_edge: the rule boundaries for exponents across the E8M0 range, each ±1 ulp.
+  {
+    double half_ulp_max = 0;
+    if (el.kind == ElementKind::int8) half_ulp_max = 0.5 / 64;
+    else half_ulp_max = std::ldexp(1.0, emax(el.format) - el.format.mantissa_bits - 1);
+    std::vector<int> exps;
+    for (int e = -8; e <= 8; ++e) exps.push_back(e);
+    for (int e : {-140, -135, -130, -127, -126, -125, -120, -64, -30, 30, 64, 100, 118, 119, 120, 126, 127})
+      exps.push_back(e);
+    std::size_t pos = 0;
+    for (int e : exps) {
+      const double bases[] = {mx * std::ldexp(1.0, e), std::ldexp(1.0, e + element_emax(el)),
+                              (2.0 - std::ldexp(1.0, -(m + 1))) * std::ldexp(1.0, e + element_emax(el) - 1),
+                              (mx + half_ulp_max) * std::ldexp(1.0, e)};
+      for (double b : bases) {
+        if (!is_finite_f32(b) || b == 0) continue;
+        const float f = static_cast<float>(b);
+        if (static_cast<double>(f) != b) continue;
+        for (float a : {next_down(f), f, next_up(f)}) {
+          if (!std::isfinite(a) || a == 0) continue;
+          add(BlockClass::scale_edge, block_with_amax(rng, k, a, pos++));
+        }
+      }
+    }
+  }
+  // special: one NaN / Inf element in a block of amax ~ 1.
+  {
+    const std::uint32_t specials[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7fa00000u, 0x7f800000u, 0xff800000u};
+    std::size_t pos = 0;
+    for (std::uint32_t s : specials)
+      for (int rep = 0; rep < 4; ++rep) {
+        std::vector<float> b = block_with_amax(rng, k, 1.0f, pos);
+        b[(pos + 3 + static_cast<std::size_t>(rep) * 5) % k] = f32_of_bits(s);
+        ++pos;
+        add(BlockClass::special, std::move(b));
+      }
+  }
+  // zero blocks.
+  add(BlockClass::zero, std::vector<float>(k, 0.0f));
+  add(BlockClass::zero, std::vector<float>(k, -0.0f));
+  {
+    std::vector<float> b(k, 0.0f);
+    for (std::size_t i = 1; i < k; i += 2) b[i] = -0.0f;
+    add(BlockClass::zero, std::move(b));
+  }
+  // subnormal amax.
+  {
+    std::vector<std::uint32_t> amaxes = {0x00000001u, 0x00000002u, 0x00000003u, 0x00400000u, 0x00400001u, 0x003fffffu,
+                                         0x007fffffu, 0x00800000u, 0x00800001u, 0x00c00000u, 0x00200000u, 0x00100000u};
+    for (int i = 0; i < 12; ++i) amaxes.push_back(static_cast<std::uint32_t>(1 + rng.below(0x007fffffu)));
+    std::size_t pos = 0;
+    for (std::uint32_t a : amaxes) add(BlockClass::subnormal_amax, block_with_amax(rng, k, f32_of_bits(a), pos++));
+  }
+  // scaled midpoints: a random block's decode scale times the element grid's midpoints.
+  {
+    std::vector<double> grid;  // positive finite element magnitudes, ascending
+    if (el.kind == ElementKind::int8) {
+      for (int i = 0; i <= 127; ++i) grid.push_back(i / 64.0);
+    } else {
+      for (std::uint64_t c = 0; c <= code_mask(el.format); ++c) {
+        const Unpacked u = unpack(el.format, c);
+        if (u.negative || u.cls == Class::nan || u.cls == Class::inf) continue;
+        grid.push_back(to_double(el.format, c));
+      }
+      std::sort(grid.begin(), grid.end());
+      grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    }
+    const std::size_t want = std::max<std::size_t>(8, g.count / 8);
+    for (std::size_t n = 0; n < want && grid.size() > 1; ++n) {
+      const int e = static_cast<int>(rng.below(41)) - 20;
+      const float amax = static_cast<float>(mx * std::ldexp(1.0 + rng.unit(), e - 1));
+      std::vector<float> b = block_with_amax(rng, k, amax, n);
+      QuantOptions qo;
+      qo.rounding = t.rounding;
+      qo.profile = t.profile;
+      const QuantizedTensor q = quantize(std::span<const float>(b), {k}, t.scheme, qo);
+      const double d = block_scale_value(q, 0);
+      if (!(d > 0) || !std::isfinite(d)) continue;
+      for (std::size_t i = 0; i < k; ++i) {
+        if (std::fabs(b[i]) == amax) continue;
+        const std::size_t j = rng.below(grid.size() - 1);
+        const double mid = (grid[j] + grid[j + 1]) / 2 * d;
+        float v = static_cast<float>(mid);
+        const int nudge = static_cast<int>(rng.below(3));
+        if (nudge == 1) v = next_down(v);
+        if (nudge == 2) v = next_up(v);
+        if (!(std::fabs(v) <= amax)) continue;
+        b[i] = (rng.next() & 1) ? -v : v;
+      }
+      add(BlockClass::scaled_midpoint, std::move(b));
+    }
+  }
+  // Sub-sample the boundary classes to 3/4 of count.
+  const std::size_t cap = g.count - g.count / 4;
+  if (blocks.size() > cap && cap > 0) {
+    std::vector<std::pair<BlockClass, std::vector<float>>> kept;
+    for (std::size_t i = 0; i < cap; ++i) kept.push_back(std::move(blocks[i * blocks.size() / cap]));
+    blocks = std::move(kept);
+  }
+  // random: normal-like values (sum of uniforms) times 2^e, and uniform finite f32 bits.
+  while (blocks.size() < g.count) {
+    std::vector<float> b(k);
+    if (rng.next() % 4 == 0) {
+      for (auto& x : b) {
+        std::uint32_t v;
+        do v = static_cast<std::uint32_t>(rng.next()); while ((v & 0x7f800000u) == 0x7f800000u);
+        x = f32_of_bits(v);
+      }
+    } else {
+      const int e = static_cast<int>(rng.below(61)) - 30;
+      for (auto& x : b) {
+        const double n = rng.unit() + rng.unit() + rng.unit() + rng.unit() - 2.0;
+        x = static_cast<float>(std::ldexp(n, e));
+      }
+    }
+    add(BlockClass::random, std::move(b));
+  }
+  // Class order, each class by simplicity.
+  std::stable_sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return block_simplicity(a.second) < block_simplicity(b.second);
+  });
+  BlockCases out;
+  out.block = k;
+  Builder bld{out};
+  for (const auto& [c, b] : blocks) bld.add(b, c);
+  return out;
+}
+
+BlockReport evaluate_blocks(const BlockTarget& t, const BlockCases& cases, std::span<const std::uint8_t> got_codes,
+                            std::span<const std::uint64_t> got_scales, const BlockOptions& o, const BlockKernel& rerun) {
+  validate(t);
+  if (cases.block != block_size(t) || cases.values.size() != cases.size() * cases.block)
+    throw Error("evaluate_blocks: the cases are not blocks of " + std::to_string(block_size(t)) + " values");
+  if (got_codes.size() != cases.size() * code_bytes_per_block(t))
+    throw Error("evaluate_blocks: got " + std::to_string(got_codes.size()) + " code bytes, expected " +
+                std::to_string(cases.size() * code_bytes_per_block(t)) + " (" + std::to_string(cases.size()) +
+                " blocks of " + std::to_string(code_bytes_per_block(t)) + ")");
+  if (got_scales.size() != cases.size())
+    throw Error("evaluate_blocks: got " + std::to_string(got_scales.size()) + " scales, expected one per block (" +
+                std::to_string(cases.size()) + ")");
+  return evaluate_impl(t, cases, got_codes, got_scales, o, rerun, 0);
+}
+
+BlockReport check_blocks(const BlockKernel& kernel, const BlockTarget& t, const BlockOptions& o) {
+  validate(t);
+  if (o.batch == 0) throw Error("check_blocks: batch must be >= 1");
+  const BlockCases cases = generate_blocks(t, o.gen);
+  const std::size_t k = block_size(t), cb = code_bytes_per_block(t);
+  std::vector<std::uint8_t> codes(cases.size() * cb);
+  std::vector<std::uint64_t> scales(cases.size());
+  std::uint64_t calls = 0;
+  for (std::size_t i = 0; i < cases.size(); i += o.batch) {
+    const std::size_t n = std::min(o.batch, cases.size() - i);
+    kernel(std::span<const float>(cases.values).subspan(i * k, n * k), std::span<std::uint8_t>(codes).subspan(i * cb, n * cb),
+           std::span<std::uint64_t>(scales).subspan(i, n));
+    ++calls;
+  }
+  return evaluate_impl(t, cases, codes, scales, o, kernel, calls);
+}
+
+std::string BlockReport::text() const {
+  std::string s = "check-blocks " + describe(target) + ": " + std::to_string(tested) + " blocks";
+  if (ok()) {
+    s += ", pass\n";
+  } else {
+    s += ", " + std::to_string(failed) + " failing in " + std::to_string(minimal.size()) + " classes\n";
+    for (const auto& m : minimal) {
+      s += "[" + std::string(name(m.cls)) + "] " + std::to_string(m.class_failures) + " failing; block:";
+      std::size_t zeros = 0;
+      for (std::size_t i = 0; i < m.block.size(); ++i) {
+        if (bits_of(m.block[i]) == 0) {
+          ++zeros;
+          continue;
+        }
+        s += ' ';
+        s += std::to_string(i);
+        s += ':';
+        s += f32_text(m.block[i]);
+      }
+      if (zeros) s += zeros == m.block.size() ? " all +0" : ", rest +0";
+      s += "\n  scale got " + scale_text(target.scheme, m.got.scale) + " expected " + scale_text(target.scheme, m.expected.scale);
+      int shown = 0;
+      for (std::size_t i = 0; i < m.expected.codes.size() && i < m.got.codes.size(); ++i) {
+        if (m.got.codes[i] == m.expected.codes[i]) continue;
+        if (++shown > 4) {
+          s += "; ...";
+          break;
+        }
+        s += "; element " + std::to_string(i) + " got " + element_text(target.scheme, m.got.codes[i]) + " expected " +
+             element_text(target.scheme, m.expected.codes[i]);
+      }
+      s += "\n  why: " + m.why + "\n";
+    }
+  }
+  if (!diagnosis.text.empty()) s += "diagnosis: " + diagnosis.text + "\n";
+  return s;
+}
+
+std::string BlockReport::json() const {
+  nlohmann::ordered_json j;
+  j["target"] = describe(target);
+  j["scheme"] = scheme_name(target.scheme);
+  j["tested"] = tested;
+  j["failed"] = failed;
+  j["kernel_calls"] = kernel_calls;
+  j["minimal"] = nlohmann::ordered_json::array();
+  for (const auto& m : minimal) {
+    nlohmann::ordered_json x;
+    x["class"] = std::string(name(m.cls));
+    x["class_failures"] = m.class_failures;
+    auto arr = nlohmann::ordered_json::array();
+    for (float f : m.block) arr.push_back(hex(bits_of(f), 8));
+    x["block_f32_bits"] = arr;
+    x["got_scale"] = m.got.scale;
+    x["expected_scale"] = m.expected.scale;
+    x["got_codes"] = m.got.codes;
+    x["expected_codes"] = m.expected.codes;
+    x["why"] = m.why;
+    j["minimal"].push_back(std::move(x));
+  }
+  nlohmann::ordered_json d;
+  d["text"] = diagnosis.text;
+  d["ranked"] = nlohmann::ordered_json::array();
+  for (const auto& a : diagnosis.ranked) d["ranked"].push_back({{"name", a.name}, {"bug_class", a.bug_class}, {"agree", a.agree}, {"of", a.of}});
+  j["diagnosis"] = std::move(d);
+  return j.dump(1);
+}
+
+}  // namespace minifloat::check

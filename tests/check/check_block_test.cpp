@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// check_block_test.cpp: the block-kernel checker (check_block.hpp). Oracle: an independent MX
+// quantizer written here from OCP MX v1.0 §6.3 and the e4m3fn / e2m1fn tables of OCP OFP8 v1.0 /
+// MX v1.0 §5.3 (values by their formula, RNE by nearest-with-even-code search over the grid; the
+// E8M0 exponent by exact double comparisons) — it shares no code with quant.cpp or round_pack.
+// The deliberately wrong block kernels (E8M0 floor instead of RCEIL; FP4 nibbles swapped) are the
+// same quantizer with the one bug; their minimal blocks are derived by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "minifloat/check_block.hpp"
+
+namespace {
+
+using namespace minifloat;
+using check::BlockClass;
+
+/// Positive magnitudes of a sign-magnitude minifloat with `e` exponent bits, `m` mantissa bits,
+/// bias b, codes 0..max_code (OCP: e4m3fn max code 0x7e = 448, e2m1fn 0x7 = 6).
+std::vector<double> grid(int e, int m, int b, unsigned max_code) {
+  std::vector<double> v;
+  for (unsigned c = 0; c <= max_code; ++c) {
+    const unsigned E = c >> m, M = c & ((1u << m) - 1);
+    v.push_back(E == 0 ? std::ldexp(M, 1 - b - m) : std::ldexp((1u << m) + M, static_cast<int>(E) - b - m));
+  }
+  (void)e;
+  return v;
+}
+
+/// RNE onto the grid with saturation (satfinite): nearest magnitude, ties to the even code.
+unsigned round_grid(const std::vector<double>& g, double x, unsigned sign_bit) {
+  const double a = std::fabs(x);
+  unsigned best = 0;
+  for (unsigned c = 1; c < g.size(); ++c) {
+    const double d = std::fabs(g[c] - a), db = std::fabs(g[best] - a);
+    if (d < db || (d == db && (c & 1) == 0)) best = c;
+  }
+  if (a >= g.back()) best = static_cast<unsigned>(g.size() - 1);
+  return std::signbit(x) ? (best | sign_bit) : best;
+}
+
+enum class ScaleBug { none, floor_instead_of_rceil };
+enum class NibbleBug { none, swapped };
+
+/// An MX block quantizer (f32 blocks of 32): NaN/Inf anywhere → scale 0xff and every element the
+/// element NaN code (`nan_code`); all-zero → 0x00; else X = 2^e with rceil (smallest e with
+/// max·2^e ≥ amax) or floor (floor(log2 amax) − emax_elem), e clamped to [−127, 127], elements x/X by RNE satfinite.
+struct MxKernel {
+  std::vector<double> g;
+  int emax_elem;
+  unsigned sign_bit, nan_code;
+  bool rceil;
+  ScaleBug bug = ScaleBug::none;
+  NibbleBug nib = NibbleBug::none;
+  bool packed = false;
+  void operator()(std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> scales) const {
+    const std::size_t k = 32, n = in.size() / k;
+    std::vector<unsigned> c(k);
+    for (std::size_t b = 0; b < n; ++b) {
+      double amax = 0;
+      bool special = false;
+      for (std::size_t i = 0; i < k; ++i) {
+        const double x = in[b * k + i];
+        if (!std::isfinite(x)) special = true;
+        else amax = std::max(amax, std::fabs(x));
+      }
+      int e = -127;
+      if (special) {
+        scales[b] = 0xff;
+        for (auto& x : c) x = nan_code;
+      } else {
+        if (amax > 0) {
+          const double mx = g.back();
+          if (rceil && bug == ScaleBug::none) {
+            e = std::ilogb(amax / mx) - 1;  // the smallest e with mx·2^e ≥ amax (exact comparisons)
+            while (std::ldexp(mx, e) < amax) ++e;
+          } else {
+            e = std::ilogb(amax) - emax_elem;
+          }
+          e = std::clamp(e, -127, 127);
+        }
+        scales[b] = static_cast<std::uint64_t>(e + 127);
+        for (std::size_t i = 0; i < k; ++i) c[i] = round_grid(g, std::ldexp(static_cast<double>(in[b * k + i]), -e), sign_bit);
+      }
+      if (packed) {
+        for (std::size_t j = 0; j < k / 2; ++j) {
+          const unsigned lo = c[2 * j], hi = c[2 * j + 1];
+          codes[b * k / 2 + j] = static_cast<std::uint8_t>(nib == NibbleBug::swapped ? (lo << 4 | hi) : (hi << 4 | lo));
+        }
+      } else {
+        for (std::size_t i = 0; i < k; ++i) codes[b * k + i] = static_cast<std::uint8_t>(c[i]);
+      }
+    }
+  }
+};
+
+MxKernel e4m3_rceil() { return {grid(4, 3, 7, 0x7e), 8, 0x80, 0x7f, true}; }
+// e2m1fn has no NaN: the ocp profile's nan_to_finite gives +max (0x7) for the elements of a NaN block.
+MxKernel e2m1_floor() { return {grid(2, 1, 1, 0x7), 2, 0x8, 0x7, false}; }
+
+check::BlockTarget rceil_target() {
+  check::BlockTarget t;
+  t.scheme = find_scheme("mxfp8_e4m3");
+  t.scheme.rule = ScaleRule::rceil;
+  return t;
+}
+
+check::BlockOptions fast(std::size_t n = 1024) {
+  check::BlockOptions o;
+  o.gen.count = n;
+  return o;
+}
+
+TEST(CheckBlock, GeneratorEmitsEveryClassInOrder) {
+  const auto cases = check::generate_blocks(rceil_target(), {.seed = 3, .count = 2048});
+  ASSERT_EQ(cases.size(), 2048u);
+  ASSERT_EQ(cases.block, 32u);
+  std::vector<int> seen(6, 0);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ++seen[static_cast<int>(cases.classes[i])];
+    if (i) {
+      EXPECT_LE(cases.classes[i - 1], cases.classes[i]);
+    }
+  }
+  for (int c = 0; c < 6; ++c) EXPECT_GT(seen[c], 0) << name(static_cast<BlockClass>(c));
+  // 460 = 448·(1 + 3/112): rceil and ocp_floor differ there (spec-digest §2.3); the edge
+  // generator emits 448·2^e for e = 0 exactly, so some scale_edge block has amax 448.
+  bool has448 = false;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (cases.classes[i] != BlockClass::scale_edge) continue;
+    float a = 0;
+    for (float x : cases.at(i)) a = std::max(a, std::fabs(x));
+    has448 |= a == 448.0f;
+  }
+  EXPECT_TRUE(has448);
+  // Deterministic.
+  EXPECT_EQ(check::generate_blocks(rceil_target(), {.seed = 3, .count = 2048}).values.size(), cases.values.size());
+}
+
+TEST(CheckBlock, IndependentRceilKernelPasses) {
+  const auto r = check::check_blocks(e4m3_rceil(), rceil_target(), fast());
+  EXPECT_TRUE(r.ok()) << r.text();
+  EXPECT_EQ(r.diagnosis.ranked.front().name, "the target");
+  EXPECT_EQ(r.text().rfind("check-blocks mxfp8_e4m3", 0), std::string::npos);  // rceil is a spec, not the table name
+}
+
+TEST(CheckBlock, IndependentMxfp4PackedKernelPasses) {
+  check::BlockTarget t{.scheme = find_scheme("mxfp4"), .packing = check::Packing::fp4x2};
+  MxKernel k = e2m1_floor();
+  k.packed = true;
+  const auto r = check::check_blocks(k, t, fast());
+  EXPECT_TRUE(r.ok()) << r.text();
+}
+
+// The block bug-class table: kernel, failing class, hand-derived minimal block, diagnosis.
+struct BlockBug {
+  const char* name;
+  BlockClass cls;
+  std::uint32_t minimal_bits;  ///< the one nonzero element of the minimal block, at position 0
+  const char* diagnosis;
+};
+// Floor instead of RCEIL: floor(log2 a) − 8 < rceil's e exactly when a > 448·2^(floor(log2 a) − 8),
+// i.e. a's significand exceeds 1.75 (448 = 1.75·2^8). The simplest such f32 (fewest significand
+// bits, exponent nearest 0) is 1.875 = 0x3ff00000 (1.11100…·2^0: three bits; 1.75 itself is equal, not above).
+// Shrinking zeroes every other element and clears significand bits while the bug still shows.
+//
+// Swapped nibbles: the simplest block that shows it has one nonzero element x at position 0 whose
+// code differs from 0's: the smallest-exponent, fewest-bit positive value is 1.0 (0x3f800000), whose
+// e2m1 code under floor (e = 0 − 2 → x/X = 4 → 0x6) lands in the high nibble.
+const BlockBug kBlockBugs[] = {
+    {"e8m0_floor_instead_of_rceil", BlockClass::scale_edge, 0x3ff00000u, "E8M0 floor instead of RCEIL"},
+    {"fp4_nibbles_swapped", BlockClass::scale_edge, 0x3f800000u, "wrong FP4 nibble order"},
+};
+
+class BlockBugClass : public ::testing::TestWithParam<int> {};
+std::string block_bug_name(const ::testing::TestParamInfo<int>& i) { return kBlockBugs[i.param].name; }
+
+TEST_P(BlockBugClass, FailsShrinksAndIsDiagnosed) {
+  const BlockBug& b = kBlockBugs[GetParam()];
+  check::BlockTarget t = rceil_target();
+  MxKernel k = e4m3_rceil();
+  if (GetParam() == 0) {
+    k.bug = ScaleBug::floor_instead_of_rceil;
+  } else {
+    t = {.scheme = find_scheme("mxfp4"), .packing = check::Packing::fp4x2};
+    k = e2m1_floor();
+    k.packed = true;
+    k.nib = NibbleBug::swapped;
+  }
+  const auto r = check::check_blocks(k, t, fast());
+  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.minimal.empty());
+  const check::BlockMismatch* m = nullptr;
+  for (const auto& x : r.minimal)
+    if (x.cls == b.cls) m = &x;
+  ASSERT_NE(m, nullptr) << r.text();
+  std::size_t nonzero = 0;
+  for (float x : m->block) nonzero += std::bit_cast<std::uint32_t>(x) != 0;
+  EXPECT_EQ(nonzero, 1u) << r.text();
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(m->block[0]), b.minimal_bits) << r.text();
+  EXPECT_NE(r.diagnosis.text.find(b.diagnosis), std::string::npos) << r.diagnosis.text;
+  EXPECT_NE(r.diagnosis.text.find("100%"), std::string::npos) << r.diagnosis.text;
+  EXPECT_NE(r.text().find("[" + std::string(name(b.cls)) + "]"), std::string::npos);
+  std::cout << r.text();
+}
+INSTANTIATE_TEST_SUITE_P(BlockTable, BlockBugClass, ::testing::Range(0, 2), block_bug_name);
+
+TEST(CheckBlock, FloorScaleMismatchExplainsTheRule) {
+  // One block, amax 460 (spec-digest §2.3): rceil 0x80, floor 0x7f.
+  check::BlockTarget t = rceil_target();
+  check::BlockCases cases;
+  cases.block = 32;
+  cases.values.assign(32, 0.0f);
+  cases.values[0] = 460.0f;
+  cases.classes = {BlockClass::scale_edge};
+  MxKernel k = e4m3_rceil();
+  k.bug = ScaleBug::floor_instead_of_rceil;
+  std::vector<std::uint8_t> codes(32);
+  std::vector<std::uint64_t> scales(1);
+  k(cases.values, codes, scales);
+  EXPECT_EQ(scales[0], 0x7fu);
+  const auto r = check::evaluate_blocks(t, cases, codes, scales);
+  ASSERT_EQ(r.minimal.size(), 1u);
+  EXPECT_EQ(r.minimal[0].expected.scale, 0x80u);
+  EXPECT_EQ(r.minimal[0].expected.codes[0], 0x76u);  // 460/2 = 230 → 224 (0x76), T14
+  EXPECT_EQ(r.minimal[0].got.codes[0], 0x7eu);       // 460 saturates to 448
+  EXPECT_NE(r.minimal[0].why.find("got = ocp_floor"), std::string::npos) << r.minimal[0].why;
+  EXPECT_NE(r.text().find("scale got 0x7f (2^0) expected 0x80 (2^1)"), std::string::npos) << r.text();
+}
+
+TEST(CheckBlock, BadInputsAreRefused) {
+  check::BlockTarget t;
+  t.scheme = find_scheme("fp8_128x128");
+  EXPECT_THROW(check::validate(t), Error);
+  t.scheme = find_scheme("mxfp8_e4m3");
+  t.packing = check::Packing::fp4x2;
+  EXPECT_THROW(check::validate(t), Error);
+  t.packing = check::Packing::none;
+  const auto cases = check::generate_blocks(t, {.count = 16});
+  std::vector<std::uint8_t> codes(16 * 32 - 1);
+  std::vector<std::uint64_t> scales(16);
+  EXPECT_THROW(check::evaluate_blocks(t, cases, codes, scales), Error);
+}
+
+}  // namespace
