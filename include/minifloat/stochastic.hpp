@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 
+#include "convert_span.hpp"
 #include "core/format.hpp"
 #include "core/profile.hpp"
 #include "core/rounding.hpp"
@@ -66,6 +67,19 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
 //    finite" exception of nonsat that rtz/rtp/rtn have.
 //  - Signs: the magnitude is rounded, so SR(−x) = −SR(x) for the same bits (a zero result takes
 //    the format's zero: +0 in FNUZ/P3109 formats). NaN, ±0 and representable x never read the bits.
+
+/// The loop an sr_convert_* call into std::uint8_t codes runs. ArrayPath::simd (a table the engine
+/// fills, simd/sr_table.hpp; random bits from the vectorised Philox of fill_sr_bits) when all hold:
+///  - the source is f32, f16 or bf16 (f64 sources take the engine: see below);
+///  - `to` is one of e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
+///    e8m0fnu ue4m3 (compared field by field);
+///  - `spec.rounding` is sr, any SrVariant (exact, a, b, c, equal) and sr_bits, any Overflow;
+///  - `prof` equals profiles::ocp, ::nvidia, ::ml_dtypes or ::p3109.
+/// Everything else, and inside the table path the inputs whose rounding reads more than one up/down
+/// decision (f32 subnormals, |x| more than 40 bits below the target's quantum, the top of the binade
+/// below 2^emin), runs the engine per element. Either way the codes and flags are the engine's
+/// (proved by tests/simd/: every f16 and bf16 input, RapidCheck over f32).
+ArrayPath sr_path(Format to, RoundingSpec spec, Profile prof);
 
 /// Stochastically round binary32 values to codes of `to` (≤ 8 bits).
 /// **Example**: {1.0625f} → e4m3fn, exact variant: 0x38 (1.0) or 0x39 (1.125), each with P = ½.

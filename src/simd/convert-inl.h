@@ -146,6 +146,21 @@ inline unsigned EncodeF16(const std::uint16_t* in, std::uint8_t* out, std::size_
   return encode_keys(n, out, table, drop, LoadF16{in});
 }
 
+/// Widen n binary16 bit patterns to binary32 bit patterns, exactly (LoadF16); the SR table path
+/// (simd/sr_table.hpp) keys on binary32 bits.
+inline void WidenF16(const std::uint16_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  const LoadF16 load{in};
+  std::size_t k = 0;
+  for (; k + N <= n; k += N) hn::StoreU(load(du, k), du, out + k);
+  if (k < n) {
+    alignas(64) std::uint32_t buf[hn::MaxLanes(du)];
+    hn::Store(load(du, k, n - k), du, buf);
+    for (std::size_t j = 0; k + j < n; ++j) out[k + j] = buf[j];
+  }
+}
+
 /// Decode n codes of ≤ 8 bits through `values` (256 f32 bit patterns from the engine) and `flags`
 /// (256 flag words, read only when `any_flags`). Scalar lookups (see encode_keys on gathers).
 /// Returns false, having written an unspecified prefix, when a code has a bit set in `bad_bits`
