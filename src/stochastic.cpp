@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -37,6 +38,19 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
     simd::philox_blocks(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), s.stream, s.step,
                         k0, k1, static_cast<std::size_t>(nb), w.data());
     const std::uint64_t end = (block + nb) * 4;
+    if (words == 2) {  // little-endian pairs (low word first) are the 64-bit words themselves
+      const std::uint64_t off = (s.index_base + i) * 2;
+      const std::size_t m = static_cast<std::size_t>(std::min<std::uint64_t>((end - off) / 2, n - i));
+      const std::size_t rel = static_cast<std::size_t>(off - block * 4);
+      if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(out.data() + i, w.data() + rel, m * 8);
+      } else {
+        for (std::size_t k = 0; k < m; ++k)
+          out[i + k] = std::uint64_t{w[rel + 2 * k]} | (std::uint64_t{w[rel + 2 * k + 1]} << 32);
+      }
+      i += m;
+      continue;
+    }
     for (; i < n; ++i) {
       const std::uint64_t off = (s.index_base + i) * words;
       if (off >= end) break;
@@ -81,7 +95,7 @@ enum class Source : std::uint8_t { f32, f64, f16, bf16 };
 /// simd::sr_encode_f32_bits; otherwise by the engine loop of convert_span.cpp.
 template <Source Src, class T, class Code, class Conv>
 Flags run_range(const T* in, Code* out, std::size_t n, Format to, const RoundingSpec& spec, SrStream s,
-                const Profile& prof, const simd::SrTable* table, Conv conv) {
+                const Profile& prof, const simd::SrTable* table, const simd::SrTable64* table64, Conv conv) {
   constexpr std::size_t kChunk = 1024;
   std::array<std::uint64_t, kChunk> rb;
   std::array<std::uint32_t, kChunk> x32;
@@ -91,6 +105,14 @@ Flags run_range(const T* in, Code* out, std::size_t n, Format to, const Rounding
     SrStream c = s;
     c.index_base = s.index_base + start;
     fill_sr_bits(c, spec.sr_variant, std::span<std::uint64_t>(rb.data(), len));
+    if constexpr (sizeof(Code) == 1 && Src == Source::f64) {
+      if (table64 != nullptr) {
+        std::array<std::uint64_t, kChunk> x64;
+        std::memcpy(x64.data(), in + start, len * sizeof(double));
+        flags |= simd::sr_encode_f64_bits(*table64, spec, x64.data(), rb.data(), out + start, len);
+        continue;
+      }
+    }
     if constexpr (sizeof(Code) == 1 && Src != Source::f64) {
       if (table != nullptr) {
         const std::uint32_t* x = x32.data();
@@ -117,11 +139,18 @@ Flags sr_array(const char* name, std::span<const T> in, std::span<Code> out, For
   check_args(name, in.size(), out.size(), to, sizeof(Code) == 1 ? 8u : 16u, spec, threads);
   const std::size_t n = in.size();
   const simd::SrTable* table = nullptr;
-  if constexpr (sizeof(Code) == 1 && Src != Source::f64) {
-    if (sr_path(to, spec, prof) == ArrayPath::simd) table = simd::sr_table(to, spec, prof);
+  const simd::SrTable64* table64 = nullptr;
+  if constexpr (sizeof(Code) == 1) {
+    if (sr_path(to, spec, prof) == ArrayPath::simd) {
+      if constexpr (Src == Source::f64) {
+        table64 = simd::sr_table64(to, spec, prof);  // nullptr for prof.source_via_f32
+      } else {
+        table = simd::sr_table(to, spec, prof);
+      }
+    }
   }
   const std::size_t t = std::min<std::size_t>(threads, std::max<std::size_t>(n / 4096, 1));
-  if (t <= 1) return run_range<Src>(in.data(), out.data(), n, to, spec, s, prof, table, conv);
+  if (t <= 1) return run_range<Src>(in.data(), out.data(), n, to, spec, s, prof, table, table64, conv);
 
   std::vector<Flags> flags(t, flag_none);
   std::vector<std::exception_ptr> errors(t);
@@ -133,7 +162,7 @@ Flags sr_array(const char* name, std::span<const T> in, std::span<Code> out, For
       try {
         SrStream c = s;
         c.index_base = s.index_base + lo;
-        flags[k] = run_range<Src>(in.data() + lo, out.data() + lo, hi - lo, to, spec, c, prof, table, conv);
+        flags[k] = run_range<Src>(in.data() + lo, out.data() + lo, hi - lo, to, spec, c, prof, table, table64, conv);
       } catch (...) {
         errors[k] = std::current_exception();
       }

@@ -206,7 +206,6 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
     hi = hn::OddEven(hn::BitCast(du, po), hn::BitCast(du, hn::ShiftRight<32>(pe)));
     lo = hn::Mul(a, b);
   };
-  alignas(64) std::uint32_t out[4][hn::MaxLanes(du)];
   for (; j + N <= n; j += N) {
     V x0 = hn::Add(hn::Set(du, c0 + static_cast<std::uint32_t>(j)), hn::Iota(du, 0));
     V x1 = hn::Set(du, c1), x2 = hn::Set(du, c2), x3 = hn::Set(du, c3);
@@ -226,12 +225,7 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
       x2 = y2;
       x3 = lo0;
     }
-    hn::Store(x0, du, out[0]);
-    hn::Store(x1, du, out[1]);
-    hn::Store(x2, du, out[2]);
-    hn::Store(x3, du, out[3]);
-    for (std::size_t k = 0; k < N; ++k)
-      for (int w = 0; w < 4; ++w) words[4 * (j + k) + w] = out[w][k];
+    hn::StoreInterleaved4(x0, x1, x2, x3, du, words + 4 * j);  // block-major: words[4k + w]
   }
 #endif
   for (; j < n; ++j) {  // tail (and the HWY_SCALAR target): the same rounds on scalars

@@ -11,18 +11,25 @@
 #include <hwy/targets.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <random>
+#include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 #include "simd/convert_simd.hpp"
+#include "simd/sr_table.hpp"
 
 namespace mf = minifloat;
 
@@ -222,6 +229,116 @@ RC_GTEST_PROP(SimdSrProps, F32ArraysEqualTheEngine, ()) {
     want |= r.flags;
   }
   RC_ASSERT(flags == want);
+}
+
+RC_GTEST_PROP(SimdSrProps, F64ArraysEqualTheEngine, ()) {
+  // f64 keys (sr_table64); profiles::ml_dtypes (source_via_f32) takes the engine, also compared.
+  const mf::Format to = kFormats[*rc::gen::inRange<std::size_t>(0, kFormats.size())];
+  const auto pi = *rc::gen::inRange<std::size_t>(0, kProfiles.size());
+  const mf::RoundingSpec spec{.rounding = mf::Rounding::sr,
+                              .overflow = kPolicies[*rc::gen::inRange<std::size_t>(0, kPolicies.size())],
+                              .sr_variant = static_cast<mf::SrVariant>(*rc::gen::inRange(0, 5)),
+                              .sr_bits = static_cast<std::uint8_t>(*rc::gen::inRange(1, 33))};
+  const mf::SrStream s{.seed = *rc::gen::arbitrary<std::uint64_t>(), .stream = *rc::gen::arbitrary<std::uint32_t>(),
+                       .step = *rc::gen::arbitrary<std::uint32_t>(),
+                       .index_base = *rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 40)};
+  const auto f = *rc::gen::container<std::vector<std::uint32_t>>(boundary_bits(to));
+  const auto nudge = *rc::gen::container<std::vector<std::int64_t>>(f.size(), rc::gen::inRange<std::int64_t>(-(1 << 20), 1 << 20));
+  const auto any = *rc::gen::container<std::vector<std::uint64_t>>(f.size(), rc::gen::arbitrary<std::uint64_t>());
+  std::vector<double> in(f.size());
+  std::vector<std::uint64_t> bits(f.size());
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    float v;
+    std::memcpy(&v, &f[i], 4);
+    const double d = v;
+    std::uint64_t b;
+    std::memcpy(&b, &d, 8);
+    b = (i % 8 == 7) ? any[i] : b + static_cast<std::uint64_t>(nudge[i]);  // mod 2^64
+    bits[i] = b;
+    std::memcpy(&in[i], &b, 8);
+  }
+  std::vector<std::uint8_t> out(in.size());
+  const unsigned flags = mf::sr_convert_f64(in, out, to, spec, s, kProfiles[pi]);
+  unsigned want = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::uint64_t rb = mf::sr_bits(s.seed, s.stream, s.step, s.index_base + i, spec.sr_variant);
+    const mf::RoundResult r = mf::convert(mf::formats::f64, bits[i], to, spec, kProfiles[pi], rb);
+    RC_ASSERT(unsigned{out[i]} == r.code);
+    want |= r.flags;
+  }
+  RC_ASSERT(flags == want);
+}
+
+TEST(SimdSrF64, EveryF16ValueAsF64EqualsTheEngine) {
+  // Every binary16 value (exact in f64) and its f64 neighbours 1 and 2^28 ulps away, exact variant.
+  std::vector<double> in;
+  std::vector<std::uint64_t> bits;
+  for (std::uint32_t h = 0; h < 65536; ++h) {
+    const std::uint64_t b0 = mf::convert(mf::formats::f16, h, mf::formats::f64).code;
+    for (std::uint64_t d : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1} << 28, ~std::uint64_t{0}}) {
+      const std::uint64_t b = b0 + d;
+      double v;
+      std::memcpy(&v, &b, 8);
+      in.push_back(v);
+      bits.push_back(b);
+    }
+  }
+  const auto& rb = oracle_bits(1, mf::SrVariant::exact, in.size());
+  std::size_t bad = 0;
+  for (mf::Format to : {mf::formats::e4m3fn, mf::formats::e5m2, mf::formats::e2m1fn, mf::formats::e8m0fnu}) {
+    const mf::RoundingSpec spec{.rounding = mf::Rounding::sr, .overflow = mf::Overflow::nonsat};
+    ASSERT_NE(mf::simd::sr_table64(to, spec, mf::profiles::ocp), nullptr);
+    std::vector<std::uint8_t> out(in.size());
+    const unsigned f = mf::sr_convert_f64(in, out, to, spec, kStreams[1], mf::profiles::ocp, 2);
+    unsigned want = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const mf::RoundResult r = mf::convert(mf::formats::f64, bits[i], to, spec, mf::profiles::ocp, rb[i]);
+      want |= r.flags;
+      if (out[i] != r.code && ++bad <= 3) ADD_FAILURE() << mf::format_name(to) << " element " << i;
+    }
+    EXPECT_EQ(f, want) << mf::format_name(to);
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+TEST(SimdThreads, DefaultIsAllCoresAndEveryCountAndChunkingIsByteIdentical) {
+  EXPECT_EQ(mf::default_threads(), std::max(1u, std::thread::hardware_concurrency()));
+  std::mt19937 rng(11);
+  std::vector<float> in(50000);
+  for (float& v : in) v = std::ldexp(static_cast<float>(rng() % 2000) - 1000.f, static_cast<int>(rng() % 20) - 14);
+  const mf::RoundingSpec sr{.rounding = mf::Rounding::sr, .overflow = mf::Overflow::satfinite};
+  const mf::SrStream s{.seed = 3, .stream = 1, .step = 2, .index_base = 100};
+  std::vector<std::uint8_t> one(in.size()), other(in.size());
+  const unsigned f1 = mf::sr_convert_f32(in, one, mf::formats::e4m3fn, sr, s, mf::profiles::ocp, 1);
+  const std::vector<unsigned> counts = {0u /* the default */, 2u, 3u, 7u, 16u};
+  for (unsigned t : counts) {
+    std::fill(other.begin(), other.end(), 0);
+    const unsigned f = t == 0 ? mf::sr_convert_f32(in, other, mf::formats::e4m3fn, sr, s)
+                              : mf::sr_convert_f32(in, other, mf::formats::e4m3fn, sr, s, mf::profiles::ocp, t);
+    EXPECT_EQ(f, f1) << t << " threads";
+    EXPECT_EQ(other, one) << t << " threads";
+  }
+  // Chunks at random cut points, each with index_base = its offset.
+  std::fill(other.begin(), other.end(), 0);
+  unsigned fc = 0;
+  for (std::size_t lo = 0; lo < in.size();) {
+    const std::size_t len = std::min<std::size_t>(1 + rng() % 9000, in.size() - lo);
+    mf::SrStream c = s;
+    c.index_base = s.index_base + lo;
+    fc |= mf::sr_convert_f32(std::span<const float>(in.data() + lo, len), std::span<std::uint8_t>(other.data() + lo, len),
+                             mf::formats::e4m3fn, sr, c);
+    lo += len;
+  }
+  EXPECT_EQ(fc, f1);
+  EXPECT_EQ(other, one);
+  // The deterministic span functions: the default equals one thread.
+  std::vector<std::uint8_t> a(in.size()), b(in.size());
+  EXPECT_EQ(mf::convert_f32(in, a, mf::formats::e5m2, {}, mf::profiles::ocp, {}, 1),
+            mf::convert_f32(in, b, mf::formats::e5m2));
+  EXPECT_EQ(a, b);
+  std::vector<float> da(in.size()), db(in.size());
+  EXPECT_EQ(mf::decode_to_f32(a, da, mf::formats::e5m2, mf::profiles::ocp, 1), mf::decode_to_f32(a, db, mf::formats::e5m2));
+  EXPECT_EQ(0, std::memcmp(da.data(), db.data(), da.size() * 4));
 }
 
 }  // namespace
