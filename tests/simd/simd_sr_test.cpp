@@ -82,18 +82,38 @@ const std::vector<std::uint64_t>& oracle_bits(std::size_t stream, mf::SrVariant 
 
 struct Ref {
   std::vector<std::uint8_t> code;
+  std::vector<std::uint8_t> each;  // flags per element
   unsigned flags = 0;
 };
 Ref engine(mf::Format src, const std::uint32_t* bits, std::size_t n, mf::Format to, const mf::RoundingSpec& spec,
            const mf::Profile& prof, const std::vector<std::uint64_t>& rb) {
   Ref r;
   r.code.resize(n);
+  r.each.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const mf::RoundResult e = mf::convert(src, bits[i], to, spec, prof, rb[i]);
     r.code[i] = static_cast<std::uint8_t>(e.code);
+    r.each[i] = e.flags;
     r.flags |= e.flags;
   }
   return r;
+}
+
+/// Flags element by element (the API returns only their OR, which a whole array saturates): the
+/// table loop called on one element at a time.
+template <class Table, class Bits, class Call>
+std::size_t count_bad_flags(const char* what, const Table& t, const Bits* x, const std::vector<std::uint64_t>& rb,
+                            std::size_t n, const Ref& ref, Call call) {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint8_t code = 0;
+    const unsigned f = call(t, &x[i], &rb[i], &code);
+    if ((f != ref.each[i] || code != ref.code[i]) && ++bad <= 3)
+      ADD_FAILURE() << what << ": element " << i << " (bits 0x" << std::hex << x[i] << ") flags " << f
+                    << " code 0x" << unsigned{code} << ", engine flags " << unsigned{ref.each[i]} << " code 0x"
+                    << unsigned{ref.code[i]};
+  }
+  return bad;
 }
 
 std::size_t count_bad(const char* what, const std::vector<std::uint8_t>& got, unsigned got_flags, const Ref& ref) {
@@ -142,12 +162,20 @@ TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombinationEveryTarget) {
         // does not rely on that).
         Ref rh;
         rh.code.resize(65536);
+        rh.each.resize(65536);
         for (std::uint32_t i = 0; i < 65536; ++i) {
           const mf::RoundResult e = mf::convert(mf::formats::f16, i, to, spec, prof, rb[i]);
           rh.code[i] = static_cast<std::uint8_t>(e.code);
+          rh.each[i] = e.flags;
           rh.flags |= e.flags;
         }
         const Ref rbf = engine(mf::formats::f32, b32.data(), b32.size(), to, spec, prof, rb);
+        const mf::simd::SrTable* table = mf::simd::sr_table(to, spec, prof);
+        ASSERT_NE(table, nullptr);
+        const auto one = [&](const mf::simd::SrTable& t, const std::uint32_t* x, const std::uint64_t* rbits1,
+                             std::uint8_t* code1) { return mf::simd::sr_encode_f32_bits(t, spec, x, rbits1, code1, 1); };
+        mismatches += count_bad_flags("f16 per element", *table, h32.data(), rb, 65536, rh, one);
+        mismatches += count_bad_flags("bf16 per element", *table, b32.data(), rb, 65536, rbf, one);
         std::vector<std::uint16_t> b16(65536);
         for (std::uint32_t i = 0; i < 65536; ++i) b16[i] = static_cast<std::uint16_t>(i);
         for_each_target([&] {
@@ -164,6 +192,7 @@ TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombinationEveryTarget) {
           std::vector<std::uint8_t> out(f32.size(), 0xAA);
           const unsigned f = mf::sr_convert_f32(f32v, out, to, spec, s, prof);
           mismatches += count_bad("f32", out, f, rf);
+          mismatches += count_bad_flags("f32 per element", *table, f32.data(), rb, f32.size(), rf, one);
         }
       }
   EXPECT_EQ(mismatches, 0u);
@@ -291,10 +320,15 @@ TEST(SimdSrF64, EveryF16ValueAsF64EqualsTheEngine) {
     std::vector<std::uint8_t> out(in.size());
     const unsigned f = mf::sr_convert_f64(in, out, to, spec, kStreams[1], mf::profiles::ocp, 2);
     unsigned want = 0;
+    const mf::simd::SrTable64* t64 = mf::simd::sr_table64(to, spec, mf::profiles::ocp);
     for (std::size_t i = 0; i < in.size(); ++i) {
       const mf::RoundResult r = mf::convert(mf::formats::f64, bits[i], to, spec, mf::profiles::ocp, rb[i]);
       want |= r.flags;
       if (out[i] != r.code && ++bad <= 3) ADD_FAILURE() << mf::format_name(to) << " element " << i;
+      std::uint8_t c1 = 0;
+      const unsigned f1 = mf::simd::sr_encode_f64_bits(*t64, spec, &bits[i], &rb[i], &c1, 1);
+      if ((f1 != r.flags || c1 != r.code) && ++bad <= 3)
+        ADD_FAILURE() << mf::format_name(to) << " element " << i << " alone: flags " << f1 << ", engine " << unsigned{r.flags};
     }
     EXPECT_EQ(f, want) << mf::format_name(to);
   }
