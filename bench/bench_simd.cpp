@@ -89,13 +89,44 @@ void decode(benchmark::State& state, bool engine) {
   }
   finish(state);
 }
-void sr_exact(benchmark::State& state) {
+/// Stochastic rounding into e4m3fn (satfinite), Philox bits per element; `engine` forces the
+/// engine loop (the "before" row) with a modified profile, as encode/decode do.
+void sr(benchmark::State& state, mf::SrVariant v, bool engine) {
+  std::vector<std::uint8_t> out(kFloats);
+  const auto threads = static_cast<unsigned>(state.range(0));
+  const mf::Profile prof = engine ? engine_profile() : mf::profiles::ocp;
+  const mf::RoundingSpec spec{.rounding = mf::Rounding::sr, .overflow = mf::Overflow::satfinite, .sr_variant = v};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(mf::sr_convert_f32(input(), out, mf::formats::e4m3fn, spec, mf::SrStream{.seed = 1}, prof,
+                                                threads));
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
+/// f64 sources (the same values widened; ratios are still to the f32 memcpy): rne takes the engine
+/// (no f64 table), SR exact the f64 table.
+const std::vector<double>& input64() {
+  static const std::vector<double> v(input().begin(), input().end());
+  return v;
+}
+void f64_rne_engine(benchmark::State& state) {
   std::vector<std::uint8_t> out(kFloats);
   const auto threads = static_cast<unsigned>(state.range(0));
   for (auto _ : state) {
-    benchmark::DoNotOptimize(mf::sr_convert_f32(input(), out, mf::formats::e4m3fn,
-                                                {.rounding = mf::Rounding::sr, .sr_variant = mf::SrVariant::exact},
-                                                mf::SrStream{.seed = 1}, mf::profiles::ocp, threads));
+    benchmark::DoNotOptimize(mf::convert_f64(input64(), out, mf::formats::e4m3fn, {.overflow = mf::Overflow::satfinite},
+                                             mf::profiles::ocp, {}, threads));
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
+void f64_sr_exact(benchmark::State& state, bool engine) {
+  std::vector<std::uint8_t> out(kFloats);
+  const auto threads = static_cast<unsigned>(state.range(0));
+  const mf::Profile prof = engine ? engine_profile() : mf::profiles::ocp;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(mf::sr_convert_f64(input64(), out, mf::formats::e4m3fn,
+                                                {.rounding = mf::Rounding::sr, .overflow = mf::Overflow::satfinite},
+                                                mf::SrStream{.seed = 1}, prof, threads));
     benchmark::ClobberMemory();
   }
   finish(state);
@@ -112,7 +143,12 @@ MF_BENCH(encode, e8m0fnu_rne_simd, mf::formats::e8m0fnu, false);
 MF_BENCH(encode, e4m3fn_rne_engine_before, mf::formats::e4m3fn, true);
 MF_BENCH(decode, e4m3fn_simd, false);
 MF_BENCH(decode, e4m3fn_engine_before, true);
-BENCHMARK(sr_exact)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+MF_BENCH(sr, e4m3fn_exact_table, mf::SrVariant::exact, false);
+MF_BENCH(sr, e4m3fn_a8_table, mf::SrVariant::a, false);
+MF_BENCH(sr, e4m3fn_exact_engine_before, mf::SrVariant::exact, true);
+BENCHMARK(f64_rne_engine)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+MF_BENCH(f64_sr_exact, table, false);
+MF_BENCH(f64_sr_exact, engine_before, true);
 
 /// Console output as usual, and each run's real time per iteration for the ratio table.
 class RatioReporter : public benchmark::ConsoleReporter {

@@ -267,6 +267,11 @@ Flags decode(std::span<const Code> codes, std::span<Out> out, Format from, const
 
 }  // namespace
 
+unsigned default_threads() noexcept {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1u : n;
+}
+
 ArrayPath encode_path(Format to, RoundingSpec spec, Profile prof) {
   if (spec.rounding == Rounding::sr) return ArrayPath::engine;
   return simd::encode_table(to, spec, prof) != nullptr ? ArrayPath::simd : ArrayPath::engine;

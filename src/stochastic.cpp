@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <thread>
@@ -14,6 +16,7 @@
 #include "minifloat/core/random.hpp"
 #include "minifloat/registry.hpp"
 #include "simd/convert_simd.hpp"
+#include "simd/sr_table.hpp"
 
 namespace minifloat {
 
@@ -35,6 +38,19 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
     simd::philox_blocks(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), s.stream, s.step,
                         k0, k1, static_cast<std::size_t>(nb), w.data());
     const std::uint64_t end = (block + nb) * 4;
+    if (words == 2) {  // little-endian pairs (low word first) are the 64-bit words themselves
+      const std::uint64_t off = (s.index_base + i) * 2;
+      const std::size_t m = static_cast<std::size_t>(std::min<std::uint64_t>((end - off) / 2, n - i));
+      const std::size_t rel = static_cast<std::size_t>(off - block * 4);
+      if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(out.data() + i, w.data() + rel, m * 8);
+      } else {
+        for (std::size_t k = 0; k < m; ++k)
+          out[i + k] = std::uint64_t{w[rel + 2 * k]} | (std::uint64_t{w[rel + 2 * k + 1]} << 32);
+      }
+      i += m;
+      continue;
+    }
     for (; i < n; ++i) {
       const std::uint64_t off = (s.index_base + i) * words;
       if (off >= end) break;
@@ -72,31 +88,69 @@ void check_args(const std::string& fn, std::size_t n_in, std::size_t n_out, Form
                 "codes hold at most " + std::to_string(max_bits) + " (use the std::uint16_t overload for 9..16 bits)");
 }
 
-/// Convert in[0, n) with bits from element index s.index_base + 0…, chunk by chunk.
-template <class T, class Code, class Conv>
+enum class Source : std::uint8_t { f32, f64, f16, bf16 };
+
+/// Convert in[0, n) with bits from element index s.index_base + 0…, chunk by chunk. With a table
+/// (sr_path = ArrayPath::simd) the chunk's inputs are widened to binary32 bits and rounded by
+/// simd::sr_encode_f32_bits; otherwise by the engine loop of convert_span.cpp.
+template <Source Src, class T, class Code, class Conv>
 Flags run_range(const T* in, Code* out, std::size_t n, Format to, const RoundingSpec& spec, SrStream s,
-                const Profile& prof, Conv conv) {
+                const Profile& prof, const simd::SrTable* table, const simd::SrTable64* table64, Conv conv) {
   constexpr std::size_t kChunk = 1024;
   std::array<std::uint64_t, kChunk> rb;
+  std::array<std::uint32_t, kChunk> x32;
   unsigned flags = 0;
   for (std::size_t start = 0; start < n; start += kChunk) {
     const std::size_t len = std::min(kChunk, n - start);
     SrStream c = s;
     c.index_base = s.index_base + start;
     fill_sr_bits(c, spec.sr_variant, std::span<std::uint64_t>(rb.data(), len));
+    if constexpr (sizeof(Code) == 1 && Src == Source::f64) {
+      if (table64 != nullptr) {
+        std::array<std::uint64_t, kChunk> x64;
+        std::memcpy(x64.data(), in + start, len * sizeof(double));
+        flags |= simd::sr_encode_f64_bits(*table64, spec, x64.data(), rb.data(), out + start, len);
+        continue;
+      }
+    }
+    if constexpr (sizeof(Code) == 1 && Src != Source::f64) {
+      if (table != nullptr) {
+        const std::uint32_t* x = x32.data();
+        if constexpr (Src == Source::f32) {
+          std::memcpy(x32.data(), in + start, len * sizeof(float));
+        } else if constexpr (Src == Source::bf16) {
+          for (std::size_t i = 0; i < len; ++i) x32[i] = std::uint32_t{in[start + i]} << 16;
+        } else {
+          simd::widen_f16(in + start, x32.data(), len);
+        }
+        flags |= simd::sr_encode_f32_bits(*table, spec, x, rb.data(), out + start, len);
+        continue;
+      }
+    }
     flags |= conv(std::span<const T>(in + start, len), std::span<Code>(out + start, len), to, spec, prof,
                   std::span<const std::uint64_t>(rb.data(), len));
   }
   return static_cast<Flags>(flags);
 }
 
-template <class T, class Code, class Conv>
+template <Source Src, class T, class Code, class Conv>
 Flags sr_array(const char* name, std::span<const T> in, std::span<Code> out, Format to, const RoundingSpec& spec,
                const SrStream& s, const Profile& prof, unsigned threads, Conv conv) {
   check_args(name, in.size(), out.size(), to, sizeof(Code) == 1 ? 8u : 16u, spec, threads);
   const std::size_t n = in.size();
-  const std::size_t t = std::min<std::size_t>(threads, std::max<std::size_t>(n, 1));
-  if (t <= 1) return run_range(in.data(), out.data(), n, to, spec, s, prof, conv);
+  const simd::SrTable* table = nullptr;
+  const simd::SrTable64* table64 = nullptr;
+  if constexpr (sizeof(Code) == 1) {
+    if (sr_path(to, spec, prof) == ArrayPath::simd) {
+      if constexpr (Src == Source::f64) {
+        table64 = simd::sr_table64(to, spec, prof);  // nullptr for prof.source_via_f32
+      } else {
+        table = simd::sr_table(to, spec, prof);
+      }
+    }
+  }
+  const std::size_t t = std::min<std::size_t>(threads, std::max<std::size_t>(n / 4096, 1));
+  if (t <= 1) return run_range<Src>(in.data(), out.data(), n, to, spec, s, prof, table, table64, conv);
 
   std::vector<Flags> flags(t, flag_none);
   std::vector<std::exception_ptr> errors(t);
@@ -108,7 +162,7 @@ Flags sr_array(const char* name, std::span<const T> in, std::span<Code> out, For
       try {
         SrStream c = s;
         c.index_base = s.index_base + lo;
-        flags[k] = run_range(in.data() + lo, out.data() + lo, hi - lo, to, spec, c, prof, conv);
+        flags[k] = run_range<Src>(in.data() + lo, out.data() + lo, hi - lo, to, spec, c, prof, table, table64, conv);
       } catch (...) {
         errors[k] = std::current_exception();
       }
@@ -154,37 +208,42 @@ struct ConvBf16 {
 
 }  // namespace
 
+ArrayPath sr_path(Format to, RoundingSpec spec, Profile prof) {
+  if (spec.rounding != Rounding::sr) return ArrayPath::engine;
+  return simd::sr_table(to, spec, prof) != nullptr ? ArrayPath::simd : ArrayPath::engine;
+}
+
 Flags sr_convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
                      const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_f32", in, out, to, spec, s, prof, threads, ConvF32{});
+  return sr_array<Source::f32>("sr_convert_f32", in, out, to, spec, s, prof, threads, ConvF32{});
 }
 Flags sr_convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
                      const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_f32", in, out, to, spec, s, prof, threads, ConvF32{});
+  return sr_array<Source::f32>("sr_convert_f32", in, out, to, spec, s, prof, threads, ConvF32{});
 }
 Flags sr_convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
                      const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_f64", in, out, to, spec, s, prof, threads, ConvF64{});
+  return sr_array<Source::f64>("sr_convert_f64", in, out, to, spec, s, prof, threads, ConvF64{});
 }
 Flags sr_convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
                      const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_f64", in, out, to, spec, s, prof, threads, ConvF64{});
+  return sr_array<Source::f64>("sr_convert_f64", in, out, to, spec, s, prof, threads, ConvF64{});
 }
 Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
                           RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_f16_bits", in, out, to, spec, s, prof, threads, ConvF16{});
+  return sr_array<Source::f16>("sr_convert_f16_bits", in, out, to, spec, s, prof, threads, ConvF16{});
 }
 Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
                           RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_f16_bits", in, out, to, spec, s, prof, threads, ConvF16{});
+  return sr_array<Source::f16>("sr_convert_f16_bits", in, out, to, spec, s, prof, threads, ConvF16{});
 }
 Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
                            RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_bf16_bits", in, out, to, spec, s, prof, threads, ConvBf16{});
+  return sr_array<Source::bf16>("sr_convert_bf16_bits", in, out, to, spec, s, prof, threads, ConvBf16{});
 }
 Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
                            RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
-  return sr_array("sr_convert_bf16_bits", in, out, to, spec, s, prof, threads, ConvBf16{});
+  return sr_array<Source::bf16>("sr_convert_bf16_bits", in, out, to, spec, s, prof, threads, ConvBf16{});
 }
 
 }  // namespace minifloat

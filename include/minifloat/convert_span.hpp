@@ -29,13 +29,18 @@ namespace minifloat {
 //  - The named formats e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
 //    e8m0fnu ue4m3 f16 bf16 run a loop compiled for that format (the descriptor is a constant);
 //    every other format runs the same loop with the descriptor as a run-time value.
-//  - `threads` ≥ 1 (0 → minifloat::Error): the array is cut into `threads` contiguous ranges, each
-//    converted by its own std::thread (1 runs on the calling thread). Every element is converted on
-//    its own, so codes and flags are byte-identical for every thread count and chunking.
+//  - `threads` ≥ 1 (0 → minifloat::Error); the default is default_threads(), all cores. The array is
+//    cut into min(threads, n / 4096) contiguous ranges (at least one), each converted by its own
+//    std::thread (one range runs on the calling thread). Every element is converted on its own, so
+//    codes and flags are byte-identical for every thread count and chunking.
 //  - Some combinations run a SIMD kernel (Google Highway, dispatched at run time to the best of
 //    AVX2/SSE4/SSSE3/EMU128 the CPU has) instead of the engine loop; see `encode_path` below for the
 //    exact whitelist. The kernels read tables built by the engine and are proved equal to it by
 //    tests/simd/ (every f16 and bf16 input, on every target), so the results are the same either way.
+
+/// The default `threads` of every span function here and in stochastic.hpp: all cores, i.e.
+/// std::thread::hardware_concurrency() (1 where the standard library cannot tell).
+unsigned default_threads() noexcept;
 
 /// Which loop an array conversion runs.
 enum class ArrayPath : std::uint8_t {
@@ -64,57 +69,57 @@ ArrayPath decode_path(Format from, Profile prof);
 /// Convert binary32 values to codes of `to` (≤ 8 bits).
 /// **Example**: {464.f, -1.f} → e4m3fn {0x7e, 0xb8}, flags inexact (OCP OFP8 v1.0; T1).
 Flags convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 /// Convert binary32 values to codes of `to` (≤ 16 bits), e.g. f32 → f16 or bf16.
 Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 
 /// Convert binary64 values to codes of `to` (≤ 8 bits), rounding once from the exact double
 /// (unless `prof.source_via_f32`, D11: then an rne step through f32 comes first, as ml_dtypes).
 Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 /// Convert binary64 values to codes of `to` (≤ 16 bits).
 Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 
 /// Convert IEEE binary16 values, given as their raw bits (sign bit 15, exponent bits 14..10,
 /// mantissa bits 9..0), to codes of `to` (≤ 8 bits).
 Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                       std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                       std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 /// Convert binary16 raw bits to codes of `to` (≤ 16 bits).
 Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                       std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                       std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 
 /// Convert bfloat16 values, given as their raw bits (the top 16 bits of a binary32), to codes
 /// of `to` (≤ 8 bits).
 Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
                         RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                        std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                        std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 /// Convert bfloat16 raw bits to codes of `to` (≤ 16 bits).
 Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
                         RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                        std::span<const std::uint64_t> rbits = {}, unsigned threads = 1);
+                        std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
 
 /// Same as convert_f32 (overload spelled `convert` for float arrays).
 inline Flags convert(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
   return convert_f32(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f32 (16-bit codes).
 inline Flags convert(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
   return convert_f32(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f64 (overload spelled `convert` for double arrays).
 inline Flags convert(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
   return convert_f64(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f64 (16-bit codes).
 inline Flags convert(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = 1) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
   return convert_f64(in, out, to, spec, prof, rbits, threads);
 }
 
@@ -123,15 +128,15 @@ inline Flags convert(std::span<const double> in, std::span<std::uint16_t> out, F
 /// bits set above `from.bits` throws minifloat::Error naming its index.
 /// **Example**: e4m3fn {0x7e, 0x7f} → {448.f, NaN}; e8m0fnu {0x00} → {2^−127}.
 Flags decode_to_f32(std::span<const std::uint8_t> codes, std::span<float> out, Format from,
-                    Profile prof = profiles::ocp, unsigned threads = 1);
+                    Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Decode codes of `from` (≤ 16 bits) to binary32.
 Flags decode_to_f32(std::span<const std::uint16_t> codes, std::span<float> out, Format from,
-                    Profile prof = profiles::ocp, unsigned threads = 1);
+                    Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Decode codes of `from` (≤ 8 bits) to binary64 (always exact).
 Flags decode_to_f64(std::span<const std::uint8_t> codes, std::span<double> out, Format from,
-                    Profile prof = profiles::ocp, unsigned threads = 1);
+                    Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Decode codes of `from` (≤ 16 bits) to binary64 (always exact).
 Flags decode_to_f64(std::span<const std::uint16_t> codes, std::span<double> out, Format from,
-                    Profile prof = profiles::ocp, unsigned threads = 1);
+                    Profile prof = profiles::ocp, unsigned threads = default_threads());
 
 }  // namespace minifloat

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 
+#include "convert_span.hpp"
 #include "core/format.hpp"
 #include "core/profile.hpp"
 #include "core/rounding.hpp"
@@ -46,8 +47,9 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
 //  - out[i] is exactly the scalar `convert(source, in[i], to, spec, prof, rbits_i)` with
 //    rbits_i = sr_bits(s.seed, s.stream, s.step, s.index_base + i, spec.sr_variant): one rounding
 //    of the exact input (an f64 input is not rounded to f32 first unless `prof.source_via_f32`).
-//  - `threads` ≥ 1 (0 → minifloat::Error): the array is cut into `threads` contiguous ranges, each
-//    converted by its own std::thread (threads = 1 runs on the calling thread). The result is
+//  - `threads` ≥ 1 (0 → minifloat::Error); the default is default_threads() (convert_span.hpp), all
+//    cores. The array is cut into min(threads, n / 4096) contiguous ranges (at least one), each
+//    converted by its own std::thread (one range runs on the calling thread). The result is
 //    bit-identical for every thread count and chunking, because element i's bits depend on
 //    (seed, stream, step, index_base + i) only. Returns the OR of every element's Flags.
 //
@@ -67,52 +69,67 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
 //  - Signs: the magnitude is rounded, so SR(−x) = −SR(x) for the same bits (a zero result takes
 //    the format's zero: +0 in FNUZ/P3109 formats). NaN, ±0 and representable x never read the bits.
 
+/// The loop an sr_convert_* call into std::uint8_t codes runs. ArrayPath::simd (a table the engine
+/// fills, simd/sr_table.hpp; random bits from the vectorised Philox of fill_sr_bits) when all hold:
+///  - any source (f32, f16, bf16, f64), except that an f64 source with `prof.source_via_f32`
+///    (profiles::ml_dtypes, D11: an rne step to f32 comes first) takes the engine;
+///  - `to` is one of e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
+///    e8m0fnu ue4m3 (compared field by field);
+///  - `spec.rounding` is sr, any SrVariant (exact, a, b, c, equal) and sr_bits, any Overflow;
+///  - `prof` equals profiles::ocp, ::nvidia, ::ml_dtypes or ::p3109.
+/// Everything else, and inside the table path the inputs whose rounding reads more than one up/down
+/// decision (subnormal sources, |x| more than 40 (f64: 63) bits below the target's quantum, the top
+/// of the binade below 2^emin), runs the engine per element. f16/bf16 inputs are widened exactly to
+/// binary32 bits first; the table path is keyed on binary32 (f64: binary64) bits. Either way the codes and flags are the engine's
+/// (proved by tests/simd/: every f16 and bf16 input, RapidCheck over f32).
+ArrayPath sr_path(Format to, RoundingSpec spec, Profile prof);
+
 /// Stochastically round binary32 values to codes of `to` (≤ 8 bits).
 /// **Example**: {1.0625f} → e4m3fn, exact variant: 0x38 (1.0) or 0x39 (1.125), each with P = ½.
 Flags sr_convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
-                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round binary32 values to codes of `to` (≤ 16 bits), e.g. f32 → bf16.
 Flags sr_convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round binary64 values to codes of `to` (≤ 8 bits), rounding the exact double once.
 Flags sr_convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
-                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round binary64 values to codes of `to` (≤ 16 bits).
 Flags sr_convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                     const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round IEEE binary16 values given as raw bits (sign 15, exponent 14..10,
 /// mantissa 9..0) to codes of `to` (≤ 8 bits).
 Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                          RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                          RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round binary16 raw bits to codes of `to` (≤ 16 bits).
 Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                          RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                          RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round bfloat16 values given as raw bits (the top half of a binary32) to codes
 /// of `to` (≤ 8 bits).
 Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                           RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                           RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round bfloat16 raw bits to codes of `to` (≤ 16 bits).
 Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                           RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1);
+                           RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 
 /// Same as sr_convert_f32 (overload spelled `sr_convert`).
 inline Flags sr_convert(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
-                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1) {
+                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads()) {
   return sr_convert_f32(in, out, to, spec, s, prof, threads);
 }
 /// Same as sr_convert_f32 (16-bit codes).
 inline Flags sr_convert(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1) {
+                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads()) {
   return sr_convert_f32(in, out, to, spec, s, prof, threads);
 }
 /// Same as sr_convert_f64 (overload spelled `sr_convert`).
 inline Flags sr_convert(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
-                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1) {
+                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads()) {
   return sr_convert_f64(in, out, to, spec, s, prof, threads);
 }
 /// Same as sr_convert_f64 (16-bit codes).
 inline Flags sr_convert(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = 1) {
+                        const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads()) {
   return sr_convert_f64(in, out, to, spec, s, prof, threads);
 }
 

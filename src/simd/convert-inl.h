@@ -146,6 +146,21 @@ inline unsigned EncodeF16(const std::uint16_t* in, std::uint8_t* out, std::size_
   return encode_keys(n, out, table, drop, LoadF16{in});
 }
 
+/// Widen n binary16 bit patterns to binary32 bit patterns, exactly (LoadF16); the SR table path
+/// (simd/sr_table.hpp) keys on binary32 bits.
+inline void WidenF16(const std::uint16_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  const LoadF16 load{in};
+  std::size_t k = 0;
+  for (; k + N <= n; k += N) hn::StoreU(load(du, k), du, out + k);
+  if (k < n) {
+    alignas(64) std::uint32_t buf[hn::MaxLanes(du)];
+    hn::Store(load(du, k, n - k), du, buf);
+    for (std::size_t j = 0; k + j < n; ++j) out[k + j] = buf[j];
+  }
+}
+
 /// Decode n codes of ≤ 8 bits through `values` (256 f32 bit patterns from the engine) and `flags`
 /// (256 flag words, read only when `any_flags`). Scalar lookups (see encode_keys on gathers).
 /// Returns false, having written an unspecified prefix, when a code has a bit set in `bad_bits`
@@ -191,7 +206,6 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
     hi = hn::OddEven(hn::BitCast(du, po), hn::BitCast(du, hn::ShiftRight<32>(pe)));
     lo = hn::Mul(a, b);
   };
-  alignas(64) std::uint32_t out[4][hn::MaxLanes(du)];
   for (; j + N <= n; j += N) {
     V x0 = hn::Add(hn::Set(du, c0 + static_cast<std::uint32_t>(j)), hn::Iota(du, 0));
     V x1 = hn::Set(du, c1), x2 = hn::Set(du, c2), x3 = hn::Set(du, c3);
@@ -211,12 +225,7 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
       x2 = y2;
       x3 = lo0;
     }
-    hn::Store(x0, du, out[0]);
-    hn::Store(x1, du, out[1]);
-    hn::Store(x2, du, out[2]);
-    hn::Store(x3, du, out[3]);
-    for (std::size_t k = 0; k < N; ++k)
-      for (int w = 0; w < 4; ++w) words[4 * (j + k) + w] = out[w][k];
+    hn::StoreInterleaved4(x0, x1, x2, x3, du, words + 4 * j);  // block-major: words[4k + w]
   }
 #endif
   for (; j < n; ++j) {  // tail (and the HWY_SCALAR target): the same rounds on scalars

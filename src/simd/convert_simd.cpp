@@ -22,6 +22,7 @@ HWY_EXPORT(EncodeF32);
 HWY_EXPORT(EncodeBf16);
 HWY_EXPORT(EncodeF16);
 HWY_EXPORT(DecodeU8);
+HWY_EXPORT(WidenF16);
 HWY_EXPORT(PhiloxBlocks);
 
 namespace {
@@ -109,6 +110,10 @@ unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t*
 bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags) {
   return HWY_DYNAMIC_DISPATCH(DecodeU8)(in, reinterpret_cast<std::uint32_t*>(out), n, t.value.data(),
                                         t.flags.data(), t.any_flags, t.bad_bits, flags);
+}
+
+void widen_f16(const std::uint16_t* in, std::uint32_t* out, std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(WidenF16)(in, out, n);
 }
 
 void philox_blocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, std::uint32_t c3, std::uint32_t k0,

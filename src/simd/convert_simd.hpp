@@ -39,6 +39,9 @@ unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t*
 /// False when a code has bits above the format's width (nothing is reported; the caller rescans).
 bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags);
 
+/// Widen binary16 bit patterns to binary32 bit patterns (exact).
+void widen_f16(const std::uint16_t* in, std::uint32_t* out, std::size_t n);
+
 /// Philox4x32-10 blocks with counters (c0 + j, c1, c2, c3), j < n, key (k0, k1): words[4j + w]
 /// = word w of block j (Random123 philox4x32_R<10>). Precondition: c0 + n − 1 does not wrap.
 void philox_blocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, std::uint32_t c3, std::uint32_t k0,

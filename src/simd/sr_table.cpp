@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// simd/sr_table.cpp: the SR tables of simd/sr_table.hpp, filled by the engine, and the array loop
+// that reads them (the up/down decision is the engine's own detail::rounds_up).
+#include "simd/sr_table.hpp"
+
+#include <array>
+#include <memory>
+#include <mutex>
+
+#include "minifloat/core/convert.hpp"
+#include "minifloat/core/round_pack.hpp"
+
+namespace minifloat::simd {
+namespace {
+
+constexpr std::array<Format, 12> kFormats = {formats::e4m3fn,  formats::e5m2,   formats::e4m3fnuz, formats::e5m2fnuz,
+                                             formats::e4m3b11fnuz, formats::e4m3, formats::e3m4, formats::e3m2fn,
+                                             formats::e2m3fn, formats::e2m1fn, formats::e8m0fnu, formats::ue4m3};
+constexpr std::array<Overflow, 3> kPolicies = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};
+constexpr std::array<Profile, 4> kProfiles = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes, profiles::p3109};
+
+template <class T, std::size_t K>
+int index_of(const std::array<T, K>& a, const T& v) {
+  for (std::size_t i = 0; i < K; ++i)
+    if (a[i] == v) return static_cast<int>(i);
+  return -1;
+}
+
+/// binary32 / binary64 source facts.
+template <class Bits>
+struct Src;
+template <>
+struct Src<std::uint32_t> {
+  static constexpr Format format = formats::f32;
+  static constexpr int mant = 23, exp_bits = 8, bias = 127;
+  static constexpr int kMaxS = 40;  // R < 2^24: frac = R·2^(64−s) < 2^64 − 1 and exact below that
+};
+template <>
+struct Src<std::uint64_t> {
+  static constexpr Format format = formats::f64;
+  static constexpr int mant = 52, exp_bits = 11, bias = 1023;
+  static constexpr int kMaxS = 63;  // frac = R·2^(64−s) keeps its low bit 0, so 2^64 − 1 forces down
+};
+
+std::uint16_t word(const RoundResult& r) {
+  return static_cast<std::uint16_t>(r.code | (static_cast<unsigned>(r.flags) << 8));
+}
+
+template <class Bits>
+std::unique_ptr<SrTableT<Bits>> build(Format to, Overflow overflow, const Profile& prof) {
+  using S = Src<Bits>;
+  auto t = std::make_unique<SrTableT<Bits>>();
+  const int M = to.mantissa_bits;
+  t->shift = S::mant - M;
+  t->to = to;
+  t->overflow = overflow;
+  t->prof = prof;
+  const RoundingSpec spec{.rounding = Rounding::sr, .overflow = overflow, .sr_variant = SrVariant::exact};
+  const std::size_t keys = std::size_t{1} << (1 + S::exp_bits + M);
+  const std::size_t top_ones = (std::size_t{1} << M) - 1;
+  const std::size_t exp_max = (std::size_t{1} << S::exp_bits) - 1;
+  const Bits sig_all = (Bits{1} << (S::mant + 1)) - 1;  // implicit bit and mantissa
+  const int em = emin(to);
+  t->entry.resize(keys);
+  for (std::size_t k = 0; k < keys; ++k) {
+    SrEntryT<Bits>& e = t->entry[k];
+    const Bits prefix = static_cast<Bits>(k) << t->shift;
+    const std::size_t biased = (k >> M) & exp_max;
+    e.exact = word(convert(S::format, prefix, to, spec, prof, 0));
+    int s = t->shift;
+    bool engine = false;
+    if (biased == 0) {  // ±0 (exact entry) or a subnormal source (engine)
+      engine = true;
+    } else if (biased != exp_max) {
+      const int ex = static_cast<int>(biased) - S::bias;
+      if (ex < em) s += em - ex;
+      if (s > S::kMaxS) engine = true;
+      if (ex == em - 1 && (k & top_ones) == top_ones) engine = true;
+    }
+    e.s = static_cast<std::uint8_t>(s > 255 ? 255 : s);
+    // The loop ORs in the implicit bit; a zero-exponent key masks it out again, so R = 0 there
+    // means exactly ±0.
+    e.mask = biased == 0 ? (sig_all >> 1) : (s > S::mant ? sig_all : (Bits{1} << s) - 1);
+    e.engine = engine ? 1 : 0;
+    // Representative of the inexact elements: the lowest bit set (R ≠ 0 since s ≥ 1). Bits 0 force
+    // `exact` up (0 < frac), bits 2^64 − 1 force it down (frac < 2^64 − 1 when s ≤ kMaxS).
+    e.up = word(convert(S::format, prefix | 1u, to, spec, prof, 0));
+    e.down = word(convert(S::format, prefix | 1u, to, spec, prof, ~std::uint64_t{0}));
+  }
+  return t;
+}
+
+template <SrVariant V, class Bits>
+unsigned loop(const SrTableT<Bits>& t, const RoundingSpec& spec, const Bits* x, const std::uint64_t* rbits,
+              std::uint8_t* out, std::size_t n) {
+  using S = Src<Bits>;
+  // A local spec whose rounding and variant are constants: rounds_up's switches fold away.
+  const RoundingSpec sv{.rounding = Rounding::sr, .overflow = spec.overflow, .sr_variant = V, .sr_bits = spec.sr_bits};
+  const SrEntryT<Bits>* table = t.entry.data();
+  const int shift = t.shift;
+  constexpr Bits implicit = Bits{1} << S::mant;
+  unsigned acc = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Bits xi = x[i];
+    const SrEntryT<Bits>& e = table[xi >> shift];
+    const Bits R = (xi | implicit) & e.mask;
+    unsigned w;
+    if (R == 0) {
+      w = e.exact;
+    } else if (e.engine != 0) {
+      const RoundResult r = convert(S::format, xi, t.to, sv, t.prof, rbits[i]);
+      w = static_cast<unsigned>(r.code) | (static_cast<unsigned>(r.flags) << 8);
+    } else {
+      const detail::Cut c{0, std::uint64_t{R} << (64 - e.s), false};
+      // The decision is a coin flip: select without a branch (a mispredicted one per element
+      // cost more than the rest of the loop, perf annotate of bench_sr).
+      const unsigned up = detail::rounds_up(c, false, false, sv, rbits[i]) ? ~0u : 0u;
+      w = (e.up & up) | (e.down & ~up);
+    }
+    out[i] = static_cast<std::uint8_t>(w);
+    acc |= w;
+  }
+  return (acc >> 8) & 0xFFu;
+}
+
+template <class Bits>
+unsigned dispatch(const SrTableT<Bits>& t, const RoundingSpec& spec, const Bits* x, const std::uint64_t* rbits,
+                  std::uint8_t* out, std::size_t n) {
+  switch (spec.sr_variant) {
+    case SrVariant::exact: return loop<SrVariant::exact>(t, spec, x, rbits, out, n);
+    case SrVariant::a: return loop<SrVariant::a>(t, spec, x, rbits, out, n);
+    case SrVariant::b: return loop<SrVariant::b>(t, spec, x, rbits, out, n);
+    case SrVariant::c: return loop<SrVariant::c>(t, spec, x, rbits, out, n);
+    case SrVariant::equal: return loop<SrVariant::equal>(t, spec, x, rbits, out, n);
+  }
+  return 0;
+}
+
+constexpr std::size_t kSlots = kFormats.size() * kPolicies.size() * kProfiles.size();
+std::mutex g_mutex;
+std::array<std::unique_ptr<SrTable>, kSlots> g_tables;
+std::array<std::unique_ptr<SrTable64>, kSlots> g_tables64;
+
+template <class Bits>
+const SrTableT<Bits>* cached(std::array<std::unique_ptr<SrTableT<Bits>>, kSlots>& cache, Format to,
+                             const RoundingSpec& spec, const Profile& prof) {
+  const int f = index_of(kFormats, to), o = index_of(kPolicies, spec.overflow), p = index_of(kProfiles, prof);
+  if (spec.rounding != Rounding::sr || f < 0 || o < 0 || p < 0) return nullptr;
+  const std::size_t slot = (static_cast<std::size_t>(f) * kPolicies.size() + o) * kProfiles.size() + p;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (!cache[slot]) cache[slot] = build<Bits>(to, spec.overflow, prof);
+  return cache[slot].get();
+}
+
+}  // namespace
+
+const SrTable* sr_table(Format to, const RoundingSpec& spec, const Profile& prof) {
+  return cached(g_tables, to, spec, prof);
+}
+const SrTable64* sr_table64(Format to, const RoundingSpec& spec, const Profile& prof) {
+  if (prof.source_via_f32) return nullptr;  // D11: the f32 step is a second rounding before SR
+  return cached(g_tables64, to, spec, prof);
+}
+
+unsigned sr_encode_f32_bits(const SrTable& t, const RoundingSpec& spec, const std::uint32_t* x,
+                            const std::uint64_t* rbits, std::uint8_t* out, std::size_t n) {
+  return dispatch(t, spec, x, rbits, out, n);
+}
+unsigned sr_encode_f64_bits(const SrTable64& t, const RoundingSpec& spec, const std::uint64_t* x,
+                            const std::uint64_t* rbits, std::uint8_t* out, std::size_t n) {
+  return dispatch(t, spec, x, rbits, out, n);
+}
+
+}  // namespace minifloat::simd
