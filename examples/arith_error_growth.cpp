@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
           for (std::size_t m = 0; m < curves.size(); ++m) {
             if (!(curves[m].operand == operand)) continue;
             const RoundResult r = dot(models[m], operand, a, operand, b);
-            const Format dest = models[m].kind == AccumKind::tfdpa ? models[m].tensor_core.dest : formats::f32;
+            const Format dest = result_format(models[m]);
             err[m].push_back(std::fabs(to_double(dest, r.code) - exact) / std::sqrt(norm2));
           }
         }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ constexpr Format kFp8Operands[] = {formats::e4m3fn, formats::e5m2};
 constexpr Format kF16Operands[] = {formats::f16};
 constexpr Format kBf16Operands[] = {formats::bf16};
 constexpr Format kTf32Operands[] = {formats::tf32};
+constexpr Format kF8f6f4Operands[] = {formats::e4m3fn, formats::e5m2, formats::e2m3fn, formats::e3m2fn, formats::e2m1fn};
+constexpr Format kFp4Operands[] = {formats::e2m1fn};
 
 constexpr NameEntry<TensorCorePreset> kPresets[] = {
     {{&mma_models::volta_f16_unvalidated, kF16Operands}, "volta-f16-unvalidated",
@@ -65,12 +68,24 @@ constexpr NameEntry<TensorCorePreset> kPresets[] = {
      "Blackwell sm_100 bf16, FP32 accumulate (published: B200TC.m)"},
     {{&mma_models::blackwell_tf32, kTf32Operands}, "blackwell-tf32",
      "Blackwell sm_100 tf32, FP32 accumulate (validated: B200-tf32)"},
+    {{&mma_models::blackwell_f16_f16_unvalidated, kF16Operands}, "blackwell-f16-f16-unvalidated",
+     "Blackwell sm_100 f16, FP16 accumulate (published: B200TC.m)"},
+    {{&mma_models::blackwell_fp8_f16_unvalidated, kFp8Operands}, "blackwell-fp8-f16-unvalidated",
+     "Blackwell sm_100 FP8 mma.sync, FP16 accumulate (B200 d_fp16 not matched)"},
+    {{&mma_models::blackwell_tcgen05_mxf8f6f4_unvalidated, kF8f6f4Operands}, "blackwell-tcgen05-mxf8f6f4-unvalidated",
+     "Blackwell sm_100a tcgen05 mxf8f6f4, UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)"},
+    {{&mma_models::blackwell_tcgen05_mxf4_unvalidated, kFp4Operands}, "blackwell-tcgen05-mxf4-unvalidated",
+     "Blackwell sm_100a tcgen05 mxf4 (e2m1), UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)"},
+    {{&mma_models::blackwell_tcgen05_nvf4_unvalidated, kFp4Operands}, "blackwell-tcgen05-nvf4-unvalidated",
+     "Blackwell sm_100a tcgen05 mxf4nvf4 (e2m1), UE4M3 scale per 16, FP32 accumulate (published: MMA-Sim)"},
 };
 constexpr NameEntry<AccumKind> kDotModels[] = {
     {AccumKind::exact, "exact", "exact sum of the products and C, rounded once to f32"},
     {AccumKind::fp32, "fp32", "sequential FFMA chain in f32 (acc = fma(a_i, b_i, acc))"},
     {AccumKind::pairwise, "pairwise", "f32 products, pairwise (recursive halves) f32 sum, then + C"},
     {AccumKind::kahan, "kahan", "f32 products, Kahan compensated f32 sum starting from C"},
+    {AccumKind::fp64_fma, "dmma-f64-unvalidated",
+     "FP64 DMMA (Ampere/Hopper mma .f64): sequential IEEE f64 FMA chain from C, f64 result (published: MMA-Sim)"},
     {AccumKind::tfdpa, "volta-f16-unvalidated", "the volta-f16-unvalidated tensor-core model alone over all k"},
     {AccumKind::tfdpa, "volta-f16-f16-unvalidated", "the volta-f16-f16-unvalidated tensor-core model alone over all k"},
     {AccumKind::tfdpa, "ampere-f16", "the ampere-f16 tensor-core model alone over all k"},
@@ -93,6 +108,14 @@ constexpr NameEntry<AccumKind> kDotModels[] = {
     {AccumKind::tfdpa, "blackwell-f16-unvalidated", "the blackwell-f16-unvalidated tensor-core model alone over all k"},
     {AccumKind::tfdpa, "blackwell-bf16-unvalidated", "the blackwell-bf16-unvalidated tensor-core model alone over all k"},
     {AccumKind::tfdpa, "blackwell-tf32", "the blackwell-tf32 tensor-core model alone over all k"},
+    {AccumKind::tfdpa, "blackwell-f16-f16-unvalidated", "the blackwell-f16-f16-unvalidated tensor-core model alone over all k"},
+    {AccumKind::tfdpa, "blackwell-fp8-f16-unvalidated", "the blackwell-fp8-f16-unvalidated tensor-core model alone over all k"},
+    {AccumKind::tfdpa, "blackwell-tcgen05-mxf8f6f4-unvalidated",
+     "the blackwell-tcgen05-mxf8f6f4-unvalidated tensor-core model alone over all k (UE8M0 scales per 32)"},
+    {AccumKind::tfdpa, "blackwell-tcgen05-mxf4-unvalidated",
+     "the blackwell-tcgen05-mxf4-unvalidated tensor-core model alone over all k (UE8M0 scales per 32)"},
+    {AccumKind::tfdpa, "blackwell-tcgen05-nvf4-unvalidated",
+     "the blackwell-tcgen05-nvf4-unvalidated tensor-core model alone over all k (UE4M3 scales per 16)"},
 };
 constexpr bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
@@ -106,6 +129,17 @@ constexpr bool presets_consistent() {
     const bool validated = m.validation == TfdpaValidation::hardware_vectors;
     if (validated == ends_with(m.name, "-unvalidated")) return false;
     if (validated == std::string_view(m.validated_on).empty()) return false;
+    // block scales: blocks tile the group, subblocks tile a block; product_exponent ignores the
+    // scale significands, so its scale format must be a power of two (no mantissa bits);
+    // subblock_sum terms reach 2^(F + 13) quanta and must stay below align_term's 2^62
+    const TfdpaBlockScale& sc = m.scale;
+    if (sc.application != BlockScaleApplication::none &&
+        (sc.block <= 0 || m.group % sc.block != 0 || p.value.operands.empty()))
+      return false;
+    if (sc.application == BlockScaleApplication::product_exponent && sc.format.mantissa_bits != 0) return false;
+    if (sc.application == BlockScaleApplication::subblock_sum &&
+        (sc.subblock <= 0 || sc.block % sc.subblock != 0 || m.frac_bits + 13 >= 62))
+      return false;
   }
   return true;
 }
@@ -174,6 +208,14 @@ struct Term {
   int exp;
 };
 
+std::string fmt_scale_error(const TfdpaModel& tc, std::uint64_t s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(s));
+  return std::string("dot: scale ") + buf + " is not a " + format_name(tc.scale.format) + " code (" + tc.name +
+         " takes " + format_name(tc.scale.format) + " scales" +
+         (tc.scale.format == formats::ue4m3 ? "; an 8-bit code's sign bit is ignored)" : ")");
+}
+
 std::uint64_t pairwise_sum(const std::vector<std::uint64_t>& p, std::size_t lo, std::size_t hi, RoundingSpec spec,
                            Flags& flags) {
   if (hi - lo == 1) return p[lo];
@@ -200,11 +242,32 @@ const TfdpaModel& parse_mma_model(std::string_view name) {
   return *lookup_name(tensor_core_table(), name).value.model;
 }
 
+Format result_format(const DotModel& m) {
+  if (m.kind == AccumKind::tfdpa) return m.tensor_core.dest;
+  return m.kind == AccumKind::fp64_fma ? formats::f64 : formats::f32;
+}
+
 std::span<const Format> operand_formats(const DotModel& m) {
   if (m.kind != AccumKind::tfdpa && m.kind != AccumKind::blocked) return {};
   for (const auto& p : kPresets)
     if (std::string_view(p.value.model->name) == m.tensor_core.name) return p.value.operands;
   return {};
+}
+
+OperandCodes operand_codes(const DotModel& m, std::span<const std::uint64_t> f32_codes) {
+  for (const Format& f : operand_formats(m)) {
+    OperandCodes out{f, std::vector<std::uint64_t>(f32_codes.size())};
+    bool exact = true;
+    for (std::size_t i = 0; i < f32_codes.size() && exact; ++i) {
+      const RoundResult r = round_pack(f, unpack(formats::f32, f32_codes[i]), {Rounding::rne, Overflow::nonsat});
+      // exact: the code converts back to the same FP32 code (−0 stays −0; NaN and Inf codes that the
+      // operand format cannot hold, or holds differently, keep the FP32 codes)
+      exact = r.flags == flag_none && round_pack(formats::f32, unpack(f, r.code)).code == f32_codes[i];
+      out.codes[i] = r.code;
+    }
+    if (exact) return out;
+  }
+  return {formats::f32, std::vector<std::uint64_t>(f32_codes.begin(), f32_codes.end())};
 }
 
 DotModel parse_dot_model(std::string_view name) {
@@ -231,6 +294,10 @@ DotModel parse_dot_model(std::string_view name) {
   m.kind = AccumKind::blocked;
   m.block = n;
   m.tensor_core = parse_mma_model(inner);
+  if (m.tensor_core.scale.application != BlockScaleApplication::none)
+    throw NameError("accumulation model '" + quote_input(name) + "': " + std::string(m.tensor_core.name) +
+                    " takes its own block scales (per " + std::to_string(m.tensor_core.scale.block) +
+                    " lanes) and is not combined with +blocked<N>; use it alone, or an unscaled preset inside blocked<N>");
   return m;
 }
 
@@ -321,6 +388,16 @@ RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t>
       }
       return {acc, flags};
     }
+    case AccumKind::fp64_fma: {
+      const Format F64 = formats::f64;
+      std::uint64_t acc = round_pack(F64, unpack(F32, c)).code;  // exact widening
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const RoundResult r = fma(fa, a[i], fb, b[i], F64, acc, F64, RoundingSpec{Rounding::rne});
+        acc = r.code;
+        flags |= r.flags;
+      }
+      return {acc, flags};
+    }
     case AccumKind::pairwise:
     case AccumKind::kahan: {
       std::vector<std::uint64_t> p(a.size());
@@ -370,7 +447,24 @@ RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t>
     case AccumKind::tfdpa: {
       const TfdpaModel& tc = model.tensor_core;
       const std::uint64_t c0 = tc.dest == F32 ? c : round_pack(tc.dest, unpack(F32, c)).code;
-      return tfdpa_dot(tc, fa, a.data(), fb, b.data(), a.size(), c0);
+      if (tc.scale.application == BlockScaleApplication::none) {
+        if (!scales_a.empty() || !scales_b.empty())
+          throw Error(std::string("dot: ") + tc.name + " is not block-scaled and takes no scales");
+        return tfdpa_dot(tc, fa, a.data(), fb, b.data(), a.size(), c0);
+      }
+      const auto N = static_cast<std::size_t>(tc.scale.block);
+      const std::size_t blocks = (a.size() + N - 1) / N;
+      if ((!scales_a.empty() && scales_a.size() != blocks) || (!scales_b.empty() && scales_b.size() != blocks) ||
+          scales_a.empty() != scales_b.empty())
+        throw Error("dot: " + std::string(tc.name) + " over " + std::to_string(a.size()) + " elements needs " +
+                    std::to_string(blocks) + " " + format_name(tc.scale.format) + " scales per operand (one per " +
+                    std::to_string(N) + " lanes), or none for unit scales");
+      for (const auto* sv : {&scales_a, &scales_b})
+        for (const std::uint64_t s : *sv)
+          if ((s & ~code_mask(tc.scale.format)) != 0 && !(tc.scale.format == formats::ue4m3 && s <= 0xff))
+            throw Error(fmt_scale_error(tc, s));
+      return tfdpa_dot(tc, fa, a.data(), fb, b.data(), a.size(), c0, scales_a.empty() ? nullptr : scales_a.data(),
+                       scales_b.empty() ? nullptr : scales_b.data());
     }
   }
   return {};
@@ -378,16 +472,31 @@ RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t>
 
 std::vector<std::uint64_t> gemm(const DotModel& model, std::size_t m, std::size_t n, std::size_t k, Format fa,
                                 std::span<const std::uint64_t> A, Format fb, std::span<const std::uint64_t> B,
-                                std::span<const std::uint64_t> C) {
+                                std::span<const std::uint64_t> C, std::span<const std::uint64_t> scales_A,
+                                std::span<const std::uint64_t> scales_B) {
+  const bool tc_scaled = model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
+  const std::size_t N = tc_scaled ? static_cast<std::size_t>(model.tensor_core.scale.block)
+                                  : model.kind == AccumKind::blocked ? static_cast<std::size_t>(model.block) : 0;
+  const std::size_t nb = N == 0 ? 0 : (k + N - 1) / N;
+  if ((!scales_A.empty() || !scales_B.empty()) && N == 0)
+    throw Error("gemm: model " + model.name + " takes no scales");
+  if ((!scales_A.empty() && scales_A.size() != m * nb) || (!scales_B.empty() && scales_B.size() != nb * n))
+    throw Error("gemm: scales must be m x " + std::to_string(nb) + " (A: " + std::to_string(m * nb) +
+                ") and " + std::to_string(nb) + " x n (B: " + std::to_string(nb * n) + ") for k = " + std::to_string(k) +
+                " and one scale per " + std::to_string(N) + " lanes; got " + std::to_string(scales_A.size()) + " and " +
+                std::to_string(scales_B.size()));
   if (A.size() != m * k || B.size() != k * n || (!C.empty() && C.size() != m * n))
     throw Error("gemm: shapes do not match m=" + std::to_string(m) + " n=" + std::to_string(n) +
                 " k=" + std::to_string(k) + " (A " + std::to_string(A.size()) + ", B " + std::to_string(B.size()) +
                 ", C " + std::to_string(C.size()) + " elements)");
-  std::vector<std::uint64_t> D(m * n), col(k);
+  std::vector<std::uint64_t> D(m * n), col(k), col_scales(scales_B.empty() ? 0 : nb);
   for (std::size_t j = 0; j < n; ++j) {
     for (std::size_t p = 0; p < k; ++p) col[p] = B[p * n + j];
+    for (std::size_t p = 0; p < col_scales.size(); ++p) col_scales[p] = scales_B[p * n + j];
     for (std::size_t i = 0; i < m; ++i)
-      D[i * n + j] = dot(model, fa, A.subspan(i * k, k), fb, col, C.empty() ? 0 : C[i * n + j]).code;
+      D[i * n + j] = dot(model, fa, A.subspan(i * k, k), fb, col, C.empty() ? 0 : C[i * n + j],
+                         scales_A.empty() ? std::span<const std::uint64_t>{} : scales_A.subspan(i * nb, nb), col_scales)
+                         .code;
   }
   return D;
 }

@@ -36,10 +36,15 @@ enum class AccumKind : std::uint8_t {
              ///< `tensor_core`, then acc ← fma_f32(partial, s, acc) with s = rne_f32(sA_j·sB_j) the
              ///< per-block scales (1 when none): DeepSeek-V3 §3.3.2 / DeepGEMM with N_C = 128
   tfdpa,     ///< the tensor-core model alone over all k (chained groups; "fast accumulation")
+  fp64_fma,  ///< FP64 DMMA (Ampere mma m8n8k4.f64, Hopper m16n8k{4,8,16}.f64): a sequential IEEE
+             ///< binary64 FMA chain in k order from C, acc ← fma_f64(a_i, b_i, acc), RNE (MMA-Sim
+             ///< arXiv 2511.10909 `mma` f64 path: `fma(A[i,l], B[l,j], sum)` for l in 0..k−1);
+             ///< the accumulator and the result are f64
 };
 
 /// A complete accumulation model (data). The accumulator format is f32 for every kind but
-/// `tfdpa` (its model's dest); the dot result is that register's code.
+/// `tfdpa` (its model's dest) and `fp64_fma` (f64); the dot result is that register's code
+/// (result_format()).
 struct DotModel {
   std::string name;
   AccumKind kind = AccumKind::exact;
@@ -47,6 +52,10 @@ struct DotModel {
   int block = 128;                                  ///< N_C for blocked
   RoundingSpec rounding{};                          ///< f32 rounding of fp32/pairwise/kahan/blocked and of exact
 };
+
+/// The format of the codes dot() and gemm() return under `m`: the tensor core's dest for tfdpa,
+/// f64 for fp64_fma, else f32.
+Format result_format(const DotModel& m);
 
 /// A tensor-core preset as the registry names it: the model and the operand formats its MMA
 /// instruction multiplies (FP8 presets: e4m3fn and e5m2; *-f16: f16; *-bf16: bf16; *-tf32: tf32).
@@ -69,10 +78,30 @@ const TfdpaModel& parse_mma_model(std::string_view name);
 /// blocked and tfdpa kinds; empty for exact, fp32, pairwise and kahan, which take any format.
 std::span<const Format> operand_formats(const DotModel& m);
 
+/// Codes of FP32 values re-expressed in the operand format a tensor core multiplies, so that the
+/// model sees the element format's exponent rules (an e4m3fn subnormal m·2^−9 has nominal
+/// exponent emin = −6 in the T-FDPA max, not the −9 an FP32 code of the same value gives:
+/// MMA-Sim `extract_significand_exponent`, dtype_min_exponent[e4m3fn] = −6).
+struct OperandCodes {
+  Format format;                     ///< the operand format chosen, or f32 (see operand_codes)
+  std::vector<std::uint64_t> codes;  ///< the same values as codes of `format`
+};
+/// The first of operand_formats(m) that holds every FP32 value of `f32_codes` exactly, with the
+/// values converted into it. When `m` takes any format (exact, fp32, pairwise, kahan) or no
+/// operand format holds every value exactly (e.g. dequantized values of a scaled recipe), the
+/// FP32 codes are returned unchanged with format f32.
+OperandCodes operand_codes(const DotModel& m, std::span<const std::uint64_t> f32_codes);
+
 /// Dot product Σ a_i·b_i + c of codes (a of format fa, b of fb, c a code of f32) under `model`;
-/// returns an f32 code (the tfdpa kind: a code of its model's dest). `scales_a`/`scales_b`
-/// (optional, f32 codes, one per `model.block` lanes) are the blocked kind's per-block scales.
-/// Throws Error when the lengths differ.
+/// returns a code of result_format(model) (f32; tfdpa: its model's dest; fp64_fma: f64; C is
+/// widened exactly into that register first). `scales_a`/`scales_b`
+/// (optional; empty = unit scales) are per-block scales:
+///   - blocked kind: f32 codes, one per `model.block` lanes (multiplied on CUDA cores);
+///   - tfdpa kind with a block-scaled preset (tensor_core.scale, e.g. blackwell-tcgen05-nvf4-
+///     unvalidated): codes of tensor_core.scale.format (UE8M0 = e8m0fnu, UE4M3 = ue4m3; an 8-bit
+///     UE4M3 code's sign bit is ignored), one per tensor_core.scale.block lanes, both or neither.
+/// Throws Error when the lengths differ, a scale count is wrong, a scale is not a code of its
+/// format, or an unscaled tensor-core preset is given scales.
 RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t> a, Format fb,
                 std::span<const std::uint64_t> b, std::uint64_t c = 0, std::span<const std::uint64_t> scales_a = {},
                 std::span<const std::uint64_t> scales_b = {});
@@ -84,8 +113,11 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
 
 /// GEMM D = A·B + C under `model`: A is m×k (row-major codes of fa), B is k×n (row-major codes of
 /// fb), C is m×n f32 codes or empty (zeros). Returns m×n codes (f32, or the tfdpa model's dest).
+/// `scales_A` (m × nb, row-major) and `scales_B` (nb × n, row-major; nb = ceil(k / block)) are the
+/// per-block scales of dot() (PTX tcgen05 scale_A M×SFA_N, scale_B SFB_M×N); empty = unit scales.
 std::vector<std::uint64_t> gemm(const DotModel& model, std::size_t m, std::size_t n, std::size_t k, Format fa,
                                 std::span<const std::uint64_t> A, Format fb, std::span<const std::uint64_t> B,
-                                std::span<const std::uint64_t> C = {});
+                                std::span<const std::uint64_t> C = {}, std::span<const std::uint64_t> scales_A = {},
+                                std::span<const std::uint64_t> scales_B = {});
 
 }  // namespace minifloat

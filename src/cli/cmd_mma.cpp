@@ -177,7 +177,8 @@ int run_mma_all(const MmaCheckOptions& opts) {
   std::size_t w0 = 6;
   for (const auto& p : presets) w0 = std::max(w0, p.name.size());
   fmt::print("match matrix: rows of each set reproduced bit for bit (* = the preset is validated on that set, "
-             "- = the preset does not multiply that element format into that destination)\n");
+             "- = the preset does not multiply that element format into that destination; the block-scaled "
+             "tcgen05 presets run with unit scales, as the sets carry none)\n");
   fmt::print("{:<{}}", "preset", w0);
   std::vector<std::size_t> width(sets.size());
   for (std::size_t s = 0; s < sets.size(); ++s) {
@@ -274,10 +275,20 @@ int run_mma_check(const MmaCheckOptions& opts) {
                "warning: {} is unvalidated: its parameters are published ones that no measured vectors here "
                "confirm ({})\n",
                model.name, model.source);
+  if (model.scale.application != BlockScaleApplication::none)
+    fmt::print(stderr, "note: {} is block-scaled; the vector files carry no scales, so every scale is 1\n", model.name);
   const MmaDestination destination = model.dest == formats::f16 ? MmaDestination::fp16 : MmaDestination::fp32;
   const MmaVectors v = load_mma_vectors(opts.dir, opts.format, destination);
-  if (opts.format.empty())
-    require_operand_format(preset.operands, opts.model, v.element, "the a_ file name '" + v.a_file.filename().string() + "'");
+  if (opts.format.empty() && !multiplies(preset, v.element)) {
+    // the set's own format (from its file names) is the fact to act on: name the presets that take it
+    std::string ops, fits;
+    for (const Format& o : preset.operands) (ops += ops.empty() ? "" : " or ") += format_name(o);
+    for (const auto& p : tensor_core_table().entries)
+      if (multiplies(p.value, v.element) && p.value.model->dest == model.dest) (fits += fits.empty() ? "" : ", ") += p.name;
+    throw Error("--model " + quote_input(opts.model) + " multiplies " + ops + " operands only, but the a_ file name '" +
+                v.a_file.filename().string() + "' says this set holds " + format_name(v.element) + "; pass a --model that "
+                "multiplies " + format_name(v.element) + (fits.empty() ? std::string(" (none has this destination)") : " (" + fits + ")"));
+  }
   const std::size_t rows = v.d.size();
   std::size_t match = 0, shown = 0;
   std::string report;
@@ -373,7 +384,12 @@ void add_dot_command(CLI::App& app, DotOptions& opts) {
                   "with rne + satfinite)");
   sub->add_option("--c", opts.c,
                   "addend C of every dot product: a decimal or hex-float value rounded once to f32 (rne); default 0");
-  sub->add_option("--out", opts.out, "write the results as a float32 .npy (checked before any work)");
+  sub->add_option("--out", opts.out,
+                  "write the results as a float32 .npy (float64 for dmma-f64-unvalidated; checked before any work)");
+  sub->add_option("--scale-a", opts.scale_a,
+                  "block scales of --a for a block-scaled preset (blackwell-tcgen05-mxf8f6f4/mxf4/nvf4-unvalidated): .npy "
+                  "|u1 codes of its scale format (e8m0fnu or ue4m3), shape (m, nb) or (nb), nb = ceil(k / block)");
+  sub->add_option("--scale-b", opts.scale_b, "block scales of --b: .npy |u1 codes, shape (nb, n) or (nb)");
 }
 
 int run_dot(const DotOptions& opts) {
@@ -401,16 +417,57 @@ int run_dot(const DotOptions& opts) {
   const std::size_t m = A.shape.size() == 2 ? A.shape[0] : 1, k = A.shape.back();
   const std::size_t kb = B.shape[0], n = B.shape.size() == 2 ? B.shape[1] : 1;
   if (k != kb) throw Error(fmt::format("dot: inner dimensions differ: --a has k = {}, --b has k = {}", k, kb));
+  const bool scaled = model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
+  if (!scaled && (!opts.scale_a.empty() || !opts.scale_b.empty()))
+    throw Error("dot: --scale-a/--scale-b are for the block-scaled tensor-core models (blackwell-tcgen05-mxf8f6f4/"
+                "mxf4/nvf4-unvalidated), not --model " + quote_input(opts.model));
+  std::vector<std::uint64_t> SA, SB;
+  if (scaled) {
+    const TfdpaBlockScale& sc = model.tensor_core.scale;
+    const std::size_t nb = (k + static_cast<std::size_t>(sc.block) - 1) / static_cast<std::size_t>(sc.block);
+    if (opts.scale_a.empty() || opts.scale_b.empty())
+      throw Error(fmt::format("dot: --model {} is block-scaled: pass --scale-a ({}, {}) and --scale-b ({}, {}) as .npy "
+                              "|u1 codes of {} (one per {} lanes of k = {})",
+                              opts.model, m, nb, nb, n, format_name(sc.format), sc.block, k));
+    const auto load_scales = [&](const std::string& path, const char* flag, std::vector<std::size_t> want) {
+      const NpyArray arr = read_npy(path);
+      if (arr.dtype != "|u1" && arr.dtype != "<u1")
+        throw Error(fmt::format("dot: {} '{}' has dtype {}; accepted: |u1 codes of {}", flag, path, arr.dtype,
+                                format_name(sc.format)));
+      if (want.size() == 2 && want[0] == 1 && arr.shape.size() == 1) want.erase(want.begin());
+      if (want.size() == 2 && want[1] == 1 && arr.shape.size() == 1) want.pop_back();
+      if (arr.shape != want) {
+        std::string w;
+        for (const std::size_t d : want) w += (w.empty() ? "" : ", ") + std::to_string(d);
+        throw Error(fmt::format("dot: {} '{}' must have shape ({}) for k = {} and one {} scale per {} lanes", flag,
+                                path, w, k, format_name(sc.format), sc.block));
+      }
+      std::vector<std::uint64_t> codes(arr.element_count());
+      const auto* p = reinterpret_cast<const unsigned char*>(arr.data.data());
+      for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = p[i];
+      return codes;
+    };
+    outputs.add_input(opts.scale_a, "--scale-a");
+    outputs.add_input(opts.scale_b, "--scale-b");
+    SA = load_scales(opts.scale_a, "--scale-a", {m, nb});
+    SB = load_scales(opts.scale_b, "--scale-b", {nb, n});
+  }
   std::vector<std::uint64_t> C(m * n, c);
-  const std::vector<std::uint64_t> D = gemm(model, m, n, k, A.format, A.codes, B.format, B.codes, C);
-  const Format dest = model.kind == AccumKind::tfdpa ? model.tensor_core.dest : formats::f32;
-  std::vector<float> values(D.size());
-  for (std::size_t i = 0; i < D.size(); ++i) values[i] = to_float(dest, D[i]);
+  const std::vector<std::uint64_t> D = gemm(model, m, n, k, A.format, A.codes, B.format, B.codes, C, SA, SB);
+  const Format dest = result_format(model);
   if (write) {
     std::vector<std::size_t> shape;
     if (A.shape.size() == 2) shape.push_back(m);
     if (B.shape.size() == 2) shape.push_back(n);
-    write_npy(outputs, out, make_npy_f32(shape, values));
+    if (dest == formats::f64) {  // dmma-f64: the f64 results whole (<f8)
+      std::vector<double> values(D.size());
+      for (std::size_t i = 0; i < D.size(); ++i) values[i] = to_double(dest, D[i]);
+      write_npy(outputs, out, make_npy_f64(shape, values));
+    } else {
+      std::vector<float> values(D.size());
+      for (std::size_t i = 0; i < D.size(); ++i) values[i] = to_float(dest, D[i]);
+      write_npy(outputs, out, make_npy_f32(shape, values));
+    }
     outputs.commit();
   }
   const bool matrix = A.shape.size() == 2 || B.shape.size() == 2;

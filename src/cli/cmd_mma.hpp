@@ -42,6 +42,7 @@ struct DotOptions {
   std::string format;             ///< --format FMT: element format of byte-code arrays (|u1, <V1); float arrays are quantized into it (rne)
   std::string c = "0";            ///< --c VALUE: the addend of every dot product, rounded once to f32 (rne)
   std::string out;                ///< --out FILE: write the results as .npy float32
+  std::string scale_a, scale_b;   ///< --scale-a/--scale-b FILE: block scales (.npy |u1 codes) of a block-scaled preset
 };
 void add_dot_command(CLI::App& app, DotOptions& opts);
 /// Checks every option, the inputs and the --out file first (--out must not be --a or --b; see
@@ -49,6 +50,9 @@ void add_dot_command(CLI::App& app, DotOptions& opts);
 /// (f32 results). Tensor-core models (and blocked<N>) take only their operand formats
 /// (operand_formats(): hopper-fp8 e4m3fn/e5m2, …): float arrays need --format. Returns 0; throws
 /// minifloat::Error (exit 2) for unreadable files, unsupported dtypes, operand formats or shapes.
+/// Block-scaled presets (blackwell-tcgen05-mxf8f6f4/mxf4/nvf4-unvalidated) need --scale-a (m, nb)
+/// or (nb) and --scale-b (nb, n) or (nb), nb = ceil(k / block), as |u1 codes of their scale format
+/// (e8m0fnu, ue4m3); other models refuse them.
 int run_dot(const DotOptions& opts);
 
 }  // namespace minifloat::cli

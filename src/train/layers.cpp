@@ -3,6 +3,8 @@
 #include "layers.hpp"
 
 #include "minifloat/convert_span.hpp"
+#include "minifloat/error.hpp"
+#include "minifloat/registry.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/gaussws.hpp"
 
@@ -30,8 +32,17 @@ Matrix gemm_nt(const Matrix& a, const Matrix& b, const QCtx& ctx) {
   for (std::size_t i = 0; i < m * k; ++i) A[i] = minifloat::detail::bit_cast<std::uint32_t>(a.v[i]);
   for (std::size_t j = 0; j < n; ++j)  // B is k×n row-major: column j is row j of b
     for (std::size_t t = 0; t < k; ++t) B[t * n + j] = minifloat::detail::bit_cast<std::uint32_t>(b.v[j * k + t]);
-  const std::vector<std::uint64_t> d = gemm(*ctx.gemm, m, n, k, formats::f32, A, formats::f32, B);
-  const Format dest = ctx.gemm->kind == AccumKind::tfdpa ? ctx.gemm->tensor_core.dest : formats::f32;
+  // the tensor core's element format must reach the model (its exponent rules: an e4m3fn
+  // subnormal counts emin −6, not its FP32 exponent): operand_codes re-expresses the values
+  const OperandCodes qa = operand_codes(*ctx.gemm, A), qb = operand_codes(*ctx.gemm, B);
+  if (ctx.gemm->kind == AccumKind::tfdpa && ctx.gemm->tensor_core.scale.application != BlockScaleApplication::none &&
+      (qa.format == formats::f32 || qb.format == formats::f32))
+    throw Error("--gemm " + ctx.gemm->name + ": this GEMM's operands are not all " +
+                format_name(operand_formats(*ctx.gemm)[0]) +
+                " values (the recipe's dequantized values); a block-scaled preset needs the element codes and their "
+                "scales, which the simulator's GEMM does not carry: use it through `minifloat dot --scale-a/--scale-b`");
+  const std::vector<std::uint64_t> d = gemm(*ctx.gemm, m, n, k, qa.format, qa.codes, qb.format, qb.codes);
+  const Format dest = result_format(*ctx.gemm);
   Matrix c(a.rows, b.rows);
   for (std::size_t i = 0; i < d.size(); ++i) c.v[i] = to_float(dest, d[i]);
   return c;

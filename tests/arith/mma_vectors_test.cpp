@@ -316,5 +316,25 @@ TEST(AccumModels, BlockedPromotionAndNames) {
   EXPECT_EQ(parse_dot_model("ada-fp8+blocked64").block, 64);
 }
 
+// The element format must reach the model (src/train/layers.cpp passed FP32 codes): hardware rule
+// (MMA-Sim extract_significand_exponent with dtype_min_exponent[e4m3fn] = −6; training-sim.md §1.2):
+// an e4m3fn subnormal 2^−9 (code 0x01) has nominal exponent −6. hopper-fp8, lanes 2^−9·1 and C =
+// 2^−20: E = −6 + 0 = −6, quantum 2^(−6−13) = 2^−19, C is truncated away: d = 2^−9. (Taking the
+// FP32 exponent −9 gives quantum 2^−22 and d = 2^−9 + 2^−20.)
+TEST(AccumModels, OperandCodesCarryTheElementFormatsExponentRule) {
+  const DotModel m = parse_dot_model("hopper-fp8");
+  const std::vector<std::uint64_t> A{f32(0x1p-9f), 0}, B{f32(1.0f), 0}, C{f32(0x1p-20f)};
+  const OperandCodes qa = operand_codes(m, A), qb = operand_codes(m, B);
+  EXPECT_EQ(qa.format, formats::e4m3fn);
+  EXPECT_EQ(qa.codes, (std::vector<std::uint64_t>{0x01, 0x00}));
+  EXPECT_EQ(qb.codes, (std::vector<std::uint64_t>{0x38, 0x00}));
+  EXPECT_EQ(val(gemm(m, 1, 1, 2, qa.format, qa.codes, qb.format, qb.codes, C)[0]), 0x1p-9f);
+  // a value no operand format holds (1/3 in f32) keeps the FP32 codes; exact/fp32 take any format
+  EXPECT_EQ(operand_codes(m, std::vector<std::uint64_t>{f32(1.0f / 3.0f)}).format, formats::f32);
+  EXPECT_EQ(operand_codes(parse_dot_model("fp32"), A).format, formats::f32);
+  // e5m2-only values (2^−16: an e5m2 subnormal, below e4m3fn's range) pick the second operand format
+  EXPECT_EQ(operand_codes(m, std::vector<std::uint64_t>{f32(0x1p-16f)}).format, formats::e5m2);
+}
+
 }  // namespace
 }  // namespace minifloat_test

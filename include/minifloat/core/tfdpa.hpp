@@ -32,6 +32,9 @@ namespace minifloat {
 //     d = round_out(S·Q) in `out`, then widened exactly into the register format `dest`.
 //   A dot product longer than L chains groups: c ← tfdpa(next L lanes, c). Missing lanes of the
 //   last group are zeros (a kernel pads K to the instruction's k).
+//   Block-scaled kinds (TfdpaBlockScale; tcgen05 mxf8f6f4/mxf4/mxf4nvf4): the scales enter either
+//   every product's exponent before the max (product_exponent) or as one exact 16-lane partial
+//   sum per term with exponent e(s_a) + e(s_b) (subblock_sum); see BlockScaleApplication.
 //
 // Specials (MMA-Sim `nv_fused_dot_add`): any NaN input, 0·Inf, or Inf of both signs among the
 // products and c → the canonical NaN `nan_code` (0x7FFFFFFF for an FP32 destination); otherwise
@@ -54,6 +57,29 @@ enum class TfdpaOverflow : std::uint8_t {
   rz_max,  ///< IEEE round-toward-zero overflow: ±max of `out`
   inf,     ///< ±Inf (MMA-Sim: its RZ-truncated value converted to float32 overflows to Inf)
 };
+/// Where a block-scaled kind's per-block scales enter the T-FDPA. PTX ISA §9.7.16.10.7 (tcgen05.mma
+/// `.kind::mxf8f6f4`, `.kind::mxf4`, `.kind::mxf4nvf4` with `.block_scale`): D = (A·scale_A)·(B·scale_B)
+/// + D, each scale multiplying one chunk of `block` consecutive K lanes of a row of A / column of B.
+enum class BlockScaleApplication : std::uint8_t {
+  none,              ///< no scale inputs (every kind but the block-scaled tcgen05 ones)
+  product_exponent,  ///< e(s_a) + e(s_b) is added to every product's exponent before the max E and
+                     ///< the alignment; scale significands are not used, so power-of-two scales only
+                     ///< (UE8M0). MMA-Sim `fused_dot_add` (exponent ea + eb + esa + esb): mxf8f6f4
+  subblock_sum,      ///< every `subblock` lanes are summed exactly first; that sum times both scale
+                     ///< significands enters the alignment as ONE term whose exponent for the max E
+                     ///< is e(s_a) + e(s_b) (not renormalised, also when the sum is 0). MMA-Sim
+                     ///< `nv_fused_dot_add_with_block_scale`: mxf4, mxf4nvf4
+};
+
+/// The block-scale parameters of a T-FDPA model (all zero / none for unscaled kinds).
+struct TfdpaBlockScale {
+  BlockScaleApplication application = BlockScaleApplication::none;
+  Format format{};   ///< scale format: e8m0fnu (UE8M0) or ue4m3 (an 8-bit code's sign bit is ignored,
+                     ///< as MMA-Sim's `scale.abs()` and PTX `.ue4m3`)
+  int block = 0;     ///< K lanes per scale: 32 (MX, scale_vec::1X/2X) or 16 (NVFP4, scale_vec::4X); divides `group`
+  int subblock = 0;  ///< subblock_sum: lanes per exact partial sum (16 in MMA-Sim); divides `block`
+};
+
 /// How far a preset is trusted.
 enum class TfdpaValidation : std::uint8_t {
   published,         ///< published parameters only (papers, simulators); its name ends in "-unvalidated"
@@ -69,6 +95,7 @@ struct TfdpaModel {
   Format out;                 ///< precision/range of one group's result (e8m13 = FP32 with 10 low bits zero)
   RoundingSpec out_rounding;  ///< rounding into `out` (NVIDIA FP32 destinations: rtz; FP16 destinations: rne)
   Format dest;                ///< the destination register format (f32 or f16); `out` must embed exactly
+  TfdpaBlockScale scale{};    ///< block-scaled tcgen05 kinds: where the scales enter (default: none)
   int zero_exponent;          ///< nominal exponent of a zero term in the max (MMA-Sim's "exponent for zero")
   TfdpaOverflow overflow;     ///< finite overflow of `out`: ±Inf (MMA-Sim) or IEEE RZ's ±max
   std::uint64_t nan_code;     ///< canonical NaN written to `dest`
@@ -202,6 +229,11 @@ inline constexpr TfdpaModel ada_fp8_f16{
               "from the Ada-E4M3 d_fp16 vectors (5000/5000)"};
 
 // ---- Hopper (sm_90, H100/H200) -------------------------------------------------------------------
+// wgmma vs mma.sync: no source gives them different arithmetic on Hopper. MMA-Sim models Hopper
+// `mma` f16/bf16/tf32 (Ampere's shapes) with F = 25 and one group of k (no split-k, unlike Ampere
+// and Ada) exactly as `wgmma`; its Hopper `mma` list has no FP8, and the H100-E4M3 vectors, measured
+// with mma.sync.m16n8k32 FP8, match the wgmma FP8 parameters (hopper-fp8). So each preset below
+// covers both instructions (a k8 mma.sync chains groups of its own k); device check S5 probes it.
 /// Hopper FP8 (e4m3/e5m2) with FP32 accumulate: wgmma k32 / mma.sync m16n8k32.
 /// L = 32, F = 13, RZ aligned terms, RZ to e8m13. Validated: 5000/5000 on the H100 E4M3 vectors
 /// (with C = +0, see the README of mma-vectors). zero_exponent −126 as MMA-Sim fdpa.py (unprobed).
@@ -307,6 +339,72 @@ inline constexpr TfdpaModel blackwell_tf32{
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "B200-tf32",
     .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (tf32 fma=8, neab=2, frmode=rz); B200-tf32 vectors "
               "5000/5000"};
+/// Blackwell f16 with an FP16 destination (mma.sync / tcgen05 .kind::f16 with a .f16 D): as
+/// blackwell-f16, the group result rounded RNE to f16 and a zero term at −15 (B200TC.m for fp16
+/// in and out: frmode 'rne', min_exp_limit −15; MMA-Sim output type "f16": RNE). No FP16-destination
+/// f16 vectors here.
+inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
+    .name = "blackwell-f16-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
+    .zero_exponent = -15, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fp16 in/out: fma=16, neab=2, frmode=rne, "
+              "min_exp_limit=-15); MMA-Sim arXiv 2511.10909 (F=25, output f16 RNE)"};
+/// Blackwell FP8 mma.sync with an FP16 destination: as blackwell-fp8 (L = 32, F = 30), the group
+/// result rounded RNE to f16 (MMA-Sim output type "f16": RNE). B200TC.m has no FP16-destination FP8
+/// model (it sets outformat = 'fp32' for FP8), and the B200-E4M3 d_*_fp16 file is NOT matched by
+/// this or any probe (mma-check --all), as on H100: so its name says unvalidated.
+inline constexpr TfdpaModel blackwell_fp8_f16_unvalidated{
+    .name = "blackwell-fp8-f16-unvalidated", .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
+    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
+    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "blackwell-fp8 (B200-E4M3 vectors) with MMA-Sim arXiv 2511.10909's RNE-FP16 output; B200-E4M3 "
+              "d_fp16 vectors not matched"};
+
+// ---- Blackwell block-scaled tcgen05 kinds (sm_100a): no measured vectors exist for any of them ----
+/// tcgen05.mma .kind::mxf8f6f4 .block_scale (scale_vec::1X: one UE8M0 scale per 32 K lanes of A's
+/// row and of B's column; elements e4m3/e5m2/e2m3/e3m2/e2m1), FP32 accumulate. One group of 32
+/// (k = 32), F = 25, RZ to FP32, C in the alignment; the two scale exponents are added to every
+/// product's exponent before the max and the alignment (product_exponent). Zero terms (a zero
+/// product, C = 0) count −126 (MMA-Sim `extract_significand_exponent`: 0 → −126; MMA-Sim also adds
+/// the scale exponents to a zero product's, which changes E only when every other term lies below
+/// −126: not pinned). Subnormal fp6/fp4 elements keep their format's emin (as FP8: not probed).
+inline constexpr TfdpaModel blackwell_tcgen05_mxf8f6f4_unvalidated{
+    .name = "blackwell-tcgen05-mxf8f6f4-unvalidated", .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .scale = {.application = BlockScaleApplication::product_exponent, .format = formats::e8m0fnu, .block = 32},
+    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=32 (nv_fused_dot_add, F=25, RZ-FP32; fused_dot_add "
+              "adds esa+esb to each product exponent); PTX ISA 9.7.16.10.7 (scale_vec::1X, UE8M0 per 32)"};
+/// tcgen05.mma .kind::mxf4 .block_scale (e2m1 elements, scale_vec::2X: UE8M0 per 32 K lanes), FP32
+/// accumulate. One group of 64 (k = 64): each 16 lanes summed exactly, times the scale
+/// significands (1 for UE8M0), entering as one term of exponent e(s_a) + e(s_b) (subblock_sum);
+/// F = 35 relative to the max such exponent (and C's), RZ to FP32.
+inline constexpr TfdpaModel blackwell_tcgen05_mxf4_unvalidated{
+    .name = "blackwell-tcgen05-mxf4-unvalidated", .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .scale = {.application = BlockScaleApplication::subblock_sum, .format = formats::e8m0fnu, .block = 32,
+              .subblock = 16},
+    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=64 (nv_fused_dot_add_with_block_scale: exact "
+              "16-lane sums, F=35, RZ-FP32); PTX ISA 9.7.16.10.7 (.kind::mxf4, scale_vec::2X, UE8M0 per 32)"};
+/// tcgen05.mma .kind::mxf4nvf4 .block_scale with UE4M3 scales (NVFP4: e2m1 elements, scale_vec::4X:
+/// one UE4M3 scale per 16 K lanes), FP32 accumulate: as mxf4 with 16-lane blocks; the scale
+/// significands multiply the exact 16-lane sums, the term's exponent is e(s_a) + e(s_b) (a
+/// subnormal UE4M3 scale: emin −6 with its significand < 1; a zero scale makes a zero term).
+inline constexpr TfdpaModel blackwell_tcgen05_nvf4_unvalidated{
+    .name = "blackwell-tcgen05-nvf4-unvalidated", .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
+    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .scale = {.application = BlockScaleApplication::subblock_sum, .format = formats::ue4m3, .block = 16,
+              .subblock = 16},
+    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published, .validated_on = "",
+    .source = "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=64 (nv_fused_dot_add_with_block_scale with ue4m3 "
+              "scales: |scale|, exact 16-lane sums, F=35, RZ-FP32); PTX ISA 9.7.16.10.7 (.kind::mxf4nvf4, "
+              "scale_vec::4X, UE4M3 per 16)"};
 }  // namespace mma_models
 
 namespace detail {
@@ -346,12 +444,50 @@ MINIFLOAT_HOST_DEVICE constexpr std::int64_t align_term(bool neg, const Wide& si
 
 }  // namespace detail
 
-/// One T-FDPA group: d = round(Σ_{i<n} a_i·b_i + c) under model `m` (n ≤ m.group; lanes n..L−1
-/// are zeros). `c` is a code of `m.dest`; the result is a code of `m.dest`. Flags: inexact when the
-/// result differs from the exact sum; invalid for a NaN produced from non-NaN inputs.
+/// One decoded block scale: its value sig·2^exp and its nominal exponent for the max E.
+struct TfdpaScale {
+  bool nan = false, zero = false;
+  std::uint64_t sig = 1;
+  int exp = 0;
+  int nominal = 0;
+};
+
+namespace detail {
+/// Scale `k` of a group (nullptr: unit scale 1 = 2^0).
+MINIFLOAT_HOST_DEVICE constexpr TfdpaScale tfdpa_scale(const TfdpaModel& m, const std::uint64_t* s,
+                                                       std::size_t k) noexcept {
+  TfdpaScale r;
+  if (s == nullptr) return r;
+  const Unpacked u = unpack(m.scale.format, s[k]);  // bits above the format (a sign bit) are ignored
+  if (u.cls == Class::nan) {
+    r.nan = true;
+  } else if (is_zero(u)) {
+    r.zero = true;
+  } else {
+    r.sig = u.sig;
+    r.exp = u.exp;
+    r.nominal = nominal_exponent(m.scale.format, u);
+  }
+  return r;
+}
+}  // namespace detail
+
+/// One T-FDPA group: d = round(Σ_{i<n} a_i·b_i·s_a(i)·s_b(i) + c) under model `m` (n ≤ m.group;
+/// lanes n..L−1 are zeros). `c` is a code of `m.dest`; the result is a code of `m.dest`.
+/// Block-scaled models (m.scale.application != none): `sa`/`sb` hold the codes (m.scale.format)
+/// of the scales of this group's lanes, lane i using sa[i / m.scale.block]; nullptr means unit
+/// scales. Unscaled models ignore them. A NaN scale gives the canonical NaN (MMA-Sim).
+/// subblock_sum precondition: the exact sum of one subblock fits 62 bits (its products span at
+/// most 2^58; e2m1: 2^−2..36, 8 bits); otherwise the result is the canonical NaN with flag_invalid.
+/// Flags: inexact when the result differs from the exact sum; invalid for a NaN produced from
+/// non-NaN inputs.
 MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, Format fa, const std::uint64_t* a,
                                                         Format fb, const std::uint64_t* b, std::size_t n,
-                                                        std::uint64_t c) noexcept {
+                                                        std::uint64_t c, const std::uint64_t* sa = nullptr,
+                                                        const std::uint64_t* sb = nullptr) noexcept {
+  const BlockScaleApplication app = m.scale.application;
+  const bool scaled = app != BlockScaleApplication::none;
+  const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
   // 1. specials
   bool any_nan = false, pos_inf = false, neg_inf = false, invalid = false;
   const Unpacked uc = unpack(m.dest, c);
@@ -369,13 +505,18 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
       }
     }
   }
+  if (scaled)
+    for (std::size_t k = 0; k * sblock < n; ++k)
+      if (detail::tfdpa_scale(m, sa, k).nan || detail::tfdpa_scale(m, sb, k).nan) any_nan = true;
   if (uc.cls == Class::nan) any_nan = true;
   if (uc.cls == Class::inf) (uc.negative ? neg_inf : pos_inf) = true;
   if (pos_inf && neg_inf) invalid = true;
   if (any_nan || invalid) return {m.nan_code, invalid && !any_nan ? flag_invalid : flag_none};
   if (pos_inf || neg_inf) return {inf_code(m.dest, detail::sign_of(neg_inf)), flag_none};
 
-  // 2. the max nominal exponent E over all L lanes and c (zero terms count as zero_exponent)
+  // 2. the max nominal exponent E over all terms (zero terms count as zero_exponent): the L lane
+  //    products (their scale exponents added under product_exponent), or under subblock_sum one
+  //    term per subblock with exponent e(s_a) + e(s_b); and c
   int E = m.zero_exponent;
   bool have = false;
   auto consider = [&](int e) {
@@ -383,10 +524,23 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
     have = true;
   };
   if (n < static_cast<std::size_t>(m.group)) consider(m.zero_exponent);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
-    if (detail::is_zero(ua) || detail::is_zero(ub)) consider(m.zero_exponent);
-    else consider(detail::nominal_exponent(fa, ua) + detail::nominal_exponent(fb, ub));
+  if (app == BlockScaleApplication::subblock_sum) {
+    const auto sub = static_cast<std::size_t>(m.scale.subblock);
+    for (std::size_t j = 0; j * sub < n; ++j) {
+      const TfdpaScale s0 = detail::tfdpa_scale(m, sa, j * sub / sblock), s1 = detail::tfdpa_scale(m, sb, j * sub / sblock);
+      consider(s0.zero || s1.zero ? m.zero_exponent : s0.nominal + s1.nominal);
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
+      if (detail::is_zero(ua) || detail::is_zero(ub)) {
+        consider(m.zero_exponent);
+      } else {
+        int e = detail::nominal_exponent(fa, ua) + detail::nominal_exponent(fb, ub);
+        if (scaled) e += detail::tfdpa_scale(m, sa, i / sblock).nominal + detail::tfdpa_scale(m, sb, i / sblock).nominal;
+        consider(e);
+      }
+    }
   }
   consider(detail::is_zero(uc) ? m.zero_exponent : detail::nominal_exponent(m.dest, uc));
 
@@ -409,11 +563,53 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
     if (t != 0 || !neg) all_negative_zero = false;
     S += t;
   };
-  for (std::size_t i = 0; i < n; ++i) {
-    const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
-    const bool neg = ua.negative != ub.negative;
-    if (detail::is_zero(ua) || detail::is_zero(ub)) add_term(neg, detail::Wide{}, 0);
-    else add_term(neg, detail::mul64(ua.sig, ub.sig), ua.exp + ub.exp);
+  if (app == BlockScaleApplication::subblock_sum) {
+    const auto sub = static_cast<std::size_t>(m.scale.subblock);
+    for (std::size_t j = 0; j * sub < n; ++j) {
+      const std::size_t lo = j * sub, hi = lo + sub < n ? lo + sub : n;
+      // the exact subblock sum Σ a_i·b_i as an integer times 2^emin_p (emin_p: the least product exponent)
+      int emin_p = 0, emax_p = 0;
+      bool any = false, all_neg_zero_sub = hi - lo == sub;
+      for (std::size_t i = lo; i < hi; ++i) {
+        const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
+        if (detail::is_zero(ua) || detail::is_zero(ub)) {
+          if (ua.negative == ub.negative) all_neg_zero_sub = false;
+          continue;
+        }
+        all_neg_zero_sub = false;
+        const int e = ua.exp + ub.exp, top = e + detail::bit_width(ua.sig * ub.sig);
+        if (!any || e < emin_p) emin_p = e;
+        if (!any || top > emax_p) emax_p = top;
+        any = true;
+      }
+      if (any && emax_p - emin_p > 58) return {m.nan_code, flag_invalid};  // precondition (documented)
+      std::int64_t sum = 0;
+      for (std::size_t i = lo; i < hi && any; ++i) {
+        const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
+        if (detail::is_zero(ua) || detail::is_zero(ub)) continue;
+        const auto p = static_cast<std::int64_t>(ua.sig * ub.sig) << (ua.exp + ub.exp - emin_p);
+        sum += ua.negative != ub.negative ? -p : p;
+      }
+      const TfdpaScale s0 = detail::tfdpa_scale(m, sa, lo / sblock), s1 = detail::tfdpa_scale(m, sb, lo / sblock);
+      if (sum == 0 || s0.zero || s1.zero) {
+        add_term(all_neg_zero_sub && sum == 0, detail::Wide{}, 0);
+        continue;
+      }
+      const std::uint64_t mag = static_cast<std::uint64_t>(sum < 0 ? -sum : sum);
+      add_term(sum < 0, detail::mul64(mag, s0.sig * s1.sig), emin_p + s0.exp + s1.exp);
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
+      const bool neg = ua.negative != ub.negative;
+      if (detail::is_zero(ua) || detail::is_zero(ub)) {
+        add_term(neg, detail::Wide{}, 0);
+        continue;
+      }
+      // product_exponent: only the scales' exponents apply (power-of-two scales)
+      const int se = scaled ? detail::tfdpa_scale(m, sa, i / sblock).nominal + detail::tfdpa_scale(m, sb, i / sblock).nominal : 0;
+      add_term(neg, detail::mul64(ua.sig, ub.sig), ua.exp + ub.exp + se);
+    }
   }
   if (detail::is_zero(uc)) add_term(uc.negative, detail::Wide{}, 0);
   else add_term(uc.negative, detail::wide(uc.sig), uc.exp);
@@ -440,13 +636,21 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
 
 /// A dot product of length k under model `m`: groups of m.group lanes chained through the
 /// accumulator (c ← tfdpa_group(next lanes, c)), starting from `c` (a code of m.dest).
+/// Block-scaled models: `sa`/`sb` hold ceil(k / m.scale.block) scale codes each (lane i uses
+/// sa[i / m.scale.block]); nullptr: unit scales.
 MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_dot(const TfdpaModel& m, Format fa, const std::uint64_t* a, Format fb,
-                                                      const std::uint64_t* b, std::size_t k, std::uint64_t c) noexcept {
+                                                      const std::uint64_t* b, std::size_t k, std::uint64_t c,
+                                                      const std::uint64_t* sa = nullptr,
+                                                      const std::uint64_t* sb = nullptr) noexcept {
   RoundResult r{c, flag_none};
   const auto L = static_cast<std::size_t>(m.group);
+  const bool scaled = m.scale.application != BlockScaleApplication::none;
+  const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
   for (std::size_t i = 0; i < k || (i == 0 && k == 0); i += L) {
     const std::size_t n = k - i < L ? k - i : L;
-    const RoundResult g = tfdpa_group(m, fa, a + i, fb, b + i, n, r.code);
+    const std::uint64_t* ga = scaled && sa != nullptr ? sa + i / sblock : nullptr;
+    const std::uint64_t* gb = scaled && sb != nullptr ? sb + i / sblock : nullptr;
+    const RoundResult g = tfdpa_group(m, fa, a + i, fb, b + i, n, r.code, ga, gb);
     r.code = g.code;
     r.flags |= g.flags;
     if (k == 0) break;
