@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -256,6 +257,19 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
         if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
         st = &stats_[scale_index(ta, tb)];
       }
+      if constexpr (std::is_same_v<T, float>) {
+        if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free
+          const simd::AbsMax m = simd::absmax_f32(v.data() + r * p.cols + c, end - c);
+          if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+          if (st) {
+            st->nan = st->nan || m.nan;
+            st->inf = st->inf || m.inf;
+            if (static_cast<double>(m.amax) > st->amax) st->amax = m.amax;
+          }
+          c = end;
+          continue;
+        }
+      }
       for (; c < end; ++c) {
         const T x = v[r * p.cols + c];
         if (std::isnan(x)) {
@@ -465,7 +479,8 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   };
   auto elements_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
     Counts n;
-    std::vector<float> y(kern ? c1 - c0 : 0);
+    const std::unique_ptr<float[]> ybuf(kern ? new float[c1 - c0] : nullptr);  // not zeroed: written before read
+    float* const y = ybuf.get();
     for (std::size_t r = r0; r < r1; ++r) {
       const std::size_t ia = (p.row + r) / tA - ta0, off = r * p.cols - p.col;
       std::size_t run = p.col + c0;  // start of the pending fast run (columns [run, b0) are scaled in y)
@@ -473,7 +488,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         if constexpr (std::is_same_v<T, float>) {
           if (end > run) {
             const std::size_t yo = run - p.col - c0;
-            const simd::RunCounts rc = simd::encode_run(*kern, y.data() + yo, v.data() + off + run, end - run, codes.data() + off + run);
+            const simd::RunCounts rc = simd::encode_run(*kern, y + yo, v.data() + off + run, end - run, codes.data() + off + run);
             n.saturated += rc.saturated;
             n.flushed += rc.flushed;
           }
@@ -490,7 +505,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
           // (simd::scale_e8m0_exact), FP32 / NVFP4 tiles in the te_multiply or divide order.
           if (kern && !sc.flush) {
             const float* xs = v.data() + off + b0;
-            float* ys = y.data() + (b0 - p.col - c0);
+            float* ys = y + (b0 - p.col - c0);
             if (sc.kind == TileScale::Kind::e8m0) {
               done = simd::scale_e8m0_exact(xs, b1 - b0, sc.e, ys);
             } else if ((sc.kind == TileScale::Kind::fp32 || sc.kind == TileScale::Kind::nvfp4) && !one_rounding) {
