@@ -410,7 +410,6 @@ TEST(CliEdges, ReportShowsProgressWithinATensor) {
   EXPECT_NE(r.out.find("75% of the tensor (fp8_tensor, piece 1/2)"), std::string::npos) << r.out;
 }
 
-}  // namespace minifloat_test
 
 // ---- issue 11: --threads on quantize and report ------------------------------------------------
 
@@ -444,3 +443,5 @@ TEST(CliEdges, QuantizeAndReportThreadsGiveTheSameBytes) {
     EXPECT_NE(r.out.find("--threads"), std::string::npos) << r.out;
   }
 }
+
+}  // namespace minifloat_test
