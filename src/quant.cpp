@@ -7,12 +7,16 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
+#include <thread>
+#include <type_traits>
 
 #include "minifloat/core/arith.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/registry.hpp"
+#include "simd/quant_simd.hpp"
 
 namespace minifloat {
 namespace {
@@ -107,6 +111,68 @@ std::uint8_t torchao_scale(ScaleRule rule, ElementType el, bool nan, float amax,
   return static_cast<std::uint8_t>(biased);
 }
 
+// Threads for one piece: at most `threads` (0 → all cores), at most one per 2^15 elements (a
+// thread costs more than it saves below that), at least 1. Any count gives the same bytes.
+unsigned effective_threads(unsigned threads, const QuantPiece& p) {
+  unsigned t = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+  const std::size_t by_size = std::max<std::size_t>(1, p.size() >> 15);
+  if (by_size < t) t = static_cast<unsigned>(by_size);
+  return std::max(1u, t);
+}
+// Run fn(worker, r0, r1, c0, c1) on `t` std::threads over a split of the piece: by rows when it has
+// at least t rows, else by columns (every row of the piece, a column range each). The work of every
+// element does not depend on the split; the caller merges the workers' results order-free.
+template <class Fn>
+void for_ranges(const QuantPiece& p, unsigned t, Fn fn) {
+  std::vector<std::thread> pool;
+  pool.reserve(t);
+  const bool by_rows = p.rows >= t;
+  const std::size_t n = by_rows ? p.rows : p.cols;
+  for (unsigned w = 0; w < t; ++w) {
+    const std::size_t a = n * w / t, b = n * (w + 1) / t;
+    if (by_rows) pool.emplace_back([=, &fn] { fn(w, a, b, std::size_t{0}, p.cols); });
+    else pool.emplace_back([=, &fn] { fn(w, std::size_t{0}, p.rows, a, b); });
+  }
+  for (auto& th : pool) th.join();
+}
+
+// The positive whitelist of the fast element path (quant.hpp, BlockQuantizer::element_path): every
+// option the fast path was written and tested for, at any value; any other field of QuantOptions or
+// BlockPolicy (present or future) must hold its default, else the engine runs.
+bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
+  switch (scheme.rule) {
+    case ScaleRule::ocp_floor: case ScaleRule::rceil: case ScaleRule::ceil: case ScaleRule::even: case ScaleRule::tosa:
+    case ScaleRule::fp32_amax: case ScaleRule::fp32_pow2: case ScaleRule::nvfp4: break;
+    default: return false;
+  }
+  if (scheme.element.kind != ElementKind::floating) return false;
+  if (opt.rounding.rounding == Rounding::sr) return false;
+  QuantOptions o = opt;  // the fields handled: rounding mode and overflow, profile, axis, SR stream (unused)
+  const QuantOptions d{};
+  o.rounding = d.rounding;
+  o.profile = d.profile;
+  o.axis = d.axis;
+  o.sr_seed = d.sr_seed;
+  o.sr_stream = d.sr_stream;
+  o.sr_step = d.sr_step;
+  if (!(o == d)) return false;
+  BlockPolicy pol = scheme.policy;  // every BlockPolicy field of core/block_scale.hpp today
+  const BlockPolicy dp{};
+  pol.zero = dp.zero;
+  pol.nan = dp.nan;
+  pol.inf = dp.inf;
+  pol.subnormal = dp.subnormal;
+  pol.mxint8_min = dp.mxint8_min;
+  pol.fp32_order = dp.fp32_order;
+  pol.amax_epsilon = dp.amax_epsilon;
+  if (!(pol == dp)) return false;
+  // RoundingSpec: the fields known today (the SR ones are not read by the deterministic modes)
+  if (!(RoundingSpec{.rounding = opt.rounding.rounding, .overflow = opt.rounding.overflow, .sr_variant = opt.rounding.sr_variant,
+                     .sr_bits = opt.rounding.sr_bits} == opt.rounding))
+    return false;
+  return simd::quant_kernel(scheme.element, opt.rounding, opt.profile) != nullptr;
+}
+
 }  // namespace
 
 // ---- the streaming engine -------------------------------------------------------------------
@@ -134,7 +200,8 @@ QuantPiece QuantPlan::piece(std::size_t k) const noexcept {
   return p;
 }
 
-BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt)
+BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt,
+                               ArrayPath path)
     : scheme_(scheme), opt_(opt) {
   validate_scheme(scheme);
   if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
@@ -145,6 +212,7 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
          scheme.rule == ScaleRule::rceil)))
     throw Error("quantize: mx-quirks torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
                 "rceil; not " + scheme_name(scheme));
+  path_ = path == ArrayPath::simd && fast_path_whitelisted(scheme, opt) ? ArrayPath::simd : ArrayPath::engine;
   checked_product(shape, "quantize");
   QuantizedTensor& q = q_;
   q.scheme = scheme_name(scheme);
@@ -247,6 +315,19 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
         if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
         st = &stats_[scale_index(ta, tb)];
       }
+      if constexpr (std::is_same_v<T, float>) {
+        if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free
+          const simd::AbsMax m = simd::absmax_f32(v.data() + r * p.cols + c, end - c);
+          if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+          if (st) {
+            st->nan = st->nan || m.nan;
+            st->inf = st->inf || m.inf;
+            if (static_cast<double>(m.amax) > st->amax) st->amax = m.amax;
+          }
+          c = end;
+          continue;
+        }
+      }
       for (; c < end; ++c) {
         const T x = v[r * p.cols + c];
         if (std::isnan(x)) {
@@ -285,7 +366,8 @@ void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values
 }
 
 template <class T>
-void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, std::span<std::uint8_t> codes) {
+void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, std::span<std::uint8_t> codes,
+                                   unsigned threads) {
   if (v.size() != p.size() || codes.size() != p.size())
     throw Error("BlockQuantizer::quantize: " + std::to_string(v.size()) + " values and " + std::to_string(codes.size()) +
                 " codes for a piece of " + std::to_string(p.size()));
@@ -317,21 +399,58 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       st[(ta - ta0) * ntb + (tb - tb0)] = stats_[scale_index(ta, tb)];
       cut[(ta - ta0) * ntb + (tb - tb0)] = 1;
     }
-  for (std::size_t r = 0; r < p.rows; ++r) {
-    const std::size_t ia = (p.row + r) / tA - ta0;
-    for (std::size_t c = 0; c < p.cols; ++c) {
-      const std::size_t k = ia * ntb + ((p.col + c) / tB - tb0);
-      if (cut[k]) continue;
-      const T x = v[r * p.cols + c];
-      TileStat& s = st[k];
-      if (std::isnan(x)) {
-        s.nan = true;
-      } else {
-        if (std::isinf(x)) s.inf = true;
-        const double m = std::fabs(static_cast<double>(x));
-        if (m > s.amax) s.amax = m;
+  // (rows [r0, r1) × piece columns [c0, c1) into `sl`; the pieces of a split merge order-free: max and or)
+  const bool fast = std::is_same_v<T, float> && path_ == ArrayPath::simd;
+  auto stats_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, std::vector<TileStat>& sl) {
+    for (std::size_t r = r0; r < r1; ++r) {
+      const std::size_t ia = (p.row + r) / tA - ta0;
+      if constexpr (std::is_same_v<T, float>) {
+        if (fast) {  // simd/quant_simd: the same statistics, per tile segment
+          for (std::size_t c = c0; c < c1;) {
+            const std::size_t tb = (p.col + c) / tB, e = std::min((tb + 1) * tB - p.col, c1);
+            const std::size_t k = ia * ntb + (tb - tb0);
+            if (!cut[k]) {
+              const simd::AbsMax m = simd::absmax_f32(v.data() + r * p.cols + c, e - c);
+              TileStat& s = sl[k];
+              s.nan = s.nan || m.nan;
+              s.inf = s.inf || m.inf;
+              if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
+            }
+            c = e;
+          }
+          continue;
+        }
+      }
+      for (std::size_t c = c0; c < c1; ++c) {
+        const std::size_t k = ia * ntb + ((p.col + c) / tB - tb0);
+        if (cut[k]) continue;
+        const T x = v[r * p.cols + c];
+        TileStat& s = sl[k];
+        if (std::isnan(x)) {
+          s.nan = true;
+        } else {
+          if (std::isinf(x)) s.inf = true;
+          const double m = std::fabs(static_cast<double>(x));
+          if (m > s.amax) s.amax = m;
+        }
       }
     }
+  };
+  const unsigned nthreads = effective_threads(threads, p);
+  if (nthreads <= 1) {
+    stats_range(0, p.rows, 0, p.cols, st);
+  } else {
+    std::vector<std::vector<TileStat>> part(nthreads, std::vector<TileStat>(st.size()));
+    for_ranges(p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+      stats_range(r0, r1, c0, c1, part[w]);
+    });
+    for (const auto& pt : part)
+      for (std::size_t k = 0; k < st.size(); ++k) {
+        if (cut[k]) continue;
+        st[k].nan = st[k].nan || pt[k].nan;
+        st[k].inf = st[k].inf || pt[k].inf;
+        st[k].amax = std::max(st[k].amax, pt[k].amax);
+      }
   }
   // 2. the tiles' scales (the special-block policies of core/block_scale.hpp, in this order)
   std::vector<TileScale> ts(st.size());
@@ -386,41 +505,32 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         q.scales[t] = f.decode;
       }
     }
-  // 3. the elements
+  // 3. the elements (rows [r0, r1) × piece columns [c0, c1); counts returned, codes disjoint)
   const std::uint8_t nan_code = element_nan_code(el, opt_.profile);
   const RoundingSpec spec = opt_.rounding;
   const Profile prof = opt_.profile;
   const bool sr = spec.rounding == Rounding::sr, one_rounding = pol.fp32_order == Fp32ScaleOrder::exact;
-  std::uint64_t saturated = 0, flushed = 0;
-  for (std::size_t r = 0; r < p.rows; ++r) {
-    const std::size_t a = p.row + r, ia = a / tA - ta0;
-    for (std::size_t b0 = p.col; b0 < p.col + p.cols;) {
-      const std::size_t tb = b0 / tB, b1 = std::min((tb + 1) * tB, p.col + p.cols);
-      const TileScale& sc = ts[ia * ntb + (tb - tb0)];
-      const std::size_t off = r * p.cols - p.col;
-      if (sc.kind == TileScale::Kind::nan_block) {
-        for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
-        b0 = b1;
-        continue;
-      }
-      for (std::size_t b = b0; b < b1; ++b) {
-        const T x0 = v[off + b];
-        const T x = (sc.flush && std::isfinite(x0)) ? std::copysign(T(0), x0) : x0;
-        const std::uint64_t rb = sr ? sr_bits(opt_.sr_seed, opt_.sr_stream, opt_.sr_step, a * B + b, spec.sr_variant) : 0;
-        ElementResult er;
-        if (sc.tao) {
-          float y;
-          if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
-          else if (std::isnan(x)) y = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(static_cast<float>(x)) | 0x400000u);
-          else y = sc.tao_divide ? div32(x, sc.tao_div) : mul32(x, sc.tao_mul);
-          if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);
-          if (std::isnan(y) && el.format.bits < 8) er = {torchao_floatx_nan(el.format, y), flag_invalid, false};
-          else er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
-          codes[off + b] = er.code;
-          if (er.saturated) ++saturated;
-          if (std::isfinite(x0) && x0 != 0 && element_value(el, er.code) == 0.0) ++flushed;
-          continue;
-        }
+  const simd::QuantKernel* kern = fast ? simd::quant_kernel(el, spec, prof) : nullptr;
+  struct Counts {
+    std::uint64_t saturated = 0, flushed = 0;
+  };
+  // The reference loop of one tile segment [b0, b1) of row r.
+  auto scalar_segment = [&](std::size_t r, std::size_t b0, std::size_t b1, const TileScale& sc, Counts& n) {
+    const std::size_t a = p.row + r, off = r * p.cols - p.col;
+    for (std::size_t b = b0; b < b1; ++b) {
+      const T x0 = v[off + b];
+      const T x = (sc.flush && std::isfinite(x0)) ? std::copysign(T(0), x0) : x0;
+      const std::uint64_t rb = sr ? sr_bits(opt_.sr_seed, opt_.sr_stream, opt_.sr_step, a * B + b, spec.sr_variant) : 0;
+      ElementResult er;
+      if (sc.tao) {  // MxQuirks::torchao_0_18 (scalar path only: the fast path's whitelist refuses it)
+        float y;
+        if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
+        else if (std::isnan(x)) y = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(static_cast<float>(x)) | 0x400000u);
+        else y = sc.tao_divide ? div32(x, sc.tao_div) : mul32(x, sc.tao_mul);
+        if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);
+        if (std::isnan(y) && el.format.bits < 8) er = {torchao_floatx_nan(el.format, y), flag_invalid, false};
+        else er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
+      } else {
         switch (sc.kind) {
           case TileScale::Kind::e8m0: er = quantize_element(el, exact(x), sc.e, spec, prof, rb, pol.mxint8_min); break;
           case TileScale::Kind::nvfp4:
@@ -434,29 +544,97 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
             break;
           default: break;
         }
-        codes[off + b] = er.code;
-        if (er.saturated) ++saturated;
-        if (std::isfinite(x0) && x0 != 0 && element_value(el, er.code) == 0.0) ++flushed;
       }
-      b0 = b1;
+      codes[off + b] = er.code;
+      if (er.saturated) ++n.saturated;
+      if (std::isfinite(x0) && x0 != 0 && element_value(el, er.code) == 0.0) ++n.flushed;
+    }
+  };
+  auto elements_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+    Counts n;
+    const std::unique_ptr<float[]> ybuf(kern ? new float[c1 - c0] : nullptr);  // not zeroed: written before read
+    float* const y = ybuf.get();
+    for (std::size_t r = r0; r < r1; ++r) {
+      const std::size_t ia = (p.row + r) / tA - ta0, off = r * p.cols - p.col;
+      std::size_t run = p.col + c0;  // start of the pending fast run (columns [run, b0) are scaled in y)
+      auto flush_run = [&](std::size_t end) {
+        if constexpr (std::is_same_v<T, float>) {
+          if (end > run) {
+            const std::size_t yo = run - p.col - c0;
+            const simd::RunCounts rc = simd::encode_run(*kern, y + yo, v.data() + off + run, end - run, codes.data() + off + run);
+            n.saturated += rc.saturated;
+            n.flushed += rc.flushed;
+          }
+        }
+        run = end;
+      };
+      for (std::size_t b0 = p.col + c0; b0 < p.col + c1;) {
+        const std::size_t tb = b0 / tB, b1 = std::min((tb + 1) * tB, p.col + c1);
+        const TileScale& sc = ts[ia * ntb + (tb - tb0)];
+        bool done = false;
+        if constexpr (std::is_same_v<T, float>) {
+          // The fast rule: a floating element on the encode whitelist (kern), a tile that is not a
+          // NaN block nor flushed; E8M0 tiles whose x · 2^−e are all exact in binary32
+          // (simd::scale_e8m0_exact), FP32 / NVFP4 tiles in the te_multiply or divide order.
+          if (kern && !sc.flush) {
+            const float* xs = v.data() + off + b0;
+            float* ys = y + (b0 - p.col - c0);
+            if (sc.kind == TileScale::Kind::e8m0) {
+              done = simd::scale_e8m0_exact(xs, b1 - b0, sc.e, ys);
+            } else if ((sc.kind == TileScale::Kind::fp32 || sc.kind == TileScale::Kind::nvfp4) && !one_rounding) {
+              simd::scale_fp32(xs, b1 - b0, sc.divide ? sc.dec : sc.enc, sc.divide ? simd::ScaleOp::divide : simd::ScaleOp::multiply, ys);
+              done = true;
+            }
+          }
+        }
+        if (!done) {
+          flush_run(b0);
+          if (sc.kind == TileScale::Kind::nan_block) {
+            for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
+          } else {
+            scalar_segment(r, b0, b1, sc, n);
+          }
+          run = b1;
+        }
+        b0 = b1;
+      }
+      flush_run(p.col + c1);
+    }
+    return n;
+  };
+  std::uint64_t saturated = 0, flushed = 0;
+  if (nthreads <= 1) {
+    const Counts n = elements_range(0, p.rows, 0, p.cols);
+    saturated = n.saturated;
+    flushed = n.flushed;
+  } else {
+    std::vector<Counts> part(nthreads);
+    for_ranges(p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+      part[w] = elements_range(r0, r1, c0, c1);
+    });
+    for (const Counts& n : part) {
+      saturated += n.saturated;
+      flushed += n.flushed;
     }
   }
   q.saturated += saturated;
   q.flushed += flushed;
 }
 
-void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes) {
-  quantize_impl(p, values, codes);
+void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes,
+                              unsigned threads) {
+  quantize_impl(p, values, codes, threads);
 }
-void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes) {
+void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes,
+                              unsigned threads) {
   if (opt_.mx_quirks != MxQuirks::none && !opt_.profile.source_via_f32)
     throw Error("quantize: mx-quirks torchao_0_18 takes binary32 inputs (or a profile with source_via_f32)");
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11)
-    quantize_impl<float>(p, f, codes);
+    quantize_impl<float>(p, f, codes, threads);
     return;
   }
-  quantize_impl(p, values, codes);
+  quantize_impl(p, values, codes, threads);
 }
 
 template <class T>
@@ -495,7 +673,7 @@ void BlockQuantizer::dequantize(const QuantPiece& p, std::span<const std::uint8_
 namespace {
 template <class T>
 QuantizedTensor quantize_whole(std::span<const T> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                               const QuantOptions& opt) {
+                               const QuantOptions& opt, unsigned threads) {
   BlockQuantizer bq(shape, scheme, opt);
   std::size_t n = 1;
   for (auto d : shape) n *= d;
@@ -507,7 +685,7 @@ QuantizedTensor quantize_whole(std::span<const T> x, const std::vector<std::size
   if (plan.count() == 1) {
     const QuantPiece all = plan.piece(0);
     if (plan.first_pass) bq.observe(all, x);
-    bq.quantize(all, x, codes);
+    bq.quantize(all, x, codes, threads);
   }
   QuantizedTensor q = std::move(bq.result());
   q.codes = std::move(codes);
@@ -516,12 +694,12 @@ QuantizedTensor quantize_whole(std::span<const T> x, const std::vector<std::size
 }  // namespace
 
 QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                         const QuantOptions& opt) {
-  return quantize_whole(x, shape, scheme, opt);
+                         const QuantOptions& opt, unsigned threads) {
+  return quantize_whole(x, shape, scheme, opt, threads);
 }
 QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                         const QuantOptions& opt) {
-  return quantize_whole(x, shape, scheme, opt);
+                         const QuantOptions& opt, unsigned threads) {
+  return quantize_whole(x, shape, scheme, opt, threads);
 }
 
 // ---- dequantize and statistics --------------------------------------------------------------

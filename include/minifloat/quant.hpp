@@ -15,6 +15,7 @@
 #include "core/block_scale.hpp"
 #include "core/format.hpp"
 #include "core/profile.hpp"
+#include "convert_span.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
 #include "registry.hpp"
@@ -67,6 +68,7 @@ struct QuantOptions {
   std::uint32_t sr_stream = 0;
   std::uint32_t sr_step = 0;
   MxQuirks mx_quirks = MxQuirks::none;  ///< a peer's MX quantizer on purpose (see MxQuirks); scalar path only
+  friend bool operator==(const QuantOptions&, const QuantOptions&) = default;
 };
 
 /// A quantized tensor. Codes are one per element, right-aligned in a byte, in the input's
@@ -103,11 +105,12 @@ struct QuantizedTensor {
 /// opt.profile.source_via_f32): amax is its exact maximum, E8M0 elements round once from x/2^e,
 /// and the FP32/NVFP4 formulas take x and amax exactly (see Fp32ScaleOrder, fp32_scale,
 /// nvfp4_block_scale_code). Throws Error when x.size() does not match the shape, the scheme is
-/// invalid, or sr_bits is outside 1..32 with Rounding::sr. The whole-array form of BlockQuantizer.
+/// invalid, or sr_bits is outside 1..32 with Rounding::sr. The whole-array form of BlockQuantizer
+/// (ArrayPath::simd where BlockQuantizer::element_path allows it); `threads` as BlockQuantizer::quantize.
 QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                         const QuantOptions& opt = {});
+                         const QuantOptions& opt = {}, unsigned threads = 1);
 QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                         const QuantOptions& opt = {});
+                         const QuantOptions& opt = {}, unsigned threads = 1);
 
 /// A rectangle of a tensor in its file (C) order: file rows [row, row + rows) × columns
 /// [col, col + cols) of the [file_rows, file_cols] view (BlockAxis::last: [rows, cols] of the
@@ -146,8 +149,29 @@ struct QuantPlan {
 class BlockQuantizer {
  public:
   /// Throws Error for an invalid scheme (validate_scheme), SR bits outside 1..32, or a shape whose
-  /// element count overflows.
-  BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt = {});
+  /// element count overflows. `path` = ArrayPath::engine forces the scalar reference loops (the
+  /// oracle of tests/simd/simd_quant_test.cpp); ArrayPath::simd takes the fast path where
+  /// element_path() allows it.
+  BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt = {},
+                 ArrayPath path = ArrayPath::simd);
+
+  /// The element path of binary32 values (f64 values always take ArrayPath::engine, unless
+  /// profile.source_via_f32 makes them binary32 first). ArrayPath::simd — src/simd/quant_simd.cpp:
+  /// tile amax, NaN and Inf by an integer max; elements scaled in binary32 and encoded by the Highway
+  /// kernels of convert_span's whitelist — by a positive whitelist:
+  ///  - the path asked for is simd; the element is floating (mxint8 → engine); the rule is one of
+  ///    ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4;
+  ///  - (element format, rounding, overflow, profile) is on encode_path's whitelist (convert_span.hpp;
+  ///    Rounding::sr → engine); every other field of QuantOptions, RoundingSpec and BlockPolicy than
+  ///    those named in quant.cpp's fast_path_whitelisted holds its default (an option added later
+  ///    goes to the engine until it is specialised and tested);
+  /// and then, per tile and run (the explicit rule, tested): NaN-block tiles write the NaN code as
+  /// the engine does; tiles flushed by SubnormalAmax::flush_block and FP32/NVFP4 tiles with
+  /// Fp32ScaleOrder::exact take the engine; E8M0 tiles take SIMD only when every x · 2^−e is exact
+  /// in binary32 (each finite nonzero product normal; else the tile runs the engine), FP32 and NVFP4
+  /// tiles with the te_multiply / divide order compute fl32(x · s) or fl32(x / s) as the reference
+  /// does and encode it. Codes, scales and counts are byte-identical to the engine's.
+  ArrayPath element_path() const noexcept { return path_; }
 
   /// Pieces of at most `max_elements` elements (≥ 1) where that is possible: whole rows, as many
   /// as fit in a multiple of the tile height; else parts of a row (multiples of the tile width and
@@ -166,9 +190,12 @@ class BlockQuantizer {
   /// Quantize one piece: `codes` (p.size() bytes) gets the element codes in file order; the
   /// scales of the piece's tiles and the counts are updated. Without a first pass every piece
   /// must hold whole tiles (plan() pieces do). Throws Error on a size mismatch or a piece that
-  /// cuts a tile without a first pass.
-  void quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes);
-  void quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes);
+  /// cuts a tile without a first pass. `threads` (0 → std::thread::hardware_concurrency): the piece
+  /// is split by rows (or by columns when it has fewer rows than threads) over at most that many
+  /// std::threads, one per 2^15 elements at most; codes, scales and counts are byte-identical for
+  /// every thread count.
+  void quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes, unsigned threads = 1);
+  void quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes, unsigned threads = 1);
   /// Dequantize the codes of a quantized piece: element × block scale (× tensor scale), the exact
   /// product rounded once to double (exact for every named scheme) or to float.
   void dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<double> out,
@@ -189,13 +216,14 @@ class BlockQuantizer {
   template <class T>
   void observe_impl(const QuantPiece& p, std::span<const T> values);
   template <class T>
-  void quantize_impl(const QuantPiece& p, std::span<const T> values, std::span<std::uint8_t> codes);
+  void quantize_impl(const QuantPiece& p, std::span<const T> values, std::span<std::uint8_t> codes, unsigned threads);
   template <class T>
   void dequantize_impl(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<T> out, ScaleFtz ftz) const;
   std::size_t scale_index(std::size_t ta, std::size_t tb) const noexcept;
 
   Scheme scheme_;
   QuantOptions opt_;
+  ArrayPath path_ = ArrayPath::engine;
   QuantizedTensor q_;
   std::size_t file_rows_ = 0, file_cols_ = 0, tile_rows_ = 1, tile_cols_ = 1;  ///< in file order
   std::vector<TileStat> stats_;  ///< first pass: one per tile

@@ -76,6 +76,8 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--out-dequant", o.out_dequant, "Output .npy of dequantized values (float32; float64 for an f64 source)");
   c->add_option("--out-tensor-scale", o.out_tensor_scale,
                 "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc)");
+  c->add_option("--threads", o.threads,
+                 "Threads per piece, 0..1024 (default 0: all cores); the output bytes do not depend on it");
   c->add_flag("--packed", o.packed, "Pack each row of the last axis: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 bytes; shape [..., bytes per row]");
 }
 
@@ -131,6 +133,7 @@ int run_quantize(const QuantizeOptions& o) {
   q.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.source_via_f32) q.profile.source_via_f32 = true;
   q.axis = parse_option<BlockAxis>("--axis", o.axis);
+  const auto threads = static_cast<unsigned>(parse_int_option("--threads", o.threads, kQuantThreads));
 
   const int ebits = element_bits(scheme.element);
   const bool st_out = o.out_codes.size() >= 12 && o.out_codes.rfind(".safetensors") == o.out_codes.size() - 12;
@@ -232,8 +235,8 @@ int run_quantize(const QuantizeOptions& o) {
     const QuantPiece p = plan.piece(k);
     load(p);
     codes.resize(p.size());
-    if (f64) bq.quantize(p, std::span<const double>(xd), codes);
-    else bq.quantize(p, std::span<const float>(xf), codes);
+    if (f64) bq.quantize(p, std::span<const double>(xd), codes, threads);
+    else bq.quantize(p, std::span<const float>(xf), codes, threads);
     if (w_st) {
       w_st->append(std::as_bytes(std::span<const std::uint8_t>(codes)));
     } else if (o.packed) {  // each row (or aligned part of a row: a multiple of 8 codes) on its own

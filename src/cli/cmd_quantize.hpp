@@ -42,6 +42,7 @@ struct QuantizeOptions {
   std::string out_tensor_scale;             ///< --out-tensor-scale: nvfp4's FP32 per-tensor decode scale
   std::string out_dequant;                  ///< --out-dequant .npy (<f4, the input's shape)
   bool packed = false;                      ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
+  std::string threads = "0";                ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
 };
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& opts);

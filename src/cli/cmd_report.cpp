@@ -140,6 +140,7 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
   c->add_flag("--per-tensor", o.per_tensor, "Also print one row per (tensor, scheme)");
   c->add_flag("--csv", o.csv, "CSV output (per tensor and overall rows)");
   c->add_flag("--quiet", o.quiet, "No progress on stderr");
+  c->add_option("--threads", o.threads, "Threads per piece, 0..1024 (default 0: all cores); the figures do not depend on it");
 }
 
 int run_report(const ReportOptions& o) {
@@ -166,6 +167,7 @@ int run_report(const ReportOptions& o) {
   srf.seed = o.seed;
   const SrEncodePlan sr = validate_sr_encode_flags(srf);  // --seed required with sr, refused without
   qo.sr_seed = sr.seed;
+  const auto threads = static_cast<unsigned>(parse_int_option("--threads", o.threads, kQuantThreads));
   if (o.source_via_f32) qo.profile.source_via_f32 = true;
   if (!o.scale_rule.empty()) {
     const ScaleRule r = parse_option<ScaleRule>("--scale-rule", o.scale_rule);
@@ -250,8 +252,8 @@ int run_report(const ReportOptions& o) {
         const QuantPiece p = plan.piece(pi);
         load(p);
         codes.resize(p.size());
-        if (f64) bq.quantize(p, std::span<const double>(xd), codes);
-        else bq.quantize(p, std::span<const float>(xf), codes);
+        if (f64) bq.quantize(p, std::span<const double>(xd), codes, threads);
+        else bq.quantize(p, std::span<const float>(xf), codes, threads);
         deq.resize(p.size());
         bq.dequantize(p, codes, std::span<double>(deq));
         accumulate_errors(st, xd, deq);

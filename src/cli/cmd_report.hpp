@@ -12,12 +12,15 @@
 #include <vector>
 
 #include "minifloat/tensor_file.hpp"
+#include "options.hpp"
 
 namespace minifloat::cli {
 
 /// Elements per piece that quantize, report and compare hold at once (2 Mi: 8 MiB of f32 values,
 /// 16 MiB as doubles); each command's peak memory is a few such buffers plus the scales.
 inline constexpr std::size_t kPieceElements = std::size_t{1} << 21;
+/// --threads of quantize and report: 0..1024, 0 = all cores (std::thread::hardware_concurrency), as train.
+inline constexpr IntRange kQuantThreads{0, 1024};
 
 /// Flags of `report`.
 struct ReportOptions {
@@ -32,6 +35,7 @@ struct ReportOptions {
   bool per_tensor = false;      ///< --per-tensor: one row per (tensor, scheme) besides the overall rows
   bool csv = false;             ///< --csv: machine-readable rows (always per tensor and overall)
   bool quiet = false;           ///< --quiet: no progress lines on stderr
+  std::string threads = "0";    ///< --threads 0..1024 (0: all cores); the figures do not depend on it
 };
 
 /// Declare `report` and its flags on `app`.

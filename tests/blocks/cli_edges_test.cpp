@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -407,6 +408,40 @@ TEST(CliEdges, ReportShowsProgressWithinATensor) {
   EXPECT_NE(r.out.find("[  1/1]   0.0%  big (4194304 elements)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("25% of the tensor (mxfp4, piece 1/2)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("75% of the tensor (fp8_tensor, piece 1/2)"), std::string::npos) << r.out;
+}
+
+
+// ---- issue 11: --threads on quantize and report ------------------------------------------------
+
+// Oracle: the same command with --threads 1 (one thread, one piece at a time); every count gives
+// the same bytes, and a count outside 0..1024 is refused with exit 2.
+TEST(CliEdges, QuantizeAndReportThreadsGiveTheSameBytes) {
+  TempDir d("threads");
+  std::vector<float> v(64 * 2048);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::ldexp(static_cast<float>(i % 1000) - 500.0f, -static_cast<int>(i % 23));
+  v[77] = std::numeric_limits<float>::quiet_NaN();
+  write_npy(d / "x.npy", make_npy_f32({64, 2048}, v));
+  for (const char* scheme : {"mxfp8_e4m3", "nvfp4", "fp8_128x128"}) {
+    std::string first;
+    for (const char* t : {"1", "2", "3", "0"}) {
+      const std::string out = std::string("c") + t + ".npy";
+      const auto r = run(std::string("quantize --scheme ") + scheme + " --threads " + t + " --in " + (d / "x.npy") +
+                         " --out-codes " + (d / out) + " --out-dequant " + (d / ("q" + out)));
+      ASSERT_EQ(r.status, 0) << r.out;
+      const std::string bytes = slurp(d / out) + slurp(d / ("q" + out));
+      if (first.empty()) first = bytes;
+      EXPECT_EQ(bytes, first) << scheme << " --threads " << t;
+    }
+  }
+  const auto r1 = run("report --csv --quiet --schemes mxfp8_e4m3,mxfp4,nvfp4,fp8_tensor --threads 1 --in " + (d / "x.npy"));
+  const auto r3 = run("report --csv --quiet --schemes mxfp8_e4m3,mxfp4,nvfp4,fp8_tensor --threads 3 --in " + (d / "x.npy"));
+  ASSERT_EQ(r1.status, 0) << r1.out;
+  EXPECT_EQ(r1.out, r3.out);
+  for (const char* bad : {"1025", "-1", "two"}) {
+    const auto r = run(std::string("quantize --scheme mxfp4 --threads ") + bad + " --in " + (d / "x.npy") + " --out-codes " + (d / "b.npy"));
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find("--threads"), std::string::npos) << r.out;
+  }
 }
 
 }  // namespace minifloat_test

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: Apache-2.0
+// simd_quant_test.cpp: the block quantizer's fast path (src/simd/quant_simd.cpp, BlockQuantizer with
+// ArrayPath::simd) against THE scalar reference loops of src/quant.cpp (ArrayPath::engine), on every
+// Highway target the CPU supports and the library compiled. Oracle: the scalar path of quant.cpp
+// (the engine per element); the fast path is a second implementation and is never trusted.
+// Compared byte for byte: element codes, E8M0/E4M3 scale codes, FP32 scales, NVFP4 tensor scales,
+// saturated and flushed counts, the dequantized values (float and double) and the ErrorStats of
+// `report` — for every named scheme × every rule of its family × every BlockPolicy value × the six
+// deterministic modes × the overflow policies × the four profiles, adversarial blocks and random
+// tensors from f32, f16 and bf16 values (and f64 sources, which take the engine), 1 and 3 threads
+// and several piece sizes.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+#include <rapidcheck/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "minifloat/core/convert.hpp"
+#include "minifloat/quant.hpp"
+#include "minifloat/registry.hpp"
+#include "minifloat/scheme.hpp"
+
+namespace mf = minifloat;
+
+namespace {
+
+struct Outcome {
+  mf::QuantizedTensor q;
+  std::vector<std::uint8_t> codes;
+  std::vector<float> deq32;
+  std::vector<double> deq64;
+  mf::ErrorStats stats;
+  mf::ArrayPath path = mf::ArrayPath::engine;
+};
+
+template <class T>
+Outcome run(const std::vector<std::size_t>& shape, const std::vector<T>& x, const mf::Scheme& scheme,
+            const mf::QuantOptions& opt, mf::ArrayPath path, unsigned threads, std::size_t piece) {
+  mf::BlockQuantizer bq(shape, scheme, opt, path);
+  Outcome o;
+  o.path = bq.element_path();
+  const mf::QuantPlan plan = bq.plan(piece);
+  o.codes.assign(x.size(), 0);
+  o.deq32.assign(x.size(), 0.0f);
+  o.deq64.assign(x.size(), 0.0);
+  auto slice = [&](const mf::QuantPiece& p) { return std::span<const T>(x.data() + p.offset(plan.file_cols), p.size()); };
+  if (plan.first_pass)
+    for (std::size_t k = 0; k < plan.count(); ++k) bq.observe(plan.piece(k), slice(plan.piece(k)));
+  for (std::size_t k = 0; k < plan.count(); ++k) {
+    const mf::QuantPiece p = plan.piece(k);
+    const std::size_t off = p.offset(plan.file_cols);
+    bq.quantize(p, slice(p), std::span<std::uint8_t>(o.codes.data() + off, p.size()), threads);
+  }
+  for (std::size_t k = 0; k < plan.count(); ++k) {
+    const mf::QuantPiece p = plan.piece(k);
+    const std::size_t off = p.offset(plan.file_cols);
+    const std::span<const std::uint8_t> c(o.codes.data() + off, p.size());
+    bq.dequantize(p, c, std::span<float>(o.deq32.data() + off, p.size()));
+    bq.dequantize(p, c, std::span<double>(o.deq64.data() + off, p.size()));
+  }
+  std::vector<double> xd(x.begin(), x.end());
+  mf::accumulate_errors(o.stats, xd, o.deq64);
+  o.q = bq.result();
+  mf::finish_error_stats(o.stats, o.q);
+  return o;
+}
+
+template <class V>
+bool same_bytes(const V& a, const V& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0);
+}
+std::uint64_t bits(double v) { return std::bit_cast<std::uint64_t>(v); }
+
+// Fast (ArrayPath::simd, `threads`) vs reference (ArrayPath::engine, 1 thread); gtest failures name `what`.
+template <class T>
+void expect_same(const std::vector<std::size_t>& shape, const std::vector<T>& x, const mf::Scheme& scheme,
+                 const mf::QuantOptions& opt, unsigned threads, std::size_t piece, const std::string& what,
+                 bool* took_fast = nullptr) {
+  const Outcome ref = run(shape, x, scheme, opt, mf::ArrayPath::engine, 1, piece);
+  const Outcome fast = run(shape, x, scheme, opt, mf::ArrayPath::simd, threads, piece);
+  ASSERT_EQ(ref.path, mf::ArrayPath::engine) << what;
+  if (took_fast) *took_fast = fast.path == mf::ArrayPath::simd;
+  EXPECT_TRUE(same_bytes(ref.codes, fast.codes)) << what << ": codes";
+  if (!same_bytes(ref.codes, fast.codes))
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (ref.codes[i] != fast.codes[i]) {
+        ADD_FAILURE() << what << ": first code mismatch at " << i << " x=" << static_cast<double>(x[i]) << " ref=0x"
+                      << std::hex << int(ref.codes[i]) << " fast=0x" << int(fast.codes[i]);
+        break;
+      }
+  EXPECT_TRUE(same_bytes(ref.q.scale_codes, fast.q.scale_codes)) << what << ": scale codes";
+  EXPECT_TRUE(same_bytes(ref.q.scales, fast.q.scales)) << what << ": fp32 scales";
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(ref.q.tensor_encode_scale), std::bit_cast<std::uint32_t>(fast.q.tensor_encode_scale)) << what;
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(ref.q.tensor_decode_scale), std::bit_cast<std::uint32_t>(fast.q.tensor_decode_scale)) << what;
+  EXPECT_EQ(ref.q.saturated, fast.q.saturated) << what << ": saturated";
+  EXPECT_EQ(ref.q.flushed, fast.q.flushed) << what << ": flushed";
+  EXPECT_TRUE(same_bytes(ref.deq32, fast.deq32)) << what << ": dequantized f32";
+  EXPECT_TRUE(same_bytes(ref.deq64, fast.deq64)) << what << ": dequantized f64";
+  EXPECT_EQ(ref.stats.count, fast.stats.count) << what;
+  EXPECT_EQ(bits(ref.stats.signal), bits(fast.stats.signal)) << what << ": signal";
+  EXPECT_EQ(bits(ref.stats.noise), bits(fast.stats.noise)) << what << ": noise";
+  EXPECT_EQ(bits(ref.stats.max_abs_err), bits(fast.stats.max_abs_err)) << what;
+  EXPECT_EQ(ref.stats.nonfinite_out, fast.stats.nonfinite_out) << what;
+  EXPECT_EQ(bits(ref.stats.scale_min), bits(fast.stats.scale_min)) << what;
+  EXPECT_EQ(bits(ref.stats.scale_max), bits(fast.stats.scale_max)) << what;
+}
+
+float f32_of(std::uint32_t b) { return std::bit_cast<float>(b); }
+
+// Adversarial blocks of 16 (so 1×16, 1×32 and 1×128 tiles all see them), `rows` × 128 values.
+std::vector<float> adversarial(std::size_t rows, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<float> x;
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::size_t r = 0; r < rows; ++r)
+    for (int blk = 0; blk < 8; ++blk) {
+      const int kind = static_cast<int>((r * 8 + blk + seed) % 14);
+      for (int i = 0; i < 16; ++i) {
+        const float u = std::ldexp(1.0f + static_cast<float>(rng() % 1024) / 1024.0f, static_cast<int>(rng() % 9) - 4);
+        const float sgn = (rng() & 1) ? -1.0f : 1.0f;
+        float v = sgn * u;
+        switch (kind) {
+          case 0: v = 0.0f; break;                                              // zero block
+          case 1: v = i == 3 ? -0.0f : 0.0f; break;                             // signed zeros
+          case 2: if (i == 5) v = nan; break;                                   // NaN in block
+          case 3: if (i == 7) v = sgn * inf; break;                             // Inf in block
+          case 4: v = sgn * f32_of(static_cast<std::uint32_t>(1u + rng() % 0x7fffffu)); break;            // f32 subnormals (amax subnormal)
+          case 5: if (i == 0) v = 3.0e38f; else if (i == 1) v = f32_of(1u); break;  // huge amax, min subnormal
+          case 6: if (i == 0) v = 1900.0f; else v = sgn * f32_of(static_cast<std::uint32_t>(1u + rng() % 64)); break;  // x·2^-e below 2^-126
+          case 7: v = sgn * std::ldexp(1.75f + 0.25f * static_cast<float>(i % 4) / 4, 8); break;  // saturating (ocp_floor)
+          case 8: v = sgn * std::ldexp(1.0f + static_cast<float>(2 * (rng() % 16) + 1) / 32.0f, i % 5); break;  // ties
+          case 9: v = sgn * std::ldexp(u, -130); break;                        // amax in the f32 subnormals
+          case 10: v = sgn * std::ldexp(u, 120); break;                        // near the top
+          case 11: v = (i == 2) ? -inf : (i == 9 ? nan : v); break;            // both
+          case 12: v = sgn * std::ldexp(u, -100); break;                       // tiny normal amax: e clamps
+          default: break;                                                      // plain random
+        }
+        x.push_back(v);
+      }
+    }
+  return x;
+}
+std::vector<float> random_normal(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> d(0.0f, 0.02f);
+  std::vector<float> x(n);
+  for (auto& v : x) v = d(rng);
+  return x;
+}
+std::vector<float> via_f16(std::vector<float> x) {  // f16 values (exact in f32): the CLI's f16 source
+  for (auto& v : x) {
+    const auto h = mf::convert(mf::formats::f32, std::bit_cast<std::uint32_t>(v), mf::formats::f16, {}, mf::profiles::ocp);
+    v = std::bit_cast<float>(static_cast<std::uint32_t>(mf::convert(mf::formats::f16, h.code, mf::formats::f32, {}, mf::profiles::ocp).code));
+  }
+  return x;
+}
+std::vector<float> via_bf16(std::vector<float> x) {
+  for (auto& v : x) v = std::bit_cast<float>(std::bit_cast<std::uint32_t>(v) & 0xffff0000u);
+  return x;
+}
+
+std::vector<mf::ScaleRule> family_rules(mf::ScaleRule r) {
+  using R = mf::ScaleRule;
+  if (mf::is_e8m0_rule(r)) return {R::ocp_floor, R::rceil, R::ceil, R::even, R::tosa};
+  if (mf::is_fp32_rule(r)) return {R::fp32_amax, R::fp32_pow2};
+  return {R::nvfp4};
+}
+std::vector<mf::BlockPolicy> policies() {
+  std::vector<mf::BlockPolicy> v(1);
+  for (auto z : {mf::ZeroBlock::min_scale, mf::ZeroBlock::unit_scale, mf::ZeroBlock::nan}) v.push_back({.zero = z});
+  v.push_back({.nan = mf::NanInBlock::element_only});
+  v.push_back({.inf = mf::InfInBlock::max_scale});
+  v.push_back({.nan = mf::NanInBlock::element_only, .inf = mf::InfInBlock::max_scale});
+  v.push_back({.subnormal = mf::SubnormalAmax::flush_block});
+  v.push_back({.mxint8_min = mf::Mxint8Min::symmetric});
+  v.push_back({.fp32_order = mf::Fp32ScaleOrder::divide});
+  v.push_back({.fp32_order = mf::Fp32ScaleOrder::exact});
+  v.push_back({.amax_epsilon = 1e-4f});
+  return v;
+}
+
+class SimdQuant : public ::testing::Test {
+ protected:
+  void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
+};
+
+// Every named scheme × rule of its family × every policy value, rne satfinite ocp, adversarial and
+// random rows, on every Highway target.
+TEST_F(SimdQuant, EverySchemeRulePolicyOnEveryTarget) {
+  const std::vector<std::size_t> shape{6, 128};
+  std::vector<float> adv = adversarial(6, 1);
+  std::vector<float> rnd = random_normal(6 * 128, 2);
+  int fast_cases = 0, cases = 0;
+  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    const std::string tname = hwy::TargetName(target);
+    for (const auto& e : mf::scheme_table().entries)
+      for (const mf::ScaleRule rule : family_rules(e.value.rule))
+        for (const mf::BlockPolicy& pol : policies()) {
+          mf::Scheme s = e.value;
+          s.rule = rule;
+          s.policy = pol;
+          if (pol.fp32_order == mf::Fp32ScaleOrder::divide && rule != mf::ScaleRule::fp32_amax) continue;
+          try {
+            mf::validate_scheme(s);
+          } catch (const mf::Error&) {
+            continue;
+          }
+          mf::QuantOptions opt;
+          const std::string what = tname + " " + mf::scheme_name(s) + " rule " + std::string(mf::scale_rule_name(rule));
+          bool fast = false;
+          expect_same(shape, adv, s, opt, 1, 1 << 20, what + " adversarial", &fast);
+          expect_same(shape, rnd, s, opt, 3, 1 << 20, what + " random", nullptr);
+          ++cases;
+          fast_cases += fast;
+          if (HasFailure()) return;
+        }
+  }
+  EXPECT_GT(fast_cases, cases / 2) << "the fast path must be taken for the whitelisted combinations";
+}
+
+// Every deterministic mode × overflow × profile for the MX float elements, NVFP4 and an FP32 scheme,
+// from f32, f16 and bf16 values (best target; the targets are covered above and by simd.Formats).
+TEST_F(SimdQuant, EveryModeOverflowProfileAndSource) {
+  const std::vector<std::size_t> shape{4, 128};
+  const std::vector<float> adv = adversarial(4, 7), rnd = random_normal(4 * 128, 8);
+  const std::vector<std::vector<float>> sources{adv, via_f16(adv), via_bf16(adv), rnd, via_bf16(rnd)};
+  const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4", "fp8_1x128"};
+  for (const char* n : names) {
+    const mf::Scheme s = mf::parse_scheme(n);
+    for (const mf::Rounding m : {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz, mf::Rounding::rtp,
+                                 mf::Rounding::rtn, mf::Rounding::rto})
+      for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satfinite, mf::Overflow::satpropagate})
+        for (const mf::Profile& prof : {mf::profiles::ocp, mf::profiles::nvidia, mf::profiles::ml_dtypes, mf::profiles::p3109}) {
+          mf::QuantOptions opt;
+          opt.rounding = {.rounding = m, .overflow = ov};
+          opt.profile = prof;
+          for (std::size_t k = 0; k < sources.size(); ++k) {
+            bool fast = false;
+            expect_same(shape, sources[k], s, opt, 2, 1 << 20,
+                        std::string(n) + " " + std::string(mf::name(m)) + " " + std::string(mf::name(ov)) + " source " +
+                            std::to_string(k),
+                        &fast);
+            EXPECT_TRUE(fast) << n;
+            if (HasFailure()) return;
+          }
+        }
+  }
+}
+
+// Threads and chunking: 1..7 threads, pieces that cut tiles (first pass), axis first.
+TEST_F(SimdQuant, AnyThreadCountAndPieceSizeGivesTheSameBytes) {
+  const std::vector<std::size_t> shape{9, 256};
+  const std::vector<float> x = adversarial(18, 3);  // 18 × 128 = 9 × 256
+  for (const char* n : {"mxfp8_e4m3", "mxfp4", "nvfp4", "fp8_128x128", "fp8_channel", "fp8_tensor"})
+    for (const mf::BlockAxis axis : {mf::BlockAxis::last, mf::BlockAxis::first})
+      for (const unsigned t : {1u, 2u, 3u, 7u, 0u})
+        for (const std::size_t piece : {std::size_t{1} << 20, std::size_t{512}, std::size_t{100}}) {
+          mf::QuantOptions opt;
+          opt.axis = axis;
+          expect_same(shape, x, mf::parse_scheme(n), opt, t, piece,
+                      std::string(n) + " threads " + std::to_string(t) + " piece " + std::to_string(piece));
+          if (HasFailure()) return;
+        }
+  // and a large enough piece that the threads really split it (2^15 elements per thread)
+  const std::vector<std::size_t> big{64, 2048};
+  const std::vector<float> xb = random_normal(64 * 2048, 5);
+  for (const unsigned t : {2u, 3u})
+    for (const char* n : {"mxfp8_e4m3", "nvfp4"}) expect_same(big, xb, mf::parse_scheme(n), {}, t, 1 << 22, n);
+  const std::vector<std::size_t> row{1, 131072};  // one row: split by columns
+  expect_same(row, std::vector<float>(xb.begin(), xb.begin() + 131072), mf::parse_scheme("mxfp4"), {}, 3, 1 << 22, "one row");
+}
+
+// f64 sources take the engine (both ways), and the results agree.
+TEST_F(SimdQuant, F64SourcesTakeTheEngine) {
+  const std::vector<float> a = adversarial(2, 9);
+  std::vector<double> x(a.begin(), a.end());
+  x[3] = 1e300;
+  x[4] = 1e-300;
+  for (const char* n : {"mxfp8_e4m3", "nvfp4", "fp8_row"}) {
+    mf::QuantOptions opt;
+    expect_same(std::vector<std::size_t>{2, 128}, x, mf::parse_scheme(n), opt, 2, 1 << 20, n);
+    opt.profile.source_via_f32 = true;
+    expect_same(std::vector<std::size_t>{2, 128}, x, mf::parse_scheme(n), opt, 2, 1 << 20, std::string(n) + " via f32");
+  }
+}
+
+// The whitelist of BlockQuantizer::element_path.
+TEST_F(SimdQuant, ElementPathWhitelist) {
+  const std::vector<std::size_t> shape{2, 64};
+  auto path = [&](const char* scheme, mf::QuantOptions opt) {
+    return mf::BlockQuantizer(shape, mf::parse_scheme(scheme), opt).element_path();
+  };
+  EXPECT_EQ(path("mxfp8_e4m3", {}), mf::ArrayPath::simd);
+  EXPECT_EQ(path("nvfp4", {}), mf::ArrayPath::simd);
+  EXPECT_EQ(path("fp8_128x128", {}), mf::ArrayPath::simd);
+  EXPECT_EQ(path("mxint8", {}), mf::ArrayPath::engine);  // int8 elements
+  mf::QuantOptions sr;
+  sr.rounding.rounding = mf::Rounding::sr;
+  EXPECT_EQ(path("mxfp4", sr), mf::ArrayPath::engine);
+  mf::QuantOptions modified;
+  modified.profile.decode_ftz = !modified.profile.decode_ftz;  // a profile that is none of the named four
+  EXPECT_EQ(path("mxfp4", modified), mf::ArrayPath::engine);
+  mf::QuantOptions stream;
+  stream.sr_seed = 5;  // not read by deterministic modes: stays on the fast path
+  EXPECT_EQ(path("mxfp4", stream), mf::ArrayPath::simd);
+  EXPECT_EQ(mf::BlockQuantizer(shape, mf::parse_scheme("mxfp4"), {}, mf::ArrayPath::engine).element_path(), mf::ArrayPath::engine);
+  EXPECT_EQ(path("e4m3fn/1x128/f32:fp32_amax/fp32-order=exact", {}), mf::ArrayPath::simd);  // per tile: exact-order tiles → engine
+  EXPECT_EQ(path("custom:4,3,7,signed,fn/1x32/e8m0fnu:ocp_floor", {}), mf::ArrayPath::simd);  // a descriptor equal to e4m3 is e4m3
+}
+
+// RapidCheck: random shapes, schemes, modes and boundary-biased binary32 values.
+RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
+  const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4",
+                         "fp8_row", "fp8_1x128", "fp8_tensor", "fp8_1x128_ue8m0"};
+  const mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 10)]);
+  const std::size_t rows = *rc::gen::inRange<std::size_t>(1, 5), cols = *rc::gen::inRange<std::size_t>(1, 100);
+  const auto gen_value = rc::gen::oneOf(
+      rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), [](std::uint32_t b) { return std::bit_cast<float>(b); }),
+      rc::gen::map(rc::gen::pair(rc::gen::inRange(-150, 130), rc::gen::inRange(0, 64)),
+                   [](std::pair<int, int> p) { return std::ldexp(1.0f + static_cast<float>(p.second) / 64.0f, p.first); }),
+      rc::gen::map(rc::gen::inRange<std::uint32_t>(0, 1u << 23), [](std::uint32_t b) { return std::bit_cast<float>(b); }),
+      rc::gen::element(0.0f, -0.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()));
+  const std::vector<float> x = *rc::gen::container<std::vector<float>>(rows * cols, gen_value);
+  const mf::Rounding modes[] = {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz, mf::Rounding::rtp,
+                                mf::Rounding::rtn, mf::Rounding::rto};
+  mf::QuantOptions opt;
+  opt.rounding = {.rounding = modes[*rc::gen::inRange(0, 6)], .overflow = mf::Overflow::satfinite};
+  const Outcome ref = run({rows, cols}, x, s, opt, mf::ArrayPath::engine, 1, 1 << 20);
+  const Outcome fast = run({rows, cols}, x, s, opt, mf::ArrayPath::simd, 2, 1 << 20);
+  RC_ASSERT(fast.path == mf::ArrayPath::simd);
+  RC_ASSERT(same_bytes(ref.codes, fast.codes));
+  RC_ASSERT(same_bytes(ref.q.scale_codes, fast.q.scale_codes));
+  RC_ASSERT(same_bytes(ref.q.scales, fast.q.scales));
+  RC_ASSERT(ref.q.saturated == fast.q.saturated);
+  RC_ASSERT(ref.q.flushed == fast.q.flushed);
+  RC_ASSERT(same_bytes(ref.deq64, fast.deq64));
+}
+
+}  // namespace
