@@ -26,6 +26,7 @@ from __future__ import annotations
 import enum
 import math
 import numbers
+import os
 from fractions import Fraction
 from typing import Any
 
@@ -187,8 +188,8 @@ def _int_in(arg: str, v: Any, lo: int, hi: int) -> int:
 
 
 def _threads(threads: Any) -> int:
-    if threads is None:
-        return 1
+    if threads is None:  # all cores, as the C++ span API's default_threads()
+        return max(1, min(os.cpu_count() or 1, 4096))
     return _int_in("threads", threads, 1, 4096)
 
 
@@ -231,8 +232,8 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     flags
         Also return the ORed ``Flags`` of every element: ``(codes, flags)``.
     threads
-        How many std::threads split the array (None = 1, 1..4096), for every mode; the bytes are
-        identical for every thread count (the C++ span API's ``threads`` argument).
+        How many std::threads split the array (None = all cores, 1..4096), for every mode; the bytes
+        are identical for every thread count (the C++ span API's ``threads`` argument).
 
     Example: ``convert(np.float32([464, 500, -1e-7]), "e4m3fn", overflow="satfinite")`` ->
     ``array([126, 126, 128], dtype=uint8)`` (0x7e = 448 = max; 0x80 = -0).
