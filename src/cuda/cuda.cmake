@@ -14,7 +14,7 @@ if(NOT MINIFLOAT_CUDA MATCHES "^(AUTO|ON|OFF)$")
   message(FATAL_ERROR "MINIFLOAT_CUDA must be AUTO, ON or OFF (got '${MINIFLOAT_CUDA}')")
 endif()
 
-add_library(minifloat_cuda_host STATIC ${CMAKE_CURRENT_LIST_DIR}/api.cpp)
+add_library(minifloat_cuda_host STATIC ${CMAKE_CURRENT_LIST_DIR}/api.cpp ${CMAKE_CURRENT_LIST_DIR}/blocks_host.cpp)
 target_link_libraries(minifloat_cuda_host PUBLIC minifloat PRIVATE $<BUILD_INTERFACE:minifloat_warnings>)
 
 set(MINIFLOAT_CUDA_ENABLED OFF)
@@ -50,7 +50,7 @@ endif()
 
 if(MINIFLOAT_CUDA_ENABLED)
   find_package(CUDAToolkit REQUIRED)
-  add_library(minifloat_cuda STATIC ${CMAKE_CURRENT_LIST_DIR}/kernels.cu)
+  add_library(minifloat_cuda STATIC ${CMAKE_CURRENT_LIST_DIR}/kernels.cu ${CMAKE_CURRENT_LIST_DIR}/blocks.cu)
   add_library(minifloat::cuda ALIAS minifloat_cuda)
   target_link_libraries(minifloat_cuda PUBLIC minifloat_cuda_host minifloat_core CUDA::cudart_static)
   target_compile_options(minifloat_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--Werror all-warnings>)
@@ -58,7 +58,8 @@ if(MINIFLOAT_CUDA_ENABLED)
                         CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON CUDA_EXTENSIONS OFF CUDA_SEPARABLE_COMPILATION OFF
                         POSITION_INDEPENDENT_CODE ON)
 
-  add_executable(minifloat_device_check ${CMAKE_CURRENT_LIST_DIR}/device_check.cu ${CMAKE_CURRENT_LIST_DIR}/device_check_curand.cu)
+  add_executable(minifloat_device_check ${CMAKE_CURRENT_LIST_DIR}/device_check.cu ${CMAKE_CURRENT_LIST_DIR}/device_check_curand.cu
+              ${CMAKE_CURRENT_LIST_DIR}/device_check_blocks.cu)
   target_link_libraries(minifloat_device_check PRIVATE minifloat_cuda minifloat_cuda_host minifloat)
   target_compile_options(minifloat_device_check PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--Werror all-warnings>)
   target_compile_definitions(minifloat_device_check PRIVATE

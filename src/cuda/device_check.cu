@@ -11,7 +11,8 @@
 //       combinations without one: a random sample of 2^16-input chunks recomputed on this machine's CPU
 //   S3  the Philox stream: curand_init/curand words vs minifloat::curand_word on the device, and SR
 //       conversions on the device vs the CPU launcher for three seeds
-//   S4  block kernels, S5 tensor-core probes: not built in this version (reported as not_built)
+//   S4  block kernels on the device vs quant.hpp on the CPU (src/cuda/device_check_blocks.cu)
+//   S5  tensor-core probes: not built in this version (reported as not_built)
 // Exit status: 0 every stage that ran has 0 mismatches; 1 mismatches; 2 usage or I/O error.
 // --dry-run prints the stages and why it cannot run (no device), exit 0. With no device and no
 // --dry-run it prints "SKIPPED: no CUDA device: ..." and exits 0 (the `gpu` ctest label's skip).
@@ -28,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "device_check_blocks.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/cuda/cuda.hpp"
 #include "minifloat/error.hpp"
@@ -386,7 +388,7 @@ const char* const kStages[] = {
     "S1b hardware cvt vs engine: e2m1x2 e2m3x2 e3m2x2 ue8m0x2 (sm_100a family; skipped elsewhere)",
     "S2  engine on device vs committed CPU golden digests (tests/cuda/golden/sweep_digests.txt); others: sampled chunks vs this CPU",
     "S3  curand_init/curand vs minifloat::curand_word; SR on device vs the CPU launcher, 3 seeds",
-    "S4  block kernels vs quant.hpp: not built in this version",
+    mc::kBlockStageLine,
     "S5  tensor-core probes (mma.sync / wgmma): not built in this version",
 };
 
@@ -467,7 +469,10 @@ int main(int argc, char** argv) {
                                         caps, quick));
     stages.push_back(stage_sweep(golden, quick, 12345));
     stages.push_back(stage_philox(quick));
-    stages.push_back(Stage{"S4 block kernels", "not_built", "block kernels are not in this version", 0, 0, 0, {}});
+    {
+      const mc::BlockStageResult b = mc::device_check_blocks(quick);
+      stages.push_back(Stage{"S4 block kernels vs quant.hpp", b.status, b.note, b.inputs, b.mismatches, b.seconds, b.first});
+    }
     stages.push_back(Stage{"S5 tensor-core probes", "not_built", "mma.sync/wgmma probes are not in this version", 0, 0, 0, {}});
     write_reports(out, stages, device);
     bool bad = false;
