@@ -33,6 +33,7 @@ namespace minifloat {
 /// | mxfp4             | e2m1fn  | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
 /// | mxint8            | int8    | 1×32      | E8M0                  | ocp_floor    | OCP MX v1.0 |
 /// | nvfp4             | e2m1fn  | 1×16      | E4M3 + FP32 per tensor| nvfp4        | NVIDIA / TE NVFP4BlockScaling |
+/// | nvfp4_16x16       | e2m1fn  | 16×16     | E4M3 + FP32 per tensor| nvfp4        | TE NVFP4BlockScaling 2-D weight tiles (nvfp4_2d_quantization) |
 /// | fp8_tensor        | e4m3fn  | all×all   | FP32                  | fp32_amax    | TE Float8CurrentScaling |
 /// | fp8_row           | e4m3fn  | 1×all     | FP32                  | fp32_amax    | per token (activations) / per output channel (weights [out, in]) |
 /// | fp8_channel       | e4m3fn  | all×1     | FP32                  | fp32_amax    | per column (per channel of a [tokens, channels] activation) |

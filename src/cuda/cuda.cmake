@@ -15,7 +15,7 @@ if(NOT MINIFLOAT_CUDA MATCHES "^(AUTO|ON|OFF)$")
 endif()
 
 add_library(minifloat_cuda_host STATIC ${CMAKE_CURRENT_LIST_DIR}/api.cpp ${CMAKE_CURRENT_LIST_DIR}/check_kernel.cpp
-            ${CMAKE_CURRENT_LIST_DIR}/mma_probe.cpp ${CMAKE_CURRENT_LIST_DIR}/names.cpp)
+            ${CMAKE_CURRENT_LIST_DIR}/mma_probe.cpp ${CMAKE_CURRENT_LIST_DIR}/names.cpp ${CMAKE_CURRENT_LIST_DIR}/blocks_host.cpp)
 target_link_libraries(minifloat_cuda_host PUBLIC minifloat PRIVATE $<BUILD_INTERFACE:minifloat_warnings>)
 
 set(MINIFLOAT_CUDA_ENABLED OFF)
@@ -51,7 +51,8 @@ endif()
 
 if(MINIFLOAT_CUDA_ENABLED)
   find_package(CUDAToolkit REQUIRED)
-  add_library(minifloat_cuda STATIC ${CMAKE_CURRENT_LIST_DIR}/kernels.cu ${CMAKE_CURRENT_LIST_DIR}/check_device.cpp)
+  add_library(minifloat_cuda STATIC ${CMAKE_CURRENT_LIST_DIR}/kernels.cu ${CMAKE_CURRENT_LIST_DIR}/check_device.cpp
+              ${CMAKE_CURRENT_LIST_DIR}/blocks.cu)
   add_library(minifloat::cuda ALIAS minifloat_cuda)
   target_link_libraries(minifloat_cuda PUBLIC minifloat_cuda_host minifloat_core CUDA::cudart_static)
   target_compile_options(minifloat_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--Werror all-warnings>)
@@ -60,7 +61,8 @@ if(MINIFLOAT_CUDA_ENABLED)
                         POSITION_INDEPENDENT_CODE ON)
 
   add_executable(minifloat_device_check ${CMAKE_CURRENT_LIST_DIR}/device_check.cu ${CMAKE_CURRENT_LIST_DIR}/device_check_curand.cu
-                 ${CMAKE_CURRENT_LIST_DIR}/device_check_mma.cu)
+                 ${CMAKE_CURRENT_LIST_DIR}/device_check_mma.cu
+                 ${CMAKE_CURRENT_LIST_DIR}/device_check_blocks.cu)
   target_link_libraries(minifloat_device_check PRIVATE minifloat_cuda minifloat_cuda_host minifloat)
   target_compile_options(minifloat_device_check PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--Werror all-warnings>)
   target_compile_definitions(minifloat_device_check PRIVATE

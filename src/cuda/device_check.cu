@@ -11,7 +11,7 @@
 //       combinations without one: a random sample of 2^16-input chunks recomputed on this machine's CPU
 //   S3  the Philox stream: curand_init/curand words vs minifloat::curand_word on the device, and SR
 //       conversions on the device vs the CPU launcher for three seeds
-//   S4  block kernels: not built in this version (reported as not_built)
+//   S4  block kernels on the device vs quant.hpp on the CPU (src/cuda/device_check_blocks.cu)
 //   S5  tensor-core probes (device_check_mma.cu): mma.sync m16n8k32 / wgmma m64n8k32 FP8 vs the T-FDPA models
 // Exit status: 0 every stage that ran has 0 mismatches; 1 mismatches; 2 usage or I/O error.
 // --dry-run prints the stages and why it cannot run (no device), exit 0. With no device and no
@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "device_check_blocks.hpp"
 #include "device_check_mma.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/cuda/cuda.hpp"
@@ -388,7 +389,7 @@ const char* const kStages[] = {
     "S1b hardware cvt vs engine: e2m1x2 e2m3x2 e3m2x2 ue8m0x2 (sm_100a family; skipped elsewhere)",
     "S2  engine on device vs committed CPU golden digests (tests/cuda/golden/sweep_digests.txt); others: sampled chunks vs this CPU",
     "S3  curand_init/curand vs minifloat::curand_word; SR on device vs the CPU launcher, 3 seeds",
-    "S4  block kernels vs quant.hpp: not built in this version",
+    mc::kBlockStageLine,
 };
 
 /// --dry-run: which S2 combinations have a golden digest and which are sampled instead.
@@ -493,7 +494,10 @@ int main(int argc, char** argv) {
                                         caps, quick));
     stages.push_back(stage_sweep(golden, quick, 12345));
     stages.push_back(stage_philox(quick));
-    stages.push_back(Stage{"S4 block kernels", "not_built", "block kernels are not in this version", 0, 0, 0, {}});
+    {
+      const mc::BlockStageResult b = mc::device_check_blocks(quick);
+      stages.push_back(Stage{"S4 block kernels vs quant.hpp", b.status, b.note, b.inputs, b.mismatches, b.seconds, b.first});
+    }
     {
       const TensorCoreStage t = device_check_tensor_cores(out, prop.major, prop.minor, quick);
       stages.push_back(Stage{"S5 tensor-core probes", t.status, t.note, t.inputs, t.mismatches, t.seconds, t.first});

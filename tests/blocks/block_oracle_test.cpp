@@ -248,7 +248,7 @@ TEST_P(BlockVsMpfrOracle, EveryScaleAndCode) {
   const std::string& rname = cs.rule;
   const bool nvfp4 = rname == "nvfp4", fp32 = rname == "fp32_amax" || rname == "fp32_pow2";
   const bool exact_order = cs.order == "exact", divide = cs.order == "divide";
-  const std::size_t rows = cs.br >= 64 ? 130 : 9, cols = cs.bc >= 64 ? 260 : 100;
+  const std::size_t rows = cs.br >= 16 ? 130 : 9, cols = cs.bc >= 64 ? 260 : 100;
   std::vector<double> x = make_data(rows, cols, 1234u + static_cast<unsigned>(cs.label.size() * 7 + rname.size()), cs.f64);
   std::fesetround(FE_TONEAREST);
   Elem el(cs.elem, L);
@@ -430,6 +430,7 @@ std::vector<Case> all_cases() {
                        "te_multiply", f64});
       }
     v.push_back({"nvfp4", "nvfp4", "e2m1fn", 1, 16, "nvfp4", "te_multiply", f64});
+    v.push_back({"nvfp4_16x16", "nvfp4_16x16", "e2m1fn", 16, 16, "nvfp4", "te_multiply", f64});
     v.push_back({"nvfp4_exact", "e2m1fn/1x16/ue4m3:nvfp4/fp32-order=exact", "e2m1fn", 1, 16, "nvfp4", "exact", f64});
     const Named fp8[] = {{"fp8_tensor", "e4m3fn", 0, 0, "fp32_amax"},   {"fp8_row", "e4m3fn", 1, 0, "fp32_amax"},
                          {"fp8_channel", "e4m3fn", 0, 1, "fp32_amax"},  {"fp8_1x128", "e4m3fn", 1, 128, "fp32_amax"},

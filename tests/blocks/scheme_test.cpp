@@ -23,7 +23,7 @@ std::string upper(std::string s) {
 }
 
 TEST(Schemes, TheNamedTableRoundTrips) {
-  ASSERT_EQ(scheme_table().entries.size(), 14u);
+  ASSERT_EQ(scheme_table().entries.size(), 15u);
   for (const auto& e : scheme_table().entries) {
     SCOPED_TRACE(std::string(e.name));
     EXPECT_NO_THROW(validate_scheme(e.value));
@@ -39,6 +39,7 @@ TEST(Schemes, TheNamedTableRoundTrips) {
   // literal specs of the named schemes (scheme.hpp table)
   EXPECT_EQ(scheme_spec(find_scheme("mxfp4")), "e2m1fn/1x32/e8m0fnu:ocp_floor");
   EXPECT_EQ(scheme_spec(find_scheme("nvfp4")), "e2m1fn/1x16/ue4m3:nvfp4");
+  EXPECT_EQ(scheme_spec(find_scheme("nvfp4_16x16")), "e2m1fn/16x16/ue4m3:nvfp4");
   EXPECT_EQ(scheme_spec(find_scheme("fp8_channel")), "e4m3fn/allx1/f32:fp32_amax");
   EXPECT_EQ(scheme_spec(find_scheme("mxint8")), "mxint8/1x32/e8m0fnu:ocp_floor");
   EXPECT_EQ(scheme_spec(find_scheme("fp8_128x128_ue8m0")), "e4m3fn/128x128/e8m0fnu:rceil");

@@ -5,12 +5,15 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "minifloat/cuda/cuda.hpp"
 #include "minifloat/error.hpp"
+#include "minifloat/scheme.hpp"
 
 namespace {
 
@@ -97,6 +100,72 @@ TEST(CudaDevice, HardwareFp4WithoutTheInstructionFailsWithTheReason) {
     FAIL() << "expected minifloat::Error";
   } catch (const mf::Error& e) {
     EXPECT_NE(std::string(e.what()).find("cvt.rn.satfinite.e2m1x2.f32 needs"), std::string::npos) << e.what();
+  }
+}
+
+// ---- block quantizers (cuda/blocks.hpp through quantize_blocks) -------------------------------
+
+TEST(CudaDeviceBlocks, RefusalsComeBeforeAnyLaunch) {
+  // No device needed: the request is checked before the first CUDA call.
+  const std::vector<float> dummy(1);
+  const float* fake_in = dummy.data();
+  std::uint8_t codes[64];
+  const mc::DeviceBlockOutputs no_scales{codes, nullptr, nullptr, nullptr, nullptr};
+  try {
+    mc::quantize_blocks(fake_in, {2, 32}, mf::find_scheme("mxfp8_e4m3"), {}, no_scales, nullptr);
+    FAIL() << "a null scale_codes output was accepted";
+  } catch (const mf::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("scale_codes is null"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(mc::quantize_blocks(fake_in, {2, 32}, mf::find_scheme("fp8_row"), {}, no_scales, nullptr), mf::Error);
+  std::uint8_t sc[4];
+  const mc::DeviceBlockOutputs no_tensor{codes, sc, nullptr, nullptr, nullptr};
+  EXPECT_THROW(mc::quantize_blocks(fake_in, {2, 32}, mf::find_scheme("nvfp4"), {}, no_tensor, nullptr), mf::Error);
+  mf::Scheme bad = mf::find_scheme("nvfp4");
+  bad.policy.zero = mf::ZeroBlock::nan;  // validate_scheme refuses it
+  float ts[3];
+  const mc::DeviceBlockOutputs all{codes, sc, nullptr, ts, nullptr};
+  EXPECT_THROW(mc::quantize_blocks(fake_in, {2, 32}, bad, {}, all, nullptr), mf::Error);
+}
+
+TEST(CudaDeviceBlocks, EveryNamedSchemeEqualsCpuLauncher) {
+  MINIFLOAT_NEED_DEVICE();
+  const std::size_t rows = 160, cols = 384, n = rows * cols;
+  std::vector<float> x(n);
+  std::uint32_t s = 12345;
+  for (std::size_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = std::ldexp(static_cast<float>(static_cast<std::int32_t>(s)) / 2147483648.0f, static_cast<int>(i / cols % 41) - 20);
+  }
+  x[5] = std::nanf("");
+  x[cols + 7] = INFINITY;
+  for (std::size_t c = 0; c < cols; ++c) x[2 * cols + c] = 0.0f;
+  DeviceBuffer<float> din(n), dscales(n), dtensor(3);
+  DeviceBuffer<std::uint8_t> dcodes(n), dscodes(n);
+  ASSERT_EQ(cudaMemcpy(din.p, x.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  for (const auto& e : mf::scheme_table().entries) {
+    SCOPED_TRACE(std::string(e.name));
+    const mf::QuantizedTensor want = mc::cpu::quantize_blocks(x, {rows, cols}, e.value, {}, 2);
+    mc::quantize_blocks(din.p, {rows, cols}, e.value, {}, {dcodes.p, dscodes.p, dscales.p, dtensor.p, nullptr}, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<std::uint8_t> codes(n), scodes(want.scale_codes.size());
+    std::vector<float> scales(want.scales.size()), tensor(3);
+    ASSERT_EQ(cudaMemcpy(codes.data(), dcodes.p, n, cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(scodes.data(), dscodes.p, scodes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(scales.data(), dscales.p, scales.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(tensor.data(), dtensor.p, 12, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(codes, want.codes);
+    EXPECT_EQ(scodes, want.scale_codes);
+    for (std::size_t t = 0; t < scales.size(); ++t) {
+      std::uint32_t a, b;
+      std::memcpy(&a, &scales[t], 4);
+      std::memcpy(&b, &want.scales[t], 4);
+      ASSERT_EQ(a, b) << "FP32 scale " << t;
+    }
+    if (e.value.rule == mf::ScaleRule::nvfp4) {
+      EXPECT_EQ(tensor[0], want.tensor_encode_scale);
+      EXPECT_EQ(tensor[1], want.tensor_decode_scale);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# ptx_check.cmake: cmake -DCUOBJDUMP=... -DOBJECT=kernels.cu.o -DARCH=89|90a|100a -P ptx_check.cmake
+# ptx_check.cmake: cmake -DCUOBJDUMP=... -DOBJECT=kernels.cu.o -DARCH=89|90a|100a [-DENGINE_ONLY=NAME] -P ptx_check.cmake
+# (with ENGINE_ONLY, e.g. blocks.cu.o: every entry is engine code — no hardware cvt — and one is named NAME)
 # Dumps the PTX embedded for sm_${ARCH} and checks, per kernel entry:
 #   grid_kernel<HardwareBody>   contains cvt.rn.satfinite.e4m3x2.f32 (every arch) and, on sm_100a-family
 #                               archs, cvt.rn.satfinite.e2m1x2.f32 (elsewhere: none of the FP6/FP4/UE8M0 forms)
@@ -25,6 +26,24 @@ set(found_hw OFF)
 set(found_engine OFF)
 string(REPLACE ";" "<semicolon>" rest "${rest}")  # PTX is full of ';', CMake's list separator
 string(REGEX REPLACE "\\.visible \\.entry" ";ENTRY" parts "${rest}")
+if(DEFINED ENGINE_ONLY)  # -DENGINE_ONLY=NAME (blocks.cu): no entry has a hardware cvt, and an entry named NAME exists
+  set(found_named OFF)
+  foreach(part IN LISTS parts)
+    string(REGEX MATCH "^ENTRY [^(]*" ename "${part}")
+    string(REGEX MATCHALL "${pat}" cvts "${part}")
+    if(ename AND cvts)
+      message(FATAL_ERROR "sm_${ARCH}: engine kernel ${ename} contains hardware cvt: ${cvts}")
+    endif()
+    if(ename MATCHES "${ENGINE_ONLY}")
+      set(found_named ON)
+    endif()
+  endforeach()
+  if(NOT found_named)
+    message(FATAL_ERROR "sm_${ARCH}: no kernel ${ENGINE_ONLY} in the PTX; entries: ${entries}")
+  endif()
+  message(STATUS "sm_${ARCH}: engine-only PTX check passed (${ENGINE_ONLY} found, no hardware cvt)")
+  return()
+endif()
 foreach(part IN LISTS parts)
   string(REGEX MATCH "^ENTRY [^(]*" ename "${part}")
   string(REGEX MATCHALL "${pat}" cvts "${part}")

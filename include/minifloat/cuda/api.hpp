@@ -8,11 +8,16 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <span>
+#include <vector>
 
 #include "../core/digest.hpp"
 #include "../core/format.hpp"
 #include "../core/profile.hpp"
 #include "../core/rounding.hpp"
+#include "../quant.hpp"
+#include "../scheme.hpp"
+#include "blocks.hpp"
 #include "kernels.hpp"
 #include "ptx.hpp"
 
@@ -45,6 +50,19 @@ std::string_view ptx_name(HwCvt op) noexcept;
 /// The architectures whose binaries have `op` ("sm_89+" or "sm_100a/sm_100f/sm_103a/sm_110a/sm_120a/sm_120f").
 std::string_view hw_architectures(HwCvt op) noexcept;
 
+/// A block quantization as the kernels run it (cuda/blocks.hpp): `header` is quant.hpp's result for
+/// the same request without codes (scheme name, shapes, tile grid; from a BlockQuantizer, so the
+/// shapes are the library's), `body` the tile body with every field but the pointers, `n` the
+/// element count. Refuses (minifloat::Error, one line): an invalid scheme (validate_scheme), SR bits
+/// outside 1..32, a shape that overflows; the source is binary32 (an f64 source is not offered).
+struct BlockPlan {
+  QuantizedTensor header;
+  BlockQuantBody body;
+  std::uint64_t n = 0;
+  bool needs_tensor_amax() const noexcept { return body.rule == ScaleRule::nvfp4; }
+};
+BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt);
+
 /// The CPU launcher API: the kernels' bodies over the kernels' grid on `threads` CPU threads
 /// (cuda/launch_cpu.hpp). Results are those of the device functions of cuda/cuda.hpp for the same
 /// request; on the hardware path they are the instruction's model (cuda/ptx.hpp).
@@ -54,6 +72,21 @@ void convert(const void* in, void* out, std::uint8_t* flags, std::size_t n, cons
 /// The sweep's chunk digests (cuda/kernels.hpp SweepChunkBody) into out[0 .. sweep_chunks(sampling, stride)).
 void sweep_chunk_digests(Format to, RoundingSpec spec, Profile prof, SweepSampling sampling, std::uint64_t stride,
                          std::uint64_t* out, unsigned threads = 1);
+/// Block quantization of a binary32 tensor `x` (C order, `shape`) by the block kernels' bodies:
+/// the per-tensor amax (AmaxPartialBody + TensorScaleBody) when the rule is nvfp4, then one tile
+/// per index (BlockQuantBody). The result equals minifloat::quantize(x, shape, scheme, opt) in
+/// every field (codes, scale codes or FP32 scales, tensor scales, saturated and flushed counts).
+/// Throws Error as plan_blocks does, or when x.size() does not match the shape.
+QuantizedTensor quantize_blocks(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                                const QuantOptions& opt = {}, unsigned threads = 1);
+/// FP4 codes two per byte (PackFp4Body; = pack.hpp pack_fp4 for codes ≤ 0xf; Error otherwise).
+std::vector<std::uint8_t> pack_fp4(std::span<const std::uint8_t> codes, unsigned threads = 1);
+/// FP6 codes 4 in 3 bytes (PackFp6Body; = pack.hpp pack_fp6 dense for codes ≤ 0x3f; Error otherwise).
+std::vector<std::uint8_t> pack_fp6_dense(std::span<const std::uint8_t> codes, unsigned threads = 1);
+/// The 128×4 scale swizzle of a row-major [rows, cols] scale matrix (Swizzle128x4Body; = pack.hpp
+/// swizzle_scales_128x4). Error when scales.size() != rows · cols.
+std::vector<std::uint8_t> swizzle_scales_128x4(std::span<const std::uint8_t> scales, std::size_t rows, std::size_t cols,
+                                               std::uint8_t pad = 0, unsigned threads = 1);
 }  // namespace cpu
 
 }  // namespace minifloat::cuda

@@ -32,4 +32,33 @@ void convert(const void* d_in, void* d_out, std::uint8_t* d_flags, std::size_t n
 void sweep_chunk_digests(Format to, RoundingSpec spec, Profile prof, SweepSampling sampling, std::uint64_t stride,
                          std::uint64_t* d_out, cudaStream_t stream);
 
+// ---- block quantizers (cuda/blocks.hpp bodies; implementation src/cuda/blocks.cu) ----------------
+
+/// Device outputs of quantize_blocks (plan_blocks(shape, scheme, opt).header gives the sizes):
+/// codes: one per element (file order, one byte each); scale_codes: one per tile for the E8M0 rules
+/// and nvfp4 (else may be null); scales: one FP32 decode scale per tile for fp32_amax/fp32_pow2 (else
+/// may be null); tensor_scales: 3 floats (S_enc, fl32(1/S_enc), tensor amax) for nvfp4 (else may be
+/// null); tile_counts: 2 per tile (saturated, flushed), nullable.
+struct DeviceBlockOutputs {
+  std::uint8_t* codes = nullptr;
+  std::uint8_t* scale_codes = nullptr;
+  float* scales = nullptr;
+  float* tensor_scales = nullptr;
+  std::uint64_t* tile_counts = nullptr;
+};
+/// Block quantization of the binary32 tensor d_in (C order, `shape`) on `stream`: for nvfp4 first the
+/// per-tensor amax (a reduction: AmaxPartialBody, then TensorScaleBody), then one tile per thread
+/// (BlockQuantBody). Codes and scales equal cpu::quantize_blocks and minifloat::quantize. Validates
+/// first (plan_blocks; a null output the scheme needs) and throws minifloat::Error. The partial
+/// maxima use stream-ordered memory (cudaMallocAsync), freed on the stream.
+void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                     const QuantOptions& opt, const DeviceBlockOutputs& out, cudaStream_t stream);
+/// FP4 packing of n codes into fp4_packed_bytes(n) bytes (PackFp4Body; codes must be ≤ 0xf: not checked on the device).
+void pack_fp4(const std::uint8_t* d_codes, std::size_t n, std::uint8_t* d_out, cudaStream_t stream);
+/// Dense FP6 packing of n codes into fp6_packed_bytes(n) bytes (PackFp6Body; codes ≤ 0x3f).
+void pack_fp6_dense(const std::uint8_t* d_codes, std::size_t n, std::uint8_t* d_out, cudaStream_t stream);
+/// The 128×4 swizzle of a row-major [rows, cols] scale matrix into swizzled_bytes(rows, cols) bytes.
+void swizzle_scales_128x4(const std::uint8_t* d_scales, std::size_t rows, std::size_t cols, std::uint8_t pad,
+                          std::uint8_t* d_out, cudaStream_t stream);
+
 }  // namespace minifloat::cuda

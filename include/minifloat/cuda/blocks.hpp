@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+// cuda/blocks.hpp: the bodies of the block-quantizer kernels (issue 10) — MX (E8M0 rules), NVFP4
+// (two levels: the FP32 per-tensor scale and the UE4M3 block scales, 1×16 and 16×16 tiles), scaled
+// FP8 with FP32 or UE8M0 scales per tensor / row / channel / 1×128 / 128×128, every special-block
+// policy — plus the global statistic (per-tensor amax, a two-step reduction), FP4/FP6 packing and
+// the 128×4 scale swizzle. Host-device functors of one index each (tile, chunk, byte), built from the
+// core's block_scale.hpp steps only, so the same code runs on the GPU (src/cuda/blocks.cu) and on CPU
+// threads (cuda/launch_cpu.hpp). Each body follows quant.hpp's BlockQuantizer step for step (stats,
+// the special-block policies in the same order, the scale, the elements), so codes and scales are
+// those of minifloat::quantize for the same binary32 input (tests/cuda/cuda_blocks_test.cpp checks
+// it). Sources are binary32 only. Validation is the host API's (cuda/api.hpp quantize_blocks).
+#pragma once
+#include <cfloat>
+#include <cstdint>
+
+#include "../core/block_scale.hpp"
+#include "../core/random.hpp"
+#include "kernels.hpp"
+
+namespace minifloat::cuda {
+
+/// How tile coordinates map to the scale array (quant.hpp: scales are row-major over the tile grid
+/// of the quantization view, which is the file view transposed for BlockAxis::first).
+enum class ScaleOrder : std::uint8_t {
+  file_major,        ///< BlockAxis::last: scale index = ta · scale_cols + tb
+  transposed_major,  ///< BlockAxis::first: scale index = tb · scale_cols + ta
+};
+
+/// The tiling of one quantization in file (C) order: the input is the [file_rows, file_cols] matrix,
+/// cut into tile_rows × tile_cols tiles (the last ones may be partial); tile (ta, tb) has grid index
+/// ta · tiles_b + tb (the index of BlockQuantBody).
+struct BlockLayout {
+  std::uint64_t file_rows = 0, file_cols = 0, tile_rows = 1, tile_cols = 1;
+  std::uint64_t tiles_a = 0, tiles_b = 0;
+  std::uint64_t scale_cols = 0;
+  ScaleOrder order = ScaleOrder::file_major;
+  MINIFLOAT_HOST_DEVICE constexpr std::uint64_t tiles() const noexcept { return tiles_a * tiles_b; }
+  MINIFLOAT_HOST_DEVICE constexpr std::uint64_t scale_index(std::uint64_t ta, std::uint64_t tb) const noexcept {
+    return order == ScaleOrder::transposed_major ? tb * scale_cols + ta : ta * scale_cols + tb;
+  }
+};
+
+namespace detail {
+MINIFLOAT_HOST_DEVICE inline bool f32_is_nan(float x) noexcept { return (minifloat::detail::bit_cast<std::uint32_t>(x) & 0x7fffffffu) > 0x7f800000u; }
+MINIFLOAT_HOST_DEVICE inline float f32_abs(float x) noexcept { return minifloat::detail::bit_cast<float>(minifloat::detail::bit_cast<std::uint32_t>(x) & 0x7fffffffu); }
+}  // namespace detail
+
+/// Elements per index of AmaxPartialBody.
+inline constexpr std::uint64_t kAmaxChunk = 4096;
+
+/// First step of the per-tensor amax: partial[k] = max |x[i]| over i in [k · kAmaxChunk, (k+1) · kAmaxChunk) ∩ [0, n),
+/// NaN ignored (fmaxf, as quant.hpp's NVFP4 tensor amax and TE), +0 for a chunk of NaNs only.
+struct AmaxPartialBody {
+  const float* in = nullptr;
+  std::uint64_t n = 0;
+  float* partial = nullptr;
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t k) const noexcept {
+    const std::uint64_t b = k * kAmaxChunk, e = b + kAmaxChunk < n ? b + kAmaxChunk : n;
+    float m = 0.0f;
+    for (std::uint64_t i = b; i < e; ++i) {
+      const float x = in[i];
+      if (!detail::f32_is_nan(x) && detail::f32_abs(x) > m) m = detail::f32_abs(x);
+    }
+    partial[k] = m;
+  }
+};
+/// Number of partial maxima for n elements.
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t amax_chunks(std::uint64_t n) noexcept { return (n + kAmaxChunk - 1) / kAmaxChunk; }
+
+/// Second step (one index, 0): the tensor amax from the partial maxima and NVFP4's tensor scales:
+/// tensor[0] = S_enc = nvfp4_global_encode_scale(amax, elem_max), tensor[1] = fl32(1/S_enc),
+/// tensor[2] = the amax itself.
+struct TensorScaleBody {
+  const float* partial = nullptr;
+  std::uint64_t count = 0;
+  float elem_max = 6.0f;
+  float* tensor = nullptr;
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t) const noexcept {
+    float m = 0.0f;
+    for (std::uint64_t k = 0; k < count; ++k)
+      if (partial[k] > m) m = partial[k];
+    const float enc = nvfp4_global_encode_scale(m, elem_max);
+    tensor[0] = enc;
+    tensor[1] = frcp_rn(enc);
+    tensor[2] = m;
+  }
+};
+
+/// One tile per index t = ta · tiles_b + tb (BlockLayout): the tile's statistics (amax, NaN, Inf),
+/// its scale under `rule` and `policy` (quant.hpp order: NaN/Inf block, amax_epsilon, subnormal
+/// flush, zero block, then the rule), and its elements (round_pack through quantize_element).
+/// Outputs: codes[a · file_cols + b] (one per byte, file order); scale_codes[s] (E8M0 rules: the
+/// E8M0 code; nvfp4: the E4M3 code) or scales[s] (FP32 rules: the decode scale), s = scale_index;
+/// tile_counts[2t], [2t + 1] (nullable): saturated and flushed elements. NVFP4 reads S_enc from
+/// tensor_scales[0] (TensorScaleBody). SR element i (flat file index) reads
+/// sr_bits(sr.seed, sr.stream, sr.step, i, spec.sr_variant), as QuantOptions documents.
+struct BlockQuantBody {
+  const float* in = nullptr;
+  BlockLayout lay{};
+  ElementType element = elements::e4m3fn;
+  ScaleRule rule = ScaleRule::ocp_floor;
+  BlockPolicy policy{};
+  RoundingSpec spec{Rounding::rne, Overflow::satfinite};
+  Profile prof = profiles::ocp;
+  SrCounter sr{};
+  const float* tensor_scales = nullptr;
+  std::uint8_t* codes = nullptr;
+  std::uint8_t* scale_codes = nullptr;
+  float* scales = nullptr;
+  std::uint64_t* tile_counts = nullptr;
+
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t t) const noexcept {
+    const std::uint64_t ta = t / lay.tiles_b, tb = t % lay.tiles_b;
+    const std::uint64_t a0 = ta * lay.tile_rows, b0 = tb * lay.tile_cols;
+    const std::uint64_t a1 = a0 + lay.tile_rows < lay.file_rows ? a0 + lay.tile_rows : lay.file_rows;
+    const std::uint64_t b1 = b0 + lay.tile_cols < lay.file_cols ? b0 + lay.tile_cols : lay.file_cols;
+    const std::uint64_t B = lay.file_cols, s = lay.scale_index(ta, tb);
+    // 1. statistics
+    bool nan = false, inf = false;
+    float amax = 0.0f;
+    for (std::uint64_t a = a0; a < a1; ++a)
+      for (std::uint64_t b = b0; b < b1; ++b) {
+        const float x = in[a * B + b];
+        if (detail::f32_is_nan(x)) {
+          nan = true;
+        } else {
+          if (minifloat::detail::f32_is_inf(x)) inf = true;
+          if (detail::f32_abs(x) > amax) amax = detail::f32_abs(x);
+        }
+      }
+    // 2. the scale
+    const bool e8m0 = is_e8m0_rule(rule), two_level = rule == ScaleRule::nvfp4;
+    const float emax_f = static_cast<float>(element_max(element));
+    const std::uint8_t nan_code = element_nan_code(element, prof);
+    bool nan_block = (nan && policy.nan == NanInBlock::whole_block_nan) || (inf && policy.inf == InfInBlock::nan_scale);
+    bool flush = false, divide = false;
+    int e = 0;
+    float enc = 1.0f, dec = 1.0f;
+    if (nan_block) {
+      if (e8m0) scale_codes[s] = 0xff;
+      if (two_level) scale_codes[s] = 0x7f;
+      if (is_fp32_rule(rule)) scales[s] = minifloat::detail::bit_cast<float>(0x7fc00000u);
+    } else {
+      if (!minifloat::detail::f32_is_inf(amax) && amax < policy.amax_epsilon) amax = policy.amax_epsilon;
+      if (amax > 0.0f && amax < FLT_MIN && policy.subnormal == SubnormalAmax::flush_block) {
+        flush = true;
+        amax = 0.0f;
+      }
+      const bool zero = amax == 0.0f;
+      if (zero && policy.zero == ZeroBlock::nan && !two_level) {
+        nan_block = true;
+        if (e8m0) scale_codes[s] = 0xff;
+        if (is_fp32_rule(rule)) scales[s] = 0.0f;  // decode scale 0: y = 0/0
+      } else if (e8m0) {
+        if (zero) e = policy.zero == ZeroBlock::unit_scale ? 0 : -127;
+        else if (inf) e = 127;  // InfInBlock::max_scale
+        else e = e8m0_exponent(rule, amax, element);
+        scale_codes[s] = static_cast<std::uint8_t>(e + 127);
+      } else if (two_level) {
+        const float s_enc = tensor_scales[0];
+        const std::uint8_t code = nvfp4_block_scale_code(amax, s_enc, emax_f);
+        scale_codes[s] = code;
+        enc = nvfp4_element_encode_scale(code, s_enc);
+      } else {
+        Fp32Scale f;
+        if (!zero) f = fp32_scale(amax, emax_f, rule, 0.0f, policy.fp32_order);
+        divide = policy.fp32_order == Fp32ScaleOrder::divide && rule == ScaleRule::fp32_amax && !zero;
+        enc = f.encode;
+        dec = f.decode;
+        scales[s] = f.decode;
+      }
+    }
+    // 3. the elements
+    const bool sr_on = spec.rounding == Rounding::sr, one_rounding = policy.fp32_order == Fp32ScaleOrder::exact;
+    std::uint64_t saturated = 0, flushed = 0;
+    for (std::uint64_t a = a0; a < a1; ++a)
+      for (std::uint64_t b = b0; b < b1; ++b) {
+        const std::uint64_t i = a * B + b;
+        if (nan_block) {
+          codes[i] = nan_code;
+          continue;
+        }
+        const float x0 = in[i];
+        const bool finite = !minifloat::detail::f32_is_inf_or_nan(x0);
+        const float x = (flush && finite) ? minifloat::detail::bit_cast<float>(minifloat::detail::bit_cast<std::uint32_t>(x0) & 0x80000000u) : x0;
+        const std::uint64_t rb = sr_on ? sr_bits(sr.seed, sr.stream, sr.step, i, spec.sr_variant) : 0;
+        ElementResult er;
+        if (e8m0) {
+          er = quantize_element(element, minifloat::detail::exact_f32(x), e, spec, prof, rb, policy.mxint8_min);
+        } else if (one_rounding) {
+          er = quantize_element(element, minifloat::detail::exact_mul(minifloat::detail::exact_f32(x), minifloat::detail::exact_f32(enc)).value, 0, spec, prof,
+                                rb, policy.mxint8_min);
+        } else {
+          const float y = divide ? fdiv_rn(x, dec) : fmul_rn(x, enc);
+          er = quantize_element(element, minifloat::detail::exact_f32(y), 0, spec, prof, rb, policy.mxint8_min);
+        }
+        codes[i] = er.code;
+        if (er.saturated) ++saturated;
+        if (finite && x0 != 0.0f && element_value(element, er.code) == 0.0) ++flushed;
+      }
+    if (tile_counts) {
+      tile_counts[2 * t] = saturated;
+      tile_counts[2 * t + 1] = flushed;
+    }
+  }
+};
+
+/// FP4 packing, one output byte per index i: out[i] = codes[2i] | codes[2i+1] << 4 (element 0 in the
+/// low nibble, pack.hpp pack_fp4; an odd last code leaves the high nibble 0). Codes must be ≤ 0xf.
+struct PackFp4Body {
+  const std::uint8_t* codes = nullptr;
+  std::uint64_t n = 0;
+  std::uint8_t* out = nullptr;
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t i) const noexcept {
+    const unsigned lo = codes[2 * i] & 0xfu, hi = 2 * i + 1 < n ? codes[2 * i + 1] & 0xfu : 0u;
+    out[i] = static_cast<std::uint8_t>(lo | (hi << 4));
+  }
+};
+/// Bytes of the FP4 packing of n codes.
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t fp4_packed_bytes(std::uint64_t n) noexcept { return (n + 1) / 2; }
+
+/// Dense FP6 packing (pack.hpp Fp6Packing::dense), one group of 4 codes → 3 bytes per index g:
+/// code i occupies bits [6i, 6i + 6) of the little-endian bit stream; the last group writes only
+/// the bytes of ceil(6n / 8). Codes must be ≤ 0x3f.
+struct PackFp6Body {
+  const std::uint8_t* codes = nullptr;
+  std::uint64_t n = 0;
+  std::uint8_t* out = nullptr;
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t g) const noexcept {
+    std::uint32_t v = 0;
+    for (unsigned j = 0; j < 4; ++j)
+      if (4 * g + j < n) v |= static_cast<std::uint32_t>(codes[4 * g + j] & 0x3fu) << (6 * j);
+    const std::uint64_t bytes = (6 * n + 7) / 8;
+    for (unsigned k = 0; k < 3; ++k)
+      if (3 * g + k < bytes) out[3 * g + k] = static_cast<std::uint8_t>(v >> (8 * k));
+  }
+};
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t fp6_packed_bytes(std::uint64_t n) noexcept { return (6 * n + 7) / 8; }
+
+/// The 128×4 scale swizzle of cuBLAS / cuDNN / TE (pack.hpp swizzle_scales_128x4), one OUTPUT byte
+/// per index o of the padded layout (ceil(rows/128)·128 × ceil(cols/4)·4 bytes): tile o / 512
+/// (row-tile-major over ceil(cols/4) column tiles), inside it w = o mod 512 holds scale
+/// (r, c) = (128·row_tile + 32·((w mod 16) / 4) + w / 16, 4·col_tile + w mod 4), or `pad` outside
+/// the [rows, cols] matrix. Every output byte is written once.
+struct Swizzle128x4Body {
+  const std::uint8_t* scales = nullptr;  ///< row-major [rows, cols]
+  std::uint64_t rows = 0, cols = 0;
+  std::uint8_t pad = 0;
+  std::uint8_t* out = nullptr;
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t o) const noexcept {
+    const std::uint64_t col_tiles = (cols + 3) / 4, tile = o / 512, w = o % 512;
+    const std::uint64_t r = (tile / col_tiles) * 128 + 32 * ((w % 16) / 4) + w / 16;
+    const std::uint64_t c = (tile % col_tiles) * 4 + w % 4;
+    out[o] = r < rows && c < cols ? scales[r * cols + c] : pad;
+  }
+};
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t swizzled_bytes(std::uint64_t rows, std::uint64_t cols) noexcept {
+  return ((rows + 127) / 128) * 128 * ((cols + 3) / 4) * 4;
+}
+
+}  // namespace minifloat::cuda
