@@ -2,6 +2,7 @@
 // check.cpp: the kernel checker (check.hpp): generators from the format tables, bit-for-bit
 // comparison with the one rounding engine, shrinking, diagnosis against a panel of alternatives.
 #include "minifloat/check.hpp"
+#include "check_rng.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -39,17 +40,6 @@ constexpr NameEntry<CaseClass> kClassEntries[] = {
     {CaseClass::random, "random", "uniform source bits and uniform values inside the target range"},
 };
 
-/// SplitMix64 (Steele et al. 2014): the generator's only randomness.
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : next() % n; }
-};
 
 std::string short_value(Format f, std::uint64_t code) {
   const Unpacked u = unpack(f, code);

@@ -2,6 +2,7 @@
 // check_block.cpp: the block-kernel checker (check_block.hpp): block generators in named classes,
 // bit-for-bit comparison of element codes and scales with quant.hpp, shrinking, diagnosis.
 #include "minifloat/check_block.hpp"
+#include "check_rng.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -28,17 +29,6 @@ constexpr NameEntry<BlockClass> kBlockClassEntries[] = {
     {BlockClass::random, "random", "random tensors: scaled normal-like values and uniform finite f32 bits"},
 };
 
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : next() % n; }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
-};
 
 float f32_of_bits(std::uint32_t b) { return std::bit_cast<float>(b); }
 std::uint32_t bits_of(float f) { return std::bit_cast<std::uint32_t>(f); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // check_dot.cpp: the dot-product / GEMM checker (check_dot.hpp).
 #include "minifloat/check_dot.hpp"
+#include "check_rng.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -30,19 +31,7 @@ constexpr NameEntry<DotClass> kDotClassEntries[] = {
 
 constexpr std::size_t kDotClasses = std::size(kDotClassEntries);
 
-/// SplitMix64 (Steele et al. 2014), as check.cpp.
-struct Rng {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : next() % n; }
-  int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint64_t>(hi - lo + 1))); }
-  bool coin() { return (next() & 1) != 0; }
-};
+using Rng = SplitMix;
 
 constexpr RoundingSpec kRneSat{.rounding = Rounding::rne, .overflow = Overflow::satfinite};
 constexpr Format F32 = formats::f32;

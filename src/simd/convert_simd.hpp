@@ -3,6 +3,7 @@
 // the array paths of convert_span.cpp, and the engine-built tables they read. The whitelist of what
 // runs here is `minifloat::array_path` (convert_span.hpp); this header only serves it.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -12,6 +13,24 @@
 #include "minifloat/core/rounding.hpp"
 
 namespace minifloat::simd {
+
+/// The whitelist of the array paths (stated in convert_span.hpp at array_path and in stochastic.hpp
+/// at sr_path): these formats, deterministic modes, policies and profiles; one list for every kernel.
+inline constexpr std::array<Format, 12> kFormats = {formats::e4m3fn,  formats::e5m2,   formats::e4m3fnuz, formats::e5m2fnuz,
+                                                    formats::e4m3b11fnuz, formats::e4m3, formats::e3m4, formats::e3m2fn,
+                                                    formats::e2m3fn, formats::e2m1fn, formats::e8m0fnu, formats::ue4m3};
+inline constexpr std::array<Rounding, 6> kModes = {Rounding::rne, Rounding::rna, Rounding::rtz,
+                                                   Rounding::rtp, Rounding::rtn, Rounding::rto};
+inline constexpr std::array<Overflow, 3> kPolicies = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};
+inline constexpr std::array<Profile, 4> kProfiles = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes, profiles::p3109};
+
+/// The index of `v` in `a` (compared with ==), or −1 when it is not there.
+template <class T, std::size_t K>
+int index_of(const std::array<T, K>& a, const T& v) {
+  for (std::size_t i = 0; i < K; ++i)
+    if (a[i] == v) return static_cast<int>(i);
+  return -1;
+}
 
 /// The engine's result for every key of simd/convert-inl.h: entry[key] = code | flags << 8, plus one
 /// padding entry. Built once per (format, rounding, overflow, profile) and kept for the process.

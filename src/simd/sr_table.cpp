@@ -9,22 +9,10 @@
 
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/round_pack.hpp"
+#include "simd/convert_simd.hpp"
 
 namespace minifloat::simd {
 namespace {
-
-constexpr std::array<Format, 12> kFormats = {formats::e4m3fn,  formats::e5m2,   formats::e4m3fnuz, formats::e5m2fnuz,
-                                             formats::e4m3b11fnuz, formats::e4m3, formats::e3m4, formats::e3m2fn,
-                                             formats::e2m3fn, formats::e2m1fn, formats::e8m0fnu, formats::ue4m3};
-constexpr std::array<Overflow, 3> kPolicies = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};
-constexpr std::array<Profile, 4> kProfiles = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes, profiles::p3109};
-
-template <class T, std::size_t K>
-int index_of(const std::array<T, K>& a, const T& v) {
-  for (std::size_t i = 0; i < K; ++i)
-    if (a[i] == v) return static_cast<int>(i);
-  return -1;
-}
 
 /// binary32 / binary64 source facts.
 template <class Bits>
