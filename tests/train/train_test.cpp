@@ -93,6 +93,7 @@ TEST(Train, SameSeedSameBytesAcrossThreadCounts) {
   // One folder per process: builds that run this test at the same time must not share it.
   const auto base = std::filesystem::temp_directory_path() / ("minifloat_train_det_" + std::to_string(::getpid()));
   std::filesystem::remove_all(base);
+  std::filesystem::create_directory(base);  // --out creates only its last folder (file_io.hpp create_output_folder)
   StudyConfig c;
   c.model = "mlp-digits";
   c.recipes = parse_recipes("nvfp4,fp8-delayed,bf16-sr-weights");  // SR on gradients and weights, amax history
