@@ -219,7 +219,7 @@ TEST(CudaNames, PathReluAndHwCvtAreRegistered) {
     EXPECT_NE(std::string(e.what()).find("accepted: engine, hardware"), std::string::npos) << e.what();
   }
   bool listed = false;
-  for (const auto& l : mf::name_listings()) listed = listed || l.id == "hw-cvt";
+  for (const auto& l : mc::name_listings()) listed = listed || l.id == "hw-cvt";  // the CUDA layer's listings (cuda/names.hpp)
   EXPECT_TRUE(listed);
 }
 
