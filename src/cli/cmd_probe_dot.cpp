@@ -116,7 +116,7 @@ check::DotTarget dot_target_of(const ProbeGenOptions& o) {
 }
 
 int run_probe_gen_dot(const ProbeGenOptions& o) {
-  if (o.from != "f32" || o.round != "rne" || o.overflow != "nonsat" || o.profile != "ocp" || o.sr_variant ||
+  if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant ||
       o.sr_bits || o.ulps)
     throw Error("--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
                 "model fixes every rounding); accepted with --model: --format, --format-b, --k, --count, --seed, --out");
