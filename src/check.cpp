@@ -354,15 +354,7 @@ Diagnosis diagnose(const Target& t, std::span<const Case> cases, std::span<const
     }
     d.ranked.push_back(std::move(r));
   }
-  std::stable_sort(d.ranked.begin(), d.ranked.end(),
-                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
-  const Alternative& best = d.ranked.front();
-  std::uint64_t target_agree = 0;
-  for (const auto& r : d.ranked)
-    if (r.name == "the target") target_agree = r.agree;
-  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " cases";
-  if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
-  if (best.name != "the target") d.text += "; the target on " + pct(target_agree, best.of);
+  rank_diagnosis(d, "cases");
   return d;
 }
 
@@ -881,5 +873,19 @@ std::string Report::json() const {
 }
 
 std::ostream& operator<<(std::ostream& os, const Report& r) { return os << r.text(); }
+
+void rank_diagnosis(Diagnosis& d, std::string_view unit) {
+  if (d.ranked.empty()) return;
+  std::stable_sort(d.ranked.begin(), d.ranked.end(),
+                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
+  const Alternative& best = d.ranked.front();
+  std::uint64_t target_agree = 0;
+  for (const auto& r : d.ranked)
+    if (r.name == "the target") target_agree = r.agree;
+  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " " +
+           std::string(unit);
+  if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
+  if (best.name != "the target") d.text += "; the target on " + pct(target_agree, best.of);
+}
 
 }  // namespace minifloat::check

@@ -78,15 +78,6 @@ std::string element_text(const Scheme& s, std::uint8_t c) {
   return hex(c, 2) + " (" + num(to_double(s.element.format, c)) + ")";
 }
 
-std::string pct(std::uint64_t a, std::uint64_t n) {
-  if (n == 0) return "0%";
-  if (a == n) return "100%";
-  char buf[32];
-  double p = 100.0 * static_cast<double>(a) / static_cast<double>(n);
-  if (p > 99.99) p = 99.99;
-  std::snprintf(buf, sizeof buf, "%.2f%%", p);
-  return buf;
-}
 
 /// Element codes of one block in the kernel's storage form (`swap`: the two nibbles of each byte exchanged).
 void store_codes(const BlockTarget& t, std::span<const std::uint8_t> codes, std::span<std::uint8_t> out, bool swap) {
@@ -350,15 +341,7 @@ Diagnosis diagnose(const BlockTarget& t, const BlockCases& cases, std::span<cons
     }
     d.ranked.push_back(std::move(r));
   }
-  std::stable_sort(d.ranked.begin(), d.ranked.end(),
-                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
-  const Alternative& best = d.ranked.front();
-  std::uint64_t target_agree = 0;
-  for (const auto& r : d.ranked)
-    if (r.name == "the target") target_agree = r.agree;
-  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " blocks";
-  if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
-  if (best.name != "the target") d.text += "; the target on " + pct(target_agree, best.of);
+  rank_diagnosis(d, "blocks");
   return d;
 }
 

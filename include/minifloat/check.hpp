@@ -151,6 +151,10 @@ struct Diagnosis {
   std::vector<Alternative> ranked;  ///< best first (ties keep panel order: the target itself first)
   std::string text;                 ///< one line: "agrees with \"rne via bf16\" on 100% of 1048576 cases (double rounding, T11)"
 };
+/// Sort `d.ranked` best first (stable: ties keep panel order, the alternative named "the target"
+/// first) and write `d.text`: "agrees with \"NAME\" on P% of N UNIT (bug class); the target on Q%".
+/// `unit` is "cases" or "blocks". Shared by every checker target (check.cpp, check_block.cpp).
+void rank_diagnosis(Diagnosis& d, std::string_view unit);
 
 struct Report {
   Target target;
