@@ -302,5 +302,8 @@ std::unique_ptr<Model> make_char_lm(std::uint64_t seed, const std::filesystem::p
 std::unique_ptr<Model> make_char_lm_large(std::uint64_t seed, const std::filesystem::path& data) {
   return std::make_unique<CharLm>(seed, data, LmSize{128, 4, 4, 12, 2000});
 }
+std::unique_ptr<Model> make_char_lm_for_grad_check(std::uint64_t seed, const std::filesystem::path& data) {
+  return std::make_unique<CharLm>(seed, data, LmSize{16, 2, 2, 2, 1});
+}
 
 }  // namespace minifloat::train::detail

@@ -33,6 +33,9 @@ std::unique_ptr<Model> make_mlp_digits(std::uint64_t seed, const std::filesystem
 std::unique_ptr<Model> make_mlp_fashion(std::uint64_t seed, const std::filesystem::path& data);
 std::unique_ptr<Model> make_char_lm(std::uint64_t seed, const std::filesystem::path& data);
 std::unique_ptr<Model> make_char_lm_large(std::uint64_t seed, const std::filesystem::path& data);
+/// The same character transformer at a gradient-check size (d = 16, 2 heads, 2 layers, batch 2, context 64):
+/// every layer and code path of char-lm, at about 1/30 of the cost of a forward_backward of M3a.
+std::unique_ptr<Model> make_char_lm_for_grad_check(std::uint64_t seed, const std::filesystem::path& data);
 
 /// Mean softmax cross-entropy of logits (rows) against labels; writes d(loss)/d(logits) into
 /// dlogits when non-null. Returns NaN when a logit is not finite.
