@@ -135,6 +135,14 @@ int run_quantize(const QuantizeOptions& o) {
   if (o.source_via_f32) q.profile.source_via_f32 = true;
   q.axis = parse_option<BlockAxis>("--axis", o.axis);
   if (o.mx_quirks) q.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
+  if (q.mx_quirks != MxQuirks::none) {  // where the option applies: one line naming it (BlockQuantizer's rule)
+    try {
+      const BlockQuantizer applies({0}, scheme, q);
+    } catch (const Error& e) {
+      const std::string w = e.what();
+      throw Error("--mx-quirks " + w.substr(w.find("mx-quirks ") == std::string::npos ? 0 : w.find("mx-quirks ") + 10));
+    }
+  }
   const auto threads = static_cast<unsigned>(parse_int_option("--threads", o.threads, kQuantThreads));
 
   const int ebits = element_bits(scheme.element);
@@ -161,13 +169,7 @@ int run_quantize(const QuantizeOptions& o) {
     throw Error("--source-via-f32 applies to f64 (<f8, F64) inputs; '" + o.in + "' holds " + in.dtype + ", exact in f32 already");
   if (o.integers_as_values && !is_integer_dtype(in.dtype))
     throw Error("--integers-as-values applies to integer inputs (|u1 |i1 <u2); '" + o.in + "' holds " + in.dtype);
-  if (q.mx_quirks != MxQuirks::none) {  // where the option applies: one line naming it (BlockQuantizer's rule)
-    try {
-      const BlockQuantizer applies({0}, scheme, q);
-    } catch (const Error& e) {
-      const std::string w = e.what();
-      throw Error("--mx-quirks " + w.substr(w.find("mx-quirks ") == std::string::npos ? 0 : w.find("mx-quirks ") + 10));
-    }
+  if (q.mx_quirks != MxQuirks::none) {
     if (f64 && !q.profile.source_via_f32)
       throw Error("--mx-quirks " + std::string(name(q.mx_quirks)) + " reproduces a binary32 quantizer: give an f32 (or f16/bf16) "
                   "input, or --source-via-f32 for an f64 one");
