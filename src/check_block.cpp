@@ -184,7 +184,9 @@ std::vector<Alt> panel(const BlockTarget& t) {
     const bool nv = s.rule == ScaleRule::nvfp4;
     if (e.value == MxQuirks::none) add(nv ? "NVIDIA/TE NVFP4 (no quirks)" : "OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
     else add("mx-quirks " + std::string(e.name), "the " + std::string(e.name) + " quantizer's scales and order" +
-             (nv ? std::string(" (block scales clamped up to 2^-6, (amax/6)/pts, x*((1/pts)/s))") : std::string()), a);
+             (!nv ? std::string()
+                  : e.value == MxQuirks::torchao_0_18 ? std::string(" (block scales (amax/6)/pts clamped up to 2^-6, x*((1/pts)/s))")
+                                                      : std::string(" (no tensor scale: amax/6 clamped up to 2^-6, x*(1/s))")), a);
   }
   if (t.packing == Packing::fp4x2) add("nibbles swapped", "wrong FP4 nibble order (T16)", t, true);
   return v;
