@@ -181,8 +181,12 @@ std::vector<Alt> panel(const BlockTarget& t) {
   for (const auto& e : name_table(MxQuirks{}).entries) {
     BlockTarget a = t;
     a.mx_quirks = e.value;
-    if (e.value == MxQuirks::none) add("OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
-    else add("mx-quirks " + std::string(e.name), "the " + std::string(e.name) + " quantizer's scales and order", a);
+    const bool nv = s.rule == ScaleRule::nvfp4;
+    if (e.value == MxQuirks::none) add(nv ? "NVIDIA/TE NVFP4 (no quirks)" : "OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
+    else add("mx-quirks " + std::string(e.name), "the " + std::string(e.name) + " quantizer's scales and order" +
+             (!nv ? std::string()
+                  : e.value == MxQuirks::torchao_0_18 ? std::string(" (block scales (amax/6)/pts clamped up to 2^-6, x*((1/pts)/s))")
+                                                      : std::string(" (no tensor scale: amax/6 clamped up to 2^-6, x*(1/s))")), a);
   }
   if (t.packing == Packing::fp4x2) add("nibbles swapped", "wrong FP4 nibble order (T16)", t, true);
   return v;
@@ -214,7 +218,10 @@ std::string scale_why(const BlockTarget& t, std::span<const float> b, const Bloc
       case ScaleRule::tosa: w += "; tosa: the smallest e with RNE(amax/2^e) <= max"; break;
       case ScaleRule::fp32_amax: w += "; fp32_amax: decode = fl32(1/fl32(max/amax))"; break;
       case ScaleRule::fp32_pow2: w += "; fp32_pow2: encode = fl32(max/amax), mantissa cleared"; break;
-      case ScaleRule::nvfp4: w += "; nvfp4: e4m3(fl32(amax/6) * S_enc)"; break;
+      case ScaleRule::nvfp4:
+        w += t.mx_quirks == MxQuirks::none ? "; nvfp4: e4m3(fl32(amax * fl32(S_enc * fl32(1/6))))"
+                                           : "; torchao nvfp4: e4m3(clamp(fl32(amax/6) [/ pts], 2^-6, 448))";
+        break;
     }
     if (amax < 0x1p-126) w += " (FP32-subnormal amax, subnormal-amax=" + std::string(name(s.policy.subnormal)) + ")";
   }

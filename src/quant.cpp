@@ -59,8 +59,49 @@ struct TileScale {
   bool flush = false;               // SubnormalAmax::flush_block zeroed the tile
   // MxQuirks::torchao_0_18: y = fl32(x / tao_div) or fl32(x * tao_mul), clamped to ±max when tao_clamp
   bool tao = false, tao_divide = false, tao_clamp = false;
+  bool tao_nvfp4 = false;  // NVFP4 torchao: y = tao_x86_mul(tao_mul, x), clamped to ±6 (see quant.hpp)
   float tao_div = 1.0f, tao_mul = 1.0f;
 };
+
+// The binary32 operations of torchao's NVFP4 path with the NaN results of torch's x86 CPU kernels (SSE):
+// the first NaN operand, quieted; an invalid operation gives the default NaN 0xffc00000.
+constexpr std::uint32_t kX86DefaultNan = 0xffc00000u;
+float quiet_f32(float a) { return detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(a) | 0x400000u); }
+float tao_x86_div(float a, float b) {
+  if (std::isnan(a)) return quiet_f32(a);
+  if (std::isnan(b)) return quiet_f32(b);
+  if ((a == 0.0f && b == 0.0f) || (std::isinf(a) && std::isinf(b))) return detail::bit_cast<float>(kX86DefaultNan);
+  return fdiv_rn(a, b);
+}
+float tao_x86_mul(float a, float b) {
+  if (std::isnan(a)) return quiet_f32(a);
+  if (std::isnan(b)) return quiet_f32(b);
+  if ((a == 0.0f && std::isinf(b)) || (std::isinf(a) && b == 0.0f)) return detail::bit_cast<float>(kX86DefaultNan);
+  return fmul_rn(a, b);
+}
+float tao_clamp(float v, float lo, float hi) { return std::isnan(v) ? v : std::clamp(v, lo, hi); }
+
+/// MxQuirks torchao_0_18 / torchao_0_18_no_tensor_scale for one NVFP4 tile (quant.hpp): the e4m3 code of
+/// s = clamp(fl32(A/6) [/ pts], 2^-6, 448) and the element multiplier r. `pts` is NaN-free unless the tensor is.
+std::uint8_t torchao_nvfp4_scale(bool two_level, bool nan, float amax, float pts, TileScale& sc) {
+  sc.tao = sc.tao_nvfp4 = sc.tao_clamp = true;
+  const float a = nan ? detail::bit_cast<float>(0x7fc00000u) : amax;  // torch.amax(abs(x)): +NaN
+  float s = tao_x86_div(a, 6.0f);
+  if (two_level) s = tao_x86_div(s, pts);
+  s = tao_clamp(s, 0x1p-6f, 448.0f);
+  std::uint8_t code;
+  float sf;
+  if (std::isnan(s)) {  // torch's e4m3fn cast: 0x7f with the sign; back to f32 as 0x7ff00000 with the sign
+    const std::uint32_t sign = detail::bit_cast<std::uint32_t>(s) & 0x80000000u;
+    code = static_cast<std::uint8_t>(0x7fu | (sign >> 24));
+    sf = detail::bit_cast<float>(0x7ff00000u | sign);
+  } else {
+    code = static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
+    sf = to_float(formats::e4m3fn, code);
+  }
+  sc.tao_mul = two_level ? tao_x86_div(tao_x86_div(1.0f, pts), sf) : tao_x86_div(1.0f, sf);
+  return code;
+}
 
 /// torchao's `_f32_to_floatx_unpacked` (custom_fp_utils.py) on a NaN: it has no NaN case, so the NaN's bits go
 /// through the normal-number path (bias change, round-half-even adder, shift, int32 -> uint8 wrap), sign ORed in.
@@ -206,12 +247,17 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   validate_scheme(scheme);
   if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
     throw Error("quantize: sr_bits is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32");
-  if (opt.mx_quirks == MxQuirks::torchao_0_18 &&
+  const bool nvfp4_1x16_e2m1 = scheme.rule == ScaleRule::nvfp4 && scheme.element == elements::e2m1fn &&
+                               scheme.block_rows == 1 && scheme.block_cols == 16;
+  if (opt.mx_quirks == MxQuirks::torchao_0_18 && !nvfp4_1x16_e2m1 &&
       (scheme.element.kind != ElementKind::floating ||
        !(scheme.rule == ScaleRule::ocp_floor || scheme.rule == ScaleRule::ceil || scheme.rule == ScaleRule::even ||
          scheme.rule == ScaleRule::rceil)))
     throw Error("quantize: mx-quirks torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
-                "rceil; not " + scheme_name(scheme));
+                "rceil, and to nvfp4 (e2m1fn, 1x16); not " + scheme_name(scheme));
+  if (opt.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale && !nvfp4_1x16_e2m1)
+    throw Error("quantize: mx-quirks torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
+                "ue4m3:nvfp4 scales); not " + scheme_name(scheme));
   path_ = path == ArrayPath::simd && fast_path_whitelisted(scheme, opt) ? ArrayPath::simd : ArrayPath::engine;
   checked_product(shape, "quantize");
   QuantizedTensor& q = q_;
@@ -319,6 +365,7 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
         if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free
           const simd::AbsMax m = simd::absmax_f32(v.data() + r * p.cols + c, end - c);
           if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+          if (m.nan) global_nan_ = true;
           if (st) {
             st->nan = st->nan || m.nan;
             st->inf = st->inf || m.inf;
@@ -332,6 +379,7 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
         const T x = v[r * p.cols + c];
         if (std::isnan(x)) {
           if (st) st->nan = true;
+          global_nan_ = true;
           continue;
         }
         const double m = std::fabs(static_cast<double>(x));
@@ -351,6 +399,13 @@ void BlockQuantizer::end_first_pass() {
   if (global_done_) return;
   global_done_ = true;
   if (q_.rule != ScaleRule::nvfp4) return;
+  if (opt_.mx_quirks == MxQuirks::torchao_0_18) {  // per_tensor_amax_to_scale(torch.max(torch.abs(x))) (quant.hpp)
+    const float g = global_nan_ ? detail::bit_cast<float>(0xffffffffu) : static_cast<float>(global_amax_);
+    q_.tensor_decode_scale = tao_x86_div(g, 2688.0f);
+    q_.tensor_encode_scale = tao_x86_div(1.0f, q_.tensor_decode_scale);
+    return;
+  }
+  if (opt_.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale) return;  // per_tensor_scale None: 1 and 1
   // The exact form of TE's fl32(2688 / amax): for a binary32 amax (every value of a float source)
   // it is the float formula's result.
   q_.tensor_encode_scale = nvfp4_global_encode_scale(detail::exact_f64(global_amax_), static_cast<float>(element_max(q_.element)));
@@ -459,6 +514,12 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       const std::size_t k = (ta - ta0) * ntb + (tb - tb0), t = scale_index(ta, tb);
       const TileStat& s = st[k];
       TileScale& sc = ts[k];
+      if (opt_.mx_quirks != MxQuirks::none && two_level) {
+        sc.kind = TileScale::Kind::nvfp4;
+        q.scale_codes[t] = torchao_nvfp4_scale(opt_.mx_quirks == MxQuirks::torchao_0_18, s.nan, static_cast<float>(s.amax),
+                                               q.tensor_decode_scale, sc);
+        continue;
+      }
       if (opt_.mx_quirks == MxQuirks::torchao_0_18) {
         sc.kind = TileScale::Kind::e8m0;
         q.scale_codes[t] = torchao_scale(q.rule, el, s.nan, static_cast<float>(s.amax), sc);
@@ -524,10 +585,11 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       ElementResult er;
       if (sc.tao) {  // MxQuirks::torchao_0_18 (scalar path only: the fast path's whitelist refuses it)
         float y;
-        if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
+        if (sc.tao_nvfp4) y = tao_clamp(tao_x86_mul(sc.tao_mul, static_cast<float>(x)), -emax_f, emax_f);
+        else if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
         else if (std::isnan(x)) y = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(static_cast<float>(x)) | 0x400000u);
         else y = sc.tao_divide ? div32(x, sc.tao_div) : mul32(x, sc.tao_mul);
-        if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);
+        if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);  // (NVFP4: clamped above)
         if (std::isnan(y) && el.format.bits < 8) er = {torchao_floatx_nan(el.format, y), flag_invalid, false};
         else er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
       } else {
@@ -628,7 +690,7 @@ void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes,
                               unsigned threads) {
   if (opt_.mx_quirks != MxQuirks::none && !opt_.profile.source_via_f32)
-    throw Error("quantize: mx-quirks torchao_0_18 takes binary32 inputs (or a profile with source_via_f32)");
+    throw Error("quantize: mx-quirks " + std::string(name(opt_.mx_quirks)) + " takes binary32 inputs (or a profile with source_via_f32)");
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11)
     quantize_impl<float>(p, f, codes, threads);

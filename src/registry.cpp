@@ -282,10 +282,13 @@ MINIFLOAT_NAME_TABLE(SubnormalAmax, "subnormal-amax", "subnormal-amax policy", k
 MINIFLOAT_NAME_TABLE(Mxint8Min, "mxint8-min", "MXINT8 minimum", kMxint8Min)
 MINIFLOAT_NAME_TABLE(Fp32ScaleOrder, "fp32-order", "FP32 scale order", kFp32Order)
 MINIFLOAT_NAME_TABLE(BlockAxis, "block-axis", "block axis", kBlockAxis)
-constexpr Entries<MxQuirks, 2> kMxQuirks{{
-    {MxQuirks::none, "none", "the OCP MX v1.0 definitions (the default)"},
+constexpr Entries<MxQuirks, 3> kMxQuirks{{
+    {MxQuirks::none, "none", "the OCP MX v1.0 and NVIDIA/TE NVFP4 definitions (the default)"},
     {MxQuirks::torchao_0_18, "torchao_0_18",
-     "torchao 0.18 to_mx: FP32-bit scales, Inf blocks finite, code 0x00 divides by 2^-126, RCEIL by FP32 log2"},
+     "torchao 0.18 to_mx: FP32-bit scales, Inf blocks finite, code 0x00 divides by 2^-126, RCEIL by FP32 log2; "
+     "nvfp4_quantize with its per-tensor scale amax/2688: (amax/6)/pts clamped to [2^-6, 448], x*((1/pts)/s)"},
+    {MxQuirks::torchao_0_18_no_tensor_scale, "torchao_0_18_no_tensor_scale",
+     "nvfp4 only: torchao 0.18 nvfp4_quantize without a per-tensor scale: amax/6 clamped to [2^-6, 448], x*(1/s)"},
 }};
 MINIFLOAT_NAME_TABLE(MxQuirks, "mx-quirks", "MX quirks", kMxQuirks)
 MINIFLOAT_NAME_TABLE(TableStyle, "table-style", "table style", kTableStyle)

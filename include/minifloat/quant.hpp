@@ -31,8 +31,9 @@ enum class BlockAxis : std::uint8_t {
 /// "block-axis": last first (src/registry.cpp).
 const NameTable<BlockAxis>& name_table(BlockAxis);
 
-/// A peer library's MX quantizer reproduced on purpose, where it differs from OCP MX v1.0 (QuantOptions::mx_quirks,
-/// CLI `--mx-quirks`; registry kind "mx-quirks"). Default `none`: the OCP definitions of scheme.hpp.
+/// A peer library's MX or NVFP4 quantizer reproduced on purpose, where it differs from OCP MX v1.0 or from
+/// NVIDIA/TE's NVFP4 (QuantOptions::mx_quirks, CLI `--mx-quirks` of quantize and probe gen; registry kind
+/// "mx-quirks"). Default `none`: the definitions of scheme.hpp and core/block_scale.hpp.
 /// `torchao_0_18`: torchao 0.18 `to_mx` (prototype/mx_formats/mx_tensor.py, eager/CPU path) for binary32
 /// inputs, E8M0 rules ocp_floor (FLOOR), ceil, even and rceil and floating elements:
 ///  - FLOOR/CEIL/EVEN: the biased exponent comes from amax's FP32 bits (EVEN: bits + 2^(22−m), sign and
@@ -47,10 +48,31 @@ const NameTable<BlockAxis>& name_table(BlockAxis);
 ///    stays NaN, quieted with its payload kept.
 ///  - then y → element by `rounding` under `profile` (use the `torch` profile for torch's casts); a NaN
 ///    into FP4/FP6 takes torchao's `_f32_to_floatx_unpacked` bit path (no NaN case: +qNaN → e2m1 0x3).
+///  NVFP4 (the nvfp4 rule with e2m1fn elements in 1×16 tiles): torchao 0.18 `nvfp4_quantize`
+///  (prototype/mx_formats/nvfp4_tensor.py, CPU eager) with per_tensor_scale =
+///  `per_tensor_amax_to_scale(torch.max(torch.abs(x)))` (what its inference workflow passes); every
+///  operation is a binary32 RNE operation, in this order (TE's order is in core/block_scale.hpp):
+///  - tensor: G = max|x| (a NaN anywhere gives G = NaN, bits 0xffffffff as torch.max returns it);
+///    per-tensor decode scale pts = fl32(G / 2688) (QuantizedTensor::tensor_decode_scale;
+///    tensor_encode_scale = fl32(1 / pts));
+///  - block: A = max|x| over the 16 (+NaN when one is NaN); s = fl32(fl32(A / 6) / pts), clamped to
+///    [2^−6, 448] (E4M3_EPS = finfo(e4m3fn).tiny: block scales below the smallest normal E4M3 are
+///    clamped UP to 2^−6, never subnormal), then e4m3fn RNE (a NaN s gives 0x7f or, negative, 0xff);
+///  - elements: r = fl32(fl32(1 / pts) / e4m3(s)); y = fl32(r · x) clamped to ±6, then → e2m1fn by
+///    `rounding` (a NaN y takes the `_f32_to_floatx_unpacked` bit path above);
+///  - NaN operands follow x86 SSE as torch's CPU kernels run them: a quotient keeps its dividend's
+///    NaN, else its divisor's (quieted); r · x keeps r's NaN over x's; 0/0, Inf/Inf, 0·Inf give the
+///    default NaN 0xffc00000; e4m3 NaN decodes to ±0x7ff00000 (torch's cast). So a zero tensor
+///    (pts = 0) gets NaN scales 0xff and −NaN elements 0xc, a tensor holding Inf gets 0/Inf = ±0
+///    elsewhere.
 ///  Verified against torchao 0.18 by tests/check/peers/torchao_test.py (label peers).
-/// Throws Error (quantize, BlockQuantizer) for another rule, an int8 element or an f64 source.
-enum class MxQuirks : std::uint8_t { none, torchao_0_18 };
-/// "mx-quirks": none torchao_0_18 (src/registry.cpp).
+/// `torchao_0_18_no_tensor_scale`: NVFP4 only, torchao 0.18 `nvfp4_quantize` with per_tensor_scale
+///  None (single-level): s = fl32(A / 6) clamped to [2^−6, 448] → e4m3fn; r = fl32(1 / e4m3(s));
+///  y = fl32(r · x) clamped to ±6 → e2m1fn; tensor scales 1.
+/// Throws Error (quantize, BlockQuantizer) for another rule or tile, an int8 element, an NVFP4 element
+/// other than e2m1fn, or an f64 source (unless the profile's source_via_f32).
+enum class MxQuirks : std::uint8_t { none, torchao_0_18, torchao_0_18_no_tensor_scale };
+/// "mx-quirks": none torchao_0_18 torchao_0_18_no_tensor_scale (src/registry.cpp).
 const NameTable<MxQuirks>& name_table(MxQuirks);
 
 /// Choices of one quantization that are not part of the scheme (defaults: RNE + satfinite, the
@@ -67,7 +89,7 @@ struct QuantOptions {
   std::uint64_t sr_seed = 0;
   std::uint32_t sr_stream = 0;
   std::uint32_t sr_step = 0;
-  MxQuirks mx_quirks = MxQuirks::none;  ///< a peer's MX quantizer on purpose (see MxQuirks); scalar path only
+  MxQuirks mx_quirks = MxQuirks::none;  ///< a peer's MX/NVFP4 quantizer on purpose (see MxQuirks); scalar path only
   friend bool operator==(const QuantOptions&, const QuantOptions&) = default;
 };
 
@@ -229,6 +251,7 @@ class BlockQuantizer {
   std::vector<TileStat> stats_;  ///< first pass: one per tile
   bool observed_ = false;
   double global_amax_ = 0;  ///< NVFP4: over the tensor, NaN ignored
+  bool global_nan_ = false;  ///< NVFP4: a NaN anywhere in the tensor (MxQuirks torchao: G = NaN)
   bool global_done_ = false;
 };
 

@@ -285,7 +285,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
   gen->add_option("--scheme", g.scheme, "Block kernel: a scheme name or spec (minifloat names scheme) with 1xk tiles; inputs f32 blocks");
   gen->add_option("--packing", g.packing, "How the kernel stores its codes: " + choices<check::Packing>("none"));
-  gen->add_option("--mx-quirks", g.mx_quirks, "With --scheme: a peer's MX quantizer, " + choices<MxQuirks>("none"));
+  gen->add_option("--mx-quirks", g.mx_quirks, "With --scheme: a peer's MX/NVFP4 quantizer, " + choices<MxQuirks>("none"));
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();

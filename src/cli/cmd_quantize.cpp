@@ -63,6 +63,7 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--fp32-order", o.fp32_order,
                 "FP32 scale operation order (FP32 rules and nvfp4): " + choices<Fp32ScaleOrder>("te_multiply"));
   c->add_option("--amax-epsilon", o.amax_epsilon, "amax below this is raised to it (a decimal >= 0, rounded once to f32)");
+  c->add_option("--mx-quirks", o.mx_quirks, "A peer's MX/NVFP4 quantizer on purpose (quant.hpp MxQuirks): " + choices<MxQuirks>("none"));
   c->add_flag("--scale-ftz", o.scale_ftz, "With --out-dequant: dequantize as an FTZ/DAZ consumer, subnormal scales read 0 (D17)");
   c->add_flag("--source-via-f32", o.source_via_f32,
               "An f64 input is rounded to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: each element "
@@ -133,6 +134,15 @@ int run_quantize(const QuantizeOptions& o) {
   q.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.source_via_f32) q.profile.source_via_f32 = true;
   q.axis = parse_option<BlockAxis>("--axis", o.axis);
+  if (o.mx_quirks) q.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
+  if (q.mx_quirks != MxQuirks::none) {  // where the option applies: one line naming it (BlockQuantizer's rule)
+    try {
+      const BlockQuantizer applies({0}, scheme, q);
+    } catch (const Error& e) {
+      const std::string w = e.what();
+      throw Error("--mx-quirks " + w.substr(w.find("mx-quirks ") == std::string::npos ? 0 : w.find("mx-quirks ") + 10));
+    }
+  }
   const auto threads = static_cast<unsigned>(parse_int_option("--threads", o.threads, kQuantThreads));
 
   const int ebits = element_bits(scheme.element);
@@ -159,6 +169,11 @@ int run_quantize(const QuantizeOptions& o) {
     throw Error("--source-via-f32 applies to f64 (<f8, F64) inputs; '" + o.in + "' holds " + in.dtype + ", exact in f32 already");
   if (o.integers_as_values && !is_integer_dtype(in.dtype))
     throw Error("--integers-as-values applies to integer inputs (|u1 |i1 <u2); '" + o.in + "' holds " + in.dtype);
+  if (q.mx_quirks != MxQuirks::none) {
+    if (f64 && !q.profile.source_via_f32)
+      throw Error("--mx-quirks " + std::string(name(q.mx_quirks)) + " reproduces a binary32 quantizer: give an f32 (or f16/bf16) "
+                  "input, or --source-via-f32 for an f64 one");
+  }
   BlockQuantizer bq(in.shape, scheme, q);
   const QuantizedTensor& r = bq.result();
 

@@ -32,6 +32,7 @@ struct QuantizeOptions {
   std::optional<std::string> mxint8_min;    ///< --mxint8-min (D10)
   std::optional<std::string> fp32_order;    ///< --fp32-order te_multiply|divide|exact
   std::optional<std::string> amax_epsilon;  ///< --amax-epsilon (decimal, rounded once to binary32)
+  std::optional<std::string> mx_quirks;     ///< --mx-quirks none|torchao_0_18|torchao_0_18_no_tensor_scale
   bool scale_ftz = false;                   ///< --scale-ftz: dequantize as an FTZ consumer (D17; needs --out-dequant)
   bool source_via_f32 = false;              ///< --source-via-f32: an f64 input rounds to f32 first (ml_dtypes/PyTorch)
   bool integers_as_values = false;          ///< --integers-as-values: an integer input holds numbers, not codes

@@ -234,6 +234,111 @@ TEST(CheckBlock, FloorScaleMismatchExplainsTheRule) {
   EXPECT_NE(r.text().find("scale got 0x7f (2^0) expected 0x80 (2^1)"), std::string::npos) << r.text();
 }
 
+// A torchao-0.18-like NVFP4 kernel, written here from torchao's nvfp4_tensor.py `nvfp4_quantize` with
+// per_tensor_scale = per_tensor_amax_to_scale(amax) (each block its own tensor, as the checker defines
+// NVFP4 blocks): native binary32 operations in torchao's order, the grids above for e4m3fn / e2m1fn, and
+// torchao's `_f32_to_floatx_unpacked` bit formula for a NaN (its NaNs are x86's: the dividend's or the
+// multiplier's, 0/0 = Inf/Inf = 0xffc00000, e4m3 NaN decoded to 0x7ff00000 with the sign).
+void torchao_nvfp4_kernel(std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> scales) {
+  static const std::vector<double> g4 = grid(4, 3, 7, 0x7e), g2 = grid(2, 1, 1, 0x7);
+  const std::size_t k = 16;
+  for (std::size_t b = 0; b * k < in.size(); ++b) {
+    float amax = 0.0f;
+    bool nan = false;
+    for (std::size_t i = 0; i < k; ++i) {
+      const float a = std::fabs(in[b * k + i]);
+      if (std::isnan(a)) nan = true;
+      else amax = std::max(amax, a);
+    }
+    const float G = nan ? std::bit_cast<float>(0xffffffffu) : amax;  // torch.max(torch.abs(x))
+    const float A = nan ? std::bit_cast<float>(0x7fc00000u) : amax;  // torch.amax(abs, dim=-1)
+    const volatile float pts = G / 2688.0f;
+    volatile float s = (A / 6.0f) / pts;
+    float sf;
+    if (std::isnan(s)) {
+      const std::uint32_t sign = std::bit_cast<std::uint32_t>(static_cast<float>(s)) & 0x80000000u;
+      scales[b] = 0x7fu | (sign >> 24);
+      sf = std::bit_cast<float>(0x7ff00000u | sign);
+    } else {
+      s = std::clamp(static_cast<float>(s), 0x1p-6f, 448.0f);
+      const unsigned c = round_grid(g4, s, 0x80);
+      scales[b] = c;
+      sf = static_cast<float>(g4[c]);
+    }
+    const volatile float inv = 1.0f / pts;
+    const volatile float r = inv / sf;
+    for (std::size_t i = 0; i < k; ++i) {
+      const float x = in[b * k + i];
+      float y = std::isnan(r) ? std::bit_cast<float>(std::bit_cast<std::uint32_t>(static_cast<float>(r)) | 0x400000u)
+                              : static_cast<float>(r) * x;
+      if (std::isnan(y) && !std::isnan(r)) y = std::isnan(x) ? std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) | 0x400000u)
+                                                             : std::bit_cast<float>(0xffc00000u);  // 0 * Inf
+      unsigned c;
+      if (std::isnan(y)) {
+        const std::uint32_t yb = std::bit_cast<std::uint32_t>(y), m = yb & 0x7fffffffu;
+        const std::int64_t v = static_cast<std::int64_t>(m) - (std::int64_t{126} << 23) + ((1 << 21) - 1) + ((m >> 22) & 1);
+        c = (static_cast<std::uint32_t>(v >> 22) & 0x7u) | ((yb >> 31) << 3);
+      } else {
+        c = round_grid(g2, std::clamp(y, -6.0f, 6.0f), 0x8);
+      }
+      codes[b * k + i] = static_cast<std::uint8_t>(c);
+    }
+  }
+}
+
+TEST(CheckBlock, TorchaoNvfp4KernelFailsTheDefaultAndIsDiagnosedAsTheOption) {
+  const check::BlockTarget t{.scheme = find_scheme("nvfp4")};
+  const auto r = check::check_blocks(torchao_nvfp4_kernel, t, fast(512));
+  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.minimal.empty());
+  for (const auto& m : r.minimal) {
+    std::size_t nonzero = 0;
+    for (float x : m.block) nonzero += std::bit_cast<std::uint32_t>(x) != 0;
+    EXPECT_LE(nonzero, 2u) << r.text();  // shrunk
+    EXPECT_NE(m.got, m.expected);
+  }
+  EXPECT_EQ(r.diagnosis.ranked.front().name, "mx-quirks torchao_0_18") << r.diagnosis.text;
+  EXPECT_EQ(r.diagnosis.ranked.front().agree, r.tested) << r.diagnosis.text;
+  std::cout << r.text();
+  // The same kernel passes under the option.
+  check::BlockTarget q = t;
+  q.mx_quirks = MxQuirks::torchao_0_18;
+  const auto ok = check::check_blocks(torchao_nvfp4_kernel, q, fast(512));
+  EXPECT_TRUE(ok.ok()) << ok.text();
+}
+
+TEST(CheckBlock, TorchaoNvfp4ScalesAreClampedUpTo2PowMinus6) {
+  // Two blocks: [6, 0, ...] and [3*2^-16, 0, ...]; tensor amax 6. Derived by hand from each definition:
+  //  TE (default): S_enc = 2688/6 = 448; block 2: s = 3*2^-16 * fl32(448*fl32(1/6)) = 1.75*2^-9 (1 + 1e-8)
+  //    -> e4m3 subnormal 2*2^-9 (0x02); encode = 1/(2^-8 * fl32(1/448)) ~ 114688; y = 5.25 -> e2m1 6 (0x7).
+  //  torchao: pts = fl32(6/2688); s = (3*2^-16/6)/pts ~ 448*2^-17 < 2^-6 -> clamped to 2^-6 (0x08);
+  //    r = (1/pts)/2^-6 ~ 28672; y ~ 1.3125 -> e2m1 1.5 (0x3).
+  std::vector<float> x(32, 0.0f);
+  x[0] = 6.0f;
+  x[16] = 3 * 0x1p-16f;
+  const Scheme s = find_scheme("nvfp4");
+  const QuantizedTensor te = quantize(x, {32}, s);
+  QuantOptions o;
+  o.mx_quirks = MxQuirks::torchao_0_18;
+  const QuantizedTensor tao = quantize(x, {32}, s, o);
+  EXPECT_EQ(te.scale_codes, (std::vector<std::uint8_t>{0x7e, 0x02}));
+  EXPECT_EQ(tao.scale_codes, (std::vector<std::uint8_t>{0x7e, 0x08}));
+  EXPECT_EQ(te.codes[16], 0x7);
+  EXPECT_EQ(tao.codes[16], 0x3);
+  EXPECT_EQ(te.codes[0], 0x7);
+  EXPECT_EQ(tao.codes[0], 0x7);
+  EXPECT_EQ(tao.tensor_decode_scale, 6.0f / 2688.0f);
+  // Single level (per_tensor_scale None): an all-zero block gets 2^-6 (0x08), not TE's 0 scale.
+  o.mx_quirks = MxQuirks::torchao_0_18_no_tensor_scale;
+  const QuantizedTensor one = quantize(std::vector<float>(16, 0.0f), {16}, s, o);
+  EXPECT_EQ(one.scale_codes, std::vector<std::uint8_t>{0x08});
+  EXPECT_EQ(quantize(std::vector<float>(16, 0.0f), {16}, s).scale_codes, std::vector<std::uint8_t>{0x00});
+  // Where the option does not apply.
+  EXPECT_THROW(quantize(x, {32}, find_scheme("mxfp4"), o), Error);
+  o.mx_quirks = MxQuirks::torchao_0_18;
+  EXPECT_THROW(quantize(x, {32}, find_scheme("nvfp4_16x16"), o), Error);
+}
+
 TEST(CheckBlock, BadInputsAreRefused) {
   check::BlockTarget t;
   t.scheme = find_scheme("fp8_128x128");
