@@ -144,10 +144,14 @@ HWY_INLINE unsigned encode_arith(std::size_t n, std::uint8_t* HWY_RESTRICT out, 
   const std::size_t N = hn::Lanes(du);
   using VI = hn::Vec<decltype(di)>;
   const VI one = hn::Set(di, 1), zero = hn::Zero(di);
-  const VI max_finite = hn::Set(di, p.max_finite), min_normal = hn::Set(di, p.min_normal),
+  const VI min_normal = hn::Set(di, p.min_normal),
            sub_limit = hn::Set(di, p.sub_limit), exp_adj = hn::Set(di, p.exp_adj),
            drop_normal = hn::Set(di, 23 - p.mant_bits), max_shift = hn::Set(di, 25), sign_code = hn::Set(di, p.sign_code),
-           fl_inexact = hn::Set(di, p.flags_inexact), fl_tiny = hn::Set(di, p.flags_tiny_inexact);
+           fl_inexact = hn::Set(di, p.flags_inexact), fl_tiny = hn::Set(di, p.flags_tiny_inexact),
+           max_code = hn::Set(di, p.max_code), max_f32 = hn::Set(di, 0x7F7FFFFF),
+           ovf_code_pos = hn::Set(di, p.ovf_code[0]), ovf_code_neg = hn::Set(di, p.ovf_code[1]),
+           ovf_flags_pos = hn::Set(di, p.ovf_flags[0]), ovf_flags_neg = hn::Set(di, p.ovf_flags[1]);
+  const auto low_mask = hn::Set(du, (std::uint32_t{1} << drop) - 1);
   const int M = p.mant_bits;
   VI acc = zero;
   unsigned hard_flags = 0;
@@ -177,30 +181,32 @@ HWY_INLINE unsigned encode_arith(std::size_t n, std::uint8_t* HWY_RESTRICT out, 
     if constexpr (kMode == 4) inc = hn::IfThenElseZero(neg, inexact);
     if constexpr (kMode == 5) inc = hn::AndNot(par, inexact);  // to odd: up by one when inexact and even
     const VI mag = hn::Add(t, inc);
-    const VI code = hn::Or(mag, hn::IfThenElseZero(neg, sign_code));
+    // Beyond max finite (mag is the rounding with unbounded exponent): the engine's overflow result.
+    const auto ovf = hn::Gt(mag, max_code);
+    const VI code = hn::IfThenElse(ovf, hn::IfThenElse(neg, ovf_code_neg, ovf_code_pos),
+                                   hn::Or(mag, hn::IfThenElseZero(neg, sign_code)));
     const auto lowzone = hn::Lt(a, min_normal);
-    auto hard = hn::Or(hn::Gt(a, max_finite), hn::AndNot(hn::Lt(a, sub_limit), lowzone));
+    auto hard = hn::Or(hn::Gt(a, max_f32), hn::AndNot(hn::Lt(a, sub_limit), lowzone));
     if (p.sign_rule == 2) hard = hn::Or(hard, neg);
     if (p.sign_rule == 1) hard = hn::Or(hard, hn::And(neg, hn::Eq(mag, zero)));
-    const VI fl = hn::IfThenElseZero(hn::Eq(inexact, one), hn::IfThenElse(lowzone, fl_tiny, fl_inexact));
+    const VI fl = hn::IfThenElse(ovf, hn::IfThenElse(neg, ovf_flags_neg, ovf_flags_pos),
+                                 hn::IfThenElseZero(hn::Eq(inexact, one), hn::IfThenElse(lowzone, fl_tiny, fl_inexact)));
     acc = hn::Or(acc, hn::IfThenZeroElse(hard, fl));
     if (HWY_LIKELY(m == N && hn::AllFalse(di, hard))) {
       hn::StoreU(hn::U8FromU32(hn::BitCast(du, code)), d8, o);
       return;
     }
-    alignas(64) std::uint32_t xs[hn::MaxLanes(du)], cs[hn::MaxLanes(du)];
-    alignas(64) std::uint8_t bits[(hn::MaxLanes(du) + 7) / 8 + 8] = {};
-    hn::Store(xu, du, xs);
+    // Some lane is hard: look every lane up (keys as in encode_keys) and keep the hard ones, without
+    // a branch per lane.
+    alignas(64) std::uint32_t keys[hn::MaxLanes(du)], cs[hn::MaxLanes(du)], hs[hn::MaxLanes(du)];
+    hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(xu, drop)), hn::Min(hn::And(xu, low_mask), hn::Set(du, 1u))),
+              du, keys);
     hn::Store(hn::BitCast(du, code), du, cs);
-    hn::StoreMaskBits(di, hard, bits);
+    hn::Store(hn::BitCast(du, hn::VecFromMask(di, hard)), du, hs);
     for (std::size_t j = 0; j < m; ++j) {
-      if ((bits[j / 8] >> (j % 8)) & 1) {
-        const unsigned entry = table[encode_key_scalar(xs[j], drop)];
-        hard_flags |= entry;
-        o[j] = static_cast<std::uint8_t>(entry);
-      } else {
-        o[j] = static_cast<std::uint8_t>(cs[j]);
-      }
+      const std::uint32_t entry = table[keys[j]];
+      hard_flags |= entry & hs[j];
+      o[j] = static_cast<std::uint8_t>((entry & hs[j]) | (cs[j] & ~hs[j]));
     }
   };
   std::size_t i = 0;

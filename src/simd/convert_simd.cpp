@@ -51,6 +51,13 @@ ArithParams arith_params(Format to, const RoundingSpec& spec, const Profile& pro
     if (v >= 0 && (v & 0x7F800000) != 0x7F800000 && v > max_finite) max_finite = v;
   }
   if (max_finite < 0) return p;
+  for (std::uint32_t c = 0; c < magnitudes; ++c)
+    if (dec(c) == max_finite) p.max_code = static_cast<std::int32_t>(c);
+  for (int s = 0; s < 2; ++s) {  // ±FLT_MAX: overflows whenever anything does (monotone rounding)
+    const RoundResult r = convert(formats::f32, s == 0 ? 0x7F7FFFFFu : 0xFF7FFFFFu, to, spec, prof);
+    p.ovf_code[s] = static_cast<std::int32_t>(r.code);
+    p.ovf_flags[s] = static_cast<std::int32_t>(r.flags);
+  }
   const std::int32_t min_normal = to.has_zero ? dec(std::uint32_t{1} << M) : dec(0);
   p.min_normal = min_normal > 0x00800000 ? min_normal : 0x00800000;  // f32 subnormal inputs: the table
   p.sub_limit = to.has_zero ? dec((std::uint32_t{1} << M) - 1) + 1 : 0;
