@@ -26,7 +26,6 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
-#include "simd/convert_simd.hpp"  // ArithParams
 
 HWY_BEFORE_NAMESPACE();
 namespace minifloat::simd::HWY_NAMESPACE {
@@ -36,6 +35,43 @@ namespace hn = hwy::HWY_NAMESPACE;
 inline std::uint32_t encode_key_scalar(std::uint32_t x, int drop) {
   const std::uint32_t low = x & ((std::uint32_t{1} << drop) - 1);
   return ((x >> drop) << 1) | (low != 0 ? 1u : 0u);
+}
+
+/// Encode n f32 bit patterns through `table` (entry = code | flags << 8, one u16 per key).
+/// Keys are computed in vectors, a block at a time, and looked up with scalar loads: on the AMD
+/// Zen cores of the development machines AVX2 `vpgatherdd` ran at 0.65× the speed of scalar
+/// lookups (bench_simd, same run), so no gather is used. Returns the OR of the entries' flag bytes.
+template <class Load>
+HWY_INLINE unsigned encode_keys(std::size_t n, std::uint8_t* HWY_RESTRICT out, const std::uint16_t* HWY_RESTRICT table,
+                                int drop, Load load) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  constexpr std::size_t kBlock = 1024;
+  alignas(64) std::uint32_t keys[kBlock + hn::MaxLanes(du)];
+  const auto low_mask = hn::Set(du, (std::uint32_t{1} << drop) - 1);
+  const auto one = hn::Set(du, 1u);
+  unsigned acc = 0;
+  for (std::size_t start = 0; start < n; start += kBlock) {
+    const std::size_t len = n - start < kBlock ? n - start : kBlock;
+    std::size_t k = 0;
+    for (; k + N <= len; k += N) {
+      const auto x = load(du, start + k);
+      const auto sticky = hn::Min(hn::And(x, low_mask), one);
+      hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(x, drop)), sticky), du, keys + k);
+    }
+    if (k < len) {
+      const auto x = load(du, start + k, len - k);
+      const auto sticky = hn::Min(hn::And(x, low_mask), one);
+      hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(x, drop)), sticky), du, keys + k);
+    }
+    std::uint8_t* HWY_RESTRICT o = out + start;
+    for (std::size_t j = 0; j < len; ++j) {
+      const unsigned e = table[keys[j]];
+      o[j] = static_cast<std::uint8_t>(e);
+      acc |= e;
+    }
+  }
+  return (acc >> 8) & 0xFF;
 }
 
 /// Loads of each source as f32 bit patterns; load(d, i, m) loads the m < Lanes remaining elements
@@ -97,159 +133,17 @@ struct LoadF16 {  // binary16 bits → binary32 bits, exact (integer ops; no F16
   }
 };
 
-/// Encode n f32 bit patterns through `table` (entry = code | flags << 8, one u16 per key).
-/// Keys are computed in vectors, a block at a time, and looked up with scalar loads: on the AMD
-/// Zen cores of the development machines AVX2 `vpgatherdd` ran at 0.65× the speed of scalar
-/// lookups (bench_simd, same run), so no gather is used. Returns the OR of the entries' flag bytes.
-template <class Load>
-HWY_INLINE unsigned encode_keys(std::size_t n, std::uint8_t* HWY_RESTRICT out, const std::uint16_t* HWY_RESTRICT table,
-                                int drop, Load load) {
-  const hn::ScalableTag<std::uint32_t> du;
-  const std::size_t N = hn::Lanes(du);
-  constexpr std::size_t kBlock = 1024;
-  alignas(64) std::uint32_t keys[kBlock + hn::MaxLanes(du)];
-  const auto low_mask = hn::Set(du, (std::uint32_t{1} << drop) - 1);
-  const auto one = hn::Set(du, 1u);
-  unsigned acc = 0;
-  for (std::size_t start = 0; start < n; start += kBlock) {
-    const std::size_t len = n - start < kBlock ? n - start : kBlock;
-    std::size_t k = 0;
-    for (; k + N <= len; k += N) {
-      const auto x = load(du, start + k);
-      const auto sticky = hn::Min(hn::And(x, low_mask), one);
-      hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(x, drop)), sticky), du, keys + k);
-    }
-    if (k < len) {
-      const auto x = load(du, start + k, len - k);
-      const auto sticky = hn::Min(hn::And(x, low_mask), one);
-      hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(x, drop)), sticky), du, keys + k);
-    }
-    std::uint8_t* HWY_RESTRICT o = out + start;
-    for (std::size_t j = 0; j < len; ++j) {
-      const unsigned e = table[keys[j]];
-      o[j] = static_cast<std::uint8_t>(e);
-      acc |= e;
-    }
-  }
-  return (acc >> 8) & 0xFF;
-}
-
-
-template <int kMode, class Load>  // kMode: 0 rne, 1 rna, 2 rtz, 3 rtp, 4 rtn, 5 rto (kModes order)
-HWY_INLINE unsigned encode_arith(std::size_t n, std::uint8_t* HWY_RESTRICT out, const std::uint16_t* HWY_RESTRICT table,
-                                 int drop, const ArithParams& p, Load load) {
-  const hn::ScalableTag<std::uint32_t> du;
-  const hn::RebindToSigned<decltype(du)> di;
-  const hn::Rebind<std::uint8_t, decltype(du)> d8;
-  const std::size_t N = hn::Lanes(du);
-  using VI = hn::Vec<decltype(di)>;
-  const VI one = hn::Set(di, 1), zero = hn::Zero(di);
-  const VI min_normal = hn::Set(di, p.min_normal),
-           sub_limit = hn::Set(di, p.sub_limit), exp_adj = hn::Set(di, p.exp_adj),
-           drop_normal = hn::Set(di, 23 - p.mant_bits), max_shift = hn::Set(di, 25), sign_code = hn::Set(di, p.sign_code),
-           fl_inexact = hn::Set(di, p.flags_inexact), fl_tiny = hn::Set(di, p.flags_tiny_inexact),
-           max_code = hn::Set(di, p.max_code), max_f32 = hn::Set(di, 0x7F7FFFFF),
-           ovf_code_pos = hn::Set(di, p.ovf_code[0]), ovf_code_neg = hn::Set(di, p.ovf_code[1]),
-           ovf_flags_pos = hn::Set(di, p.ovf_flags[0]), ovf_flags_neg = hn::Set(di, p.ovf_flags[1]);
-  const auto low_mask = hn::Set(du, (std::uint32_t{1} << drop) - 1);
-  const int M = p.mant_bits;
-  VI acc = zero;
-  unsigned hard_flags = 0;
-  // One vector of N lanes: easy lanes arithmetically, the others from the table.
-  auto step = [&](hn::Vec<decltype(du)> xu, std::uint8_t* HWY_RESTRICT o, std::size_t m) {
-    const VI x = hn::BitCast(di, xu);
-    const VI a = hn::And(x, hn::Set(di, 0x7FFFFFFF));
-    const auto neg = hn::Lt(x, zero);
-    const VI ex = hn::ShiftRight<23>(a);
-    const VI sig = hn::Or(hn::And(a, hn::Set(di, 0x7FFFFF)), hn::IfThenElseZero(hn::Gt(ex, zero), hn::Set(di, 0x800000)));
-    const VI e = hn::Add(hn::Max(ex, one), exp_adj);
-    const VI shift = hn::Min(hn::Add(drop_normal, hn::Max(hn::Sub(one, e), zero)), max_shift);
-    const VI base = hn::ShiftLeftSame(hn::Sub(hn::Max(e, one), one), M);
-    const VI trunc = hn::BitCast(di, hn::BitCast(du, sig) >> hn::BitCast(du, shift));
-    const VI sm1 = hn::Sub(shift, one);
-    const VI guard = hn::And(hn::BitCast(di, hn::BitCast(du, sig) >> hn::BitCast(du, sm1)), one);
-    const VI low = hn::And(sig, hn::Sub(hn::BitCast(di, hn::BitCast(du, one) << hn::BitCast(du, sm1)), one));
-    const VI sticky = hn::Min(low, one);
-    const VI inexact = hn::Or(guard, sticky);
-    const VI t = hn::Add(base, trunc);  // the truncated code
-    // "Even" is the lsb of the code or of the significand (p.code_parity); they differ only for M = 0.
-    const VI par = hn::And(p.code_parity ? t : trunc, one);
-    VI inc = zero;
-    if constexpr (kMode == 0) inc = hn::And(guard, hn::Or(sticky, par));
-    if constexpr (kMode == 1) inc = guard;
-    if constexpr (kMode == 3) inc = hn::IfThenZeroElse(neg, inexact);
-    if constexpr (kMode == 4) inc = hn::IfThenElseZero(neg, inexact);
-    if constexpr (kMode == 5) inc = hn::AndNot(par, inexact);  // to odd: up by one when inexact and even
-    const VI mag = hn::Add(t, inc);
-    // Beyond max finite (mag is the rounding with unbounded exponent): the engine's overflow result.
-    const auto ovf = hn::Gt(mag, max_code);
-    const VI code = hn::IfThenElse(ovf, hn::IfThenElse(neg, ovf_code_neg, ovf_code_pos),
-                                   hn::Or(mag, hn::IfThenElseZero(neg, sign_code)));
-    const auto lowzone = hn::Lt(a, min_normal);
-    auto hard = hn::Or(hn::Gt(a, max_f32), hn::AndNot(hn::Lt(a, sub_limit), lowzone));
-    if (p.sign_rule == 2) hard = hn::Or(hard, neg);
-    if (p.sign_rule == 1) hard = hn::Or(hard, hn::And(neg, hn::Eq(mag, zero)));
-    const VI fl = hn::IfThenElse(ovf, hn::IfThenElse(neg, ovf_flags_neg, ovf_flags_pos),
-                                 hn::IfThenElseZero(hn::Eq(inexact, one), hn::IfThenElse(lowzone, fl_tiny, fl_inexact)));
-    acc = hn::Or(acc, hn::IfThenZeroElse(hard, fl));
-    if (HWY_LIKELY(m == N && hn::AllFalse(di, hard))) {
-      hn::StoreU(hn::U8FromU32(hn::BitCast(du, code)), d8, o);
-      return;
-    }
-    // Some lane is hard: look every lane up (keys as in encode_keys) and keep the hard ones, without
-    // a branch per lane.
-    alignas(64) std::uint32_t keys[hn::MaxLanes(du)], cs[hn::MaxLanes(du)], hs[hn::MaxLanes(du)];
-    hn::Store(hn::Or(hn::ShiftLeft<1>(hn::ShiftRightSame(xu, drop)), hn::Min(hn::And(xu, low_mask), hn::Set(du, 1u))),
-              du, keys);
-    hn::Store(hn::BitCast(du, code), du, cs);
-    hn::Store(hn::BitCast(du, hn::VecFromMask(di, hard)), du, hs);
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::uint32_t entry = table[keys[j]];
-      hard_flags |= entry & hs[j];
-      o[j] = static_cast<std::uint8_t>((entry & hs[j]) | (cs[j] & ~hs[j]));
-    }
-  };
-  std::size_t i = 0;
-  for (; i + N <= n; i += N) step(load(du, i), out + i, N);
-  if (i < n) step(load(du, i, n - i), out + i, n - i);  // tail lanes past n are zero and not stored
-  // Tail lanes past n load as +0: easy and exact, so they add no flag.
-  alignas(64) std::int32_t lanes[hn::MaxLanes(di)];
-  hn::Store(acc, di, lanes);
-  unsigned flags = hard_flags >> 8;
-  for (std::size_t j = 0; j < N; ++j) flags |= static_cast<unsigned>(lanes[j]);
-  return flags & 0xFF;
-}
-
-/// Encode through the arithmetic kernel when `p` enables it (max_finite >= 0), else the table.
-/// `mode` is the index of the rounding mode in simd::kModes.
-template <class Load>
-HWY_INLINE unsigned encode_any(std::size_t n, std::uint8_t* out, const std::uint16_t* table, int drop,
-                               const ArithParams& p, int mode, Load load) {
-  if (p.max_finite >= 0) {
-    switch (mode) {
-      case 0: return encode_arith<0>(n, out, table, drop, p, load);
-      case 1: return encode_arith<1>(n, out, table, drop, p, load);
-      case 2: return encode_arith<2>(n, out, table, drop, p, load);
-      case 3: return encode_arith<3>(n, out, table, drop, p, load);
-      case 4: return encode_arith<4>(n, out, table, drop, p, load);
-      case 5: return encode_arith<5>(n, out, table, drop, p, load);
-      default: break;
-    }
-  }
-  return encode_keys(n, out, table, drop, load);
-}
-
 inline unsigned EncodeF32(const std::uint32_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
-                          int drop, const ArithParams& p, int mode) {
-  return encode_any(n, out, table, drop, p, mode, LoadF32{in});
+                          int drop) {
+  return encode_keys(n, out, table, drop, LoadF32{in});
 }
 inline unsigned EncodeBf16(const std::uint16_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
-                           int drop, const ArithParams& p, int mode) {
-  return encode_any(n, out, table, drop, p, mode, LoadBf16{in});
+                           int drop) {
+  return encode_keys(n, out, table, drop, LoadBf16{in});
 }
 inline unsigned EncodeF16(const std::uint16_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
-                          int drop, const ArithParams& p, int mode) {
-  return encode_any(n, out, table, drop, p, mode, LoadF16{in});
+                          int drop) {
+  return encode_keys(n, out, table, drop, LoadF16{in});
 }
 
 /// Widen n binary16 bit patterns to binary32 bit patterns, exactly (LoadF16); the SR table path

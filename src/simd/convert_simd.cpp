@@ -10,7 +10,6 @@
 
 #if HWY_ONCE
 #include <array>
-#include <bit>
 #include <memory>
 #include <mutex>
 
@@ -33,60 +32,8 @@ std::array<std::unique_ptr<EncodeTable>, kFormats.size() * kModes.size() * kPoli
     g_encode;
 std::array<std::unique_ptr<DecodeTable>, kFormats.size() * kProfiles.size()> g_decode;
 
-/// The arithmetic kernel's parameters (ArithParams, convert_simd.hpp) for one combination: the limits
-/// are the engine's decodes of the target's largest finite, smallest normal and largest subnormal
-/// codes; the sign rule is the engine's encode of −0. Disabled (table only) for targets the formula
-/// does not describe (more than 8 bits).
-ArithParams arith_params(Format to, const RoundingSpec& spec, const Profile& prof) {
-  ArithParams p;
-  if (to.bits > 8) return p;
-  const int M = to.mantissa_bits;
-  auto dec = [&](std::uint32_t c) {
-    return static_cast<std::int32_t>(convert(to, c, formats::f32, RoundingSpec{}, prof).code);
-  };
-  const std::uint32_t magnitudes = std::uint32_t{1} << (to.bits - (to.is_signed ? 1 : 0));
-  std::int32_t max_finite = -1;
-  for (std::uint32_t c = 0; c < magnitudes; ++c) {
-    const std::int32_t v = dec(c);
-    if (v >= 0 && (v & 0x7F800000) != 0x7F800000 && v > max_finite) max_finite = v;
-  }
-  if (max_finite < 0) return p;
-  for (std::uint32_t c = 0; c < magnitudes; ++c)
-    if (dec(c) == max_finite) p.max_code = static_cast<std::int32_t>(c);
-  for (int s = 0; s < 2; ++s) {  // ±FLT_MAX: overflows whenever anything does (monotone rounding)
-    const RoundResult r = convert(formats::f32, s == 0 ? 0x7F7FFFFFu : 0xFF7FFFFFu, to, spec, prof);
-    p.ovf_code[s] = static_cast<std::int32_t>(r.code);
-    p.ovf_flags[s] = static_cast<std::int32_t>(r.flags);
-  }
-  const std::int32_t min_normal = to.has_zero ? dec(std::uint32_t{1} << M) : dec(0);
-  p.min_normal = min_normal > 0x00800000 ? min_normal : 0x00800000;  // f32 subnormal inputs: the table
-  p.sub_limit = to.has_zero ? dec((std::uint32_t{1} << M) - 1) + 1 : 0;
-  p.exp_adj = to.bias - 127;
-  p.mant_bits = M;
-  p.sign_code = to.is_signed ? std::int32_t{1} << (to.bits - 1) : 0;
-  if (!to.is_signed) {
-    p.sign_rule = 2;
-  } else {
-    const RoundResult nz = convert(formats::f32, 0x80000000u, to, spec, prof);
-    p.sign_rule = nz.code == static_cast<std::uint64_t>(p.sign_code) && nz.flags == flag_none ? 0 : 1;
-  }
-  if (M == 0) {  // a tie between two normal codes c, c + 1 with c even: down iff parity is the code's
-    const std::uint32_t c = to.has_zero ? 2u : 0u;
-    const float tie = std::bit_cast<float>(static_cast<std::uint32_t>(dec(c))) * 1.5f;
-    const RoundResult r = convert(formats::f32, std::bit_cast<std::uint32_t>(tie), to,
-                                  RoundingSpec{.rounding = Rounding::rne, .overflow = spec.overflow}, prof);
-    p.code_parity = r.code == c;
-  }
-  p.flags_inexact = flag_inexact;
-  p.flags_tiny_inexact = flag_inexact | flag_underflow;
-  p.max_finite = max_finite;
-  return p;
-}
-
 std::unique_ptr<EncodeTable> build_encode(Format to, const RoundingSpec& spec, const Profile& prof) {
   auto t = std::make_unique<EncodeTable>();
-  t->arith = arith_params(to, spec, prof);
-  t->mode = index_of(kModes, spec.rounding);
   t->drop = 21 - to.mantissa_bits;
   const std::uint32_t keys = std::uint32_t{1} << (to.mantissa_bits + 12);
   t->entry.resize(keys + 1, 0);
@@ -136,13 +83,13 @@ const DecodeTable* decode_table(Format from, const Profile& prof) {
 }
 
 unsigned encode_f32(const EncodeTable& t, const float* in, std::uint8_t* out, std::size_t n) {
-  return HWY_DYNAMIC_DISPATCH(EncodeF32)(reinterpret_cast<const std::uint32_t*>(in), out, n, t.entry.data(), t.drop, t.arith, t.mode);
+  return HWY_DYNAMIC_DISPATCH(EncodeF32)(reinterpret_cast<const std::uint32_t*>(in), out, n, t.entry.data(), t.drop);
 }
 unsigned encode_bf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
-  return HWY_DYNAMIC_DISPATCH(EncodeBf16)(in, out, n, t.entry.data(), t.drop, t.arith, t.mode);
+  return HWY_DYNAMIC_DISPATCH(EncodeBf16)(in, out, n, t.entry.data(), t.drop);
 }
 unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
-  return HWY_DYNAMIC_DISPATCH(EncodeF16)(in, out, n, t.entry.data(), t.drop, t.arith, t.mode);
+  return HWY_DYNAMIC_DISPATCH(EncodeF16)(in, out, n, t.entry.data(), t.drop);
 }
 bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags) {
   return HWY_DYNAMIC_DISPATCH(DecodeU8)(in, reinterpret_cast<std::uint32_t*>(out), n, t.value.data(),

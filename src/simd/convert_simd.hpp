@@ -32,40 +32,11 @@ int index_of(const std::array<T, K>& a, const T& v) {
   return -1;
 }
 
-/// Parameters of the arithmetic encode (encode_arith in simd/convert-inl.h), derived in convert_simd.cpp from the
-/// format and the engine's decode of its limit codes. "Easy" magnitudes a = |x| (f32 bits) are
-///   sub_limit > a  (the target's subnormal binades and zero; sub_limit = max subnormal + 1, or 0),
-///   min_normal <= a <= FLT_MAX (max_finite >= 0 enables the kernel),
-/// and, by `sign_rule`, the sign: 0 any sign (sign-magnitude with −0), 1 not a negative result of
-/// magnitude 0 (fnuz: the −0 code is NaN), 2 positive only (unsigned formats). Every other lane
-/// (NaN, Inf, between the largest subnormal and the smallest normal where the
-/// tininess rule and the carry into the normal range live, the sign cases) takes the engine table.
-/// On easy lanes tininess before and after rounding agree, so the code is the sign-magnitude integer rounding of the f32 significand at the target's quantum:
-///   E = max(exp(a), 1) + exp_adj                 (the target's biased exponent, exp_adj = bias − 127)
-///   s = min(23 − M + max(1 − E, 0), 25)          (bits dropped; 25 drops every bit into sticky)
-///   t = (max(E, 1) − 1)·2^M + (sig >> s),  code = t + inc(mode, guard, sticky, parity, sign)
-/// where "even"/"odd" (rne, rto) is the lsb of t, or for M = 0 the engine's choice under the profile
-/// (`code_parity`: ocp/nvidia/ml_dtypes take the significand's lsb, always 1 for e8m0fnu; p3109 the
-/// code's), flags = inexact (+ underflow when a < min_normal). A code above max_code (the rounding
-/// with unbounded exponent exceeds max finite) is replaced by the engine's result for ±FLT_MAX
-/// (ovf_code/ovf_flags [positive, negative]): the overflow result depends on sign, mode, policy and
-/// profile only.
-/// Equality with the engine is not argued here but tested: simd.Formats/SimdEncodeExhaustive.*.
-struct ArithParams {
-  std::int32_t max_finite = -1, min_normal = 0, sub_limit = 0, exp_adj = 0, mant_bits = 0;
-  std::int32_t sign_code = 0, sign_rule = 2;
-  std::int32_t max_code = 0, ovf_code[2] = {0, 0}, ovf_flags[2] = {0, 0};
-  bool code_parity = true;  ///< rne/rto parity: lsb of the code (true) or of the significand
-  std::int32_t flags_inexact = 0, flags_tiny_inexact = 0;  ///< flag words of inexact normal / subnormal results
-};
-
 /// The engine's result for every key of simd/convert-inl.h: entry[key] = code | flags << 8, plus one
 /// padding entry. Built once per (format, rounding, overflow, profile) and kept for the process.
 struct EncodeTable {
   std::vector<std::uint16_t> entry;
   int drop = 0;  ///< 21 − mantissa_bits
-  ArithParams arith;  ///< the arithmetic kernel's parameters (max_finite < 0: table only)
-  int mode = 0;       ///< index of the rounding mode in kModes
 };
 /// 256 f32 bit patterns and flag words of one (format, profile): the engine's decode of each code.
 struct DecodeTable {
