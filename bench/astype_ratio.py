@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """bench/astype_ratio.py: ml_dtypes `astype` (and torch `.to()`, if installed) on a 64 MiB f32 array,
 each timed back to back with its own same-process copy of the same array (NumPy copyto / torch
-clone), medians of --repeats runs; prints time ratios to the copy. With --bench PATH it also runs
+clone), and the same casts into preallocated outputs (copyto / copy_, against copies that do not
+allocate either: astype, .to() and clone() also allocate and first-touch 16-64 MiB), medians of --repeats runs; prints time ratios to the copy. With --bench PATH it also runs
 minifloat's bench_simd (same shape of input, its own same-run memcpy) and prints the ratio of
 ratios: (library time / its memcpy) / (minifloat time / its memcpy) = how many times faster
 minifloat is, with each side normalised by its own copy.
@@ -52,6 +53,11 @@ def main():
     copy = median_time(lambda: np.copyto(out, x), a.repeats)
     cast = median_time(lambda: x.astype(ml_dtypes.float8_e4m3fn), a.repeats)
     rows["ml_dtypes astype e4m3fn"] = (cast, copy)
+    # The same cast into a preallocated output (astype and .to() also allocate and first-touch
+    # their output, which the copies below do not): NumPy copyto with the ml_dtypes cast.
+    out8 = np.empty(N, dtype=ml_dtypes.float8_e4m3fn)
+    cast_pre = median_time(lambda: np.copyto(out8, x, casting="unsafe"), a.repeats)
+    rows["ml_dtypes copyto e4m3fn (preallocated)"] = (cast_pre, copy)
     try:
         import torch  # optional: pip install --no-deps torch into a private venv
 
@@ -60,6 +66,12 @@ def main():
         tcopy = median_time(lambda: t.clone(), a.repeats)
         tcast = median_time(lambda: t.to(torch.float8_e4m3fn), a.repeats)
         rows["torch .to(float8_e4m3fn)"] = (tcast, tcopy)
+        # clone() and .to() allocate; copy_ into preallocated tensors does not (the fair pair).
+        t32 = torch.empty_like(t)
+        t8 = torch.empty(N, dtype=torch.float8_e4m3fn)
+        tcopy_pre = median_time(lambda: t32.copy_(t), a.repeats)
+        tcast_pre = median_time(lambda: t8.copy_(t), a.repeats)
+        rows["torch copy_ into float8_e4m3fn (preallocated)"] = (tcast_pre, tcopy_pre)
     except ImportError:
         print("torch not installed: torch row skipped")
     mf = None

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,42 @@ void decode(benchmark::State& state, bool engine) {
   }
   finish(state);
 }
+/// f16 / bf16 sources: the f32 input rounded (rne) to each, as 16-bit patterns; the ratios are
+/// still to the memcpy of the f32 array (these read half its bytes).
+const std::vector<std::uint16_t>& input16(mf::Format f) {
+  static std::map<int, std::vector<std::uint16_t>> cache;
+  auto& v = cache[f == mf::formats::f16 ? 0 : 1];
+  if (v.empty()) {
+    v.resize(kFloats);
+    mf::convert_f32(input(), std::span<std::uint16_t>(v), f, {}, mf::profiles::ocp, {}, 2);
+  }
+  return v;
+}
+void encode16(benchmark::State& state, mf::Format src, mf::Format to) {
+  std::vector<std::uint8_t> out(kFloats, 1);
+  const auto threads = static_cast<unsigned>(state.range(0));
+  const std::vector<std::uint16_t>& x = input16(src);
+  for (auto _ : state) {
+    if (src == mf::formats::f16)
+      benchmark::DoNotOptimize(mf::convert_f16_bits(x, out, to, {}, mf::profiles::ocp, {}, threads));
+    else
+      benchmark::DoNotOptimize(mf::convert_bf16_bits(x, out, to, {}, mf::profiles::ocp, {}, threads));
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
+/// Decode of the codes of `from` (the f32 input encoded rne nonsat) to f32.
+void decode_fmt(benchmark::State& state, mf::Format from) {
+  std::vector<std::uint8_t> c(kFloats);
+  mf::convert_f32(input(), c, from, {}, mf::profiles::ocp, {}, 2);
+  std::vector<float> out(kFloats);
+  const auto threads = static_cast<unsigned>(state.range(0));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(mf::decode_to_f32(c, out, from, mf::profiles::ocp, threads));
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
 /// Stochastic rounding into e4m3fn (satfinite), Philox bits per element; `engine` forces the
 /// engine loop (the "before" row) with a modified profile, as encode/decode do.
 void sr(benchmark::State& state, mf::SrVariant v, bool engine) {
@@ -141,7 +178,14 @@ MF_BENCH(encode, e5m2_rne_simd, mf::formats::e5m2, false);
 MF_BENCH(encode, e2m1fn_rne_simd, mf::formats::e2m1fn, false);
 MF_BENCH(encode, e8m0fnu_rne_simd, mf::formats::e8m0fnu, false);
 MF_BENCH(encode, e4m3fn_rne_engine_before, mf::formats::e4m3fn, true);
+MF_BENCH(encode16, f16_e4m3fn_rne_simd, mf::formats::f16, mf::formats::e4m3fn);
+MF_BENCH(encode16, bf16_e4m3fn_rne_simd, mf::formats::bf16, mf::formats::e4m3fn);
+MF_BENCH(encode16, f16_e5m2_rne_simd, mf::formats::f16, mf::formats::e5m2);
+MF_BENCH(encode16, bf16_e8m0fnu_rne_simd, mf::formats::bf16, mf::formats::e8m0fnu);
 MF_BENCH(decode, e4m3fn_simd, false);
+MF_BENCH(decode_fmt, e5m2_simd, mf::formats::e5m2);
+MF_BENCH(decode_fmt, e2m1fn_simd, mf::formats::e2m1fn);
+MF_BENCH(decode_fmt, e8m0fnu_simd, mf::formats::e8m0fnu);
 MF_BENCH(decode, e4m3fn_engine_before, true);
 MF_BENCH(sr, e4m3fn_exact_table, mf::SrVariant::exact, false);
 MF_BENCH(sr, e4m3fn_a8_table, mf::SrVariant::a, false);
