@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // probe_files.hpp: the readers of a probe folder (what `probe check` reads): the manifest.json that
-// `probe gen` writes and the kernel's --got array, for elementwise targets (check.hpp) and dot targets
-// (check_dot.hpp). Compiled library; each has a libFuzzer target (fuzz/fuzz_probe_manifest.cpp,
+// `probe gen` writes and the kernel's --got array, for elementwise targets (check.hpp), dot targets
+// (check_dot.hpp) and block targets (check_block.hpp: --got codes and --got-scales). Compiled library; each has a libFuzzer target (fuzz/fuzz_probe_manifest.cpp,
 // fuzz/fuzz_probe_got.cpp).
 #pragma once
 #include <cstddef>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "check_block.hpp"
 #include "check_dot.hpp"
 #include "npy.hpp"
 
@@ -18,9 +19,11 @@ namespace minifloat::check {
 
 /// The target a probe folder was generated for (manifest.json, format_version 1).
 struct ProbeManifest {
-  enum class Kind : std::uint8_t { convert, dot, block } kind = Kind::convert;  ///< block: a "block_target" folder (check_block.hpp; read by its own reader)
+  enum class Kind : std::uint8_t { convert, dot, block } kind = Kind::convert;
   Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"[, "packing"]}}
   DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}
+  BlockTarget block{};  ///< kind block: {"block_target": {"scheme", "round", "overflow", "profile", "packing"[, "mx_quirks"][, "block"]}}
+                        ///< ("block", when present, must equal the scheme's block size)
   int ulps = 8;      ///< "ulps" (convert; 1..64, default 8)
 };
 
@@ -36,6 +39,13 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
 /// another count.
 std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what,
                                      Packing packing = Packing::none);
+/// The kernel's element codes of a block target for n blocks, in its storage form: n ·
+/// code_bytes_per_block(t) bytes of |u1 <u1 |V1 <V1 (shape [n, bytes] or flat). Throws Error (one line
+/// naming `what`) for another dtype or another count.
+std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what);
+/// The kernel's scale words of a block target, one per block (any shape of n elements): |u1 <u1 |V1
+/// <V1 codes (E8M0 and ue4m3 rules), <f4 or <u4 binary32 bits (FP32 rules). Throws Error as above.
+std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what);
 /// The kernel's results of a dot target: n elements of <f4 or <u4 (f32 result) / <f2 or <u2 (f16
 /// result), any shape. Throws Error as got_codes.
 std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what);

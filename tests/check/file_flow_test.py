@@ -3,7 +3,8 @@
 decode --in), driven with Python kernels. Oracles: ml_dtypes 0.6 `astype` (code nobody here wrote) and
 the `minifloat encode` command the report prints; hand-derived facts are cited per line.
 
-usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, convert, convert_2p24, decode, rerun, errors, dot)
+usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, convert, convert_2p24, decode, rerun, errors, dot,
+                                                  fp6)
 Exits 77 (skipped) when numpy or ml_dtypes is missing.
 """
 import os
@@ -175,6 +176,17 @@ def rerun_flow(d):
     check('diagnosis: agrees with "rna"' in r.stdout, "diagnosed as rna")
     check(r.stdout.splitlines()[0].startswith("FAIL [midpoint"), "first failing class: midpoint")
     check("f32 0x3fa00000 (1.25) => 0x3" in r.stdout, "shrunk to 1.25 (T12; exponent 0 is simplest: 1|1.5 ties to even 0x2)")
+    # The same kernel storing fp4x2 bytes (element 2j in the low nibble): --rerun reads its packed files.
+    # (A bug found here: the packed --rerun output was unpacked twice.)
+    q = os.path.join(d, "q")
+    mf("probe", "gen", "--format", "e2m1fn", "--from", "f32", "--overflow", "satfinite", "--packing", "fp4x2",
+       "--count", "20000", "--seed", "2", "--out", q)
+    kp = kernel_file(d, "k_rna_x2.py", open(k).read().split("\n", 2)[2].replace(
+        "np.save(sys.argv[2], c)", "c = np.append(c, np.uint8(0))[:len(c) + len(c) % 2]\n"
+        "np.save(sys.argv[2], (c[0::2] | c[1::2] << 4).astype(np.uint8))"))
+    r = mf("probe", "check", q, "--got", run_kernel(kp, q), "--rerun", f"{PY} {kp} {{in}} {{out}}")
+    check(r.returncode == 1 and 'diagnosis: agrees with "rna"' in r.stdout and "f32 0x3fa00000 (1.25) => 0x3" in r.stdout,
+          f"packed fp4x2 kernel shrinks through --rerun to 1.25: {r.stdout[:800]}{r.stderr}")
 
 
 def errors_flow(d):
@@ -292,9 +304,66 @@ def dot_flow(d):
     check(r.returncode == 2 and "{c}" in r.stderr, f"dot rerun placeholders: {r.stderr}")
 
 
+FP6_PACK = """
+def pack(c, msb_first=False):  # 6-bit codes -> 4 codes in 3 bytes (pack.hpp Fp6Packing::dense: LSB-first stream)
+    c = np.concatenate([c, np.zeros((-len(c)) % 4, np.uint8)]).reshape(-1, 4).astype(np.uint32)
+    if msb_first:
+        w = c[:, 3] | c[:, 2] << 6 | c[:, 1] << 12 | c[:, 0] << 18
+        b = [w >> 16, w >> 8, w]
+    else:
+        w = c[:, 0] | c[:, 1] << 6 | c[:, 2] << 12 | c[:, 3] << 18
+        b = [w, w >> 8, w >> 16]
+    return np.stack(b, axis=1).astype(np.uint8).reshape(-1)
+"""
+
+
+def fp6_flow(d):
+    """probe gen/check --packing fp6_dense with ml_dtypes' float6_e2m3fn astype (oracle: ml_dtypes, packed
+    by the numpy code above, which shares nothing with pack.hpp; {1,2,3,4} -> {0x81,0x30,0x10} is
+    pack.hpp's documented example, checked here on the numpy side)."""
+    exec(FP6_PACK, globals())
+    check(list(pack(np.array([1, 2, 3, 4], np.uint8))) == [0x81, 0x30, 0x10], "numpy dense packing matches the documented example")
+    p = os.path.join(d, "p6")
+    r = mf("probe", "gen", "--format", "e2m3fn", "--profile", "ml_dtypes", "--packing", "fp6_dense", "--count", "4001",
+           "--seed", "3", "--out", p)
+    check(r.returncode == 0, f"gen fp6_dense: {r.stderr}")
+    n = len(np.load(os.path.join(p, "inputs.npy")))
+    e = np.load(os.path.join(p, "expected.npy"))
+    check(e.dtype == np.uint8 and e.shape == ((n + 3) // 4 * 3,), f"packed expected.npy: {e.shape} for {n} cases")
+    body = FP6_PACK + "np.save(sys.argv[2], pack(x.astype(ml_dtypes.float6_e2m3fn).view(np.uint8){}))"
+    ok = kernel_file(d, "k6.py", body.format(""))
+    r = mf("probe", "check", p, "--got", run_kernel(ok, p))
+    check(r.returncode == 0, f"packed ml_dtypes e2m3fn kernel passes under ml_dtypes: {r.stdout[:600]}{r.stderr}")
+    msb = kernel_file(d, "k6m.py", body.format(", msb_first=True"))
+    r = mf("probe", "check", p, "--got", run_kernel(msb, p))
+    check(r.returncode == 1 and 'agrees with "fp6 msb-first" on 100%' in r.stdout and "wrong FP6 bit order" in r.stdout,
+          f"MSB-first packing diagnosed: {r.stdout[:900]}")
+    # double rounding through bf16, packed, shrunk by --rerun through the packed files
+    dbl = kernel_file(d, "k6d.py", FP6_PACK + "np.save(sys.argv[2], pack(x.astype(ml_dtypes.bfloat16).astype(ml_dtypes.float6_e2m3fn).view(np.uint8)))")
+    r = mf("probe", "check", p, "--got", run_kernel(dbl, p), "--rerun", f"{PY} {dbl} {{in}} {{out}}")
+    print(r.stdout)
+    check(r.returncode == 1 and 'diagnosis: agrees with "rne via bf16" on 100%' in r.stdout, f"bf16 double rounding, packed: {r.stdout[:900]}{r.stderr}")
+    # hand-derived: 1.0625 + 2^-23 rounds in bf16 to 1.0625, the e2m3fn tie 1|1.125, even -> 0x08; once: 0x09
+    check("[near_midpoint] f32 0x3f880001 (1.06250012) => 0x08 (1) expected 0x09" in r.stdout, f"packed rerun shrinks near_midpoint to 1.0625+2^-23: {r.stdout[:600]}")
+    import json
+    rep = json.load(open(os.path.join(p, "report.json")))
+    check(rep["kernel_calls"] > 0 and len(rep["minimal"]) > 0, "packed --rerun shrank (kernel calls)")
+    # bad input: one line, exit 2
+    r = mf("probe", "check", p, "--got", os.path.join(p, "inputs.npy"))
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "fp6_dense" in r.stderr, f"unpacked got: {r.stderr}")
+    np.save(os.path.join(d, "short.npy"), e[:-1])
+    r = mf("probe", "check", p, "--got", os.path.join(d, "short.npy"))
+    check(r.returncode == 2 and "bytes" in r.stderr and "fp6_dense" in r.stderr, f"short packed got: {r.stderr}")
+    for fmt, word in (("e4m3fn", "6-bit"), ("e2m1fn", "6-bit")):
+        r = mf("probe", "gen", "--format", fmt, "--packing", "fp6_dense", "--seed", "1", "--out", os.path.join(d, "x"))
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and word in r.stderr, f"fp6_dense with {fmt}: {r.stderr}")
+    r = mf("probe", "gen", "--format", "e3m2fn", "--packing", "fp4x2", "--seed", "1", "--out", os.path.join(d, "x"))
+    check(r.returncode == 2 and "4-bit" in r.stderr, f"fp4x2 with e3m2fn: {r.stderr}")
+
+
 with tempfile.TemporaryDirectory() as d:
     {"must_show": must_show, "ml_dtypes": ml_dtypes_flow, "convert": convert_flow,
      "convert_2p24": lambda d: convert_flow(d, 1 << 24), "decode": decode_flow,
-     "rerun": rerun_flow, "errors": errors_flow, "dot": dot_flow}[CASE](d)
+     "rerun": rerun_flow, "errors": errors_flow, "dot": dot_flow, "fp6": fp6_flow}[CASE](d)
 print(f"{CASE}: {len(failures)} failures")
 sys.exit(1 if failures else 0)
