@@ -4,7 +4,7 @@
 // Input: the manifest text. Property: the reader either throws one minifloat::ParseError line naming
 // the file, or returns a target that validate() accepts and whose re-printed manifest (the fields
 // `probe gen` writes, built here with nlohmann::json) parses back to the same target — elementwise,
-// dot ("target" kind dot) and block ("block_target") manifests.
+// dot and GEMM ("target" kind dot / gemm) and block ("block_target") manifests.
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -33,12 +33,16 @@ std::string reprint(const check::ProbeManifest& p) {
                          {"profile", std::string(minifloat::profile_name(t.profile))},
                          {"packing", std::string(minifloat::name(t.packing))},
                          {"mx_quirks", std::string(minifloat::name(t.mx_quirks))}};
-  } else if (p.kind == check::ProbeManifest::Kind::dot) {
-    m["target"] = {{"kind", "dot"},
+  } else if (p.kind == check::ProbeManifest::Kind::dot || p.kind == check::ProbeManifest::Kind::gemm) {
+    m["target"] = {{"kind", p.kind == check::ProbeManifest::Kind::dot ? "dot" : "gemm"},
                    {"a", minifloat::format_name(p.dot.a)},
                    {"b", minifloat::format_name(p.dot.b)},
                    {"k", p.dot.k},
                    {"model", p.dot.model.name}};
+    if (p.kind == check::ProbeManifest::Kind::gemm) {
+      m["target"]["m"] = p.m;
+      m["target"]["n"] = p.n;
+    }
   } else {
     const check::Target& t = p.target;
     m["target"] = {{"from", minifloat::format_name(t.from)},
@@ -72,9 +76,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 q.block.mx_quirks == p.block.mx_quirks &&
                 minifloat::profile_name(q.block.profile) == minifloat::profile_name(p.block.profile),
             "block target changed on reprint");
-  } else if (p.kind == check::ProbeManifest::Kind::dot) {
-    require(q.dot.a == p.dot.a && q.dot.b == p.dot.b && q.dot.k == p.dot.k && q.dot.model.name == p.dot.model.name,
-            "dot target changed on reprint");
+  } else if (p.kind == check::ProbeManifest::Kind::dot || p.kind == check::ProbeManifest::Kind::gemm) {
+    require(q.dot.a == p.dot.a && q.dot.b == p.dot.b && q.dot.k == p.dot.k && q.dot.model.name == p.dot.model.name &&
+                q.m == p.m && q.n == p.n,
+            "dot/gemm target changed on reprint");
   } else {
     require(q.target.from == p.target.from && q.target.to == p.target.to && q.target.spec == p.target.spec && q.target.packing == p.target.packing &&
                 q.ulps == p.ulps && minifloat::profile_name(q.target.profile) == minifloat::profile_name(p.target.profile),

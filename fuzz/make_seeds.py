@@ -362,6 +362,8 @@ def probe_manifest_seeds():
         "block_fp6_dense": {"block_target": dict(blk, scheme="mxfp6_e2m3", packing="fp6_dense")},
         "convert_fp6_dense": {"target": dict(conv, to="e3m2fn", packing="fp6_dense")},
         "convert_fp4x2": {"target": dict(conv, to="e2m1fn", packing="fp4x2")},
+        "gemm": {"target": dict(dot, kind="gemm", m=40, n=24, k=16)},
+        "gemm_1x1024": {"target": dict(dot, kind="gemm", model="fp32", m=1, n=1024, k=4096)},
     }
     for name, m in ok.items():
         write(d, name, json.dumps(m))
@@ -393,6 +395,9 @@ def probe_manifest_seeds():
         "bad_block_fp6_dense_e2m1": json.dumps({"block_target": dict(blk, scheme="mxfp4", packing="fp6_dense")}),
         "bad_convert_fp6_dense_e4m3": json.dumps({"target": dict(conv, packing="fp6_dense")}),
         "bad_convert_packing_name": json.dumps({"target": dict(conv, to="e2m3fn", packing="fp6x4")}),
+        "bad_gemm_no_m": json.dumps({"target": dict(dot, kind="gemm", n=4)}),
+        "bad_gemm_n_1025": json.dumps({"target": dict(dot, kind="gemm", m=4, n=1025)}),
+        "bad_gemm_m_0": json.dumps({"target": dict(dot, kind="gemm", m=0, n=4)}),
     }
     for name, m in rejects.items():
         write(d, name, m)

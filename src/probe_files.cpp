@@ -85,8 +85,13 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   if (!t.is_object()) throw ParseError(what + ": field \"target\" must be an object");
   if (t.contains("kind")) {
     const std::string kind = str(t, "kind", what);
-    if (kind != "dot") throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: dot (or none: elementwise)");
-    p.kind = ProbeManifest::Kind::dot;
+    if (kind != "dot" && kind != "gemm")
+      throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: dot, gemm (or none: elementwise)");
+    p.kind = kind == "dot" ? ProbeManifest::Kind::dot : ProbeManifest::Kind::gemm;
+    if (p.kind == ProbeManifest::Kind::gemm) {
+      p.m = static_cast<std::size_t>(uint(t, "m", what, 1, 1024));
+      p.n = static_cast<std::size_t>(uint(t, "n", what, 1, 1024));
+    }
     p.dot.model = named(what, "model", [&] { return parse_dot_model(str(t, "model", what)); });
     p.dot.a = named(what, "a", [&] { return parse_format(str(t, "a", what)); });
     p.dot.b = named(what, "b", [&] { return parse_format(str(t, "b", what)); });

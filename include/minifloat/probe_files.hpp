@@ -19,9 +19,10 @@ namespace minifloat::check {
 
 /// The target a probe folder was generated for (manifest.json, format_version 1).
 struct ProbeManifest {
-  enum class Kind : std::uint8_t { convert, dot, block } kind = Kind::convert;
+  enum class Kind : std::uint8_t { convert, dot, block, gemm } kind = Kind::convert;
   Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"[, "packing"]}}
-  DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}
+  DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}; kind gemm: the same with "kind": "gemm"
+  std::size_t m = 0, n = 0;  ///< kind gemm: {"target": {…, "m", "n"}} (1..1024 each; D is m×n, K is dot.k)
   BlockTarget block{};  ///< kind block: {"block_target": {"scheme", "round", "overflow", "profile", "packing"[, "mx_quirks"][, "block"]}}
                         ///< ("block", when present, must equal the scheme's block size)
   int ulps = 8;      ///< "ulps" (convert; 1..64, default 8)

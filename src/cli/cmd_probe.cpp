@@ -282,6 +282,8 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                                       "--format is A's element format; writes a.npy b.npy c.npy (check_dot.hpp)");
   gen->add_option("--format-b", g.format_b, "With --model: B's element format (default: --format)");
   gen->add_option("--k", g.k, "With --model: terms per dot product, 1..4096 (default 32)");
+  gen->add_option("--shape", g.shape, "With --model: a GEMM D = A·B + C of MxNxK (M, N 1..1024, K 1..4096): writes a.npy "
+                                      "(M×K) b.npy (K×N) c.npy (M×N); --got is D (M×N)");
   gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
   gen->add_option("--scheme", g.scheme, "Block kernel: a scheme name or spec (minifloat names scheme) with 1xk tiles; inputs f32 blocks");
   gen->add_option("--packing", g.packing, "How the kernel stores its codes: " + choices<check::Packing>("none"));
@@ -301,6 +303,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
 
 int run_probe_gen(const ProbeGenOptions& o) {
   if (o.model) return run_probe_gen_dot(o);
+  if (o.shape && !o.model) throw Error("--shape needs --model (GEMM probes)");
   if (o.format_b || o.k) throw Error(std::string(o.k ? "--k" : "--format-b") + " needs --model (dot/GEMM probes)");
   if (o.scheme) return run_probe_gen_block(o);
   if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
@@ -383,6 +386,7 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
   if (pm.kind == check::ProbeManifest::Kind::block) return run_probe_check_block(o);
   if (pm.kind == check::ProbeManifest::Kind::dot) return run_probe_check_dot(o, manifest_text);
+  if (pm.kind == check::ProbeManifest::Kind::gemm) return run_probe_check_gemm(o, manifest_text);
   if (o.got_scales) throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
   check::Options opt;

@@ -5,7 +5,8 @@
 //   minifloat decode --in C.npy --format F --to f32|f64 --out X.npy      (the file form of `decode`)
 //   minifloat probe gen --format F --from f32|f64|f16|bf16 [--round …] --count N --seed S --out DIR
 //   minifloat probe check DIR --got GOT.npy [--rerun 'CMD {in} {out}']
-//   minifloat probe gen --model M --format A [--format-b B] [--k K] --count N --seed S --out DIR   (dot/GEMM)
+//   minifloat probe gen --model M --format A [--format-b B] [--k K] --count N --seed S --out DIR   (dot)
+//   minifloat probe gen --model M --format A [--format-b B] --shape MxNxK --seed S --out DIR       (GEMM)
 //   minifloat probe gen --scheme S [--round … --overflow … --profile … --packing fp4x2] --count N --seed S --out DIR
 //   minifloat probe check DIR --got CODES.npy --got-scales SCALES.npy      (block kernels, check_block.hpp)
 // Exit status: 0 pass, 1 mismatch (probe check), 2 bad input (one line on stderr).
@@ -39,6 +40,7 @@ struct ProbeGenOptions {
   std::optional<std::string> overflow;  ///< default nonsat (elementwise), satfinite (--scheme, as quantize)
   std::optional<std::string> sr_variant, sr_bits, count, seed, ulps;
   std::optional<std::string> model, format_b, k;  ///< --model (dot/GEMM kernels: cmd_probe_dot.cpp), --format-b, --k
+  std::optional<std::string> shape;               ///< --shape MxNxK (with --model: a GEMM folder)
   std::optional<std::string> scheme, packing;  ///< --scheme NAME|SPEC (block target), --packing none|fp4x2
   std::optional<std::string> mx_quirks;        ///< --mx-quirks none|torchao_0_18 (block targets)
 };
@@ -68,5 +70,16 @@ int run_probe_gen_dot(const ProbeGenOptions& o);
 /// `probe check` of a `--model` folder (`manifest_text`: its manifest.json): --got holds N results (<f4/<u4,
 /// or <f2/<u2); --rerun names {a} {b} {c} {out}. Writes report.json and minimal_a/b/c.npy.
 int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_text);
+/// `probe gen --model M --shape MxNxK`: DIR/a.npy (M×K codes), DIR/b.npy (K×N codes), DIR/c.npy (M×N <f4),
+/// DIR/classes.npy (|u1 M×N), DIR/expected.npy (M×N), DIR/manifest.json (target kind "gemm"). Output
+/// (i, i) is designed case i of the dot generator (row i of A, column i of B, C[i][i]); the other
+/// outputs (C +0 there) are scored as class `random`. Rows/columns beyond min(M, N) reuse the designed
+/// vectors cyclically.
+int run_probe_gen_gemm(const ProbeGenOptions& o);
+/// `probe check` of a `--shape` folder: --got holds D (M×N results); each output element is one dot
+/// case for check_dot's shrinking and diagnosis; --rerun names {a} {b} {c} {out} (the candidates as one
+/// m×m GEMM each round, gemm_as_dot). Writes report.json and minimal_a.npy (m×K), minimal_b.npy (K×m),
+/// minimal_c.npy (m×m, C[i][i] = case i's c, else +0): the minimal cases are D's diagonal.
+int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest_text);
 
 }  // namespace minifloat::cli
