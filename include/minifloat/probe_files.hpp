@@ -35,8 +35,8 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
 
 /// The kernel's codes of an elementwise target from a --got array of n elements: |u1 |i1 |V1 <V1 (≤ 8
 /// bits), <u2 <V2 <f2 (≤ 16 bits), <u4, <u8; the element width must hold `to`'s codes. With
-/// Packing::fp4x2, ceil(n/2) |u1 bytes of two e2m1 codes each (element 2i in the low nibble) are
-/// unpacked to n codes. Throws Error (one line naming `what`) for another dtype, a narrower element or
+/// Packing::fp4x2, ceil(n/2) |u1 bytes of two e2m1 codes each (element 2i in the low nibble), with
+/// Packing::fp6_dense ceil(n/4)·3 |u1 bytes (4 six-bit codes each, LSB-first), are unpacked to n codes. Throws Error (one line naming `what`) for another dtype, a narrower element or
 /// another count.
 std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what,
                                      Packing packing = Packing::none);

@@ -290,11 +290,12 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--mx-quirks", g.mx_quirks, "With --scheme: a peer's MX quantizer, " + choices<MxQuirks>("none"));
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
-  chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();
+  chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape; packed bytes with "
+                                  "--packing); dot folders: the results; GEMM folders: D (M×N)")->required();
   chk->add_option("--rerun", k.rerun,
                   "Shrink by running this command on candidate inputs: {in} is an inputs .npy, {out} the codes .npy "
                   "to write, {rbits} the SR words .npy; block probes: {in} (<f4 [m, k]) {codes} {scales} (as --got, "
-                  "--got-scales); dot probes: {a} {b} {c} {out}");
+                  "--got-scales); dot and GEMM probes: {a} {b} {c} {out}");
   chk->add_option("--nan", k.nan, "NaN comparison: bits (default: bit for bit) or any (any NaN code matches any)");
   chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
   chk->add_option("--got-scales", k.got_scales,

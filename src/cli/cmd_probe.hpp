@@ -7,8 +7,9 @@
 //   minifloat probe check DIR --got GOT.npy [--rerun 'CMD {in} {out}']
 //   minifloat probe gen --model M --format A [--format-b B] [--k K] --count N --seed S --out DIR   (dot)
 //   minifloat probe gen --model M --format A [--format-b B] --shape MxNxK --seed S --out DIR       (GEMM)
-//   minifloat probe gen --scheme S [--round … --overflow … --profile … --packing fp4x2] --count N --seed S --out DIR
-//   minifloat probe check DIR --got CODES.npy --got-scales SCALES.npy      (block kernels, check_block.hpp)
+//   minifloat probe gen --scheme S [--round … --overflow … --profile … --packing fp4x2|fp6_dense] --count N --seed S --out DIR
+//   minifloat probe check DIR --got CODES.npy --got-scales SCALES.npy [--rerun 'CMD {in} {codes} {scales}']
+//                                                                           (block kernels, check_block.hpp)
 // Exit status: 0 pass, 1 mismatch (probe check), 2 bad input (one line on stderr).
 #pragma once
 #include <CLI/CLI.hpp>
@@ -60,7 +61,9 @@ int run_probe_check(const ProbeCheckOptions& o);
 /// e8m0fnu / ue4m3 codes, or <f4 [n] FP32 decode scales), DIR/manifest.json ("block_target").
 int run_probe_gen_block(const ProbeGenOptions& o);
 /// probe check of a block folder: --got as expected.npy, --got-scales as expected_scales.npy (<u4 bits
-/// also accepted for FP32 scales). Writes DIR/report.json and DIR/minimal.npy (<f4 [m, k]).
+/// also accepted for FP32 scales); --rerun 'CMD {in} {codes} {scales}' shrinks by running CMD on candidate
+/// blocks ({in} <f4 [m, k]; it writes {codes} and {scales} as --got and --got-scales). Writes
+/// DIR/report.json and DIR/minimal.npy (<f4 [m, k]).
 int run_probe_check_block(const ProbeCheckOptions& o);
 
 /// `probe gen --model M --format A [--format-b B] [--k K]` (check_dot.hpp): DIR/a.npy, DIR/b.npy (N×K codes,
