@@ -345,6 +345,8 @@ def probe_manifest_seeds():
     conv = {"from": "f32", "to": "e4m3fn", "round": "rne", "overflow": "satfinite", "sr_variant": "exact",
             "sr_bits": 8, "profile": "ocp"}
     dot = {"kind": "dot", "a": "e4m3fn", "b": "e5m2", "k": 32, "model": "hopper-fp8"}
+    blk = {"scheme": "e4m3fn/1x32/e8m0fnu:rceil", "block": 32, "round": "rne", "overflow": "satfinite", "profile": "ocp",
+           "packing": "none", "mx_quirks": "none"}
     ok = {
         "convert": {"generator": "minifloat probe gen", "format_version": 1, "target": conv, "ulps": 8},
         "convert_sr_c13": {"target": dict(conv, round="sr", sr_variant="C", sr_bits=13, profile="nvidia")},
@@ -352,6 +354,16 @@ def probe_manifest_seeds():
         "dot": {"target": dot},
         "dot_blocked": {"target": dict(dot, model="ampere-f16+blocked64", a="f16", b="f16", k=4096)},
         "dot_f16_dest": {"target": dict(dot, model="ada-fp8-f16", k=1)},
+        "block": {"generator": "minifloat probe gen", "format_version": 1, "block_target": blk},
+        "block_fp4x2_quirks": {"block_target": dict(blk, scheme="mxfp4", scheme_name="mxfp4", packing="fp4x2",
+                                                    mx_quirks="torchao_0_18", block=32, profile="torch")},
+        "block_nvfp4": {"block_target": dict(blk, scheme="nvfp4", block=16, overflow="satfinite")},
+        "block_fp8_1x128": {"block_target": dict(blk, scheme="fp8_1x128", block=128)},
+        "block_fp6_dense": {"block_target": dict(blk, scheme="mxfp6_e2m3", packing="fp6_dense")},
+        "convert_fp6_dense": {"target": dict(conv, to="e3m2fn", packing="fp6_dense")},
+        "convert_fp4x2": {"target": dict(conv, to="e2m1fn", packing="fp4x2")},
+        "gemm": {"target": dict(dot, kind="gemm", m=40, n=24, k=16)},
+        "gemm_1x1024": {"target": dict(dot, kind="gemm", model="fp32", m=1, n=1024, k=4096)},
     }
     for name, m in ok.items():
         write(d, name, json.dumps(m))
@@ -371,6 +383,21 @@ def probe_manifest_seeds():
         "bad_model": json.dumps({"target": dict(dot, model="hopper-fp9")}),
         "bad_block_size": json.dumps({"target": dict(dot, model="blocked0")}),
         "bad_nested_nul": '{"target": {"from": "f3\u00002"}}',
+        "bad_block_target_string": json.dumps({"block_target": "mxfp8_e4m3"}),
+        "bad_block_no_scheme": json.dumps({"block_target": {k: v for k, v in blk.items() if k != "scheme"}}),
+        "bad_block_scheme": json.dumps({"block_target": dict(blk, scheme="e4m3fn/1x0/e8m0fnu:rceil")}),
+        "bad_block_tile_2d": json.dumps({"block_target": dict(blk, scheme="e4m3fn/32x32/e8m0fnu:rceil")}),
+        "bad_block_sr": json.dumps({"block_target": dict(blk, round="sr")}),
+        "bad_block_size_mismatch": json.dumps({"block_target": dict(blk, block=16)}),
+        "bad_block_fp4x2_e4m3": json.dumps({"block_target": dict(blk, packing="fp4x2")}),
+        "bad_block_quirks": json.dumps({"block_target": dict(blk, mx_quirks="torchao_0_99")}),
+        "bad_block_packing_int": json.dumps({"block_target": dict(blk, packing=2)}),
+        "bad_block_fp6_dense_e2m1": json.dumps({"block_target": dict(blk, scheme="mxfp4", packing="fp6_dense")}),
+        "bad_convert_fp6_dense_e4m3": json.dumps({"target": dict(conv, packing="fp6_dense")}),
+        "bad_convert_packing_name": json.dumps({"target": dict(conv, to="e2m3fn", packing="fp6x4")}),
+        "bad_gemm_no_m": json.dumps({"target": dict(dot, kind="gemm", n=4)}),
+        "bad_gemm_n_1025": json.dumps({"target": dict(dot, kind="gemm", m=4, n=1025)}),
+        "bad_gemm_m_0": json.dumps({"target": dict(dot, kind="gemm", m=0, n=4)}),
     }
     for name, m in rejects.items():
         write(d, name, m)
@@ -397,7 +424,32 @@ def probe_got_seeds():
     for name, (sel, n, a) in cases.items():
         write(d, name, bytes([sel, n]) + npy_bytes(a))
     write(d, "bad_truncated_npy", bytes([0, 4]) + npy_bytes(np.zeros(4, dtype=np.uint8))[:-2])
-    return len(cases) + 1
+    # Block targets (index >= 128; (index - 128) / 2 picks mxfp8_e4m3, mxfp4 fp4x2, nvfp4, fp8_1x128, mxfp6_e3m2
+    # fp6_dense; odd: --got-scales).
+    blocks = {
+        "block_codes_mxfp8": (128, 2, np.zeros((2, 32), dtype=np.uint8)),
+        "block_codes_mxfp8_flat": (128, 1, np.arange(32, dtype=np.uint8)),
+        "block_codes_fp4x2": (130, 3, np.full((3, 16), 0x21, dtype=np.uint8)),
+        "block_codes_ml_dtypes": (128, 1, np.ones(32, dtype=np.float32).astype(ml_dtypes.float8_e4m3fn)),
+        "block_scales_e8m0": (129, 3, np.array([0x7f, 0x00, 0xff], dtype=np.uint8)),
+        "block_scales_ue4m3": (133, 2, np.array([0x38, 0x7e], dtype=np.uint8)),
+        "block_scales_fp32": (135, 2, np.array([1.0, 2.0 ** -126], dtype=np.float32)),
+        "block_scales_fp32_bits": (135, 2, np.array([0x3f800000, 0x7fc00000], dtype=np.uint32)),
+        "bad_block_codes_count": (128, 2, np.zeros((2, 31), dtype=np.uint8)),
+        "bad_block_codes_unpacked_fp4": (130, 1, np.zeros(32, dtype=np.uint8)),
+        "bad_block_codes_u2": (128, 1, np.zeros(32, dtype=np.uint16)),
+        "bad_block_scales_f4_for_e8m0": (129, 2, np.zeros(2, dtype=np.float32)),
+        "bad_block_scales_u1_for_fp32": (135, 2, np.zeros(2, dtype=np.uint8)),
+        "bad_block_scales_count": (129, 3, np.zeros(2, dtype=np.uint8)),
+        "block_codes_fp6_dense": (136, 2, np.zeros((2, 24), dtype=np.uint8)),
+        "packed_fp4x2": (74, 5, np.array([0x21, 0xf7, 0x03], dtype=np.uint8)),
+        "packed_fp6_dense": (70, 4, np.array([0x81, 0x30, 0x10], dtype=np.uint8)),
+        "bad_packed_fp6_count": (70, 5, np.array([0x81, 0x30, 0x10], dtype=np.uint8)),
+        "bad_block_codes_fp6_unpacked": (136, 1, np.zeros(32, dtype=np.uint8)),
+    }
+    for name, (sel, n, a) in blocks.items():
+        write(d, name, bytes([sel, n]) + npy_bytes(a))
+    return len(cases) + 1 + len(blocks)
 
 
 def main():

@@ -245,7 +245,7 @@ struct Alt {
   Target t;                        ///< the conversion (from is the source or the via format)
   std::optional<Format> via;       ///< double rounding: source → via (rne, nonsat, t's profile) → target
   enum class Ftz : std::uint8_t { none, inputs, outputs } ftz = Ftz::none;
-  bool swap_pairs = false;  ///< Packing::fp4x2: the two nibbles of each byte exchanged (T16)
+  bool swap_pairs = false;  ///< the packing's wrong bit order (PackOrder::swapped): fp4x2 nibbles exchanged (T16), fp6_dense MSB-first
   std::uint64_t eval(const Target& base, const Case& c) const {
     std::uint64_t in = c.input;
     Format from = base.from;
@@ -327,6 +327,11 @@ std::vector<Alt> panel(const Target& t) {
     a.swap_pairs = true;
     v.push_back(a);
   }
+  if (t.packing == Packing::fp6_dense) {
+    Alt a{"fp6 msb-first", "wrong FP6 bit order: an MSB-first bit stream, case 4g in the top bits of byte 3g", t, std::nullopt};
+    a.swap_pairs = true;
+    v.push_back(a);
+  }
   if (has_nan(t.to)) {
     Target a = t;
     a.profile.nan_sign = a.profile.nan_sign == NanSign::preserve ? NanSign::positive : NanSign::preserve;
@@ -347,6 +352,18 @@ Diagnosis diagnose(const Target& t, std::span<const Case> cases, std::span<const
   const std::vector<Alt> alts = panel(t);
   for (const Alt& a : alts) {
     Alternative r{a.name, a.bug, 0, cases.size()};
+    if (a.swap_pairs && t.packing == Packing::fp6_dense) {  // each group of 4 written MSB-first, read as dense
+      for (std::size_t g = 0; g < cases.size(); g += 4) {
+        std::uint8_t c[4] = {0, 0, 0, 0};  // a missing partner packs as 0
+        for (std::size_t l = 0; l < 4 && g + l < cases.size(); ++l) c[l] = static_cast<std::uint8_t>(a.eval(t, cases[g + l]) & 0x3f);
+        const std::vector<std::uint8_t> seen =
+            unpack_codes(Packing::fp6_dense, pack_codes(Packing::fp6_dense, c, PackOrder::swapped), 4);
+        for (std::size_t l = 0; l < 4 && g + l < cases.size(); ++l)
+          if (codes_match(t, got[g + l], seen[l], nc)) ++r.agree;
+      }
+      d.ranked.push_back(std::move(r));
+      continue;
+    }
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const std::size_t j = a.swap_pairs ? (i ^ 1) : i;
       const std::uint64_t want = j < cases.size() ? a.eval(t, cases[j]) : 0;  // a missing partner packs as 0
@@ -466,18 +483,22 @@ Mismatch make_mismatch(const Ctx& ctx, const Case& c, std::uint64_t got, std::ui
   return Mismatch{c, got, e.code, e.flags, failures, why_text(ctx, c), reproduce_text(ctx.t, c)};
 }
 
-/// Run `kernel` on `in`, one code per case in `out`, unpacking Packing::fp4x2 bytes (an odd count is
-/// padded with a +0 case).
+/// Run `kernel` on `in`, one code per case in `out`, unpacking packed bytes (fp4x2, fp6_dense; the
+/// count is padded with +0 cases to whole groups).
 void run_kernel(const BatchKernel& kernel, const Target& t, std::span<const Case> in, std::span<std::uint64_t> out) {
   if (t.packing == Packing::none) {
     kernel(in, out);
     return;
   }
+  const std::size_t g = packing_group(t.packing);
   std::vector<Case> padded(in.begin(), in.end());
-  if (padded.size() % 2) padded.push_back(Case{0, 0, CaseClass::zero});
-  std::vector<std::uint64_t> bytes(padded.size(), 0);
-  kernel(std::span<const Case>(padded), std::span<std::uint64_t>(bytes));
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = (bytes[i / 2] >> (4 * (i % 2))) & 0xfu;
+  while (padded.size() % g) padded.push_back(Case{0, 0, CaseClass::zero});
+  std::vector<std::uint64_t> words(padded.size(), 0);
+  kernel(std::span<const Case>(padded), std::span<std::uint64_t>(words));
+  std::vector<std::uint8_t> bytes(padded.size() / g * packing_group_bytes(t.packing));
+  for (std::size_t j = 0; j < bytes.size(); ++j) bytes[j] = static_cast<std::uint8_t>(words[j]);
+  const std::vector<std::uint8_t> codes = unpack_codes(t.packing, bytes, padded.size());
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = codes[i];
 }
 
 Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<const std::uint64_t> got,
@@ -538,15 +559,16 @@ Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<cons
       std::vector<std::uint64_t> out(cand.size(), 0);
       if (t.packing == Packing::none) {
         rerun(std::span<const Case>(cand), std::span<std::uint64_t>(out));
-      } else {  // each candidate packed with a +0 partner, so its result does not depend on another candidate
+      } else {  // each candidate packed with +0 partners, so its result does not depend on another candidate
+        const std::size_t g = packing_group(t.packing);
         std::vector<Case> paired;
         for (const Case& c : cand) {
           paired.push_back(c);
-          paired.push_back(Case{0, 0, CaseClass::zero});
+          for (std::size_t l = 1; l < g; ++l) paired.push_back(Case{0, 0, CaseClass::zero});
         }
         std::vector<std::uint64_t> po(paired.size(), 0);
         run_kernel(rerun, t, paired, po);
-        for (std::size_t i = 0; i < cand.size(); ++i) out[i] = po[2 * i];
+        for (std::size_t i = 0; i < cand.size(); ++i) out[i] = po[g * i];
       }
       ++r.kernel_calls;
       bool improved = false;
@@ -575,6 +597,62 @@ Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<cons
 
 }  // namespace
 
+std::size_t packing_group(Packing p) noexcept {
+  switch (p) {
+    case Packing::none: return 1;
+    case Packing::fp4x2: return 2;
+    case Packing::fp6_dense: return 4;
+  }
+  return 1;
+}
+std::size_t packing_group_bytes(Packing p) noexcept { return p == Packing::fp6_dense ? 3 : 1; }
+int packing_code_bits(Packing p) noexcept {
+  return p == Packing::fp4x2 ? 4 : p == Packing::fp6_dense ? 6 : 0;
+}
+
+std::vector<std::uint8_t> pack_codes(Packing p, std::span<const std::uint8_t> codes, PackOrder order) {
+  const std::size_t g = packing_group(p), gb = packing_group_bytes(p);
+  const int bits = packing_code_bits(p);
+  std::vector<std::uint8_t> out((codes.size() + g - 1) / g * gb, 0);
+  if (p == Packing::none) {
+    std::copy(codes.begin(), codes.end(), out.begin());
+    return out;
+  }
+  for (std::size_t i = 0; i < codes.size(); ++i)
+    if ((codes[i] >> bits) != 0)
+      throw Error("pack_codes: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) + " is wider than " +
+                  std::to_string(bits) + " bits (" + std::string(name(p)) + ")");
+  for (std::size_t j = 0; j * g < codes.size(); ++j) {
+    std::uint32_t c[4] = {0, 0, 0, 0};
+    for (std::size_t l = 0; l < g && j * g + l < codes.size(); ++l) c[l] = codes[j * g + l];
+    std::uint8_t* o = out.data() + j * gb;
+    if (p == Packing::fp4x2) {
+      o[0] = static_cast<std::uint8_t>(order == PackOrder::specified ? (c[0] | c[1] << 4) : (c[1] | c[0] << 4));
+    } else {  // fp6_dense: 24 bits, LSB-first (case 0 in bits 0..5) or MSB-first (case 0 in bits 18..23, byte 0 on top)
+      const std::uint32_t w = order == PackOrder::specified ? (c[0] | c[1] << 6 | c[2] << 12 | c[3] << 18)
+                                                            : (c[3] | c[2] << 6 | c[1] << 12 | c[0] << 18);
+      const int sh[3] = {order == PackOrder::specified ? 0 : 16, 8, order == PackOrder::specified ? 16 : 0};
+      for (int b = 0; b < 3; ++b) o[b] = static_cast<std::uint8_t>(w >> sh[b]);
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> unpack_codes(Packing p, std::span<const std::uint8_t> bytes, std::size_t count) {
+  const std::size_t g = packing_group(p), gb = packing_group_bytes(p);
+  if (bytes.size() != (count + g - 1) / g * gb)
+    throw Error("unpack_codes: " + std::to_string(bytes.size()) + " bytes do not hold " + std::to_string(count) + " " +
+                std::string(name(p)) + " codes");
+  std::vector<std::uint8_t> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint8_t* o = bytes.data() + i / g * gb;
+    if (p == Packing::none) out[i] = o[0];
+    else if (p == Packing::fp4x2) out[i] = static_cast<std::uint8_t>((o[0] >> (4 * (i % 2))) & 0xf);
+    else out[i] = static_cast<std::uint8_t>(((o[0] | o[1] << 8 | o[2] << 16) >> (6 * (i % 4))) & 0x3f);
+  }
+  return out;
+}
+
 const NameTable<CaseClass>& name_table(CaseClass) {
   static constexpr NameTable<CaseClass> t{"probe-class", "probe class", kClassEntries};
   return t;
@@ -596,8 +674,9 @@ void validate(const Target& t) {
   if (t.to.bits > kMaxTableBits)
     throw Error("check: target " + format_name(t.to) + " has " + std::to_string(t.to.bits) +
                 " bits; accepted: formats of at most 16 bits");
-  if (t.packing == Packing::fp4x2 && t.to.bits != 4)
-    throw Error("check: Packing::fp4x2 needs a 4-bit target; " + format_name(t.to) + " has " + std::to_string(t.to.bits));
+  if (t.packing != Packing::none && t.to.bits != packing_code_bits(t.packing))
+    throw Error("check: Packing::" + std::string(name(t.packing)) + " needs a " + std::to_string(packing_code_bits(t.packing)) +
+                "-bit target; " + format_name(t.to) + " has " + std::to_string(t.to.bits));
   if (t.spec.rounding == Rounding::sr && (t.spec.sr_bits < 1 || t.spec.sr_bits > 32))
     throw Error("check: sr_bits " + std::to_string(t.spec.sr_bits) + " is out of range; accepted: 1..32");
 }
@@ -803,7 +882,8 @@ Report check_batch(const BatchKernel& kernel, const Target& t, const Options& o)
   const std::vector<Case> cases = generate(t, o.gen);
   std::vector<std::uint64_t> got(cases.size(), 0);
   std::uint64_t calls = 0;
-  const std::size_t batch = t.packing == Packing::none ? o.batch : (o.batch + 1) / 2 * 2;  // whole pairs
+  const std::size_t grp = packing_group(t.packing);
+  const std::size_t batch = (o.batch + grp - 1) / grp * grp;  // whole packed groups
   for (std::size_t i = 0; i < cases.size(); i += batch) {
     const std::size_t n = std::min(batch, cases.size() - i);
     run_kernel(kernel, t, std::span<const Case>(cases.data() + i, n), std::span<std::uint64_t>(got.data() + i, n));

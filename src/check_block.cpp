@@ -79,25 +79,18 @@ std::string element_text(const Scheme& s, std::uint8_t c) {
 }
 
 
-/// Element codes of one block in the kernel's storage form (`swap`: the two nibbles of each byte exchanged).
+/// Element codes of one block in the kernel's storage form (`swap`: the packing's wrong bit order,
+/// PackOrder::swapped: fp4x2 nibbles exchanged, fp6_dense MSB-first).
 void store_codes(const BlockTarget& t, std::span<const std::uint8_t> codes, std::span<std::uint8_t> out, bool swap) {
-  if (t.packing == Packing::fp4x2) {
-    for (std::size_t j = 0; 2 * j + 1 < codes.size(); ++j) {
-      const std::uint8_t lo = codes[2 * j] & 0x0f, hi = codes[2 * j + 1] & 0x0f;
-      out[j] = swap ? static_cast<std::uint8_t>((lo << 4) | hi) : static_cast<std::uint8_t>((hi << 4) | lo);
-    }
-  } else {
-    std::copy(codes.begin(), codes.end(), out.begin());
-  }
+  const int bits = packing_code_bits(t.packing);
+  std::vector<std::uint8_t> c(codes.begin(), codes.end());
+  if (bits)
+    for (auto& x : c) x = static_cast<std::uint8_t>(x & ((1u << bits) - 1));
+  const std::vector<std::uint8_t> b = pack_codes(t.packing, c, swap ? PackOrder::swapped : PackOrder::specified);
+  std::copy(b.begin(), b.end(), out.begin());
 }
 std::vector<std::uint8_t> load_codes(const BlockTarget& t, std::span<const std::uint8_t> stored, std::size_t k) {
-  std::vector<std::uint8_t> c(k);
-  if (t.packing == Packing::fp4x2) {
-    for (std::size_t i = 0; i < k; ++i) c[i] = static_cast<std::uint8_t>((stored[i / 2] >> (4 * (i % 2))) & 0x0f);
-  } else {
-    std::copy(stored.begin(), stored.begin() + static_cast<std::ptrdiff_t>(k), c.begin());
-  }
-  return c;
+  return unpack_codes(t.packing, stored.first(code_bytes_per_block(t)), k);
 }
 
 /// One alternative semantics: another target, optionally with swapped nibbles.
@@ -189,6 +182,7 @@ std::vector<Alt> panel(const BlockTarget& t) {
                                                       : std::string(" (no tensor scale: amax/6 clamped up to 2^-6, x*(1/s))")), a);
   }
   if (t.packing == Packing::fp4x2) add("nibbles swapped", "wrong FP4 nibble order (T16)", t, true);
+  if (t.packing == Packing::fp6_dense) add("fp6 msb-first", "wrong FP6 bit order: an MSB-first bit stream (case 4g in the top bits of byte 3g)", t, true);
   return v;
 }
 
@@ -462,6 +456,7 @@ const NameTable<Packing>& name_table(Packing) {
   static constexpr NameEntry<Packing> kEntries[] = {
       {Packing::none, "none", "one code per output word"},
       {Packing::fp4x2, "fp4x2", "two 4-bit codes per byte, element 2j in the low nibble (OCP MX v1.0, CUDA fp4x2, torch float4_e2m1fn_x2)"},
+      {Packing::fp6_dense, "fp6_dense", "four 6-bit codes per 3 bytes, a little-endian bit stream: element i in bits [6i, 6i+6) (pack.hpp Fp6Packing::dense)"},
   };
   static constexpr NameTable<Packing> t{"probe-packing", "code packing", kEntries};
   return t;
@@ -476,7 +471,7 @@ std::string describe(const BlockTarget& t) {
   std::string s = scheme_name(t.scheme) + " (f32 blocks of " + std::to_string(t.scheme.block_cols) + ", " +
                   std::string(name(t.rounding.rounding)) + " " + std::string(name(t.rounding.overflow)) + ", " +
                   std::string(profile_name(t.profile)) + ")";
-  if (t.packing == Packing::fp4x2) s += " fp4x2";
+  if (t.packing != Packing::none) s += " " + std::string(name(t.packing));
   if (t.mx_quirks != MxQuirks::none) s += " mx-quirks " + std::string(name(t.mx_quirks));
   return s;
 }
@@ -496,11 +491,14 @@ void validate(const BlockTarget& t) {
   if (t.packing == Packing::fp4x2 &&
       (t.scheme.element.kind != ElementKind::floating || t.scheme.element.format.bits != 4 || t.scheme.block_cols % 2 != 0))
     throw Error("block target: fp4x2 packing needs a 4-bit element and an even block size");
+  if (t.packing == Packing::fp6_dense &&
+      (t.scheme.element.kind != ElementKind::floating || t.scheme.element.format.bits != 6 || t.scheme.block_cols % 4 != 0))
+    throw Error("block target: fp6_dense packing needs a 6-bit element (e2m3fn, e3m2fn) and a block size that is a multiple of 4");
 }
 
 std::size_t block_size(const BlockTarget& t) { return t.scheme.block_cols; }
 std::size_t code_bytes_per_block(const BlockTarget& t) {
-  return t.packing == Packing::fp4x2 ? t.scheme.block_cols / 2 : t.scheme.block_cols;
+  return t.scheme.block_cols / packing_group(t.packing) * packing_group_bytes(t.packing);
 }
 
 BlockResult expected_block(const BlockTarget& t, std::span<const float> block) {

@@ -44,6 +44,13 @@ std::vector<std::uint64_t> words(const NpyArray& a) {
   return v;
 }
 
+/// " (fp4x2: …)" for a packed storage form, "" for Packing::none.
+std::string packing_note(Packing p) {
+  for (const auto& e : name_table(Packing{}).entries)
+    if (e.value == p && p != Packing::none) return " (" + std::string(e.name) + ": " + std::string(e.summary) + ")";
+  return "";
+}
+
 }  // namespace
 
 ProbeManifest parse_probe_manifest(std::string_view text, const std::string& what) {
@@ -55,16 +62,36 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   }
   if (!m.is_object()) throw ParseError(what + ": not a JSON object (a probe manifest)");
   ProbeManifest p;
-  if (m.contains("block_target")) {  // probe gen --scheme: read whole by check_block's reader
+  if (m.contains("block_target")) {  // probe gen --scheme
     p.kind = ProbeManifest::Kind::block;
+    const json& b = field(m, "block_target", what);
+    if (!b.is_object()) throw ParseError(what + ": field \"block_target\" must be an object");
+    BlockTarget& t = p.block;
+    t.scheme = named(what, "scheme", [&] { return parse_scheme(str(b, "scheme", what)); });
+    t.rounding.rounding = named(what, "round", [&] { return parse<Rounding>(str(b, "round", what)); });
+    t.rounding.overflow = named(what, "overflow", [&] { return parse<Overflow>(str(b, "overflow", what)); });
+    t.profile = named(what, "profile", [&] { return parse_profile(str(b, "profile", what)); });
+    t.packing = named(what, "packing", [&] { return parse<Packing>(str(b, "packing", what)); });
+    if (b.contains("mx_quirks")) t.mx_quirks = named(what, "mx_quirks", [&] { return parse<MxQuirks>(str(b, "mx_quirks", what)); });
+    named(what, "block_target", [&] {
+      validate(t);
+      return 0;
+    });
+    if (b.contains("block") && uint(b, "block", what, 1, 1u << 20) != block_size(t))
+      throw ParseError(what + ": field \"block\" is not the scheme's block size " + std::to_string(block_size(t)));
     return p;
   }
   const json& t = field(m, "target", what);
   if (!t.is_object()) throw ParseError(what + ": field \"target\" must be an object");
   if (t.contains("kind")) {
     const std::string kind = str(t, "kind", what);
-    if (kind != "dot") throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: dot (or none: elementwise)");
-    p.kind = ProbeManifest::Kind::dot;
+    if (kind != "dot" && kind != "gemm")
+      throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: dot, gemm (or none: elementwise)");
+    p.kind = kind == "dot" ? ProbeManifest::Kind::dot : ProbeManifest::Kind::gemm;
+    if (p.kind == ProbeManifest::Kind::gemm) {
+      p.m = static_cast<std::size_t>(uint(t, "m", what, 1, 1024));
+      p.n = static_cast<std::size_t>(uint(t, "n", what, 1, 1024));
+    }
     p.dot.model = named(what, "model", [&] { return parse_dot_model(str(t, "model", what)); });
     p.dot.a = named(what, "a", [&] { return parse_format(str(t, "a", what)); });
     p.dot.b = named(what, "b", [&] { return parse_format(str(t, "b", what)); });
@@ -95,16 +122,17 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
 std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what,
                                      Packing packing) {
   const std::string& d = got.dtype;
-  if (packing == Packing::fp4x2) {  // packed bytes: unpack to one code per case
+  if (packing != Packing::none) {  // packed bytes (fp4x2, fp6_dense): unpack to one code per case
     if (d != "|u1" && d != "<u1")
-      throw Error(what + " has dtype " + d + "; accepted for --packing fp4x2: |u1 bytes, two e2m1 codes each");
-    if (got.element_count() != (n + 1) / 2)
+      throw Error(what + " has dtype " + d + "; accepted for --packing " + std::string(name(packing)) + ": |u1 bytes" +
+                  packing_note(packing));
+    const std::size_t g = packing_group(packing), need = (n + g - 1) / g * packing_group_bytes(packing);
+    if (got.element_count() != need)
       throw Error(what + " has " + std::to_string(got.element_count()) + " bytes but the probe folder has " +
-                  std::to_string(n) + " inputs; fp4x2 needs " + std::to_string((n + 1) / 2) + " bytes");
-    const std::vector<std::uint64_t> bytes = words(got);
-    std::vector<std::uint64_t> u(n);
-    for (std::size_t i = 0; i < n; ++i) u[i] = (bytes[i / 2] >> (4 * (i % 2))) & 0xf;
-    return u;
+                  std::to_string(n) + " inputs; " + std::string(name(packing)) + " needs " + std::to_string(need) + " bytes");
+    const std::vector<std::uint8_t> c =
+        unpack_codes(packing, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(got.data.data()), need), n);
+    return {c.begin(), c.end()};
   }
   const bool code = d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1" || d == "|i1" || d == "<i1" || d == "<u2" ||
                     d == "<V2" || d == "|V2" || d == "<f2" || d == "<u4" || d == "<u8";
@@ -114,6 +142,33 @@ std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t
   if (got.element_count() != n)
     throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
                 std::to_string(n) + " inputs; both must match");
+  return words(got);
+}
+
+std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what) {
+  const std::size_t cb = code_bytes_per_block(t);
+  const std::string& d = got.dtype;
+  if (d != "|u1" && d != "<u1" && d != "|V1" && d != "<V1")
+    throw Error(what + " has dtype " + d + "; accepted: |u1 (or <V1) element codes, " + std::to_string(cb) + " bytes per block" +
+                packing_note(t.packing));
+  if (got.element_count() != n * cb)
+    throw Error(what + " has " + std::to_string(got.element_count()) + " bytes but the probe folder has " + std::to_string(n) +
+                " blocks of " + std::to_string(cb) + " code bytes; accepted: shape [" + std::to_string(n) + ", " +
+                std::to_string(cb) + "] or [" + std::to_string(n * cb) + "]");
+  const auto* b = reinterpret_cast<const std::uint8_t*>(got.data.data());
+  return std::vector<std::uint8_t>(b, b + n * cb);
+}
+
+std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what) {
+  const bool fp32 = is_fp32_rule(t.scheme.rule);
+  const std::string& d = got.dtype;
+  const bool ok = fp32 ? (d == "<f4" || d == "<u4") : (d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1");
+  if (!ok)
+    throw Error(what + " has dtype " + d + "; accepted: " +
+                (fp32 ? std::string("<f4 FP32 decode scales (or <u4 bits)") : std::string("|u1 (or <V1) scale codes")));
+  if (got.element_count() != n)
+    throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " + std::to_string(n) +
+                " blocks; one scale per block");
   return words(got);
 }
 

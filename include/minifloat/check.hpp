@@ -50,10 +50,30 @@ enum class Packing : std::uint8_t {
   fp4x2,  ///< two 4-bit codes per byte, case 2j in the low nibble and case 2j+1 in the high one (OCP MX
           ///< v1.0 §5.3, CUDA __nv_fp4x2_storage_t, torch float4_e2m1fn_x2): a batched kernel writes
           ///< out[j] = the byte of cases 2j, 2j+1 (out[n/2…] unused); the checker pads to an even count
+  fp6_dense,  ///< four 6-bit codes (e2m3fn, e3m2fn) in 3 bytes, pack.hpp Fp6Packing::dense: a little-endian
+              ///< bit stream, case i in stream bits [6i, 6i + 6), byte j holds stream bits [8j, 8j + 8)
+              ///< ({0x01, 0x02, 0x03, 0x04} → {0x81, 0x30, 0x10}); a batched kernel writes out[j] = byte j
+              ///< (out[3n/4…] unused); the checker pads to a multiple of 4 cases. (FP6 one code per byte,
+              ///< Fp6Packing::one_per_byte, is Packing::none.)
 };
 
-/// "probe-packing": none fp4x2 (defined in check_block.cpp; CLI `probe gen --packing`).
+/// "probe-packing": none fp4x2 fp6_dense (defined in check_block.cpp; CLI `probe gen --packing`).
 const NameTable<Packing>& name_table(Packing);
+/// Cases per storage group (none 1, fp4x2 2, fp6_dense 4), the bytes of one group (1, 1, 3) and the
+/// code width a packing needs (0: any; fp4x2 4, fp6_dense 6).
+std::size_t packing_group(Packing p) noexcept;
+std::size_t packing_group_bytes(Packing p) noexcept;
+int packing_code_bits(Packing p) noexcept;
+/// Which bit order pack_codes writes: the packing's own, or the wrong one a kernel may use instead —
+/// fp4x2: the two nibbles exchanged (case 2j high, T16); fp6_dense: an MSB-first bit stream (case 4g
+/// in the top 6 bits of byte 3g: bytes a<<2|b>>4, b<<4|c>>2, c<<6|d).
+enum class PackOrder : std::uint8_t { specified, swapped };
+/// `codes` (a multiple of packing_group(p); each code within packing_code_bits(p), else Error) in the
+/// storage form of `p`: ceil(n / group) · group_bytes bytes. Packing::none copies.
+std::vector<std::uint8_t> pack_codes(Packing p, std::span<const std::uint8_t> codes, PackOrder order = PackOrder::specified);
+/// Inverse of pack_codes(p, …, specified): `count` codes from ceil(count / group) · group_bytes bytes
+/// (else Error).
+std::vector<std::uint8_t> unpack_codes(Packing p, std::span<const std::uint8_t> bytes, std::size_t count);
 
 struct Target {
   Format from = formats::f32;

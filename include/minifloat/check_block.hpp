@@ -34,7 +34,8 @@ namespace minifloat::check {
 /// amax). Only 1×k tiles (block_rows 1, block_cols ≥ 1) are accepted; deterministic rounding
 /// only (no SR).
 /// Outputs per block: k element codes (Packing::none: one per byte; Packing::fp4x2: k/2 bytes,
-/// element 2j in the low nibble, needs a 4-bit element and an even k) and one scale word:
+/// element 2j in the low nibble, needs a 4-bit element and an even k; Packing::fp6_dense: 3k/4 bytes,
+/// four codes per 3 bytes LSB-first, needs a 6-bit element and k a multiple of 4) and one scale word:
 ///  - E8M0 rules (ocp_floor rceil ceil even tosa): the e8m0fnu code (X = 2^(code − 127), 0xff NaN);
 ///  - nvfp4: the ue4m3 block-scale code (an e4m3fn byte, bit 7 zero);
 ///  - FP32 rules (fp32_amax fp32_pow2): the binary32 bits of the decode scale.
@@ -49,11 +50,12 @@ struct BlockTarget {
 /// "mxfp8_e4m3 (f32 blocks of 32, rne satfinite, ocp)".
 std::string describe(const BlockTarget& t);
 /// Throws Error naming what is accepted: a tile other than 1×k, an invalid scheme, Rounding::sr,
-/// fp4x2 packing with an element that is not 4 bits wide or an odd block size.
+/// fp4x2 packing with an element that is not 4 bits wide or an odd block size, fp6_dense packing
+/// with an element that is not 6 bits wide or a block size that is not a multiple of 4.
 void validate(const BlockTarget& t);
 /// k, the elements per block.
 std::size_t block_size(const BlockTarget& t);
-/// Bytes of element codes per block in the kernel's storage form (k, or k/2 for fp4x2).
+/// Bytes of element codes per block in the kernel's storage form (k, k/2 for fp4x2, 3k/4 for fp6_dense).
 std::size_t code_bytes_per_block(const BlockTarget& t);
 
 /// The named block classes (registry kind "block-class"; `minifloat names block-class`), generated

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // probe_files.hpp: the readers of a probe folder (what `probe check` reads): the manifest.json that
-// `probe gen` writes and the kernel's --got array, for elementwise targets (check.hpp) and dot targets
-// (check_dot.hpp). Compiled library; each has a libFuzzer target (fuzz/fuzz_probe_manifest.cpp,
+// `probe gen` writes and the kernel's --got array, for elementwise targets (check.hpp), dot targets
+// (check_dot.hpp) and block targets (check_block.hpp: --got codes and --got-scales). Compiled library; each has a libFuzzer target (fuzz/fuzz_probe_manifest.cpp,
 // fuzz/fuzz_probe_got.cpp).
 #pragma once
 #include <cstddef>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "check_block.hpp"
 #include "check_dot.hpp"
 #include "npy.hpp"
 
@@ -18,9 +19,12 @@ namespace minifloat::check {
 
 /// The target a probe folder was generated for (manifest.json, format_version 1).
 struct ProbeManifest {
-  enum class Kind : std::uint8_t { convert, dot, block } kind = Kind::convert;  ///< block: a "block_target" folder (check_block.hpp; read by its own reader)
+  enum class Kind : std::uint8_t { convert, dot, block, gemm } kind = Kind::convert;
   Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"[, "packing"]}}
-  DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}
+  DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}; kind gemm: the same with "kind": "gemm"
+  std::size_t m = 0, n = 0;  ///< kind gemm: {"target": {…, "m", "n"}} (1..1024 each; D is m×n, K is dot.k)
+  BlockTarget block{};  ///< kind block: {"block_target": {"scheme", "round", "overflow", "profile", "packing"[, "mx_quirks"][, "block"]}}
+                        ///< ("block", when present, must equal the scheme's block size)
   int ulps = 8;      ///< "ulps" (convert; 1..64, default 8)
 };
 
@@ -31,11 +35,18 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
 
 /// The kernel's codes of an elementwise target from a --got array of n elements: |u1 |i1 |V1 <V1 (≤ 8
 /// bits), <u2 <V2 <f2 (≤ 16 bits), <u4, <u8; the element width must hold `to`'s codes. With
-/// Packing::fp4x2, ceil(n/2) |u1 bytes of two e2m1 codes each (element 2i in the low nibble) are
-/// unpacked to n codes. Throws Error (one line naming `what`) for another dtype, a narrower element or
+/// Packing::fp4x2, ceil(n/2) |u1 bytes of two e2m1 codes each (element 2i in the low nibble), with
+/// Packing::fp6_dense ceil(n/4)·3 |u1 bytes (4 six-bit codes each, LSB-first), are unpacked to n codes. Throws Error (one line naming `what`) for another dtype, a narrower element or
 /// another count.
 std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t n, const std::string& what,
                                      Packing packing = Packing::none);
+/// The kernel's element codes of a block target for n blocks, in its storage form: n ·
+/// code_bytes_per_block(t) bytes of |u1 <u1 |V1 <V1 (shape [n, bytes] or flat). Throws Error (one line
+/// naming `what`) for another dtype or another count.
+std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what);
+/// The kernel's scale words of a block target, one per block (any shape of n elements): |u1 <u1 |V1
+/// <V1 codes (E8M0 and ue4m3 rules), <f4 or <u4 binary32 bits (FP32 rules). Throws Error as above.
+std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what);
 /// The kernel's results of a dot target: n elements of <f4 or <u4 (f32 result) / <f2 or <u2 (f16
 /// result), any shape. Throws Error as got_codes.
 std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what);

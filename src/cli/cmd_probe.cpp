@@ -282,16 +282,20 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                                       "--format is A's element format; writes a.npy b.npy c.npy (check_dot.hpp)");
   gen->add_option("--format-b", g.format_b, "With --model: B's element format (default: --format)");
   gen->add_option("--k", g.k, "With --model: terms per dot product, 1..4096 (default 32)");
+  gen->add_option("--shape", g.shape, "With --model: a GEMM D = A·B + C of MxNxK (M, N 1..1024, K 1..4096): writes a.npy "
+                                      "(M×K) b.npy (K×N) c.npy (M×N); --got is D (M×N)");
   gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
   gen->add_option("--scheme", g.scheme, "Block kernel: a scheme name or spec (minifloat names scheme) with 1xk tiles; inputs f32 blocks");
   gen->add_option("--packing", g.packing, "How the kernel stores its codes: " + choices<check::Packing>("none"));
   gen->add_option("--mx-quirks", g.mx_quirks, "With --scheme: a peer's MX/NVFP4 quantizer, " + choices<MxQuirks>("none"));
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
-  chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape)")->required();
+  chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape; packed bytes with "
+                                  "--packing); dot folders: the results; GEMM folders: D (M×N)")->required();
   chk->add_option("--rerun", k.rerun,
                   "Shrink by running this command on candidate inputs: {in} is an inputs .npy, {out} the codes .npy "
-                  "to write, {rbits} the SR words .npy");
+                  "to write, {rbits} the SR words .npy; block probes: {in} (<f4 [m, k]) {codes} {scales} (as --got, "
+                  "--got-scales); dot and GEMM probes: {a} {b} {c} {out}");
   chk->add_option("--nan", k.nan, "NaN comparison: bits (default: bit for bit) or any (any NaN code matches any)");
   chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
   chk->add_option("--got-scales", k.got_scales,
@@ -300,6 +304,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
 
 int run_probe_gen(const ProbeGenOptions& o) {
   if (o.model) return run_probe_gen_dot(o);
+  if (o.shape && !o.model) throw Error("--shape needs --model (GEMM probes)");
   if (o.format_b || o.k) throw Error(std::string(o.k ? "--k" : "--format-b") + " needs --model (dot/GEMM probes)");
   if (o.scheme) return run_probe_gen_block(o);
   if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
@@ -310,8 +315,10 @@ int run_probe_gen(const ProbeGenOptions& o) {
   t.from = with_option("--from", [&] { return parse_format(o.from); });
   t.spec = parse_spec(o.round, o.overflow.value_or("nonsat"), o.sr_variant, o.sr_bits);
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
-  if (t.packing == check::Packing::fp4x2 && t.to.bits != 4)
-    throw Error("--packing fp4x2 needs a 4-bit --format (e2m1fn), not " + format_name(t.to));
+  if (t.packing != check::Packing::none && t.to.bits != check::packing_code_bits(t.packing))
+    throw Error("--packing " + std::string(name(t.packing)) + " needs a " + std::to_string(check::packing_code_bits(t.packing)) +
+                "-bit --format (" + (t.packing == check::Packing::fp4x2 ? "e2m1fn" : "e2m3fn, e3m2fn") + "), not " +
+                format_name(t.to));
   with_option("--format", [&] {
     check::validate(t);
     return 0;
@@ -359,10 +366,11 @@ int run_probe_gen(const ProbeGenOptions& o) {
   if (sr) i_rb = outs.add_output(dir / "rbits.npy", "--out rbits.npy");
   write_npy(outs, i_in, words_npy(source_descr(t.from), {n}, in));
   write_npy(outs, i_cls, words_npy("|u1", {n}, cls));
-  if (t.packing == check::Packing::fp4x2) {  // case 2j in the low nibble, 2j+1 in the high one
-    std::vector<std::uint64_t> packed((n + 1) / 2, 0);
-    for (std::size_t i = 0; i < n; ++i) packed[i / 2] |= (exp[i] & 0xf) << (4 * (i % 2));
-    write_npy(outs, i_exp, words_npy("|u1", {packed.size()}, packed));
+  if (t.packing != check::Packing::none) {  // fp4x2: case 2j in the low nibble; fp6_dense: 4 cases in 3 bytes
+    std::vector<std::uint8_t> c8(n);
+    for (std::size_t i = 0; i < n; ++i) c8[i] = static_cast<std::uint8_t>(exp[i]);
+    const std::vector<std::uint8_t> b = check::pack_codes(t.packing, c8);
+    write_npy(outs, i_exp, words_npy("|u1", {b.size()}, std::vector<std::uint64_t>(b.begin(), b.end())));
   } else {
     write_npy(outs, i_exp, words_npy(t.to.bits <= 8 ? "|u1" : "<u2", {n}, exp));
   }
@@ -379,6 +387,7 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
   if (pm.kind == check::ProbeManifest::Kind::block) return run_probe_check_block(o);
   if (pm.kind == check::ProbeManifest::Kind::dot) return run_probe_check_dot(o, manifest_text);
+  if (pm.kind == check::ProbeManifest::Kind::gemm) return run_probe_check_gemm(o, manifest_text);
   if (o.got_scales) throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
   check::Options opt;
@@ -430,14 +439,15 @@ int run_probe_check(const ProbeCheckOptions& o) {
       std::fflush(stdout);
       const int st = std::system(cmd.c_str());
       if (st != 0) throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
-      std::vector<std::uint64_t> w = raw_words(read_npy(pout));
-      if (t.packing == check::Packing::fp4x2 && w.size() == (c.size() + 1) / 2) {
-        std::vector<std::uint64_t> u(c.size());
-        for (std::size_t i = 0; i < c.size(); ++i) u[i] = (w[i / 2] >> (4 * (i % 2))) & 0xf;
-        w = std::move(u);
+      if (!fs::exists(pout)) throw Error("--rerun command wrote no {out} file: " + quote_input(cmd));
+      // Read as --got; a packed kernel's words are its bytes (out[j] = byte j, as check.hpp's BatchKernel).
+      const std::vector<std::uint64_t> w = check::got_codes(read_npy(pout), t.to, c.size(), "--rerun {out}", t.packing);
+      if (t.packing == check::Packing::none) {
+        std::copy(w.begin(), w.end(), out.begin());
+      } else {
+        const std::vector<std::uint8_t> b = check::pack_codes(t.packing, std::vector<std::uint8_t>(w.begin(), w.end()));
+        std::copy(b.begin(), b.end(), out.begin());
       }
-      if (w.size() != c.size()) throw Error("--rerun wrote " + std::to_string(w.size()) + " codes for " + std::to_string(c.size()) + " inputs");
-      std::copy(w.begin(), w.end(), out.begin());
     };
   }
   check::Report r;
@@ -515,10 +525,8 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   for (std::size_t i = 0; i < n; ++i) {
     cls[i] = static_cast<std::uint64_t>(cases.classes[i]);
     const check::BlockResult r = check::expected_block(t, cases.at(i));
-    for (std::size_t j = 0; j < cb; ++j)
-      codes[i * cb + j] = t.packing == check::Packing::fp4x2
-                              ? static_cast<std::uint64_t>((r.codes[2 * j] & 0xf) | ((r.codes[2 * j + 1] & 0xf) << 4))
-                              : r.codes[j];
+    const std::vector<std::uint8_t> stored = check::pack_codes(t.packing, r.codes);  // kernel storage form
+    for (std::size_t j = 0; j < cb; ++j) codes[i * cb + j] = stored[j];
     scales[i] = r.scale;
   }
   ordered_json m;
@@ -554,26 +562,14 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
 
 int run_probe_check_block(const ProbeCheckOptions& o) {
   const fs::path dir(o.dir);
-  const ordered_json m = ordered_json::parse(read_text(dir / "manifest.json"));
-  check::BlockTarget t;
-  try {
-    const auto& j = m.at("block_target");
-    t.scheme = parse_scheme(j.at("scheme").get<std::string>());
-    t.rounding.rounding = parse<Rounding>(j.at("round").get<std::string>());
-    t.rounding.overflow = parse<Overflow>(j.at("overflow").get<std::string>());
-    t.profile = parse_profile(j.at("profile").get<std::string>());
-    t.packing = parse<check::Packing>(j.at("packing").get<std::string>());
-    if (j.contains("mx_quirks")) t.mx_quirks = parse<MxQuirks>(j.at("mx_quirks").get<std::string>());
-  } catch (const ordered_json::exception& e) {
-    throw ParseError((dir / "manifest.json").string() + ": bad block target (" + e.what() + ")");
-  }
-  check::validate(t);
+  const check::BlockTarget t =
+      check::parse_probe_manifest(read_text(dir / "manifest.json"), (dir / "manifest.json").string()).block;
   if (!o.got_scales) throw Error(o.dir + " holds a block probe: give the kernel's scales with --got-scales SCALES.npy");
-  if (!o.rerun.empty()) throw Error("--rerun is not supported for block probes yet; use the library's check_blocks to shrink");
   if (o.nan != "bits") throw Error("--nan applies to elementwise probes; block probes compare bit for bit");
   check::BlockOptions opt;
+  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
   const NpyArray ia = read_npy(dir / "inputs.npy");
-  const std::size_t k = check::block_size(t), cb = check::code_bytes_per_block(t);
+  const std::size_t k = check::block_size(t);
   if (ia.dtype != "<f4" || ia.shape.size() != 2 || ia.shape[1] != k)
     throw Error((dir / "inputs.npy").string() + " must be <f4 [blocks, " + std::to_string(k) + "]");
   const std::size_t n = ia.shape[0];
@@ -588,26 +584,52 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
     if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a block class", o.dir, i, cls[i]));
     cases.classes.push_back(static_cast<check::BlockClass>(cls[i]));
   }
-  const NpyArray ga = read_npy(o.got);
-  if (ga.dtype != "|u1" && ga.dtype != "<u1" && ga.dtype != "|V1" && ga.dtype != "<V1")
-    throw Error("--got has dtype " + ga.dtype + "; accepted: |u1 (or <V1) element codes, " + std::to_string(cb) + " bytes per block" +
-                (t.packing == check::Packing::fp4x2 ? " (fp4x2: two codes a byte, low nibble first)" : ""));
-  if (ga.element_count() != n * cb)
-    throw Error(fmt::format("--got has {} bytes but {} has {} blocks of {} code bytes; accepted: shape [{}, {}] or [{}]",
-                            ga.element_count(), o.dir, n, cb, n, cb, n * cb));
-  std::vector<std::uint8_t> got(n * cb);
-  std::memcpy(got.data(), ga.data.data(), got.size());
-  const NpyArray sa = read_npy(*o.got_scales);
-  const bool fp32 = is_fp32_rule(t.scheme.rule);
-  const bool ok_descr = fp32 ? (sa.dtype == "<f4" || sa.dtype == "<u4")
-                             : (sa.dtype == "|u1" || sa.dtype == "<u1" || sa.dtype == "|V1" || sa.dtype == "<V1");
-  if (!ok_descr)
-    throw Error("--got-scales has dtype " + sa.dtype + "; accepted: " +
-                (fp32 ? std::string("<f4 FP32 decode scales (or <u4 bits)") : std::string("|u1 (or <V1) scale codes")));
-  if (sa.element_count() != n)
-    throw Error(fmt::format("--got-scales has {} elements but {} has {} blocks; one scale per block", sa.element_count(), o.dir, n));
-  const std::vector<std::uint64_t> scales = raw_words(sa);
-  const check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt);
+  const std::vector<std::uint8_t> got = check::got_block_codes(read_npy(o.got), t, n, "--got");
+  const std::vector<std::uint64_t> scales = check::got_block_scales(read_npy(*o.got_scales), t, n, "--got-scales");
+
+  // --rerun: {in} the candidate blocks (<f4 [m, k]), {codes} and {scales} the files the command writes
+  // (as --got and --got-scales).
+  check::BlockKernel rerun;
+  fs::path tmp;
+  if (!o.rerun.empty()) {
+    for (const char* p : {"{in}", "{codes}", "{scales}"})
+      if (o.rerun.find(p) == std::string::npos)
+        throw Error("--rerun for a block probe must name the candidate files as {in} {codes} {scales}, e.g. --rerun "
+                    "'python k.py {in} {codes} {scales}'");
+    tmp = dir / (".rerun-" + std::to_string(::getpid()));
+    fs::create_directories(tmp);
+    rerun = [&, tmp](std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> sc) {
+      const std::size_t m = in.size() / k;
+      const fs::path pin = tmp / "inputs.npy", pc = tmp / "codes.npy", ps = tmp / "scales.npy";
+      fs::remove(pc);
+      fs::remove(ps);
+      std::vector<std::uint64_t> w(in.size());
+      for (std::size_t i = 0; i < in.size(); ++i) w[i] = std::bit_cast<std::uint32_t>(in[i]);
+      write_npy(pin, words_npy("<f4", {m, k}, w));
+      std::string cmd = o.rerun;
+      for (const auto& [key, v] : {std::pair<std::string, std::string>{"{in}", pin.string()}, {"{codes}", pc.string()},
+                                   {"{scales}", ps.string()}})
+        for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size())) cmd.replace(p, key.size(), v);
+      std::fflush(stdout);
+      const int st = std::system(cmd.c_str());
+      if (st != 0)
+        throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
+      for (const auto& f : {pc, ps})
+        if (!fs::exists(f)) throw Error("--rerun command wrote no " + f.filename().string() + " ({codes}, {scales}): " + quote_input(cmd));
+      const std::vector<std::uint8_t> c = check::got_block_codes(read_npy(pc), t, m, "--rerun {codes}");
+      const std::vector<std::uint64_t> s = check::got_block_scales(read_npy(ps), t, m, "--rerun {scales}");
+      std::copy(c.begin(), c.end(), codes.begin());
+      std::copy(s.begin(), s.end(), sc.begin());
+    };
+  }
+  check::BlockReport r;
+  try {
+    r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
+  } catch (...) {
+    if (!tmp.empty()) fs::remove_all(tmp);
+    throw;
+  }
+  if (!tmp.empty()) fs::remove_all(tmp);
 
   OutputSet outs;
   outs.add_input(o.got, "--got");

@@ -5,9 +5,11 @@
 //   minifloat decode --in C.npy --format F --to f32|f64 --out X.npy      (the file form of `decode`)
 //   minifloat probe gen --format F --from f32|f64|f16|bf16 [--round …] --count N --seed S --out DIR
 //   minifloat probe check DIR --got GOT.npy [--rerun 'CMD {in} {out}']
-//   minifloat probe gen --model M --format A [--format-b B] [--k K] --count N --seed S --out DIR   (dot/GEMM)
-//   minifloat probe gen --scheme S [--round … --overflow … --profile … --packing fp4x2] --count N --seed S --out DIR
-//   minifloat probe check DIR --got CODES.npy --got-scales SCALES.npy      (block kernels, check_block.hpp)
+//   minifloat probe gen --model M --format A [--format-b B] [--k K] --count N --seed S --out DIR   (dot)
+//   minifloat probe gen --model M --format A [--format-b B] --shape MxNxK --seed S --out DIR       (GEMM)
+//   minifloat probe gen --scheme S [--round … --overflow … --profile … --packing fp4x2|fp6_dense] --count N --seed S --out DIR
+//   minifloat probe check DIR --got CODES.npy --got-scales SCALES.npy [--rerun 'CMD {in} {codes} {scales}']
+//                                                                           (block kernels, check_block.hpp)
 // Exit status: 0 pass, 1 mismatch (probe check), 2 bad input (one line on stderr).
 #pragma once
 #include <CLI/CLI.hpp>
@@ -39,6 +41,7 @@ struct ProbeGenOptions {
   std::optional<std::string> overflow;  ///< default nonsat (elementwise), satfinite (--scheme, as quantize)
   std::optional<std::string> sr_variant, sr_bits, count, seed, ulps;
   std::optional<std::string> model, format_b, k;  ///< --model (dot/GEMM kernels: cmd_probe_dot.cpp), --format-b, --k
+  std::optional<std::string> shape;               ///< --shape MxNxK (with --model: a GEMM folder)
   std::optional<std::string> scheme, packing;  ///< --scheme NAME|SPEC (block target), --packing none|fp4x2
   std::optional<std::string> mx_quirks;        ///< --mx-quirks none|torchao_0_18 (block targets)
 };
@@ -58,7 +61,9 @@ int run_probe_check(const ProbeCheckOptions& o);
 /// e8m0fnu / ue4m3 codes, or <f4 [n] FP32 decode scales), DIR/manifest.json ("block_target").
 int run_probe_gen_block(const ProbeGenOptions& o);
 /// probe check of a block folder: --got as expected.npy, --got-scales as expected_scales.npy (<u4 bits
-/// also accepted for FP32 scales). Writes DIR/report.json and DIR/minimal.npy (<f4 [m, k]).
+/// also accepted for FP32 scales); --rerun 'CMD {in} {codes} {scales}' shrinks by running CMD on candidate
+/// blocks ({in} <f4 [m, k]; it writes {codes} and {scales} as --got and --got-scales). Writes
+/// DIR/report.json and DIR/minimal.npy (<f4 [m, k]).
 int run_probe_check_block(const ProbeCheckOptions& o);
 
 /// `probe gen --model M --format A [--format-b B] [--k K]` (check_dot.hpp): DIR/a.npy, DIR/b.npy (N×K codes,
@@ -68,5 +73,16 @@ int run_probe_gen_dot(const ProbeGenOptions& o);
 /// `probe check` of a `--model` folder (`manifest_text`: its manifest.json): --got holds N results (<f4/<u4,
 /// or <f2/<u2); --rerun names {a} {b} {c} {out}. Writes report.json and minimal_a/b/c.npy.
 int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_text);
+/// `probe gen --model M --shape MxNxK`: DIR/a.npy (M×K codes), DIR/b.npy (K×N codes), DIR/c.npy (M×N <f4),
+/// DIR/classes.npy (|u1 M×N), DIR/expected.npy (M×N), DIR/manifest.json (target kind "gemm"). Output
+/// (i, i) is designed case i of the dot generator (row i of A, column i of B, C[i][i]); the other
+/// outputs (C +0 there) are scored as class `random`. Rows/columns beyond min(M, N) reuse the designed
+/// vectors cyclically.
+int run_probe_gen_gemm(const ProbeGenOptions& o);
+/// `probe check` of a `--shape` folder: --got holds D (M×N results); each output element is one dot
+/// case for check_dot's shrinking and diagnosis; --rerun names {a} {b} {c} {out} (the candidates as one
+/// m×m GEMM each round, gemm_as_dot). Writes report.json and minimal_a.npy (m×K), minimal_b.npy (K×m),
+/// minimal_c.npy (m×m, C[i][i] = case i's c, else +0): the minimal cases are D's diagonal.
+int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest_text);
 
 }  // namespace minifloat::cli

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <tuple>
 #include <sys/wait.h>
 
 #include "cmd_probe.hpp"
@@ -116,6 +117,7 @@ check::DotTarget dot_target_of(const ProbeGenOptions& o) {
 }
 
 int run_probe_gen_dot(const ProbeGenOptions& o) {
+  if (o.shape) return run_probe_gen_gemm(o);
   if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant ||
       o.sr_bits || o.ulps)
     throw Error("--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
@@ -246,6 +248,219 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
     write_npy(outs, ia, words(code_descr(t.a), {mn, k}, a));
     write_npy(outs, ib, words(code_descr(t.b), {mn, k}, b));
     write_npy(outs, ic, words("<f4", {mn}, c));
+  }
+  outs.commit();
+  fmt::print("{}", r.text());
+  return r.ok() ? 0 : 1;
+}
+
+// ---- GEMM folders: probe gen --model M --shape MxNxK, probe check of such a folder -----------------
+
+namespace {
+
+struct Shape {
+  std::size_t m = 0, n = 0, k = 0;
+};
+
+Shape parse_shape(const std::string& text) {
+  const std::string bad = "--shape '" + quote_input(text) + "' is not MxNxK; accepted: M and N 1..1024, K 1..4096, e.g. --shape 64x64x32";
+  std::size_t v[3] = {0, 0, 0}, part = 0;
+  bool digit = false;
+  for (char ch : text) {
+    if (ch == 'x' || ch == 'X') {
+      if (!digit || ++part > 2) throw Error(bad);
+      digit = false;
+    } else if (ch >= '0' && ch <= '9') {
+      v[part] = v[part] * 10 + static_cast<std::size_t>(ch - '0');
+      if (v[part] > 100000) throw Error(bad);
+      digit = true;
+    } else {
+      throw Error(bad);
+    }
+  }
+  if (part != 2 || !digit || v[0] < 1 || v[0] > 1024 || v[1] < 1 || v[1] > 1024 || v[2] < 1 || v[2] > 4096) throw Error(bad);
+  return {v[0], v[1], v[2]};
+}
+
+/// One dot case per output element of D = A·B + C (row-major A m×k, B k×n, C m×n words), D's order.
+std::vector<check::DotCase> gemm_cases(const Shape& s, const std::vector<std::uint64_t>& A, const std::vector<std::uint64_t>& B,
+                                       const std::vector<std::uint64_t>& C) {
+  std::vector<check::DotCase> v(s.m * s.n);
+  for (std::size_t i = 0; i < s.m; ++i)
+    for (std::size_t j = 0; j < s.n; ++j) {
+      check::DotCase& c = v[i * s.n + j];
+      c.a.assign(A.begin() + static_cast<std::ptrdiff_t>(i * s.k), A.begin() + static_cast<std::ptrdiff_t>((i + 1) * s.k));
+      c.b.resize(s.k);
+      for (std::size_t l = 0; l < s.k; ++l) c.b[l] = B[l * s.n + j];
+      c.c = C[i * s.n + j];
+      c.cls = check::DotClass::random;
+    }
+  return v;
+}
+
+void write_gemm(OutputSet& outs, const fs::path& dir, const check::DotTarget& t, const Shape& s, const std::vector<std::uint64_t>& A,
+                const std::vector<std::uint64_t>& B, const std::vector<std::uint64_t>& C, const std::string& what,
+                const std::string& prefix = "") {
+  const OutputId ia = outs.add_output(dir / (prefix + "a.npy"), what + " " + prefix + "a.npy");
+  const OutputId ib = outs.add_output(dir / (prefix + "b.npy"), what + " " + prefix + "b.npy");
+  const OutputId ic = outs.add_output(dir / (prefix + "c.npy"), what + " " + prefix + "c.npy");
+  write_npy(outs, ia, words(code_descr(t.a), {s.m, s.k}, A));
+  write_npy(outs, ib, words(code_descr(t.b), {s.k, s.n}, B));
+  write_npy(outs, ic, words("<f4", {s.m, s.n}, C));
+}
+
+}  // namespace
+
+int run_probe_gen_gemm(const ProbeGenOptions& o) {
+  if (o.k || o.count) throw Error("--shape MxNxK gives K and the number of outputs; --k and --count do not apply with it");
+  const Shape s = parse_shape(*o.shape);
+  ProbeGenOptions d = o;
+  d.shape.reset();
+  d.k = std::to_string(s.k);
+  if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant || o.sr_bits || o.ulps)
+    throw Error("--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
+                "model fixes every rounding); accepted with --model --shape: --format, --format-b, --seed, --out");
+  const check::DotTarget t = dot_target_of(d);
+  const std::size_t D = std::min(s.m, s.n);
+  check::DotGenOptions g;
+  g.seed = std::stoull(*o.seed);
+  g.count = D;
+  const std::vector<check::DotCase> pool = check::generate(t, g);
+  std::vector<const check::DotCase*> diag(D);
+  for (std::size_t i = 0; i < D; ++i) diag[i] = &pool[i * pool.size() / D];  // every class, evenly
+  std::vector<std::uint64_t> A(s.m * s.k), B(s.k * s.n), C(s.m * s.n, 0);
+  for (std::size_t i = 0; i < s.m; ++i)
+    for (std::size_t l = 0; l < s.k; ++l) A[i * s.k + l] = diag[i % D]->a[l];
+  for (std::size_t j = 0; j < s.n; ++j)
+    for (std::size_t l = 0; l < s.k; ++l) B[l * s.n + j] = diag[j % D]->b[l];
+  for (std::size_t i = 0; i < D; ++i) C[i * s.n + i] = diag[i]->c;
+  std::vector<check::DotCase> cases = gemm_cases(s, A, B, C);
+  std::vector<std::uint64_t> cls(cases.size()), exp(cases.size());
+  for (std::size_t i = 0; i < D; ++i) cases[i * s.n + i].cls = diag[i]->cls;
+  for (std::size_t e = 0; e < cases.size(); ++e) {
+    cls[e] = static_cast<std::uint64_t>(cases[e].cls);
+    exp[e] = check::expected(t, cases[e]).code;
+  }
+  create_output_folder(o.out, "--out");
+  const Format out = check::result_format(t);
+  ordered_json m;
+  m["generator"] = "minifloat probe gen";
+  m["version"] = "0.1.0";
+  m["format_version"] = 1;
+  m["target"] = {{"kind", "gemm"}, {"a", format_name(t.a)}, {"b", format_name(t.b)}, {"m", s.m},
+                 {"n", s.n},       {"k", t.k},             {"model", t.model.name},   {"result", format_name(out)}};
+  m["target_text"] = "gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ": " + check::describe(t);
+  m["seed"] = g.seed;
+  m["cases"] = cases.size();
+  m["classes"] = ordered_json::array();
+  for (const auto& e : name_table(check::DotClass{}).entries) m["classes"].push_back(std::string(e.name));
+  m["files"] = {{"a", "a.npy"}, {"b", "b.npy"}, {"c", "c.npy"}, {"classes", "classes.npy"}, {"expected", "expected.npy"},
+                {"result_dtype", result_descr(out)}};
+  const fs::path dir(o.out);
+  OutputSet outs;
+  write_gemm(outs, dir, t, s, A, B, C, "--out");
+  const OutputId i_cls = outs.add_output(dir / "classes.npy", "--out classes.npy");
+  const OutputId i_exp = outs.add_output(dir / "expected.npy", "--out expected.npy");
+  const OutputId i_man = outs.add_output(dir / "manifest.json", "--out manifest.json");
+  write_npy(outs, i_cls, words("|u1", {s.m, s.n}, cls));
+  write_npy(outs, i_exp, words(result_descr(out), {s.m, s.n}, exp));
+  outs.write(i_man, m.dump(2) + "\n");
+  outs.commit();
+  fmt::print("minifloat: wrote a {}x{}x{} GEMM ({} outputs, {} designed on the diagonal) for {} under {}\n", s.m, s.n, s.k,
+             cases.size(), D, check::describe(t), o.out);
+  return 0;
+}
+
+int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest_text) {
+  const fs::path dir(o.dir);
+  const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
+  const check::DotTarget& t = pm.dot;
+  const Shape s{pm.m, pm.n, t.k};
+  check::DotOptions opt;
+  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
+  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
+  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  const NpyArray a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
+  for (const auto& [arr, f, nm, r0, r1] : {std::tuple{&a, t.a, "a.npy", s.m, s.k}, std::tuple{&b, t.b, "b.npy", s.k, s.n}}) {
+    if (arr->dtype != code_descr(f))
+      throw Error((dir / nm).string() + " has dtype " + arr->dtype + "; the manifest's " + format_name(f) + " needs " + code_descr(f));
+    if (arr->shape != std::vector<std::size_t>{r0, r1})
+      throw Error((dir / nm).string() + " must have shape (" + std::to_string(r0) + ", " + std::to_string(r1) + ")");
+  }
+  if (c.dtype != "<f4" || c.shape != std::vector<std::size_t>{s.m, s.n})
+    throw Error((dir / "c.npy").string() + " must be <f4 of shape (" + std::to_string(s.m) + ", " + std::to_string(s.n) + ")");
+  const std::vector<std::uint64_t> A = unwords(a), B = unwords(b), C = unwords(c);
+  for (std::size_t e = 0; e < A.size(); ++e)
+    if ((A[e] & ~code_mask(t.a)) != 0) throw Error(fmt::format("{}: a.npy element {} is not a {} code", o.dir, e, format_name(t.a)));
+  for (std::size_t e = 0; e < B.size(); ++e)
+    if ((B[e] & ~code_mask(t.b)) != 0) throw Error(fmt::format("{}: b.npy element {} is not a {} code", o.dir, e, format_name(t.b)));
+  std::vector<check::DotCase> cases = gemm_cases(s, A, B, C);
+  const std::vector<std::uint64_t> cls = unwords(read_npy(dir / "classes.npy"));
+  if (cls.size() != cases.size()) throw Error(o.dir + ": classes.npy does not hold one class per output of D (" + std::to_string(cases.size()) + ")");
+  for (std::size_t e = 0; e < cases.size(); ++e) {
+    if (cls[e] >= name_table(check::DotClass{}).entries.size())
+      throw Error(fmt::format("{}: classes.npy element {} = {} is not a dot class", o.dir, e, cls[e]));
+    cases[e].cls = static_cast<check::DotClass>(cls[e]);
+  }
+  const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, cases.size(), "--got");
+
+  check::DotKernel rerun;
+  fs::path tmp;
+  if (!o.rerun.empty()) {
+    for (const char* p : {"{a}", "{b}", "{c}", "{out}"})
+      if (o.rerun.find(p) == std::string::npos)
+        throw Error("--rerun for a GEMM probe must name the candidate files as {a} {b} {c} and {out}, e.g. --rerun "
+                    "'python gemm.py {a} {b} {c} {out}'");
+    tmp = dir / (".rerun-" + std::to_string(::getpid()));
+    fs::create_directories(tmp);
+    check::GemmKernel gemm = [&, tmp](std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> GA,
+                                      std::span<const std::uint64_t> GB, std::span<const std::uint64_t> GC, std::span<std::uint64_t> GD) {
+      const fs::path pout = tmp / "got.npy";
+      fs::remove(pout);
+      {
+        OutputSet w;
+        write_gemm(w, tmp, t, {m, n, k}, {GA.begin(), GA.end()}, {GB.begin(), GB.end()}, {GC.begin(), GC.end()}, "--rerun");
+        w.commit();
+      }
+      std::string cmd = o.rerun;
+      for (const auto& [key, v] : {std::pair<std::string, std::string>{"{a}", (tmp / "a.npy").string()},
+                                   {"{b}", (tmp / "b.npy").string()}, {"{c}", (tmp / "c.npy").string()}, {"{out}", pout.string()}})
+        for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size())) cmd.replace(p, key.size(), v);
+      std::fflush(stdout);
+      const int st = std::system(cmd.c_str());
+      if (st != 0)
+        throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
+      if (!fs::exists(pout)) throw Error("--rerun command wrote no {out} file: " + quote_input(cmd));
+      const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, m * n, "--rerun {out}");
+      std::copy(w.begin(), w.end(), GD.begin());
+    };
+    rerun = check::gemm_as_dot(std::move(gemm), 1024);
+  }
+  check::DotReport r;
+  try {
+    r = check::evaluate_dot(t, cases, got, opt, rerun);
+  } catch (...) {
+    if (!tmp.empty()) fs::remove_all(tmp);
+    throw;
+  }
+  if (!tmp.empty()) fs::remove_all(tmp);
+
+  OutputSet outs;
+  outs.add_input(o.got, "--got");
+  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
+  outs.write(i_rep, r.json() + "\n");
+  {  // the minimal cases as one GEMM whose diagonal they are (what gemm_as_dot ran)
+    const std::size_t mn = r.minimal.size();
+    std::vector<std::uint64_t> MA(mn * s.k), MB(s.k * mn), MC(mn * mn, 0);
+    for (std::size_t i = 0; i < mn; ++i) {
+      const check::DotCase& mc = r.minimal[i].c;
+      for (std::size_t l = 0; l < s.k; ++l) {
+        MA[i * s.k + l] = mc.a[l];
+        MB[l * mn + i] = mc.b[l];
+      }
+      MC[i * mn + i] = mc.c;
+    }
+    write_gemm(outs, dir, t, {mn, mn, s.k}, MA, MB, MC, "minimal", "minimal_");
   }
   outs.commit();
   fmt::print("{}", r.text());

@@ -204,6 +204,55 @@ TEST(Check, Fp4NibbleOrderIsDiagnosed) {
   EXPECT_EQ(r.diagnosis.ranked.front().name, "nibbles swapped") << r;
 }
 
+// Hand-derived storage bytes. fp6_dense (pack.hpp's example): the stream 1 | 2<<6 | 3<<12 | 4<<18 =
+// 0x103081 → 0x81 0x30 0x10. MSB-first: a<<2|b>>4 = 0x04, b<<4|c>>2 = 0x20, c<<6|d = 0xc4. fp4x2:
+// {1, 2, 7, 0xf} → 0x21 0xf7, swapped 0x12 0x7f. A short last group is padded with 0 codes.
+TEST(Check, PackCodesWritesTheDocumentedBytes) {
+  using check::Packing, check::PackOrder;
+  const std::vector<std::uint8_t> c6{1, 2, 3, 4}, c4{1, 2, 7, 0xf};
+  EXPECT_EQ(check::pack_codes(Packing::fp6_dense, c6), (std::vector<std::uint8_t>{0x81, 0x30, 0x10}));
+  EXPECT_EQ(check::pack_codes(Packing::fp6_dense, c6, PackOrder::swapped), (std::vector<std::uint8_t>{0x04, 0x20, 0xc4}));
+  EXPECT_EQ(check::pack_codes(Packing::fp4x2, c4), (std::vector<std::uint8_t>{0x21, 0xf7}));
+  EXPECT_EQ(check::pack_codes(Packing::fp4x2, c4, PackOrder::swapped), (std::vector<std::uint8_t>{0x12, 0x7f}));
+  EXPECT_EQ(check::pack_codes(Packing::fp6_dense, std::vector<std::uint8_t>{0x3f}), (std::vector<std::uint8_t>{0x3f, 0, 0}));
+  EXPECT_EQ(check::unpack_codes(Packing::fp6_dense, std::vector<std::uint8_t>{0x81, 0x30, 0x10, 0x3f, 0, 0}, 5),
+            (std::vector<std::uint8_t>{1, 2, 3, 4, 0x3f}));
+  EXPECT_THROW(check::pack_codes(Packing::fp6_dense, std::vector<std::uint8_t>{0x40}), Error);
+  EXPECT_THROW(check::unpack_codes(Packing::fp6_dense, std::vector<std::uint8_t>{0x81, 0x30}, 1), Error);
+  EXPECT_THROW(check::validate(check::Target{.to = formats::e4m3fn, .packing = Packing::fp6_dense}), Error);
+}
+
+TEST(Check, Fp6BitOrderIsDiagnosed) {
+  const check::Target t{.from = formats::f32,
+                        .to = formats::e3m2fn,
+                        .spec = {.rounding = Rounding::rne, .overflow = Overflow::satfinite},
+                        .packing = check::Packing::fp6_dense};
+  auto code = [&](std::uint64_t x) { return static_cast<std::uint32_t>(convert(formats::f32, x, formats::e3m2fn, t.spec).code); };
+  // Written here bit by bit, not through pack_codes: out[3g + b] = byte b of the 24-bit group.
+  auto kernel = [&](bool msb_first) {
+    return [&, msb_first](std::span<const check::Case> in, std::span<std::uint64_t> out) {
+      for (std::size_t g = 0; 4 * g < in.size(); ++g) {
+        std::uint32_t w = 0;
+        for (std::size_t l = 0; l < 4; ++l)
+          w |= code(in[4 * g + l].input) << (msb_first ? 18 - 6 * l : 6 * l);
+        for (std::size_t b = 0; b < 3; ++b) out[3 * g + b] = (w >> (msb_first ? 16 - 8 * b : 8 * b)) & 0xff;
+      }
+    };
+  };
+  EXPECT_TRUE(check::check(kernel(false), t, fast_options(20000)).ok());
+  const check::Report r = check::check(kernel(true), t, fast_options(20000));
+  ASSERT_FALSE(r.ok());
+  // MSB-first puts case 4g's code a in byte 3g as a<<2 | b>>4, read back as case 4g's 6 bits, so any
+  // nonzero code fails: the simplest exact value is 1.0 (0x3f800000, e3m2fn 0x0c), seen as 0x30 | b>>4
+  // (b: its group neighbour's code; 1.0 is generated, so no shrinking round replaces its neighbours).
+  const check::Mismatch* m = find_class(r, CaseClass::exact);
+  ASSERT_NE(m, nullptr) << r;
+  EXPECT_EQ(m->c.input, 0x3F800000u) << r;
+  EXPECT_EQ(m->got & 0x3cu, 0x30u) << r;
+  EXPECT_EQ(r.diagnosis.ranked.front().name, "fp6 msb-first") << r;
+  EXPECT_EQ(r.diagnosis.ranked.front().agree, r.tested) << r;
+}
+
 TEST(Check, ShrinkingUsesOneKernelCallPerRound) {
   int calls = 0;
   const check::Target t = kE4m3Sat;

@@ -3,7 +3,8 @@
 decode --in), driven with Python kernels. Oracles: ml_dtypes 0.6 `astype` (code nobody here wrote) and
 the `minifloat encode` command the report prints; hand-derived facts are cited per line.
 
-usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, convert, convert_2p24, decode, rerun, errors, dot)
+usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, convert, convert_2p24, decode, rerun, errors, dot,
+                                                  fp6, gemm)
 Exits 77 (skipped) when numpy or ml_dtypes is missing.
 """
 import os
@@ -175,6 +176,17 @@ def rerun_flow(d):
     check('diagnosis: agrees with "rna"' in r.stdout, "diagnosed as rna")
     check(r.stdout.splitlines()[0].startswith("FAIL [midpoint"), "first failing class: midpoint")
     check("f32 0x3fa00000 (1.25) => 0x3" in r.stdout, "shrunk to 1.25 (T12; exponent 0 is simplest: 1|1.5 ties to even 0x2)")
+    # The same kernel storing fp4x2 bytes (element 2j in the low nibble): --rerun reads its packed files.
+    # (A bug found here: the packed --rerun output was unpacked twice.)
+    q = os.path.join(d, "q")
+    mf("probe", "gen", "--format", "e2m1fn", "--from", "f32", "--overflow", "satfinite", "--packing", "fp4x2",
+       "--count", "20000", "--seed", "2", "--out", q)
+    kp = kernel_file(d, "k_rna_x2.py", open(k).read().split("\n", 2)[2].replace(
+        "np.save(sys.argv[2], c)", "c = np.append(c, np.uint8(0))[:len(c) + len(c) % 2]\n"
+        "np.save(sys.argv[2], (c[0::2] | c[1::2] << 4).astype(np.uint8))"))
+    r = mf("probe", "check", q, "--got", run_kernel(kp, q), "--rerun", f"{PY} {kp} {{in}} {{out}}")
+    check(r.returncode == 1 and 'diagnosis: agrees with "rna"' in r.stdout and "f32 0x3fa00000 (1.25) => 0x3" in r.stdout,
+          f"packed fp4x2 kernel shrinks through --rerun to 1.25: {r.stdout[:800]}{r.stderr}")
 
 
 def errors_flow(d):
@@ -292,9 +304,140 @@ def dot_flow(d):
     check(r.returncode == 2 and "{c}" in r.stderr, f"dot rerun placeholders: {r.stderr}")
 
 
+FP6_PACK = """
+def pack(c, msb_first=False):  # 6-bit codes -> 4 codes in 3 bytes (pack.hpp Fp6Packing::dense: LSB-first stream)
+    c = np.concatenate([c, np.zeros((-len(c)) % 4, np.uint8)]).reshape(-1, 4).astype(np.uint32)
+    if msb_first:
+        w = c[:, 3] | c[:, 2] << 6 | c[:, 1] << 12 | c[:, 0] << 18
+        b = [w >> 16, w >> 8, w]
+    else:
+        w = c[:, 0] | c[:, 1] << 6 | c[:, 2] << 12 | c[:, 3] << 18
+        b = [w, w >> 8, w >> 16]
+    return np.stack(b, axis=1).astype(np.uint8).reshape(-1)
+"""
+
+
+def fp6_flow(d):
+    """probe gen/check --packing fp6_dense with ml_dtypes' float6_e2m3fn astype (oracle: ml_dtypes, packed
+    by the numpy code above, which shares nothing with pack.hpp; {1,2,3,4} -> {0x81,0x30,0x10} is
+    pack.hpp's documented example, checked here on the numpy side)."""
+    exec(FP6_PACK, globals())
+    check(list(pack(np.array([1, 2, 3, 4], np.uint8))) == [0x81, 0x30, 0x10], "numpy dense packing matches the documented example")
+    p = os.path.join(d, "p6")
+    r = mf("probe", "gen", "--format", "e2m3fn", "--profile", "ml_dtypes", "--packing", "fp6_dense", "--count", "4001",
+           "--seed", "3", "--out", p)
+    check(r.returncode == 0, f"gen fp6_dense: {r.stderr}")
+    n = len(np.load(os.path.join(p, "inputs.npy")))
+    e = np.load(os.path.join(p, "expected.npy"))
+    check(e.dtype == np.uint8 and e.shape == ((n + 3) // 4 * 3,), f"packed expected.npy: {e.shape} for {n} cases")
+    body = FP6_PACK + "np.save(sys.argv[2], pack(x.astype(ml_dtypes.float6_e2m3fn).view(np.uint8){}))"
+    ok = kernel_file(d, "k6.py", body.format(""))
+    r = mf("probe", "check", p, "--got", run_kernel(ok, p))
+    check(r.returncode == 0, f"packed ml_dtypes e2m3fn kernel passes under ml_dtypes: {r.stdout[:600]}{r.stderr}")
+    msb = kernel_file(d, "k6m.py", body.format(", msb_first=True"))
+    r = mf("probe", "check", p, "--got", run_kernel(msb, p))
+    check(r.returncode == 1 and 'agrees with "fp6 msb-first" on 100%' in r.stdout and "wrong FP6 bit order" in r.stdout,
+          f"MSB-first packing diagnosed: {r.stdout[:900]}")
+    # double rounding through bf16, packed, shrunk by --rerun through the packed files
+    dbl = kernel_file(d, "k6d.py", FP6_PACK + "np.save(sys.argv[2], pack(x.astype(ml_dtypes.bfloat16).astype(ml_dtypes.float6_e2m3fn).view(np.uint8)))")
+    r = mf("probe", "check", p, "--got", run_kernel(dbl, p), "--rerun", f"{PY} {dbl} {{in}} {{out}}")
+    print(r.stdout)
+    check(r.returncode == 1 and 'diagnosis: agrees with "rne via bf16" on 100%' in r.stdout, f"bf16 double rounding, packed: {r.stdout[:900]}{r.stderr}")
+    # hand-derived: 1.0625 + 2^-23 rounds in bf16 to 1.0625, the e2m3fn tie 1|1.125, even -> 0x08; once: 0x09
+    check("[near_midpoint] f32 0x3f880001 (1.06250012) => 0x08 (1) expected 0x09" in r.stdout, f"packed rerun shrinks near_midpoint to 1.0625+2^-23: {r.stdout[:600]}")
+    import json
+    rep = json.load(open(os.path.join(p, "report.json")))
+    check(rep["kernel_calls"] > 0 and len(rep["minimal"]) > 0, "packed --rerun shrank (kernel calls)")
+    # bad input: one line, exit 2
+    r = mf("probe", "check", p, "--got", os.path.join(p, "inputs.npy"))
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "fp6_dense" in r.stderr, f"unpacked got: {r.stderr}")
+    np.save(os.path.join(d, "short.npy"), e[:-1])
+    r = mf("probe", "check", p, "--got", os.path.join(d, "short.npy"))
+    check(r.returncode == 2 and "bytes" in r.stderr and "fp6_dense" in r.stderr, f"short packed got: {r.stderr}")
+    for fmt, word in (("e4m3fn", "6-bit"), ("e2m1fn", "6-bit")):
+        r = mf("probe", "gen", "--format", fmt, "--packing", "fp6_dense", "--seed", "1", "--out", os.path.join(d, "x"))
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and word in r.stderr, f"fp6_dense with {fmt}: {r.stderr}")
+    r = mf("probe", "gen", "--format", "e3m2fn", "--packing", "fp4x2", "--seed", "1", "--out", os.path.join(d, "x"))
+    check(r.returncode == 2 and "4-bit" in r.stderr, f"fp4x2 with e3m2fn: {r.stderr}")
+
+
+GEMM_KERNEL = """import sys, numpy as np, ml_dtypes
+# D = A.B + C in float32, one K step at a time over the whole tile: D += outer(A[:, l], B[l, :]) (each
+# e4m3 product is exact in float32, so each step is one rounding per element, as fmaf)
+a = np.load(sys.argv[1]).view(ml_dtypes.float8_e4m3fn).astype(np.float32)
+b = np.load(sys.argv[2]).view(ml_dtypes.float8_e4m3fn).astype(np.float32)
+d = np.load(sys.argv[3]).astype(np.float32)
+with np.errstate(all="ignore"):
+    for l in range(a.shape[1]):
+        d = (d + np.outer(a[:, l], b[l, :])).astype(np.float32)
+np.save(sys.argv[4], d)
+"""
+
+
+def gemm_flow(d):
+    """probe gen --model --shape MxNxK / probe check with a NumPy float32 GEMM kernel (oracle: numpy
+    float32 arithmetic and ml_dtypes' e4m3fn decode, as the dot flow)."""
+    k = os.path.join(d, "gemm_kernel.py")
+    with open(k, "w") as f:
+        f.write(GEMM_KERNEL)
+    p = os.path.join(d, "gf")
+    r = mf("probe", "gen", "--model", "fp32", "--format", "e4m3fn", "--shape", "40x24x16", "--seed", "1", "--out", p)
+    check(r.returncode == 0, f"probe gen --shape: {r.stderr}")
+    a, b, c = (np.load(os.path.join(p, f"{x}.npy")) for x in "abc")
+    check(a.shape == (40, 16) and b.shape == (16, 24) and c.shape == (40, 24) and a.dtype == np.uint8 and c.dtype == np.float32,
+          f"GEMM operand shapes {a.shape} {b.shape} {c.shape}")
+    check(np.load(os.path.join(p, "expected.npy")).shape == (40, 24), "expected.npy is M x N")
+    args = [os.path.join(p, x) for x in ("a.npy", "b.npy", "c.npy", "got.npy")]
+    subprocess.run([PY, k, *args], check=True)
+    r = mf("probe", "check", p, "--got", args[3], "--nan", "any")
+    check(r.returncode == 0 and r.stdout.startswith("pass check dot k=16") and "960 cases" in r.stdout,
+          f"float32 GEMM under fp32: every one of the 40x24 outputs passes: {r.stdout[:300]}{r.stderr}")
+    # Against hopper-fp8 the same kernel fails, shrinks through --rerun (as one GEMM per round) and is
+    # diagnosed as the f32 chain.
+    p = os.path.join(d, "gh")
+    mf("probe", "gen", "--model", "hopper-fp8", "--format", "e4m3fn", "--shape", "40x24x16", "--seed", "1", "--out", p)
+    args = [os.path.join(p, x) for x in ("a.npy", "b.npy", "c.npy", "got.npy")]
+    subprocess.run([PY, k, *args], check=True)
+    r = mf("probe", "check", p, "--got", args[3], "--nan", "any", "--rounds", "8", "--rerun", f"{PY} {k} {{a}} {{b}} {{c}} {{out}}")
+    print(r.stdout)
+    check(r.returncode == 1 and r.stdout.startswith("FAIL ["), f"float32 GEMM under hopper-fp8 fails: {r.stdout[:300]}{r.stderr}")
+    check('diagnosis: agrees with "fp32" on 100%' in r.stdout, f"GEMM diagnosis: {r.stdout}")
+    # Hand-derived: -256*256 + -1*1 = -65537 = -(2^16 + 1) is exact in f32 (0xc7800080); hopper-fp8 keeps
+    # 13 fraction bits below the largest term's 2^16 and truncates the 1 away: -65536 (0xc7800000).
+    check("[alignment] 2 of 16 lanes nonzero:" in r.stdout and "=> 0xc7800080 (-65537) expected 0xc7800000 (-65536)" in r.stdout,
+          f"GEMM alignment case shrunk to -256*256 + -1*1: {r.stdout[:900]}")
+    ma, mb, mc = (np.load(os.path.join(p, f"minimal_{x}.npy")) for x in "abc")
+    m = ma.shape[0]
+    check(m > 0 and mb.shape == (16, m) and mc.shape == (m, m), f"minimal GEMM shapes {ma.shape} {mb.shape} {mc.shape}")
+    terms = [int(np.count_nonzero((ma[i] != 0) | (mb[:, i] != 0))) + int(mc[i, i] != 0) for i in range(m)]
+    check(max(terms) <= 2, f"shrunk GEMM cases have at most 2 terms: {terms}")
+    # The kernel on minimal_*.npy reproduces the report's got values on the diagonal.
+    out = os.path.join(d, "mgot.npy")
+    subprocess.run([PY, k, *(os.path.join(p, f"minimal_{x}.npy") for x in "abc"), out], check=True)
+    import json
+    rep = json.load(open(os.path.join(p, "report.json")))
+    dg = np.diagonal(np.load(out)).view(np.uint32)
+    check([int(x) for x in dg] == [int(x["got"], 16) if isinstance(x["got"], str) else int(x["got"]) for x in rep["minimal"]],
+          f"minimal GEMM reproduces the got values: {list(map(hex, dg))} vs {[x['got'] for x in rep['minimal']]}")
+    # bad input: one line, exit 2
+    for shape in ("40x24", "0x4x4", "4x4x4097", "4x4xk", "2000x4x4"):
+        r = mf("probe", "gen", "--model", "fp32", "--format", "e4m3fn", "--shape", shape, "--seed", "1", "--out", os.path.join(d, "x"))
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--shape" in r.stderr, f"--shape {shape}: {r.stderr}")
+    r = mf("probe", "gen", "--model", "fp32", "--format", "e4m3fn", "--shape", "4x4x4", "--k", "4", "--seed", "1", "--out", os.path.join(d, "x"))
+    check(r.returncode == 2 and "--k" in r.stderr, f"--shape with --k: {r.stderr}")
+    r = mf("probe", "gen", "--format", "e4m3fn", "--shape", "4x4x4", "--seed", "1", "--out", os.path.join(d, "x"))
+    check(r.returncode == 2 and "--model" in r.stderr, f"--shape without --model: {r.stderr}")
+    bad = os.path.join(d, "badgot.npy")
+    np.save(bad, np.zeros((24, 40), dtype=np.float32)[:10])
+    r = mf("probe", "check", p, "--got", bad)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--got" in r.stderr, f"GEMM got size: {r.stderr}")
+    r = mf("probe", "check", p, "--got", args[3], "--rerun", "true {a} {b} {out}")
+    check(r.returncode == 2 and "{c}" in r.stderr, f"GEMM rerun placeholders: {r.stderr}")
+
+
 with tempfile.TemporaryDirectory() as d:
     {"must_show": must_show, "ml_dtypes": ml_dtypes_flow, "convert": convert_flow,
      "convert_2p24": lambda d: convert_flow(d, 1 << 24), "decode": decode_flow,
-     "rerun": rerun_flow, "errors": errors_flow, "dot": dot_flow}[CASE](d)
+     "rerun": rerun_flow, "errors": errors_flow, "dot": dot_flow, "fp6": fp6_flow, "gemm": gemm_flow}[CASE](d)
 print(f"{CASE}: {len(failures)} failures")
 sys.exit(1 if failures else 0)
