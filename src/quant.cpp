@@ -751,9 +751,10 @@ void ErrorStats::merge(const ErrorStats& o) {
   }
 }
 
-void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq) {
-  if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
-  for (std::size_t i = 0; i < x.size(); ++i) {
+namespace {
+// The reference loop of accumulate_errors (quant.hpp): element by element, in order.
+void accumulate_errors_serial(ErrorStats& s, const double* x, const double* deq, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(x[i])) continue;
     if (!std::isfinite(deq[i])) {  // a finite input lost to NaN/Inf: its error is unbounded
       ++s.nonfinite_out;
@@ -768,6 +769,45 @@ void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const
     s.signal += xv * xv;
     s.noise += e * e;
     s.max_abs_err = std::max(s.max_abs_err, std::fabs(e));
+  }
+}
+}  // namespace
+
+void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq) {
+  if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
+  // The same sums in the same order as accumulate_errors_serial, in chunks: the terms x², (x − q)²
+  // and |x − q| of a chunk are computed first (branch-free, vectorised: each is one IEEE operation
+  // of the same operands, so the same bits), then added in element order; the max is order-free.
+  // A chunk holding a non-finite x or q takes the reference loop.
+  constexpr std::size_t kChunk = 512;
+  alignas(64) double xx[kChunk], ee[kChunk], ae[kChunk];
+  for (std::size_t c = 0; c < x.size(); c += kChunk) {
+    const std::size_t m = std::min(kChunk, x.size() - c);
+    const double* xs = x.data() + c;
+    const double* ds = deq.data() + c;
+    std::uint64_t nonfinite = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const double xv = xs[i], e = xv - ds[i];
+      xx[i] = xv * xv;
+      ee[i] = e * e;
+      ae[i] = std::fabs(e);
+      // +0 for finite operands; NaN bits when either is Inf or NaN
+      nonfinite |= detail::bit_cast<std::uint64_t>((xv - xv) + (ds[i] - ds[i]));
+    }
+    if (nonfinite != 0) {
+      accumulate_errors_serial(s, xs, ds, m);
+      continue;
+    }
+    double sig = s.signal, noi = s.noise, mx = s.max_abs_err;
+    for (std::size_t i = 0; i < m; ++i) {
+      sig += xx[i];
+      noi += ee[i];
+      mx = std::max(mx, ae[i]);
+    }
+    s.signal = sig;
+    s.noise = noi;
+    s.max_abs_err = mx;
+    s.count += m;
   }
 }
 

@@ -316,6 +316,62 @@ TEST_F(SimdQuant, ElementPathWhitelist) {
   EXPECT_EQ(path("custom:4,3,7,signed,fn/1x32/e8m0fnu:ocp_floor", {}), mf::ArrayPath::simd);  // a descriptor equal to e4m3 is e4m3
 }
 
+// accumulate_errors (chunked: terms first, then the sums in element order) against the statistics'
+// definition written out here (oracle: this serial loop, one element at a time, in C order).
+mf::ErrorStats serial_definition(const std::vector<double>& x, const std::vector<double>& q, std::size_t piece) {
+  mf::ErrorStats s;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    (void)piece;
+    if (!std::isfinite(x[i])) continue;
+    ++s.count;
+    s.signal += x[i] * x[i];
+    if (!std::isfinite(q[i])) {
+      ++s.nonfinite_out;
+      s.noise = std::numeric_limits<double>::infinity();
+      s.max_abs_err = std::numeric_limits<double>::infinity();
+      continue;
+    }
+    const double e = x[i] - q[i];
+    s.noise += e * e;
+    if (std::fabs(e) > s.max_abs_err) s.max_abs_err = std::fabs(e);
+  }
+  return s;
+}
+TEST_F(SimdQuant, ErrorStatsEqualTheSerialDefinition) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> d(0.0, 1.0);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{511}, std::size_t{512}, std::size_t{513}, std::size_t{5000}})
+    for (int kind = 0; kind < 5; ++kind) {
+      std::vector<double> x(n), q(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        // magnitudes over many binades so that the order of the sums shows in the last bits
+        x[i] = std::ldexp(d(rng), static_cast<int>(rng() % 60) - 30);
+        q[i] = x[i] * (1.0 + std::ldexp(d(rng), -4));
+      }
+      if (n > 700) {
+        if (kind == 1) x[600] = nan;          // a skipped input in the second chunk
+        if (kind == 2) q[700] = inf;          // a finite input lost to Inf
+        if (kind == 3) { x[3] = -inf; q[4000] = nan; }
+        if (kind == 4) { x[512] = 0x1p1000; q[512] = -0x1p1000; }  // (x − q)² overflows to +Inf (finite operands)
+      }
+      for (const std::size_t piece : {std::size_t{7}, std::size_t{1000}, n + 1}) {
+        mf::ErrorStats s;
+        for (std::size_t i = 0; i < n; i += piece) {  // pieces: the sums continue across calls
+          const std::size_t m = std::min(piece, n - i);
+          mf::accumulate_errors(s, std::span<const double>(x.data() + i, m), std::span<const double>(q.data() + i, m));
+        }
+        const mf::ErrorStats r = serial_definition(x, q, piece);
+        const std::string what = "n " + std::to_string(n) + " kind " + std::to_string(kind) + " piece " + std::to_string(piece);
+        EXPECT_EQ(r.count, s.count) << what;
+        EXPECT_EQ(r.nonfinite_out, s.nonfinite_out) << what;
+        EXPECT_EQ(bits(r.signal), bits(s.signal)) << what << ": signal";
+        EXPECT_EQ(bits(r.noise), bits(s.noise)) << what << ": noise";
+        EXPECT_EQ(bits(r.max_abs_err), bits(s.max_abs_err)) << what << ": max_abs_err";
+      }
+    }
+}
+
 // RapidCheck: random shapes, schemes, modes and boundary-biased binary32 values.
 RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
   const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4",
