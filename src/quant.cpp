@@ -145,7 +145,7 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
     case ScaleRule::fp32_amax: case ScaleRule::fp32_pow2: case ScaleRule::nvfp4: break;
     default: return false;
   }
-  if (scheme.element.kind != ElementKind::floating) return false;
+  if (scheme.element.kind != ElementKind::floating && scheme.element.kind != ElementKind::int8) return false;
   if (opt.rounding.rounding == Rounding::sr) return false;
   QuantOptions o = opt;  // the fields handled: rounding mode and overflow, profile, axis, SR stream (unused)
   const QuantOptions d{};
@@ -170,7 +170,7 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   if (!(RoundingSpec{.rounding = opt.rounding.rounding, .overflow = opt.rounding.overflow, .sr_variant = opt.rounding.sr_variant,
                      .sr_bits = opt.rounding.sr_bits} == opt.rounding))
     return false;
-  return simd::quant_kernel(scheme.element, opt.rounding, opt.profile) != nullptr;
+  return simd::quant_kernel(scheme.element, opt.rounding, opt.profile, scheme.policy.mxint8_min) != nullptr;
 }
 
 }  // namespace
@@ -512,7 +512,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   const RoundingSpec spec = opt_.rounding;
   const Profile prof = opt_.profile;
   const bool sr = spec.rounding == Rounding::sr, one_rounding = pol.fp32_order == Fp32ScaleOrder::exact;
-  const simd::QuantKernel* kern = fast ? simd::quant_kernel(el, spec, prof) : nullptr;
+  const simd::QuantKernel* kern = fast ? simd::quant_kernel(el, spec, prof, pol.mxint8_min) : nullptr;
   struct Counts {
     std::uint64_t saturated = 0, flushed = 0;
   };

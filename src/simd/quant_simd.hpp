@@ -16,18 +16,37 @@
 
 namespace minifloat::simd {
 
-/// The engine-built encode table of one (element format, rounding, overflow, profile) and, derived
-/// from it by the engine's own facts, one word per key: `entry[key] = code | sat << 8 | zero << 9`,
-/// where sat = the engine flagged overflow for the key and the code is neither Inf nor NaN
-/// (quantize_element's `saturated`) and zero = element_value(code) == 0 (a flushed element when its
-/// source is finite and nonzero). Keys as simd/convert-inl.h (encode_key_scalar; drop = table->drop).
+/// How encode_blocks forms the table index of a scaled binary32 value y.
+enum class KeyKind : std::uint8_t {
+  /// Floating elements: the key of simd/convert-inl.h (encode_key_scalar; drop = 21 − M): sign, exponent,
+  /// top M + 2 mantissa bits, sticky.
+  top_bits,
+  /// INT8 (mxint8) elements, grid k·2^−6 (core/block_scale.hpp mxint8_grid, then the clamp to
+  /// [kmin, 127]): |y| is first replaced by a representative of its class — 0 stays 0; 0 < |y| < 2^−8
+  /// → 2^−9 (below a quarter of the quantum: every deterministic mode reads only sign and
+  /// inexactness); |y| ≥ 4 and ±Inf → 4 (beyond the grid's 255/64, every mode saturates to
+  /// 127 / kmin); NaN → 0x7fc00000 — then key = (sign·14 + c) << 9 | m8 << 1 | sticky with
+  /// c = clamp(E − 117, 0, 13) of the representative's biased exponent E, m8 its top 8 mantissa bits
+  /// and sticky the OR of the 15 below: for 2^−8 ≤ |y| < 4 the bits down to 2^−7 (half the quantum)
+  /// and a sticky bit, all a deterministic rounding to the grid reads (the convert-inl.h argument).
+  mxint8,
+};
+/// The table of one (element, rounding, overflow, profile[, Mxint8Min]) built from the engine, one
+/// word per key: `entry[key] = code | sat << 8 | zero << 9`, where sat = quantize_element's
+/// `saturated` (floating: the engine flagged overflow and the code is neither Inf nor NaN) and
+/// zero = element_value(code) == 0 (a flushed element when its source is finite and nonzero).
+/// Floating elements derive it from encode_table (simd/convert_simd.hpp); INT8 elements call
+/// quantize_element on each key's representative.
 struct QuantKernel {
-  const EncodeTable* table = nullptr;
+  KeyKind key = KeyKind::top_bits;
+  int drop = 0;  ///< top_bits: 21 − M
   std::vector<std::uint16_t> entry;
 };
-/// The cached kernel of (element, spec, prof), built once per process; nullptr when the element is
-/// not floating or (format, spec, prof) is not on encode_table's whitelist.
-const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof);
+/// The cached kernel of (element, spec, prof, mn), built once per process; nullptr unless the
+/// element is floating and (format, spec, prof) is on encode_table's whitelist, or the element is
+/// int8 and spec is a deterministic mode of kModes with an overflow of kPolicies under a profile of
+/// kProfiles (`mn` is read for int8 only).
+const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn);
 
 /// Tile statistics of n binary32 values: the largest |x| over the non-NaN values (+0 when none),
 /// whether a NaN and whether an Inf occurs. Order-free (integer max of the magnitude bits).
