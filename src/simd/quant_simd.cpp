@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd/quant_simd.cpp: the block quantizer's fast paths (see simd/quant_simd.hpp). The loops here
 // are written branch-free over 32-bit lanes so that GCC vectorises them for the baseline target;
-// the encoding itself is the Highway kernel of simd/convert-inl.h (run-time dispatch).
+// the encoding is a lookup in the engine-built QuantKernel table (one scalar load per element).
 #include "simd/quant_simd.hpp"
 
 #include <algorithm>

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd/quant_simd.hpp (internal to the compiled library): the fast paths of the block quantizer
-// (src/quant.cpp) — the tile statistics (amax, NaN, Inf) of binary32 values and the scale + encode of
-// all the blocks of one row in one call, through the engine-built tables of simd/convert_simd.hpp. They hold no rounding
-// rule: codes and flags come from the engine-built EncodeTable, scales from quant.cpp's scalar step
-// (core/block_scale.hpp). Which tiles run here is decided in quant.cpp (BlockQuantizer::element_path
-// and the per-run rule of quant_run_e8m0); everything else stays on the scalar reference loop.
+// (src/quant.cpp) — the tile statistics (amax, NaN, Inf) of binary32 values of every block of a row in
+// one call, and the scale + encode of every block of a row in one call. They hold no rounding rule:
+// codes and counts come from tables the engine fills (QuantKernel), scales from quant.cpp's scalar
+// step (core/block_scale.hpp). Which tiles run here is decided in quant.cpp (BlockQuantizer::
+// element_path and the per-tile RowBlock rule); everything else stays on the scalar reference loop.
+// The loops are plain C++ written branch-free for GCC's vectoriser (baseline x86-64), not Highway:
+// the time is in the table lookups (one scalar load per element), which no target changes.
 #pragma once
 #include <array>
 #include <cstddef>
