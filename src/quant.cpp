@@ -494,7 +494,12 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         q.scale_codes[t] = static_cast<std::uint8_t>(sc.e + 127);
       } else if (two_level) {
         sc.kind = TileScale::Kind::nvfp4;
-        const std::uint8_t code = nvfp4_block(amax, q.tensor_encode_scale, emax_f);
+        std::uint8_t code;
+        if constexpr (std::is_same_v<T, float>)  // the fast path: the same operations, the e4m3fn rounding from the engine's table
+          code = fast ? simd::nvfp4_block_scale_code_table(amax, q.tensor_encode_scale, emax_f)
+                      : nvfp4_block(amax, q.tensor_encode_scale, emax_f);
+        else
+          code = nvfp4_block(amax, q.tensor_encode_scale, emax_f);
         q.scale_codes[t] = code;
         sc.enc = nvfp4_element_encode_scale(code, q.tensor_encode_scale);
       } else {

@@ -177,6 +177,12 @@ std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std:
   return j;
 }
 
+std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {
+  static const EncodeTable* const t = encode_table(formats::e4m3fn, {Rounding::rne, Overflow::satfinite}, profiles::ocp);
+  const float sv = fmul_rn(amax, fmul_rn(s_enc, frcp_rn(elem_max)));
+  return static_cast<std::uint8_t>(t->entry[key_of<KeyKind::top_bits>(bits_of(sv), t->drop)]);
+}
+
 float pow2_neg(int e) {
   return e == 127 ? float_of(0x00400000u) : float_of(static_cast<std::uint32_t>(127 - e) << 23);
 }

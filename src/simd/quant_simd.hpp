@@ -62,6 +62,12 @@ AbsMax absmax_f32(const float* x, std::size_t n);
 /// number of blocks (first ≥ 1, bs ≥ 1; first ≥ n gives one block).
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out);
 
+/// nvfp4_block_scale_code(amax, s_enc, elem_max) of core/block_scale.hpp for a binary32 amax: the
+/// same binary32 operations s = fl32(amax · fl32(s_enc · fl32(1/elem_max))), then s → e4m3fn (rne,
+/// satfinite, ocp) read from the engine-built encode table of that combination (encode_table)
+/// instead of one round_pack call per block.
+std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max);
+
 /// Element counts of a run, as quantize_element reports them per element.
 struct RunCounts {
   std::uint64_t saturated = 0, flushed = 0;

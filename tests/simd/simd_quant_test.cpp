@@ -27,6 +27,7 @@
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
+#include "simd/quant_simd.hpp"
 
 namespace mf = minifloat;
 
@@ -371,6 +372,28 @@ TEST_F(SimdQuant, Mxint8EveryBf16PatternEveryMode) {
     }
     expect_same(shape, shuffled, s, {}, 1, 1 << 20, spec);
   }
+}
+
+// The fast NVFP4 scale step (simd::nvfp4_block_scale_code_table: binary32 operations + the
+// engine-built e4m3fn table) against core nvfp4_block_scale_code (round_pack), for every positive
+// finite bf16 amax and 20000 random positive finite binary32 amaxes, under the tensor scales
+// of several tensor amaxes. Oracle: core/block_scale.hpp (the engine).
+TEST_F(SimdQuant, Nvfp4ScaleStepEqualsTheEngine) {
+  std::vector<float> amaxes;
+  for (std::uint32_t b = 1; b < 0x7f80; ++b) amaxes.push_back(std::bit_cast<float>(b << 16));
+  std::mt19937 rng(31);
+  for (int i = 0; i < 20000; ++i) amaxes.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(1u + rng() % 0x7f7fffffu)));
+  std::size_t mismatches = 0, checked = 0;
+  for (const float tensor_amax : {1.0f, 0.02f, 3.0e-5f, 448.0f * 6.0f, 1.7e38f, 1.0e-40f}) {
+    const float s_enc = mf::nvfp4_global_encode_scale(mf::detail::exact_f32(tensor_amax), 6.0f);
+    for (const float a : amaxes) {
+      ++checked;
+      if (mf::simd::nvfp4_block_scale_code_table(a, s_enc, 6.0f) != mf::nvfp4_block_scale_code(a, s_enc, 6.0f)) {
+        if (++mismatches < 5) ADD_FAILURE() << "amax " << a << " s_enc " << s_enc;
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0u) << "of " << checked;
 }
 
 // accumulate_errors (chunked: terms first, then the sums in element order) against the statistics'
