@@ -102,6 +102,7 @@ MF_BENCH(quantize, mxfp8_e4m3_simd, "mxfp8_e4m3", mf::ArrayPath::simd);
 MF_BENCH(quantize, mxfp4_simd, "mxfp4", mf::ArrayPath::simd);
 MF_BENCH(quantize, nvfp4_simd, "nvfp4", mf::ArrayPath::simd);
 MF_BENCH(quantize, fp8_1x128_simd, "fp8_1x128", mf::ArrayPath::simd);
+MF_BENCH(quantize, mxint8_simd, "mxint8", mf::ArrayPath::simd);
 BENCHMARK_CAPTURE(quantize, mxfp8_e4m3_engine_before, "mxfp8_e4m3", mf::ArrayPath::engine)
     ->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK_CAPTURE(quantize, mxfp4_engine_before, "mxfp4", mf::ArrayPath::engine)
@@ -110,6 +111,11 @@ BENCHMARK_CAPTURE(quantize, nvfp4_engine_before, "nvfp4", mf::ArrayPath::engine)
     ->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK_CAPTURE(dequantize, mxfp8_e4m3_f32, "mxfp8_e4m3")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK_CAPTURE(dequantize, nvfp4_f32, "nvfp4")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+BENCHMARK_CAPTURE(dequantize, mxfp4_f32, "mxfp4")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+BENCHMARK_CAPTURE(dequantize, fp8_1x128_f32, "fp8_1x128")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+BENCHMARK_CAPTURE(dequantize, mxint8_f32, "mxint8")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+BENCHMARK_CAPTURE(quantize, mxint8_engine_before, "mxint8", mf::ArrayPath::engine)
+    ->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 
 /// Console output as usual, and each run's real time per iteration for the ratio table.
 class RatioReporter : public benchmark::ConsoleReporter {

@@ -186,7 +186,7 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
     case ScaleRule::fp32_amax: case ScaleRule::fp32_pow2: case ScaleRule::nvfp4: break;
     default: return false;
   }
-  if (scheme.element.kind != ElementKind::floating) return false;
+  if (scheme.element.kind != ElementKind::floating && scheme.element.kind != ElementKind::int8) return false;
   if (opt.rounding.rounding == Rounding::sr) return false;
   QuantOptions o = opt;  // the fields handled: rounding mode and overflow, profile, axis, SR stream (unused)
   const QuantOptions d{};
@@ -211,7 +211,7 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   if (!(RoundingSpec{.rounding = opt.rounding.rounding, .overflow = opt.rounding.overflow, .sr_variant = opt.rounding.sr_variant,
                      .sr_bits = opt.rounding.sr_bits} == opt.rounding))
     return false;
-  return simd::quant_kernel(scheme.element, opt.rounding, opt.profile) != nullptr;
+  return simd::quant_kernel(scheme.element, opt.rounding, opt.profile, scheme.policy.mxint8_min) != nullptr;
 }
 
 }  // namespace
@@ -457,21 +457,23 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   // (rows [r0, r1) × piece columns [c0, c1) into `sl`; the pieces of a split merge order-free: max and or)
   const bool fast = std::is_same_v<T, float> && path_ == ArrayPath::simd;
   auto stats_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, std::vector<TileStat>& sl) {
+    std::vector<simd::AbsMax> mx;
     for (std::size_t r = r0; r < r1; ++r) {
       const std::size_t ia = (p.row + r) / tA - ta0;
       if constexpr (std::is_same_v<T, float>) {
-        if (fast) {  // simd/quant_simd: the same statistics, per tile segment
-          for (std::size_t c = c0; c < c1;) {
-            const std::size_t tb = (p.col + c) / tB, e = std::min((tb + 1) * tB - p.col, c1);
-            const std::size_t k = ia * ntb + (tb - tb0);
-            if (!cut[k]) {
-              const simd::AbsMax m = simd::absmax_f32(v.data() + r * p.cols + c, e - c);
-              TileStat& s = sl[k];
-              s.nan = s.nan || m.nan;
-              s.inf = s.inf || m.inf;
-              if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
-            }
-            c = e;
+        if (fast) {  // simd/quant_simd: the same statistics, every tile segment of the row in one call
+          if (c1 == c0) continue;
+          const std::size_t tbf = (p.col + c0) / tB, first = std::min((tbf + 1) * tB - p.col, c1) - c0;
+          mx.resize(ntb);
+          const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, first, tB, mx.data());
+          for (std::size_t j = 0; j < nb; ++j) {
+            const std::size_t k = ia * ntb + (tbf - tb0) + j;
+            if (cut[k]) continue;
+            const simd::AbsMax& m = mx[j];
+            TileStat& s = sl[k];
+            s.nan = s.nan || m.nan;
+            s.inf = s.inf || m.inf;
+            if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
           }
           continue;
         }
@@ -553,7 +555,12 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         q.scale_codes[t] = static_cast<std::uint8_t>(sc.e + 127);
       } else if (two_level) {
         sc.kind = TileScale::Kind::nvfp4;
-        const std::uint8_t code = nvfp4_block(amax, q.tensor_encode_scale, emax_f);
+        std::uint8_t code;
+        if constexpr (std::is_same_v<T, float>)  // the fast path: the same operations, the e4m3fn rounding from the engine's table
+          code = fast ? simd::nvfp4_block_scale_code_table(amax, q.tensor_encode_scale, emax_f)
+                      : nvfp4_block(amax, q.tensor_encode_scale, emax_f);
+        else
+          code = nvfp4_block(amax, q.tensor_encode_scale, emax_f);
         q.scale_codes[t] = code;
         sc.enc = nvfp4_element_encode_scale(code, q.tensor_encode_scale);
       } else {
@@ -571,7 +578,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   const RoundingSpec spec = opt_.rounding;
   const Profile prof = opt_.profile;
   const bool sr = spec.rounding == Rounding::sr, one_rounding = pol.fp32_order == Fp32ScaleOrder::exact;
-  const simd::QuantKernel* kern = fast ? simd::quant_kernel(el, spec, prof) : nullptr;
+  const simd::QuantKernel* kern = fast ? simd::quant_kernel(el, spec, prof, pol.mxint8_min) : nullptr;
   struct Counts {
     std::uint64_t saturated = 0, flushed = 0;
   };
@@ -612,55 +619,51 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       if (std::isfinite(x0) && x0 != 0 && element_value(el, er.code) == 0.0) ++n.flushed;
     }
   };
+  // The fast rule, per tile (simd::RowBlock): a floating element on the encode whitelist (kern), a
+  // tile that is not a NaN block nor flushed; E8M0 tiles whose x · 2^−e are all exact in binary32
+  // (BlockOp::e8m0_exact; else the tile falls back to the reference), FP32 / NVFP4 tiles in the
+  // te_multiply or divide order. Every other tile is BlockOp::skip: NaN code or the reference loop.
+  std::vector<simd::RowBlock> rowblk;
+  if (kern) {
+    rowblk.resize(ts.size());
+    for (std::size_t k = 0; k < ts.size(); ++k) {
+      const TileScale& sc = ts[k];
+      simd::RowBlock& b = rowblk[k];
+      if (sc.flush || sc.tao) continue;
+      if (sc.kind == TileScale::Kind::e8m0) b = {simd::pow2_neg(sc.e), simd::BlockOp::e8m0_exact};
+      else if ((sc.kind == TileScale::Kind::fp32 || sc.kind == TileScale::Kind::nvfp4) && !one_rounding)
+        b = sc.divide ? simd::RowBlock{sc.dec, simd::BlockOp::divide} : simd::RowBlock{sc.enc, simd::BlockOp::multiply};
+    }
+  }
   auto elements_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
     Counts n;
-    const std::unique_ptr<float[]> ybuf(kern ? new float[c1 - c0] : nullptr);  // not zeroed: written before read
-    float* const y = ybuf.get();
+    std::vector<std::uint8_t> fallback(kern ? ntb : 0);
     for (std::size_t r = r0; r < r1; ++r) {
       const std::size_t ia = (p.row + r) / tA - ta0, off = r * p.cols - p.col;
-      std::size_t run = p.col + c0;  // start of the pending fast run (columns [run, b0) are scaled in y)
-      auto flush_run = [&](std::size_t end) {
-        if constexpr (std::is_same_v<T, float>) {
-          if (end > run) {
-            const std::size_t yo = run - p.col - c0;
-            const simd::RunCounts rc = simd::encode_run(*kern, y + yo, v.data() + off + run, end - run, codes.data() + off + run);
-            n.saturated += rc.saturated;
-            n.flushed += rc.flushed;
-          }
+      const std::size_t tbf = (p.col + c0) / tB;  // the row segment's first tile
+      if constexpr (std::is_same_v<T, float>) {
+        if (kern) {
+          const std::size_t first = std::min((tbf + 1) * tB, p.col + c1) - (p.col + c0);
+          const simd::RunCounts rc = simd::encode_blocks(*kern, v.data() + off + p.col + c0, c1 - c0, first, tB,
+                                                         rowblk.data() + ia * ntb + (tbf - tb0), codes.data() + off + p.col + c0,
+                                                         fallback.data());
+          n.saturated += rc.saturated;
+          n.flushed += rc.flushed;
         }
-        run = end;
-      };
+      }
       for (std::size_t b0 = p.col + c0; b0 < p.col + c1;) {
         const std::size_t tb = b0 / tB, b1 = std::min((tb + 1) * tB, p.col + c1);
-        const TileScale& sc = ts[ia * ntb + (tb - tb0)];
-        bool done = false;
-        if constexpr (std::is_same_v<T, float>) {
-          // The fast rule: a floating element on the encode whitelist (kern), a tile that is not a
-          // NaN block nor flushed; E8M0 tiles whose x · 2^−e are all exact in binary32
-          // (simd::scale_e8m0_exact), FP32 / NVFP4 tiles in the te_multiply or divide order.
-          if (kern && !sc.flush) {
-            const float* xs = v.data() + off + b0;
-            float* ys = y + (b0 - p.col - c0);
-            if (sc.kind == TileScale::Kind::e8m0) {
-              done = simd::scale_e8m0_exact(xs, b1 - b0, sc.e, ys);
-            } else if ((sc.kind == TileScale::Kind::fp32 || sc.kind == TileScale::Kind::nvfp4) && !one_rounding) {
-              simd::scale_fp32(xs, b1 - b0, sc.divide ? sc.dec : sc.enc, sc.divide ? simd::ScaleOp::divide : simd::ScaleOp::multiply, ys);
-              done = true;
-            }
-          }
-        }
-        if (!done) {
-          flush_run(b0);
+        const std::size_t k = ia * ntb + (tb - tb0);
+        const TileScale& sc = ts[k];
+        if (!kern || rowblk[k].op == simd::BlockOp::skip || fallback[tb - tbf]) {
           if (sc.kind == TileScale::Kind::nan_block) {
             for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
           } else {
             scalar_segment(r, b0, b1, sc, n);
           }
-          run = b1;
         }
         b0 = b1;
       }
-      flush_run(p.col + c1);
     }
     return n;
   };
@@ -815,9 +818,10 @@ void ErrorStats::merge(const ErrorStats& o) {
   }
 }
 
-void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq) {
-  if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
-  for (std::size_t i = 0; i < x.size(); ++i) {
+namespace {
+// The reference loop of accumulate_errors (quant.hpp): element by element, in order.
+void accumulate_errors_serial(ErrorStats& s, const double* x, const double* deq, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(x[i])) continue;
     if (!std::isfinite(deq[i])) {  // a finite input lost to NaN/Inf: its error is unbounded
       ++s.nonfinite_out;
@@ -832,6 +836,45 @@ void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const
     s.signal += xv * xv;
     s.noise += e * e;
     s.max_abs_err = std::max(s.max_abs_err, std::fabs(e));
+  }
+}
+}  // namespace
+
+void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq) {
+  if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
+  // The same sums in the same order as accumulate_errors_serial, in chunks: the terms x², (x − q)²
+  // and |x − q| of a chunk are computed first (branch-free, vectorised: each is one IEEE operation
+  // of the same operands, so the same bits), then added in element order; the max is order-free.
+  // A chunk holding a non-finite x or q takes the reference loop.
+  constexpr std::size_t kChunk = 512;
+  alignas(64) double xx[kChunk], ee[kChunk], ae[kChunk];
+  for (std::size_t c = 0; c < x.size(); c += kChunk) {
+    const std::size_t m = std::min(kChunk, x.size() - c);
+    const double* xs = x.data() + c;
+    const double* ds = deq.data() + c;
+    std::uint64_t nonfinite = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const double xv = xs[i], e = xv - ds[i];
+      xx[i] = xv * xv;
+      ee[i] = e * e;
+      ae[i] = std::fabs(e);
+      // +0 for finite operands; NaN bits when either is Inf or NaN
+      nonfinite |= detail::bit_cast<std::uint64_t>((xv - xv) + (ds[i] - ds[i]));
+    }
+    if (nonfinite != 0) {
+      accumulate_errors_serial(s, xs, ds, m);
+      continue;
+    }
+    double sig = s.signal, noi = s.noise, mx = s.max_abs_err;
+    for (std::size_t i = 0; i < m; ++i) {
+      sig += xx[i];
+      noi += ee[i];
+      mx = std::max(mx, ae[i]);
+    }
+    s.signal = sig;
+    s.noise = noi;
+    s.max_abs_err = mx;
+    s.count += m;
   }
 }
 

@@ -181,10 +181,11 @@ class BlockQuantizer {
   /// profile.source_via_f32 makes them binary32 first). ArrayPath::simd — src/simd/quant_simd.cpp:
   /// tile amax, NaN and Inf by an integer max; elements scaled in binary32 and encoded by the Highway
   /// kernels of convert_span's whitelist — by a positive whitelist:
-  ///  - the path asked for is simd; the element is floating (mxint8 → engine); the rule is one of
+  ///  - the path asked for is simd; the element is floating or int8 (mxint8: the table of simd::KeyKind::mxint8,
+  ///    per Mxint8Min); the rule is one of
   ///    ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4;
   ///  - (element format, rounding, overflow, profile) is on encode_path's whitelist (convert_span.hpp;
-  ///    Rounding::sr → engine); every other field of QuantOptions, RoundingSpec and BlockPolicy than
+  ///    Rounding::sr → engine; int8: a mode, overflow and profile of those lists); every other field of QuantOptions, RoundingSpec and BlockPolicy than
   ///    those named in quant.cpp's fast_path_whitelisted holds its default (an option added later
   ///    goes to the engine until it is specialised and tested);
   /// and then, per tile and run (the explicit rule, tested): NaN-block tiles write the NaN code as

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd/quant_simd.cpp: the block quantizer's fast paths (see simd/quant_simd.hpp). The loops here
 // are written branch-free over 32-bit lanes so that GCC vectorises them for the baseline target;
-// the encoding itself is the Highway kernel of simd/convert-inl.h (run-time dispatch).
+// the encoding is a lookup in the engine-built QuantKernel table (one scalar load per element).
 #include "simd/quant_simd.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -24,43 +25,50 @@ float float_of(std::uint32_t b) {
   std::memcpy(&x, &b, 4);
   return x;
 }
-// The table key of simd/convert-inl.h (encode_key_scalar): sign, exponent, top M + 2 mantissa
-// bits, sticky.
-std::uint32_t key_of(std::uint32_t x, int drop) {
-  return ((x >> drop) << 1) | ((x & ((std::uint32_t{1} << drop) - 1)) != 0 ? 1u : 0u);
-}
 }  // namespace
 
 namespace {
 QuantKernel make_quant_kernel(ElementType el, const EncodeTable* table) {
   QuantKernel k;
-  k.table = table;
-  for (std::size_t i = 0; i + 1 < k.table->entry.size(); ++i) {
-    const unsigned e = k.table->entry[i];
-    const std::uint8_t code = static_cast<std::uint8_t>(e);
-    const Class c = classify(el.format, code);
-    if (((e >> 8) & flag_overflow) != 0 && c != Class::inf && c != Class::nan) k.may_saturate[code] = 1;
-  }
+  k.key = KeyKind::top_bits;
+  k.drop = table->drop;
   const std::uint32_t ncodes = std::uint32_t{1} << el.format.bits;
-  for (std::uint32_t c = 0; c < ncodes; ++c)
-    k.is_zero[c] = element_value(el, static_cast<std::uint8_t>(c)) == 0.0 ? 1 : 0;
+  std::array<std::uint16_t, 256> zero{}, finite_class{};
+  for (std::uint32_t c = 0; c < ncodes; ++c) {
+    zero[c] = element_value(el, static_cast<std::uint8_t>(c)) == 0.0 ? 1 : 0;
+    const Class cl = classify(el.format, c);
+    finite_class[c] = cl != Class::inf && cl != Class::nan ? 1 : 0;
+  }
+  k.entry.resize(table->entry.size());
+  for (std::size_t i = 0; i < table->entry.size(); ++i) {
+    const unsigned e = table->entry[i];
+    const std::uint8_t code = static_cast<std::uint8_t>(e);
+    const unsigned sat = ((e >> 8) & flag_overflow) != 0 && finite_class[code] ? 1u : 0u;
+    k.entry[i] = static_cast<std::uint16_t>(code | sat << 8 | unsigned{zero[code]} << 9);
+  }
+  return k;
+}
+// KeyKind::mxint8 (quant_simd.hpp): 2 signs × 14 exponent classes × 256 × 2.
+constexpr std::uint32_t kInt8Keys = 2 * 14 * 512;
+QuantKernel make_int8_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
+  QuantKernel k;
+  k.key = KeyKind::mxint8;
+  k.entry.resize(kInt8Keys);
+  for (std::uint32_t key = 0; key < kInt8Keys; ++key) {
+    const std::uint32_t sign = key / (14 * 512), c = (key >> 9) % 14, m8 = (key >> 1) & 0xffu, sticky = key & 1u;
+    const std::uint32_t e = c == 0 ? 0u : (c == 13 ? 255u : c + 117);
+    const std::uint32_t y = sign << 31 | e << 23 | m8 << 15 | sticky;
+    const ElementResult r = quantize_element(el, detail::exact_f32(float_of(y)), 0, spec, prof, 0, mn);
+    k.entry[key] = static_cast<std::uint16_t>(r.code | (r.saturated ? 1u : 0u) << 8 |
+                                              (element_value(el, r.code) == 0.0 ? 1u : 0u) << 9);
+  }
   return k;
 }
 std::mutex g_mutex;
 std::map<const EncodeTable*, std::unique_ptr<QuantKernel>> g_kernels;  // tables live for the process
-}  // namespace
+std::array<std::unique_ptr<QuantKernel>, 6 * 3 * 4 * 2> g_int8_kernels;  // mode × overflow × profile × Mxint8Min
 
-const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof) {
-  if (el.kind != ElementKind::floating) return nullptr;
-  const EncodeTable* t = encode_table(el.format, spec, prof);
-  if (!t) return nullptr;
-  const std::lock_guard<std::mutex> lock(g_mutex);
-  auto& slot = g_kernels[t];
-  if (!slot) slot = std::make_unique<QuantKernel>(make_quant_kernel(el, t));
-  return slot.get();
-}
-
-AbsMax absmax_f32(const float* x, std::size_t n) {
+inline AbsMax absmax_inline(const float* x, std::size_t n) {
   std::uint32_t mx = 0, nan = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t a = bits_of(x[i]) & 0x7fffffffu;
@@ -76,45 +84,149 @@ AbsMax absmax_f32(const float* x, std::size_t n) {
   return r;
 }
 
-bool scale_e8m0_exact(const float* x, std::size_t n, int e, float* y) {
-  // 2^−e as a binary32 (2^−127 is the subnormal 0x00400000).
-  const float s = e == 127 ? float_of(0x00400000u) : float_of(static_cast<std::uint32_t>(127 - e) << 23);
+constexpr std::size_t kChunk = 256;  // keys per lookup pass (stack buffer)
+constexpr std::uint32_t kNonzero = 0x80000000u;  // key bit 31: the source is finite and nonzero
+
+// The table index of the scaled value y (KeyKind, quant_simd.hpp).
+template <KeyKind K>
+inline std::uint32_t key_of(std::uint32_t y, int drop) {
+  if constexpr (K == KeyKind::top_bits) {
+    const std::uint32_t low = (std::uint32_t{1} << drop) - 1;
+    return ((y >> drop) << 1) | ((y & low) != 0 ? 1u : 0u);
+  } else {
+    const std::uint32_t a = y & 0x7fffffffu, sign = y >> 31;
+    const std::uint32_t r = a == 0 ? 0u
+                            : a < 0x3b800000u ? 0x3b000000u   // 0 < |y| < 2^-8 -> 2^-9
+                            : a > 0x7f800000u ? 0x7fc00000u   // NaN
+                            : a >= 0x40800000u ? 0x40800000u  // |y| >= 4, Inf -> 4
+                                               : a;
+    const std::int32_t e = static_cast<std::int32_t>(r >> 23) - 117;
+    const std::uint32_t c = static_cast<std::uint32_t>(e < 0 ? 0 : (e > 13 ? 13 : e));
+    return ((sign * 14 + c) << 9) | (((r >> 15) & 0xffu) << 1) | ((r & 0x7fffu) != 0 ? 1u : 0u);
+  }
+}
+// Keys (with kNonzero) of y = x·s over [0, m); branch-free so that GCC vectorises each loop.
+// Returns whether some product was not exact (e8m0_exact only).
+template <KeyKind K>
+inline bool keys_e8m0(const float* x, std::size_t m, float s, int drop, std::uint32_t* key) {
   std::uint32_t bad = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < m; ++i) {
     const std::uint32_t xb = bits_of(x[i]), ax = xb & 0x7fffffffu;
-    const float p = x[i] * s;
-    const std::uint32_t pb = bits_of(p), ap = pb & 0x7fffffffu;
-    const bool special = ax == 0 || ax >= 0x7f800000u;
-    bad |= (!special && (ap < 0x00800000u || ap >= 0x7f800000u)) ? 1u : 0u;
-    y[i] = float_of(ax >= 0x7f800000u ? xb : pb);
+    const std::uint32_t pb = bits_of(x[i] * s), ap = pb & 0x7fffffffu;
+    const std::uint32_t special = (ax == 0 || ax >= 0x7f800000u) ? 1u : 0u;
+    bad |= (special == 0 && (ap < 0x00800000u || ap >= 0x7f800000u)) ? 1u : 0u;
+    const std::uint32_t y = ax >= 0x7f800000u ? xb : pb;
+    key[i] = key_of<K>(y, drop) | (special == 0 ? kNonzero : 0u);
   }
-  return bad == 0;
+  return bad != 0;
+}
+template <KeyKind K, bool Divide>
+inline void keys_fp32(const float* x, std::size_t m, float s, int drop, std::uint32_t* key) {
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::uint32_t ax = bits_of(x[i]) & 0x7fffffffu;
+    const std::uint32_t y = bits_of(Divide ? fdiv_rn(x[i], s) : fmul_rn(x[i], s));
+    key[i] = key_of<K>(y, drop) | ((ax != 0 && ax < 0x7f800000u) ? kNonzero : 0u);
+  }
+}
+inline void lookup(const std::uint16_t* t, const std::uint32_t* key, std::size_t m, std::uint8_t* codes, RunCounts& rc) {
+  std::uint64_t sat = 0, fl = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::uint32_t k = key[i];
+    const unsigned e = t[k & ~kNonzero];
+    codes[i] = static_cast<std::uint8_t>(e);
+    sat += (e >> 8) & 1u;
+    fl += (e >> 9) & (k >> 31);
+  }
+  rc.saturated += sat;
+  rc.flushed += fl;
+}
+}  // namespace
+
+const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
+  if (el.kind == ElementKind::int8) {
+    if (index_of(kModes, spec.rounding) < 0 || index_of(kPolicies, spec.overflow) < 0 || index_of(kProfiles, prof) < 0)
+      return nullptr;
+    const int slot_index = ((index_of(kModes, spec.rounding) * 3 + index_of(kPolicies, spec.overflow)) * 4 +
+                            index_of(kProfiles, prof)) * 2 + (mn == Mxint8Min::symmetric ? 1 : 0);
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    auto& slot = g_int8_kernels[static_cast<std::size_t>(slot_index)];
+    if (!slot) slot = std::make_unique<QuantKernel>(make_int8_kernel(el, spec, prof, mn));
+    return slot.get();
+  }
+  if (el.kind != ElementKind::floating) return nullptr;
+  const EncodeTable* t = encode_table(el.format, spec, prof);
+  if (!t) return nullptr;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  auto& slot = g_kernels[t];
+  if (!slot) slot = std::make_unique<QuantKernel>(make_quant_kernel(el, t));
+  return slot.get();
 }
 
-void scale_fp32(const float* x, std::size_t n, float s, ScaleOp op, float* y) {
-  if (op == ScaleOp::divide)
-    for (std::size_t i = 0; i < n; ++i) y[i] = fdiv_rn(x[i], s);
-  else
-    for (std::size_t i = 0; i < n; ++i) y[i] = fmul_rn(x[i], s);
+AbsMax absmax_f32(const float* x, std::size_t n) { return absmax_inline(x, n); }
+
+std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out) {
+  std::size_t j = 0;
+  for (std::size_t s = 0, len = first; s < n || j == 0; s += len, len = bs, ++j) {
+    const std::size_t m = std::min(len, n - s);
+    out[j] = absmax_inline(x + s, m);
+    if (m < len) {
+      ++j;
+      break;
+    }
+  }
+  return j;
 }
 
-RunCounts encode_run(const QuantKernel& k, const float* y, const float* x0, std::size_t n, std::uint8_t* codes) {
+std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {
+  static const EncodeTable* const t = encode_table(formats::e4m3fn, {Rounding::rne, Overflow::satfinite}, profiles::ocp);
+  const float sv = fmul_rn(amax, fmul_rn(s_enc, frcp_rn(elem_max)));
+  return static_cast<std::uint8_t>(t->entry[key_of<KeyKind::top_bits>(bits_of(sv), t->drop)]);
+}
+
+float pow2_neg(int e) {
+  return e == 127 ? float_of(0x00400000u) : float_of(static_cast<std::uint32_t>(127 - e) << 23);
+}
+
+namespace {
+template <KeyKind K>
+RunCounts encode_blocks_of(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
+                           const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback) {
   RunCounts rc;
-  if (n == 0) return rc;
-  const unsigned flags = encode_f32(*k.table, y, codes, n);
-  if ((flags & flag_overflow) != 0) {
-    const std::uint16_t* t = k.table->entry.data();
-    for (std::size_t i = 0; i < n; ++i)
-      if (k.may_saturate[codes[i]] && ((t[key_of(bits_of(y[i]), k.table->drop)] >> 8) & flag_overflow) != 0)
-        ++rc.saturated;
+  alignas(64) std::uint32_t key[kChunk];
+  const int drop = k.drop;
+  const std::uint16_t* t = k.entry.data();
+  std::size_t j = 0;
+  for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
+    const std::size_t end = std::min(s + len, n);
+    const RowBlock b = blocks[j];
+    fallback[j] = 0;
+    if (b.op == BlockOp::skip) continue;
+    RunCounts local;
+    bool bad = false;
+    for (std::size_t c = s; c < end && !bad; c += kChunk) {
+      const std::size_t m = std::min(kChunk, end - c);
+      switch (b.op) {
+        case BlockOp::e8m0_exact: bad = keys_e8m0<K>(x + c, m, b.s, drop, key); break;
+        case BlockOp::multiply: keys_fp32<K, false>(x + c, m, b.s, drop, key); break;
+        default: keys_fp32<K, true>(x + c, m, b.s, drop, key); break;
+      }
+      if (!bad) lookup(t, key, m, codes + c, local);
+    }
+    if (bad) {
+      fallback[j] = 1;
+      continue;
+    }
+    rc.saturated += local.saturated;
+    rc.flushed += local.flushed;
   }
-  std::uint64_t fl = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t a = bits_of(x0[i]) & 0x7fffffffu;
-    fl += (a != 0 && a < 0x7f800000u && k.is_zero[codes[i]]) ? 1u : 0u;
-  }
-  rc.flushed = fl;
   return rc;
+}
+}  // namespace
+
+RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
+                        const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback) {
+  return k.key == KeyKind::mxint8 ? encode_blocks_of<KeyKind::mxint8>(k, x, n, first, bs, blocks, codes, fallback)
+                                  : encode_blocks_of<KeyKind::top_bits>(k, x, n, first, bs, blocks, codes, fallback);
 }
 
 }  // namespace minifloat::simd

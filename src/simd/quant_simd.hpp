@@ -1,32 +1,54 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd/quant_simd.hpp (internal to the compiled library): the fast paths of the block quantizer
-// (src/quant.cpp) — the tile statistics (amax, NaN, Inf) of binary32 values and the element loop of
-// one row run, through the Highway encode kernels of simd/convert_simd.hpp. They hold no rounding
-// rule: codes and flags come from the engine-built EncodeTable, scales from quant.cpp's scalar step
-// (core/block_scale.hpp). Which tiles run here is decided in quant.cpp (BlockQuantizer::element_path
-// and the per-run rule of quant_run_e8m0); everything else stays on the scalar reference loop.
+// (src/quant.cpp) — the tile statistics (amax, NaN, Inf) of binary32 values of every block of a row in
+// one call, and the scale + encode of every block of a row in one call. They hold no rounding rule:
+// codes and counts come from tables the engine fills (QuantKernel), scales from quant.cpp's scalar
+// step (core/block_scale.hpp). Which tiles run here is decided in quant.cpp (BlockQuantizer::
+// element_path and the per-tile RowBlock rule); everything else stays on the scalar reference loop.
+// The loops are plain C++ written branch-free for GCC's vectoriser (baseline x86-64), not Highway:
+// the time is in the table lookups (one scalar load per element), which no target changes.
 #pragma once
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "minifloat/core/block_scale.hpp"
 #include "simd/convert_simd.hpp"
 
 namespace minifloat::simd {
 
-/// The engine-built encode table of one (element format, rounding, overflow, profile) plus two
-/// per-code facts derived from the engine: `may_saturate[c]` (some key maps to code c with the
-/// overflow flag and c is neither Inf nor NaN: quantize_element's `saturated`), `is_zero[c]`
-/// (element_value(c) == 0: a flushed element).
-struct QuantKernel {
-  const EncodeTable* table = nullptr;
-  std::array<std::uint8_t, 256> may_saturate{};
-  std::array<std::uint8_t, 256> is_zero{};
+/// How encode_blocks forms the table index of a scaled binary32 value y.
+enum class KeyKind : std::uint8_t {
+  /// Floating elements: the key of simd/convert-inl.h (encode_key_scalar; drop = 21 − M): sign, exponent,
+  /// top M + 2 mantissa bits, sticky.
+  top_bits,
+  /// INT8 (mxint8) elements, grid k·2^−6 (core/block_scale.hpp mxint8_grid, then the clamp to
+  /// [kmin, 127]): |y| is first replaced by a representative of its class — 0 stays 0; 0 < |y| < 2^−8
+  /// → 2^−9 (below a quarter of the quantum: every deterministic mode reads only sign and
+  /// inexactness); |y| ≥ 4 and ±Inf → 4 (beyond the grid's 255/64, every mode saturates to
+  /// 127 / kmin); NaN → 0x7fc00000 — then key = (sign·14 + c) << 9 | m8 << 1 | sticky with
+  /// c = clamp(E − 117, 0, 13) of the representative's biased exponent E, m8 its top 8 mantissa bits
+  /// and sticky the OR of the 15 below: for 2^−8 ≤ |y| < 4 the bits down to 2^−7 (half the quantum)
+  /// and a sticky bit, all a deterministic rounding to the grid reads (the convert-inl.h argument).
+  mxint8,
 };
-/// The cached kernel of (element, spec, prof), built once per process; nullptr when the element is
-/// not floating or (format, spec, prof) is not on encode_table's whitelist.
-const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof);
+/// The table of one (element, rounding, overflow, profile[, Mxint8Min]) built from the engine, one
+/// word per key: `entry[key] = code | sat << 8 | zero << 9`, where sat = quantize_element's
+/// `saturated` (floating: the engine flagged overflow and the code is neither Inf nor NaN) and
+/// zero = element_value(code) == 0 (a flushed element when its source is finite and nonzero).
+/// Floating elements derive it from encode_table (simd/convert_simd.hpp); INT8 elements call
+/// quantize_element on each key's representative.
+struct QuantKernel {
+  KeyKind key = KeyKind::top_bits;
+  int drop = 0;  ///< top_bits: 21 − M
+  std::vector<std::uint16_t> entry;
+};
+/// The cached kernel of (element, spec, prof, mn), built once per process; nullptr unless the
+/// element is floating and (format, spec, prof) is on encode_table's whitelist, or the element is
+/// int8 and spec is a deterministic mode of kModes with an overflow of kPolicies under a profile of
+/// kProfiles (`mn` is read for int8 only).
+const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn);
 
 /// Tile statistics of n binary32 values: the largest |x| over the non-NaN values (+0 when none),
 /// whether a NaN and whether an Inf occurs. Order-free (integer max of the magnitude bits).
@@ -35,25 +57,44 @@ struct AbsMax {
   bool nan = false, inf = false;
 };
 AbsMax absmax_f32(const float* x, std::size_t n);
+/// The statistics of consecutive blocks of one row in one call: block 0 is x[0, first), block j ≥ 1
+/// is x[first + (j−1)·bs, first + j·bs) cut at n; out[j] as absmax_f32 of that block. Returns the
+/// number of blocks (first ≥ 1, bs ≥ 1; first ≥ n gives one block).
+std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out);
+
+/// nvfp4_block_scale_code(amax, s_enc, elem_max) of core/block_scale.hpp for a binary32 amax: the
+/// same binary32 operations s = fl32(amax · fl32(s_enc · fl32(1/elem_max))), then s → e4m3fn (rne,
+/// satfinite, ocp) read from the engine-built encode table of that combination (encode_table)
+/// instead of one round_pack call per block.
+std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max);
 
 /// Element counts of a run, as quantize_element reports them per element.
 struct RunCounts {
   std::uint64_t saturated = 0, flushed = 0;
 };
 
-/// y_i = x_i · 2^−e in binary32 (non-finite x_i kept bit for bit), written to `y`. Returns false —
-/// and the caller must take the scalar loop for the run — unless every product is exact: every
-/// finite nonzero x_i gives a normal finite y_i (|y_i| ≥ 2^−126). Then round_pack(x_i · 2^−e) =
-/// round_pack(y_i), the value the reference's quantize_element(el, x_i, e) rounds. −127 ≤ e ≤ 127.
-bool scale_e8m0_exact(const float* x, std::size_t n, int e, float* y);
-/// The FP32 scale step of a tile: y = fl32(x · s) (TileScale multiply) or fl32(x / s) (divide).
-enum class ScaleOp : std::uint8_t { multiply, divide };
-/// y_i = fl32(x_i · s) or fl32(x_i / s): the reference's fmul_rn / fdiv_rn (core/fp32_ops.hpp).
-void scale_fp32(const float* x, std::size_t n, float s, ScaleOp op, float* y);
-
-/// Encode the n scaled values y through the kernel's table (Highway, run-time dispatch) into
-/// codes; counts saturated elements (engine flags of each code that may saturate) and flushed ones
-/// (finite nonzero original x0_i whose code is a zero).
-RunCounts encode_run(const QuantKernel& k, const float* y, const float* x0, std::size_t n, std::uint8_t* codes);
+/// How encode_blocks scales one block before the table encode.
+enum class BlockOp : std::uint8_t {
+  /// y = x · s with s = 2^−e (E8M0): the block is encoded only when every product is exact — each
+  /// finite nonzero x gives a normal finite y (|y| ≥ 2^−126); non-finite x kept bit for bit. Then
+  /// round_pack(y) is quantize_element(el, x, e). Otherwise the block is left to the caller
+  /// (fallback[j] = 1, its codes unspecified, nothing counted).
+  e8m0_exact,
+  multiply,  ///< y = fl32(x · s): the reference's fmul_rn (TileScale multiply, NVFP4 encode scale)
+  divide,    ///< y = fl32(x / s): fdiv_rn (Fp32ScaleOrder::divide)
+  skip,      ///< not touched (NaN blocks, flushed blocks, exact-order tiles): the caller's
+};
+struct RowBlock {
+  float s = 1.0f;
+  BlockOp op = BlockOp::skip;
+};
+/// 2^−e as a binary32 for −127 ≤ e ≤ 127 (2^−127 is the subnormal 0x00400000).
+float pow2_neg(int e);
+/// Scale and encode the blocks of one row (blocks as absmax_blocks: first, bs) in one call, through
+/// the kernel's entry table: codes written, saturated and flushed counted (flushed: finite nonzero
+/// source x whose code is a zero), for every block whose op is not skip and that did not fall back;
+/// fallback[j] = 1 for an e8m0_exact block that was not exact, else 0.
+RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
+                        const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback);
 
 }  // namespace minifloat::simd

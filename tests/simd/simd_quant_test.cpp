@@ -13,6 +13,7 @@
 #include <hwy/targets.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -26,6 +27,7 @@
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
+#include "simd/quant_simd.hpp"
 
 namespace mf = minifloat;
 
@@ -232,7 +234,7 @@ TEST_F(SimdQuant, EveryModeOverflowProfileAndSource) {
   const std::vector<std::size_t> shape{4, 128};
   const std::vector<float> adv = adversarial(4, 7), rnd = random_normal(4 * 128, 8);
   const std::vector<std::vector<float>> sources{adv, via_f16(adv), via_bf16(adv), rnd, via_bf16(rnd)};
-  const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4", "fp8_1x128"};
+  const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4", "fp8_1x128", "mxint8"};
   for (const char* n : names) {
     const mf::Scheme s = mf::parse_scheme(n);
     for (const mf::Rounding m : {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz, mf::Rounding::rtp,
@@ -301,7 +303,11 @@ TEST_F(SimdQuant, ElementPathWhitelist) {
   EXPECT_EQ(path("mxfp8_e4m3", {}), mf::ArrayPath::simd);
   EXPECT_EQ(path("nvfp4", {}), mf::ArrayPath::simd);
   EXPECT_EQ(path("fp8_128x128", {}), mf::ArrayPath::simd);
-  EXPECT_EQ(path("mxint8", {}), mf::ArrayPath::engine);  // int8 elements
+  EXPECT_EQ(path("mxint8", {}), mf::ArrayPath::simd);  // int8 elements: the KeyKind::mxint8 table
+  EXPECT_EQ(path("mxint8/1x32/e8m0fnu:ocp_floor/mxint8-min=symmetric", {}), mf::ArrayPath::simd);
+  mf::QuantOptions quirks;
+  quirks.mx_quirks = mf::MxQuirks::torchao_0_18;  // a non-default option: the scalar reference
+  EXPECT_EQ(path("mxfp8_e4m3", quirks), mf::ArrayPath::engine);
   mf::QuantOptions sr;
   sr.rounding.rounding = mf::Rounding::sr;
   EXPECT_EQ(path("mxfp4", sr), mf::ArrayPath::engine);
@@ -314,6 +320,136 @@ TEST_F(SimdQuant, ElementPathWhitelist) {
   EXPECT_EQ(mf::BlockQuantizer(shape, mf::parse_scheme("mxfp4"), {}, mf::ArrayPath::engine).element_path(), mf::ArrayPath::engine);
   EXPECT_EQ(path("e4m3fn/1x128/f32:fp32_amax/fp32-order=exact", {}), mf::ArrayPath::simd);  // per tile: exact-order tiles → engine
   EXPECT_EQ(path("custom:4,3,7,signed,fn/1x32/e8m0fnu:ocp_floor", {}), mf::ArrayPath::simd);  // a descriptor equal to e4m3 is e4m3
+}
+
+// mxint8 (KeyKind::mxint8: representatives of |y| < 2^-8, |y| >= 4, NaN; 8 mantissa bits + sticky
+// between): every bf16 bit pattern in shuffled blocks of 32, and every bf16 sign and mantissa over
+// 24 binades ("windowed", so that every product is exact and each block's scale puts its smaller
+// values in every key class), every mode x overflow x profile x Mxint8Min,
+// against the scalar reference (and two FP32-scaled int8 specs).
+TEST_F(SimdQuant, Mxint8EveryBf16PatternEveryMode) {
+  std::vector<float> all(65536);
+  for (std::uint32_t b = 0; b < 65536; ++b) all[b] = std::bit_cast<float>(b << 16);
+  std::vector<float> shuffled = all;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(21));
+  // Shuffled patterns mostly have an amax near 2^127 and products below 2^-126 (E8M0 fallback), so
+  // the in-order array is "windowed": every bf16 sign and mantissa with its exponent folded into
+  // [2^-23, 2^1), which keeps every product normal and puts y = x·2^-e in every key class.
+  for (std::uint32_t b = 0; b < 65536; ++b) {
+    const std::uint32_t e = ((b >> 7) & 0xffu) % 24 + 104;
+    all[b] = std::bit_cast<float>((b & 0x8000u) << 16 | e << 23 | (b & 0x7fu) << 16);
+  }
+  std::shuffle(all.begin(), all.end(), std::mt19937(22));
+  const std::vector<std::size_t> shape{2048, 32};
+  int combos = 0;
+  for (const char* n : {"mxint8", "mxint8/1x32/e8m0fnu:ocp_floor/mxint8-min=symmetric"})
+    for (const mf::Rounding m : {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz, mf::Rounding::rtp,
+                                 mf::Rounding::rtn, mf::Rounding::rto})
+      for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satfinite, mf::Overflow::satpropagate})
+        for (const mf::Profile& prof : {mf::profiles::ocp, mf::profiles::nvidia, mf::profiles::ml_dtypes, mf::profiles::p3109}) {
+          mf::QuantOptions opt;
+          opt.rounding = {.rounding = m, .overflow = ov};
+          opt.profile = prof;
+          const bool full = ov == mf::Overflow::satfinite && (prof == mf::profiles::ocp || prof == mf::profiles::p3109);
+          bool fast = false;
+          const std::string what = std::string(n) + " " + std::string(mf::name(m)) + " " + std::string(mf::name(ov));
+          if (full) expect_same(shape, shuffled, mf::parse_scheme(n), opt, 1, 1 << 20, what + " shuffled", &fast);
+          else
+            expect_same(std::vector<std::size_t>{256, 32}, std::vector<float>(shuffled.begin(), shuffled.begin() + 8192),
+                        mf::parse_scheme(n), opt, 1, 1 << 20, what + " shuffled", &fast);
+          EXPECT_TRUE(fast) << what;
+          if (full) expect_same(shape, all, mf::parse_scheme(n), opt, 2, 1 << 20, what + " windowed");
+          ++combos;
+          if (HasFailure()) return;
+        }
+  EXPECT_EQ(combos, 144);
+  for (const char* spec : {"mxint8/1x32/f32:fp32_amax", "mxint8/1x32/f32:fp32_pow2"}) {
+    mf::Scheme s;
+    try {
+      s = mf::parse_scheme(spec);
+    } catch (const mf::Error&) {
+      continue;  // not a valid spec: nothing to compare
+    }
+    expect_same(shape, shuffled, s, {}, 1, 1 << 20, spec);
+  }
+}
+
+// The fast NVFP4 scale step (simd::nvfp4_block_scale_code_table: binary32 operations + the
+// engine-built e4m3fn table) against core nvfp4_block_scale_code (round_pack), for every positive
+// finite bf16 amax and 20000 random positive finite binary32 amaxes, under the tensor scales
+// of several tensor amaxes. Oracle: core/block_scale.hpp (the engine).
+TEST_F(SimdQuant, Nvfp4ScaleStepEqualsTheEngine) {
+  std::vector<float> amaxes;
+  for (std::uint32_t b = 1; b < 0x7f80; ++b) amaxes.push_back(std::bit_cast<float>(b << 16));
+  std::mt19937 rng(31);
+  for (int i = 0; i < 20000; ++i) amaxes.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(1u + rng() % 0x7f7fffffu)));
+  std::size_t mismatches = 0, checked = 0;
+  for (const float tensor_amax : {1.0f, 0.02f, 3.0e-5f, 448.0f * 6.0f, 1.7e38f, 1.0e-40f}) {
+    const float s_enc = mf::nvfp4_global_encode_scale(mf::detail::exact_f32(tensor_amax), 6.0f);
+    for (const float a : amaxes) {
+      ++checked;
+      if (mf::simd::nvfp4_block_scale_code_table(a, s_enc, 6.0f) != mf::nvfp4_block_scale_code(a, s_enc, 6.0f)) {
+        if (++mismatches < 5) ADD_FAILURE() << "amax " << a << " s_enc " << s_enc;
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0u) << "of " << checked;
+}
+
+// accumulate_errors (chunked: terms first, then the sums in element order) against the statistics'
+// definition written out here (oracle: this serial loop, one element at a time, in C order).
+mf::ErrorStats serial_definition(const std::vector<double>& x, const std::vector<double>& q, std::size_t piece) {
+  mf::ErrorStats s;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    (void)piece;
+    if (!std::isfinite(x[i])) continue;
+    ++s.count;
+    s.signal += x[i] * x[i];
+    if (!std::isfinite(q[i])) {
+      ++s.nonfinite_out;
+      s.noise = std::numeric_limits<double>::infinity();
+      s.max_abs_err = std::numeric_limits<double>::infinity();
+      continue;
+    }
+    const double e = x[i] - q[i];
+    s.noise += e * e;
+    if (std::fabs(e) > s.max_abs_err) s.max_abs_err = std::fabs(e);
+  }
+  return s;
+}
+TEST_F(SimdQuant, ErrorStatsEqualTheSerialDefinition) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> d(0.0, 1.0);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{511}, std::size_t{512}, std::size_t{513}, std::size_t{5000}})
+    for (int kind = 0; kind < 5; ++kind) {
+      std::vector<double> x(n), q(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        // magnitudes over many binades so that the order of the sums shows in the last bits
+        x[i] = std::ldexp(d(rng), static_cast<int>(rng() % 60) - 30);
+        q[i] = x[i] * (1.0 + std::ldexp(d(rng), -4));
+      }
+      if (n > 700) {
+        if (kind == 1) x[600] = nan;          // a skipped input in the second chunk
+        if (kind == 2) q[700] = inf;          // a finite input lost to Inf
+        if (kind == 3) { x[3] = -inf; q[4000] = nan; }
+        if (kind == 4) { x[512] = 0x1p1000; q[512] = -0x1p1000; }  // (x − q)² overflows to +Inf (finite operands)
+      }
+      for (const std::size_t piece : {std::size_t{7}, std::size_t{1000}, n + 1}) {
+        mf::ErrorStats s;
+        for (std::size_t i = 0; i < n; i += piece) {  // pieces: the sums continue across calls
+          const std::size_t m = std::min(piece, n - i);
+          mf::accumulate_errors(s, std::span<const double>(x.data() + i, m), std::span<const double>(q.data() + i, m));
+        }
+        const mf::ErrorStats r = serial_definition(x, q, piece);
+        const std::string what = "n " + std::to_string(n) + " kind " + std::to_string(kind) + " piece " + std::to_string(piece);
+        EXPECT_EQ(r.count, s.count) << what;
+        EXPECT_EQ(r.nonfinite_out, s.nonfinite_out) << what;
+        EXPECT_EQ(bits(r.signal), bits(s.signal)) << what << ": signal";
+        EXPECT_EQ(bits(r.noise), bits(s.noise)) << what << ": noise";
+        EXPECT_EQ(bits(r.max_abs_err), bits(s.max_abs_err)) << what << ": max_abs_err";
+      }
+    }
 }
 
 // RapidCheck: random shapes, schemes, modes and boundary-biased binary32 values.
