@@ -75,6 +75,18 @@ std::unique_ptr<SrTableT<Bits>> build(Format to, Overflow overflow, const Profil
     e.up = word(convert(S::format, prefix | 1u, to, spec, prof, 0));
     e.down = word(convert(S::format, prefix | 1u, to, spec, prof, ~std::uint64_t{0}));
   }
+  t->emin_biased = em + S::bias;
+  if constexpr (sizeof(Bits) == 4) {
+    t->word4.resize(4 * keys);
+    for (std::size_t k = 0; k < keys; ++k) {
+      const SrEntryT<Bits>& e = t->entry[k];
+      const std::uint16_t mark = e.engine != 0 ? kEngineMark : 0;
+      t->word4[4 * k] = static_cast<std::uint16_t>(e.down | mark);
+      t->word4[4 * k + 1] = static_cast<std::uint16_t>(e.up | mark);
+      t->word4[4 * k + 2] = e.exact;
+      t->word4[4 * k + 3] = e.exact;
+    }
+  }
   return t;
 }
 
