@@ -17,7 +17,8 @@
 //       C: t' = t + (g and (sticky or t odd)) (round-to-nearest-even of frac at n bits), then A's
 //          test with t': r > m − t or (bump and r = m − t).
 //   equal: up ⟺ bit 0 of the word.
-// Index = key · 4 + (R = 0 ? 2 : up ? 1 : 0), key = x >> shift. Keys the engine must take element by
+// Index = key · 4 + (R = 0 ? 2 : up ? (tininess corner and the finer decision down ? 3 : 1) : 0),
+// key = x >> shift; the finer decision is the same formula with s − 1 and R mod 2^(s−1). Keys the engine must take element by
 // element carry a marker in word4 (simd/sr_table.hpp); the caller finishes those.
 // Stream layout (random.hpp sr_bits): exact: element g reads words 2(g mod 2), +1 of block g/2;
 // A/B/C/equal: word g mod 4 of block g/4. The kernel therefore starts at an element index that is a
@@ -94,9 +95,11 @@ HWY_INLINE void PhiloxLanes2(D du, std::uint32_t c0, V x1, V x2, V x3, const std
 template <class D, class V = hn::Vec<D>>
 struct SrLanes {
   D du;
-  V implicit, mant_all, one, emin_b, shift_v, k23, k31;
+  V implicit, mant_all, one, emin_b, shift_v, k23, k31, corner_exp, top_mask;
   explicit SrLanes(D d, const SrLaneParams& p)
       : du(d),
+        corner_exp(hn::Set(d, static_cast<std::uint32_t>(p.emin_biased - 1))),
+        top_mask(hn::Set(d, ((std::uint32_t{1} << p.mantissa_bits) - 1) << (23 - p.mantissa_bits))),
         implicit(hn::Set(d, 0x800000u)),
         mant_all(hn::Set(d, 0xFFFFFFu)),
         one(hn::Set(d, 1u)),
@@ -115,9 +118,16 @@ struct SrLanes {
     const V sig = hn::IfThenElse(hn::Eq(biased, hn::Zero(du)), x, hn::Or(x, implicit));
     R = hn::And(sig, mask);
   }
-  HWY_INLINE V index(V x, V R, V up) const {
+  /// The tininess corner (simd/sr_table.cpp): biased exponent emin_biased − 1, top M mantissa bits ones.
+  HWY_INLINE hn::Mask<D> corner(V x) const {
+    const V biased = hn::And(hn::ShiftRight<23>(x), hn::Set(du, 0xFFu));
+    return hn::And(hn::Eq(biased, corner_exp), hn::Eq(hn::And(x, top_mask), top_mask));
+  }
+  /// up: the decision; tiny_up: up lanes whose finer decision (corner only) is down → word 3.
+  HWY_INLINE V index(V x, V R, V up, V tiny_up) const {
     const V key4 = hn::ShiftLeft<2>(hn::ShiftRightSame(x, static_cast<int>(hn::GetLane(shift_v))));
-    const V sel = hn::IfThenElse(hn::Eq(R, hn::Zero(du)), hn::Set(du, 2u), hn::And(up, one));
+    const V sel = hn::IfThenElse(hn::Eq(R, hn::Zero(du)), hn::Set(du, 2u),
+                                 hn::Or(hn::And(up, one), hn::And(tiny_up, hn::Set(du, 2u))));
     return hn::Or(key4, sel);
   }
 };
@@ -193,27 +203,44 @@ HWY_INLINE std::size_t SrIndexImpl(const std::uint32_t* HWY_RESTRICT x, std::siz
     for (std::size_t h = 0; h < 2; ++h) {
       const std::size_t at = i + h * E * N;
       const V* wh = w + 4 * h;
+      // One element lane group: x, its word(s) → index. The tininess corner's finer decision (s − 1
+      // bits, R mod 2^(s−1)) runs only when a lane of the vector is in the corner.
+      auto one_group = [&](V xv, V hi, V lo) HWY_ATTR __attribute__((always_inline)) {
+        V sv, Rv;
+        L.cut(xv, sv, Rv);
+        auto decide = [&](V s_, V R_) HWY_ATTR __attribute__((always_inline)) {
+          if constexpr (Variant == 0) {
+            return UpExact(du, s_, R_, hi, lo);
+          } else {
+            (void)lo;
+            return UpShort<Variant>(du, s_, R_, hi, p.sr_bits);
+          }
+        };
+        const V up = decide(sv, Rv);
+        V tiny_up = hn::Zero(du);
+        const auto c = L.corner(xv);
+        if (HWY_UNLIKELY(!hn::AllFalse(du, c))) {
+          const V s1 = hn::Sub(sv, L.one);
+          const V R1 = hn::And(Rv, hn::Sub(L.one << hn::Min(s1, L.k31), L.one));
+          // rounds_up is false for an exact cut (R1 = 0), whatever the variant (equal reads no cut).
+          const V up1 = hn::IfThenZeroElse(hn::Eq(R1, hn::Zero(du)), decide(s1, R1));
+          tiny_up = hn::AndNot(up1, hn::And(up, hn::VecFromMask(du, c)));
+        }
+        return L.index(xv, Rv, up, tiny_up);
+      };
       if constexpr (Variant == 0) {
         V xe, xo;
         hn::LoadInterleaved2(du, x + at, xe, xo);
-        V se, Re, so, Ro;
-        L.cut(xe, se, Re);
-        L.cut(xo, so, Ro);
-        const V ie = L.index(xe, Re, UpExact(du, se, Re, wh[1], wh[0]));
-        const V io = L.index(xo, Ro, UpExact(du, so, Ro, wh[3], wh[2]));
+        const V ie = one_group(xe, wh[1], wh[0]);
+        const V io = one_group(xo, wh[3], wh[2]);
         hn::StoreInterleaved2(ie, io, du, idx + at);
       } else {
         V a0, a1, a2, a3;
         hn::LoadInterleaved4(du, x + at, a0, a1, a2, a3);
-        V s0, R0, s1, R1, s2, R2, s3, R3;
-        L.cut(a0, s0, R0);
-        L.cut(a1, s1, R1);
-        L.cut(a2, s2, R2);
-        L.cut(a3, s3, R3);
-        const V i0 = L.index(a0, R0, UpShort<Variant>(du, s0, R0, wh[0], p.sr_bits));
-        const V i1 = L.index(a1, R1, UpShort<Variant>(du, s1, R1, wh[1], p.sr_bits));
-        const V i2 = L.index(a2, R2, UpShort<Variant>(du, s2, R2, wh[2], p.sr_bits));
-        const V i3 = L.index(a3, R3, UpShort<Variant>(du, s3, R3, wh[3], p.sr_bits));
+        const V i0 = one_group(a0, wh[0], wh[0]);
+        const V i1 = one_group(a1, wh[1], wh[1]);
+        const V i2 = one_group(a2, wh[2], wh[2]);
+        const V i3 = one_group(a3, wh[3], wh[3]);
         hn::StoreInterleaved4(i0, i1, i2, i3, du, idx + at);
       }
     }

@@ -57,7 +57,6 @@ unsigned sr_fused_f32_bits(const SrTable& t, const RoundingSpec& spec, const std
                            const SrStream& s, std::uint8_t* out, std::uint32_t* idx_out) {
   constexpr std::size_t kTile = 1024;  // a multiple of every target's elements per Philox vector
   alignas(64) std::array<std::uint32_t, kTile> idx;
-  std::array<std::uint32_t, kTile> marked;  // positions of kEngineMark words in the tile
   const std::uint64_t E = sr_words(spec.sr_variant) == 2 ? 2 : 4;  // elements per Philox block
   const RoundingSpec sv{.rounding = Rounding::sr, .overflow = spec.overflow, .sr_variant = spec.sr_variant,
                         .sr_bits = spec.sr_bits};
@@ -86,26 +85,27 @@ unsigned sr_fused_f32_bits(const SrTable& t, const RoundingSpec& spec, const std
                          .shift = t.shift,
                          .emin_biased = t.emin_biased,
                          .variant = variant_code(spec.sr_variant),
-                         .sr_bits = spec.sr_bits < 1 ? 1 : (spec.sr_bits > 32 ? 32 : spec.sr_bits)};
+                         .sr_bits = spec.sr_bits < 1 ? 1 : (spec.sr_bits > 32 ? 32 : spec.sr_bits),
+                         .mantissa_bits = t.to.mantissa_bits};
     const std::size_t done = HWY_DYNAMIC_DISPATCH(SrIndex)(x + i, len, p, idx.data());
     std::uint8_t* o = out + i;
     unsigned tile = 0;
-    std::size_t n_marked = 0;
     for (std::size_t j = 0; j < done; ++j) {
       const unsigned w = word4[idx[j]];
       o[j] = static_cast<std::uint8_t>(w);
       tile |= w;
-      marked[n_marked] = static_cast<std::uint32_t>(j);  // branchless: kept only when marked
-      n_marked += w >> 15;
     }
-    if (n_marked != 0) {  // keys the engine rounds element by element (see sr_table.hpp)
-      tile &= 0x7FFFu;
-      for (std::size_t m = 0; m < n_marked; ++m) {
-        const std::size_t j = marked[m];
-        const std::uint64_t rbits = sr_bits(s.seed, s.stream, s.step, g + j, spec.sr_variant);
-        const RoundResult r = convert(formats::f32, x[i + j], t.to, sv, t.prof, rbits);
-        o[j] = static_cast<std::uint8_t>(r.code);
-        tile |= static_cast<unsigned>(r.flags) << 8;
+    if ((tile & kEngineMark) != 0) {  // rare: keys the engine rounds element by element (sr_table.hpp)
+      tile = 0;
+      for (std::size_t j = 0; j < done; ++j) {
+        unsigned w = word4[idx[j]];
+        if ((w & kEngineMark) != 0) {
+          const std::uint64_t rbits = sr_bits(s.seed, s.stream, s.step, g + j, spec.sr_variant);
+          const RoundResult r = convert(formats::f32, x[i + j], t.to, sv, t.prof, rbits);
+          w = static_cast<unsigned>(r.code) | (static_cast<unsigned>(r.flags) << 8);
+          o[j] = static_cast<std::uint8_t>(w);
+        }
+        tile |= w;
       }
     }
     acc |= tile;

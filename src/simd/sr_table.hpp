@@ -49,8 +49,9 @@ struct SrTableT {
   Overflow overflow = Overflow::satfinite;
   Profile prof;
   /// The fused kernel's words (simd/sr-inl.h, binary32 tables only): word4[4·key + j] = down (j = 0),
-  /// up (1), exact (2), exact (3); down and up carry kEngineMark when the key's inexact elements go
-  /// to the engine (engine = 1).
+  /// up (1), exact (2), up with the finer decision of the tininess corner down (3; = up elsewhere);
+  /// down and up carry kEngineMark when the key's inexact elements go to the engine (engine = 1),
+  /// except for the tininess corner, which the kernel decides itself.
   std::vector<std::uint16_t> word4;
   int emin_biased = 0;  ///< the target's emin + source bias
 };
@@ -76,6 +77,7 @@ struct SrLaneParams {
   int emin_biased;                       ///< target emin + 127
   int variant;                           ///< 0 exact, 1 a, 2 b, 3 c, 4 equal
   int sr_bits;                           ///< n, 1..32 (A/B/C)
+  int mantissa_bits;                     ///< target mantissa bits M (the tininess corner's top bits)
 };
 
 /// The fused path (simd/sr-inl.h + simd/sr_simd.cpp): out[i] = the engine's sr result for the
