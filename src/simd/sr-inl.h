@@ -98,15 +98,15 @@ struct SrLanes {
   V implicit, mant_all, one, emin_b, shift_v, k23, k31, corner_exp, top_mask;
   explicit SrLanes(D d, const SrLaneParams& p)
       : du(d),
-        corner_exp(hn::Set(d, static_cast<std::uint32_t>(p.emin_biased - 1))),
-        top_mask(hn::Set(d, ((std::uint32_t{1} << p.mantissa_bits) - 1) << (23 - p.mantissa_bits))),
         implicit(hn::Set(d, 0x800000u)),
         mant_all(hn::Set(d, 0xFFFFFFu)),
         one(hn::Set(d, 1u)),
         emin_b(hn::Set(d, static_cast<std::uint32_t>(p.emin_biased < 0 ? 0 : p.emin_biased))),
         shift_v(hn::Set(d, static_cast<std::uint32_t>(p.shift))),
         k23(hn::Set(d, 23u)),
-        k31(hn::Set(d, 31u)) {}
+        k31(hn::Set(d, 31u)),
+        corner_exp(hn::Set(d, static_cast<std::uint32_t>(p.emin_biased - 1))),
+        top_mask(hn::Set(d, ((std::uint32_t{1} << p.mantissa_bits) - 1) << (23 - p.mantissa_bits))) {}
   /// s (≥ shift, unsigned), R.
   HWY_INLINE void cut(V x, V& s, V& R) const {
     const V biased = hn::And(hn::ShiftRight<23>(x), hn::Set(du, 0xFFu));
