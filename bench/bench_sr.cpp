@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_sr.cpp: f32 → e4m3fn stochastic rounding (exact variant, Philox4x32-10 bits per element,
-// sr_convert_f32) against round-to-nearest-even (convert_f32) over the same array in one run;
-// prints elements/s of both and the SR/RNE throughput ratio.
+// bench_sr.cpp: stochastic rounding (sr_convert_f32 / sr_convert_f64, Philox4x32-10 bits per
+// element) into e4m3fn, exact and A/B/C (sr_bits 8), against round-to-nearest-even (convert_f32 /
+// convert_f64) and a memcpy of the same source array, all in one run, 1 and 2 threads (the
+// benchmark argument). Ratios: `scripts/bench_ratios.py` is not needed — run with
+//   build/bench/bench_sr --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+// and divide the medians (cpu_time for 1 thread; real_time for both; the 2-thread CPU time counts
+// the calling thread only). The summary at the end prints the SR/RNE and ×memcpy ratios of the
+// 1-thread medians of this run.
 #include <benchmark/benchmark.h>
 
 #include "bench_input.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "minifloat/convert_span.hpp"
@@ -18,90 +27,137 @@
 
 namespace {
 
-constexpr std::size_t kElems = std::size_t{1} << 22;  // 4 Mi floats (16 MiB)
+namespace mf = minifloat;
+constexpr std::size_t kElems = std::size_t{1} << 22;  // 4 Mi elements (16 MiB f32, 32 MiB f64)
 
 const std::vector<float>& input() {
   static const std::vector<float> v = e4m3fn_bench_input(kElems);
   return v;
 }
-
-void run_rne(std::vector<std::uint8_t>& out) {
-  const auto f = minifloat::convert_f32(input(), out, minifloat::formats::e4m3fn,
-                                        {minifloat::Rounding::rne, minifloat::Overflow::satfinite}, minifloat::profiles::ocp, {},
-                                        1);  // one thread: the issue's SR/RNE target is per core
-  benchmark::DoNotOptimize(f);
-}
-void run_sr(std::vector<std::uint8_t>& out, minifloat::SrVariant v, std::uint32_t step) {
-  const auto f = minifloat::sr_convert_f32(input(), out, minifloat::formats::e4m3fn,
-                                           {minifloat::Rounding::sr, minifloat::Overflow::satfinite, v, 8},
-                                           minifloat::SrStream{1, 0, step, 0}, minifloat::profiles::ocp, 1);
-  benchmark::DoNotOptimize(f);
+const std::vector<double>& input64() {
+  static const std::vector<double> v = [] {
+    std::vector<double> d(input().begin(), input().end());
+    std::mt19937_64 rng(99);  // fill the low mantissa bits so the f64 rounding reads them
+    for (double& x : d) x = std::nextafter(x, x + (rng() & 1 ? 1.0 : -1.0)) * (1.0 + std::ldexp(rng() >> 40, -60));
+    return d;
+  }();
+  return v;
 }
 
-void f32_to_e4m3fn_rne(benchmark::State& state) {
-  std::vector<std::uint8_t> out(kElems);
-  for (auto _ : state) {
-    run_rne(out);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kElems));
-}
-
-void f32_to_e4m3fn_sr_exact_philox(benchmark::State& state) {
-  std::vector<std::uint8_t> out(kElems);
-  std::uint32_t step = 0;
-  for (auto _ : state) {
-    run_sr(out, minifloat::SrVariant::exact, step++);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kElems));
-}
-
-void f32_to_e4m3fn_sr_a8_philox(benchmark::State& state) {
-  std::vector<std::uint8_t> out(kElems);
-  std::uint32_t step = 0;
-  for (auto _ : state) {
-    run_sr(out, minifloat::SrVariant::a, step++);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kElems));
-}
-
-BENCHMARK(f32_to_e4m3fn_rne)->Unit(benchmark::kMillisecond);
-BENCHMARK(f32_to_e4m3fn_sr_exact_philox)->Unit(benchmark::kMillisecond);
-BENCHMARK(f32_to_e4m3fn_sr_a8_philox)->Unit(benchmark::kMillisecond);
-
-/// Best-of-5 wall time of `fn` in seconds.
 template <class Fn>
-double best_seconds(Fn fn) {
-  double best = 1e30;
-  for (int i = 0; i < 5; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    fn();
-    const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+void loop(benchmark::State& state, Fn fn) {
+  for (auto _ : state) {
+    fn(static_cast<unsigned>(state.range(0)));
+    benchmark::ClobberMemory();
   }
-  return best;
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kElems));
 }
+
+void memcpy_f32(benchmark::State& state) {
+  std::vector<float> out(kElems);
+  loop(state, [&](unsigned) {
+    std::memcpy(out.data(), input().data(), kElems * 4);
+    benchmark::DoNotOptimize(out.data());
+  });
+}
+void memcpy_f64(benchmark::State& state) {
+  std::vector<double> out(kElems);
+  loop(state, [&](unsigned) {
+    std::memcpy(out.data(), input64().data(), kElems * 8);
+    benchmark::DoNotOptimize(out.data());
+  });
+}
+void f32_rne(benchmark::State& state) {
+  std::vector<std::uint8_t> out(kElems);
+  loop(state, [&](unsigned t) {
+    benchmark::DoNotOptimize(mf::convert_f32(input(), out, mf::formats::e4m3fn,
+                                             {mf::Rounding::rne, mf::Overflow::satfinite}, mf::profiles::ocp, {}, t));
+  });
+}
+void f64_rne(benchmark::State& state) {
+  std::vector<std::uint8_t> out(kElems);
+  loop(state, [&](unsigned t) {
+    benchmark::DoNotOptimize(mf::convert_f64(input64(), out, mf::formats::e4m3fn,
+                                             {mf::Rounding::rne, mf::Overflow::satfinite}, mf::profiles::ocp, {}, t));
+  });
+}
+template <mf::SrVariant V>
+void f32_sr(benchmark::State& state) {
+  std::vector<std::uint8_t> out(kElems);
+  std::uint32_t step = 0;
+  loop(state, [&](unsigned t) {
+    benchmark::DoNotOptimize(mf::sr_convert_f32(input(), out, mf::formats::e4m3fn,
+                                                {mf::Rounding::sr, mf::Overflow::satfinite, V, 8},
+                                                mf::SrStream{1, 0, step++, 0}, mf::profiles::ocp, t));
+  });
+}
+template <mf::SrVariant V>
+void f64_sr(benchmark::State& state) {
+  std::vector<std::uint8_t> out(kElems);
+  std::uint32_t step = 0;
+  loop(state, [&](unsigned t) {
+    benchmark::DoNotOptimize(mf::sr_convert_f64(input64(), out, mf::formats::e4m3fn,
+                                                {mf::Rounding::sr, mf::Overflow::satfinite, V, 8},
+                                                mf::SrStream{1, 0, step++, 0}, mf::profiles::ocp, t));
+  });
+}
+
+#define MF_BENCH(fn) BENCHMARK(fn)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()
+MF_BENCH(memcpy_f32);
+MF_BENCH(f32_rne);
+MF_BENCH(f32_sr<mf::SrVariant::exact>);
+MF_BENCH(f32_sr<mf::SrVariant::a>);
+MF_BENCH(f32_sr<mf::SrVariant::b>);
+MF_BENCH(f32_sr<mf::SrVariant::c>);
+MF_BENCH(memcpy_f64);
+MF_BENCH(f64_rne);
+MF_BENCH(f64_sr<mf::SrVariant::exact>);
+
+/// Collects the median (or only) real and CPU time per benchmark name for the summary.
+class Collect : public benchmark::ConsoleReporter {
+ public:
+  std::map<std::string, std::pair<double, double>> t;  // name → (real, cpu)
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "median") continue;
+      std::string name = r.benchmark_name();
+      const auto cut = name.find("_median");
+      if (cut != std::string::npos) name.erase(cut);
+      t[name] = {r.GetAdjustedRealTime(), r.GetAdjustedCPUTime()};
+    }
+  }
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
+  (void)input64();  // build the inputs (and fault their pages in) before any timing
+  Collect rep;
+  benchmark::RunSpecifiedBenchmarks(&rep);
   benchmark::Shutdown();
-  // The summary the issue asks for, measured once more back to back over the same array.
-  std::vector<std::uint8_t> out(kElems);
-  const double rne = best_seconds([&] { run_rne(out); });
-  const double sr = best_seconds([&] { run_sr(out, minifloat::SrVariant::exact, 7); });
-  const double n = static_cast<double>(kElems);
-  std::printf("\nf32 -> e4m3fn, %zu elements, best of 5, 1 thread:\n", kElems);
-  std::printf("  rne:                  %8.1f M elements/s\n", n / rne / 1e6);
-  std::printf("  sr exact (Philox):    %8.1f M elements/s\n", n / sr / 1e6);
-  std::printf("  SR/RNE throughput ratio: %.3f (SR takes %.2fx the time of RNE)\n", rne / sr, sr / rne);
+  auto show = [&](const char* op, const std::string& base, const char* mem, const char* rne) {
+    for (const char* th : {"1", "2"}) {
+      const std::string key = base + "/" + th + "/real_time";
+      const auto it = rep.t.find(key);
+      const auto m = rep.t.find(std::string(mem) + "/" + th + "/real_time");
+      const auto r = rep.t.find(std::string(rne) + "/" + th + "/real_time");
+      if (it == rep.t.end() || m == rep.t.end() || r == rep.t.end()) continue;
+      std::printf("%-22s %s thr  %7.1f M elem/s  x memcpy: wall %6.2f cpu %6.2f   x rne: wall %5.2f cpu %5.2f\n", op,
+                  th, 1e3 * kElems / it->second.first / 1e6, it->second.first / m->second.first,
+                  it->second.second / m->second.second, it->second.first / r->second.first,
+                  it->second.second / r->second.second);
+    }
+  };
+  std::printf("\ne4m3fn satfinite ocp, %zu elements, medians of this run (ratios of times):\n", kElems);
+  show("f32 rne", "f32_rne", "memcpy_f32", "f32_rne");
+  show("f32 sr exact", "f32_sr<mf::SrVariant::exact>", "memcpy_f32", "f32_rne");
+  show("f32 sr a/8", "f32_sr<mf::SrVariant::a>", "memcpy_f32", "f32_rne");
+  show("f32 sr b/8", "f32_sr<mf::SrVariant::b>", "memcpy_f32", "f32_rne");
+  show("f32 sr c/8", "f32_sr<mf::SrVariant::c>", "memcpy_f32", "f32_rne");
+  show("f64 rne", "f64_rne", "memcpy_f64", "f64_rne");
+  show("f64 sr exact", "f64_sr<mf::SrVariant::exact>", "memcpy_f64", "f64_rne");
   return 0;
 }

@@ -104,26 +104,26 @@ Flags run_range(const T* in, Code* out, std::size_t n, Format to, const Rounding
     const std::size_t len = std::min(kChunk, n - start);
     SrStream c = s;
     c.index_base = s.index_base + start;
+    if constexpr (sizeof(Code) == 1 && Src != Source::f64) {
+      if (table != nullptr) {  // the fused kernel: random bits in registers, no rbits array
+        const std::uint32_t* x = x32.data();
+        if constexpr (Src == Source::f32) {
+          x = reinterpret_cast<const std::uint32_t*>(in + start);  // as simd::encode_f32 reads f32 bits
+        } else if constexpr (Src == Source::bf16) {
+          for (std::size_t i = 0; i < len; ++i) x32[i] = std::uint32_t{in[start + i]} << 16;
+        } else {
+          simd::widen_f16(in + start, x32.data(), len);
+        }
+        flags |= simd::sr_fused_f32_bits(*table, spec, x, len, c, out + start);
+        continue;
+      }
+    }
     fill_sr_bits(c, spec.sr_variant, std::span<std::uint64_t>(rb.data(), len));
     if constexpr (sizeof(Code) == 1 && Src == Source::f64) {
       if (table64 != nullptr) {
         std::array<std::uint64_t, kChunk> x64;
         std::memcpy(x64.data(), in + start, len * sizeof(double));
         flags |= simd::sr_encode_f64_bits(*table64, spec, x64.data(), rb.data(), out + start, len);
-        continue;
-      }
-    }
-    if constexpr (sizeof(Code) == 1 && Src != Source::f64) {
-      if (table != nullptr) {
-        const std::uint32_t* x = x32.data();
-        if constexpr (Src == Source::f32) {
-          std::memcpy(x32.data(), in + start, len * sizeof(float));
-        } else if constexpr (Src == Source::bf16) {
-          for (std::size_t i = 0; i < len; ++i) x32[i] = std::uint32_t{in[start + i]} << 16;
-        } else {
-          simd::widen_f16(in + start, x32.data(), len);
-        }
-        flags |= simd::sr_encode_f32_bits(*table, spec, x, rb.data(), out + start, len);
         continue;
       }
     }

@@ -70,7 +70,11 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
 //    the format's zero: +0 in FNUZ/P3109 formats). NaN, ±0 and representable x never read the bits.
 
 /// The loop an sr_convert_* call into std::uint8_t codes runs. ArrayPath::simd (a table the engine
-/// fills, simd/sr_table.hpp; random bits from the vectorised Philox of fill_sr_bits) when all hold:
+/// fills, simd/sr_table.hpp) when all hold. For f32/f16/bf16 sources the fused kernel
+/// (simd/sr-inl.h) generates the Philox words in registers and makes the up/down decision in vector
+/// lanes; the elements it leaves (up to 3 at the start, for the stream's block alignment; a tile
+/// that reaches a wrap of Philox counter word c0; the tail shorter than two vectors of blocks; all
+/// of them on the HWY_SCALAR target) take fill_sr_bits and the scalar table loop, as f64 sources do:
 ///  - any source (f32, f16, bf16, f64), except that an f64 source with `prof.source_via_f32`
 ///    (profiles::ml_dtypes, D11: an rne step to f32 comes first) takes the engine;
 ///  - `to` is one of e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn

@@ -75,6 +75,31 @@ std::unique_ptr<SrTableT<Bits>> build(Format to, Overflow overflow, const Profil
     e.up = word(convert(S::format, prefix | 1u, to, spec, prof, 0));
     e.down = word(convert(S::format, prefix | 1u, to, spec, prof, ~std::uint64_t{0}));
   }
+  t->emin_biased = em + S::bias;
+  if constexpr (sizeof(Bits) == 4) {
+    t->word4.resize(4 * keys);
+    for (std::size_t k = 0; k < keys; ++k) {
+      const SrEntryT<Bits>& e = t->entry[k];
+      const std::size_t biased = (k >> M) & exp_max;
+      // The tininess corner (binade 2^(emin−1), top M mantissa bits all ones): rounding up gives
+      // 2^emin, and the underflow flag is the second decision J (round_pack) at the quantum one bit
+      // finer, which the kernel makes in its lanes. Every SR variant's decision is monotone in the
+      // cut and the finer cut is 2·(cut − 1/2) < cut, so "down" implies "J not up" (tiny): the
+      // words are down, up with J up (bits 0) and up with J down (bits 2^(65−s) for the
+      // representative R = 2^(s−1) + 1: its finer cut is 2^(65−s), its cut 2^63 + 2^(64−s)).
+      const bool corner = biased != 0 && biased != exp_max && static_cast<int>(biased) - S::bias == em - 1 &&
+                          (k & top_ones) == top_ones && e.s <= S::kMaxS;
+      const std::uint16_t mark = e.engine != 0 && !corner ? kEngineMark : 0;
+      t->word4[4 * k] = static_cast<std::uint16_t>(e.down | mark);
+      t->word4[4 * k + 1] = static_cast<std::uint16_t>(e.up | mark);
+      t->word4[4 * k + 2] = e.exact;
+      t->word4[4 * k + 3] = static_cast<std::uint16_t>(e.up | mark);
+      if (corner) {
+        const Bits prefix = static_cast<Bits>(k) << t->shift;
+        t->word4[4 * k + 3] = word(convert(S::format, prefix | 1u, to, spec, prof, std::uint64_t{1} << (65 - e.s)));
+      }
+    }
+  }
   return t;
 }
 

@@ -28,6 +28,7 @@
 #include "minifloat/core/format.hpp"
 #include "minifloat/core/profile.hpp"
 #include "minifloat/core/rounding.hpp"
+#include "minifloat/stochastic.hpp"
 
 namespace minifloat::simd {
 
@@ -47,7 +48,15 @@ struct SrTableT {
   Format to;
   Overflow overflow = Overflow::satfinite;
   Profile prof;
+  /// The fused kernel's words (simd/sr-inl.h, binary32 tables only): word4[4·key + j] = down (j = 0),
+  /// up (1), exact (2), up with the finer decision of the tininess corner down (3; = up elsewhere);
+  /// down and up carry kEngineMark when the key's inexact elements go to the engine (engine = 1),
+  /// except for the tininess corner, which the kernel decides itself.
+  std::vector<std::uint16_t> word4;
+  int emin_biased = 0;  ///< the target's emin + source bias
 };
+/// Marks a word4 entry whose element the engine must round (bit 7 of the flags byte, never a flag).
+inline constexpr std::uint16_t kEngineMark = 0x8000;
 using SrTable = SrTableT<std::uint32_t>;    ///< binary32 keys (f32, and f16/bf16 widened exactly)
 using SrTable64 = SrTableT<std::uint64_t>;  ///< binary64 keys
 
@@ -61,6 +70,25 @@ const SrTable64* sr_table64(Format to, const RoundingSpec& spec, const Profile& 
 /// (rounding sr; its variant and sr_bits); returns the OR of the flags.
 unsigned sr_encode_f32_bits(const SrTable& t, const RoundingSpec& spec, const std::uint32_t* x,
                             const std::uint64_t* rbits, std::uint8_t* out, std::size_t n);
+/// The per-call constants of the fused kernel (filled by simd/sr_simd.cpp from the SrTable).
+struct SrLaneParams {
+  std::uint32_t c0, c1, c2, c3, k0, k1;  ///< Philox counter of the first block, and key
+  int shift;                             ///< 23 − target mantissa bits
+  int emin_biased;                       ///< target emin + 127
+  int variant;                           ///< 0 exact, 1 a, 2 b, 3 c, 4 equal
+  int sr_bits;                           ///< n, 1..32 (A/B/C)
+  int mantissa_bits;                     ///< target mantissa bits M (the tininess corner's top bits)
+};
+
+/// The fused path (simd/sr-inl.h + simd/sr_simd.cpp): out[i] = the engine's sr result for the
+/// binary32 pattern x[i] with the random bits of element `s.index_base + i` of stream `s`
+/// (random.hpp sr_bits), generated in registers; elements the vector kernel does not take (the
+/// stream's alignment, a wrap of counter word c0, the tail, the HWY_SCALAR target) go through
+/// fill_sr_bits and sr_encode_f32_bits, keys marked kEngineMark through the engine. Returns the
+/// OR of the flags. `idx_out`, when not null, receives the word4 index of every element the vector
+/// kernel took (else UINT32_MAX) — for tests.
+unsigned sr_fused_f32_bits(const SrTable& t, const RoundingSpec& spec, const std::uint32_t* x, std::size_t n,
+                           const SrStream& s, std::uint8_t* out, std::uint32_t* idx_out = nullptr);
 unsigned sr_encode_f64_bits(const SrTable64& t, const RoundingSpec& spec, const std::uint64_t* x,
                             const std::uint64_t* rbits, std::uint8_t* out, std::size_t n);
 

@@ -335,6 +335,75 @@ TEST(SimdSrF64, EveryF16ValueAsF64EqualsTheEngine) {
   EXPECT_EQ(bad, 0u);
 }
 
+TEST(SimdSrFused, EveryWordEqualsTheEngineAcrossStreamEdgesEveryTarget) {
+  // The fused kernel (simd/sr-inl.h: Philox in registers, the decision in lanes) element by element:
+  // the code AND the flags of every element it took (its word4 index, idx_out), against the engine
+  // with the scalar sr_bits. Inputs: every bf16 prefix with a low half from {0, 1, 0x8000, 0xffff}
+  // (ties, sticky, exact) and every binary16 value widened to binary32. Streams: an odd index_base
+  // (the alignment head), and index bases just below the wrap of Philox counter word c0 for the
+  // exact (block = index/2) and the one-word (block = index/4) layouts, so the vectors stop at the
+  // wrap and resume after it. Every format, one (policy, profile) per format, 6 variant/sr_bits pairs.
+  std::vector<std::uint32_t> x;
+  for (std::uint32_t i = 0; i < 65536; ++i) x.push_back((i << 16) | std::array<std::uint32_t, 4>{0, 1, 0x8000, 0xffff}[i % 4]);
+  for (std::uint32_t i = 0; i < 65536; ++i)
+    x.push_back(static_cast<std::uint32_t>(mf::convert(mf::formats::f16, i, mf::formats::f32).code));
+  const std::size_t n = x.size();
+  const std::array<std::uint64_t, 3> bases = {12345, (std::uint64_t{1} << 33) - 70001, (std::uint64_t{1} << 34) - 50003};
+  std::size_t mismatches = 0, taken = 0, checked = 0, runs = 0;
+  for (std::size_t f = 0; f < kFormats.size(); ++f)
+    for (std::size_t k = 0; k < kSr.size(); ++k) {
+      const mf::Format to = kFormats[f];
+      const mf::Profile prof = kProfiles[(f + k) % kProfiles.size()];
+      const mf::RoundingSpec spec{.rounding = mf::Rounding::sr, .overflow = kPolicies[(f + 2 * k) % kPolicies.size()],
+                                  .sr_variant = kSr[k].v, .sr_bits = kSr[k].n};
+      const mf::SrStream s{.seed = 0xfeedface12345678ull + f, .stream = 5, .step = 9,
+                           .index_base = bases[(f + k) % bases.size()]};
+      SCOPED_TRACE(std::string(mf::format_name(to)) + " " + std::string(mf::sr_variant_name(kSr[k].v)) + "/" +
+                   std::to_string(kSr[k].n) + " index_base " + std::to_string(s.index_base));
+      const mf::simd::SrTable* t = mf::simd::sr_table(to, spec, prof);
+      ASSERT_NE(t, nullptr);
+      std::vector<std::uint16_t> want(n);
+      unsigned want_flags = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t rb = mf::sr_bits(s.seed, s.stream, s.step, s.index_base + i, spec.sr_variant);
+        const mf::RoundResult r = mf::convert(mf::formats::f32, x[i], to, spec, prof, rb);
+        want[i] = static_cast<std::uint16_t>(r.code | (unsigned{r.flags} << 8));
+        want_flags |= r.flags;
+      }
+      for_each_target([&] {
+        std::vector<std::uint8_t> out(n, 0xAA);
+        std::vector<std::uint32_t> idx(n, 0);
+        const unsigned got_flags = mf::simd::sr_fused_f32_bits(*t, spec, x.data(), n, s, out.data(), idx.data());
+        std::size_t took = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (out[i] != (want[i] & 0xFF) && ++mismatches <= 5)
+            ADD_FAILURE() << "element " << i << " (bits 0x" << std::hex << x[i] << ") code 0x" << unsigned{out[i]}
+                          << ", engine 0x" << (want[i] & 0xFF);
+          if (idx[i] == UINT32_MAX) continue;
+          ++took;
+          const std::uint16_t w = t->word4[idx[i]];
+          if ((w & mf::simd::kEngineMark) != 0) continue;  // finished by the engine itself
+          ++checked;
+          if (w != want[i] && ++mismatches <= 5)
+            ADD_FAILURE() << "element " << i << " (bits 0x" << std::hex << x[i] << ") word 0x" << w << ", engine 0x"
+                          << want[i];
+        }
+        if (got_flags != want_flags && ++mismatches <= 5)
+          ADD_FAILURE() << "flags " << got_flags << ", engine " << want_flags;
+        // The vectors must take nearly everything (else this test would only prove the fallback).
+        if (std::string(mf::simd::target_name()) != "SCALAR") {
+          EXPECT_GT(took, n - 2048) << mf::simd::target_name();
+        }
+        taken += took;
+        ++runs;
+      });
+    }
+  EXPECT_EQ(mismatches, 0u);
+  std::printf("[simd sr fused] %zu (combination x target) runs x %zu inputs: %zu taken by the vectors, %zu words "
+              "checked element by element, %zu mismatches\n",
+              runs, n, taken, checked, mismatches);
+}
+
 TEST(SimdThreads, DefaultIsAllCoresAndEveryCountAndChunkingIsByteIdentical) {
   EXPECT_EQ(mf::default_threads(), std::max(1u, std::thread::hardware_concurrency()));
   std::mt19937 rng(11);
