@@ -416,12 +416,11 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got", t.packing);
 
   check::BatchKernel rerun;
-  fs::path tmp;
+  RerunScratch scratch;
   if (!o.rerun.empty()) {
     if (o.rerun.find("{in}") == std::string::npos || o.rerun.find("{out}") == std::string::npos)
       throw Error("--rerun must name the candidate files as {in} and {out}, e.g. --rerun 'python k.py {in} {out}'");
-    tmp = dir / (".rerun-" + std::to_string(::getpid()));
-    fs::create_directories(tmp);
+    const fs::path tmp = scratch.open(dir);
     rerun = [&, tmp](std::span<const check::Case> c, std::span<std::uint64_t> out) {
       std::vector<std::uint64_t> ci(c.size()), cr(c.size());
       for (std::size_t i = 0; i < c.size(); ++i) {
@@ -432,14 +431,7 @@ int run_probe_check(const ProbeCheckOptions& o) {
       fs::remove(pout);
       write_npy(pin, words_npy(source_descr(t.from), {c.size()}, ci));
       if (sr) write_npy(prb, words_npy("<u8", {c.size()}, cr));
-      std::string cmd = o.rerun;
-      for (const auto& [k, v] : {std::pair<std::string, std::string>{"{in}", pin.string()}, {"{out}", pout.string()},
-                                 {"{rbits}", prb.string()}})
-        for (std::size_t p = cmd.find(k); p != std::string::npos; p = cmd.find(k, p + v.size())) cmd.replace(p, k.size(), v);
-      std::fflush(stdout);
-      const int st = std::system(cmd.c_str());
-      if (st != 0) throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
-      if (!fs::exists(pout)) throw Error("--rerun command wrote no {out} file: " + quote_input(cmd));
+      run_rerun(o.rerun, {{"{in}", pin}, {"{out}", pout}, {"{rbits}", prb}}, {"{out}"});
       // Read as --got; a packed kernel's words are its bytes (out[j] = byte j, as check.hpp's BatchKernel).
       const std::vector<std::uint64_t> w = check::got_codes(read_npy(pout), t.to, c.size(), "--rerun {out}", t.packing);
       if (t.packing == check::Packing::none) {
@@ -450,14 +442,8 @@ int run_probe_check(const ProbeCheckOptions& o) {
       }
     };
   }
-  check::Report r;
-  try {
-    r = check::evaluate(t, cases, got, opt, rerun);
-  } catch (...) {
-    if (!tmp.empty()) fs::remove_all(tmp);
-    throw;
-  }
-  if (!tmp.empty()) fs::remove_all(tmp);
+  const check::Report r = check::evaluate(t, cases, got, opt, rerun);
+  scratch.remove();
 
   OutputSet outs;
   outs.add_input(o.got, "--got");
@@ -590,14 +576,13 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   // --rerun: {in} the candidate blocks (<f4 [m, k]), {codes} and {scales} the files the command writes
   // (as --got and --got-scales).
   check::BlockKernel rerun;
-  fs::path tmp;
+  RerunScratch scratch;
   if (!o.rerun.empty()) {
     for (const char* p : {"{in}", "{codes}", "{scales}"})
       if (o.rerun.find(p) == std::string::npos)
         throw Error("--rerun for a block probe must name the candidate files as {in} {codes} {scales}, e.g. --rerun "
                     "'python k.py {in} {codes} {scales}'");
-    tmp = dir / (".rerun-" + std::to_string(::getpid()));
-    fs::create_directories(tmp);
+    const fs::path tmp = scratch.open(dir);
     rerun = [&, tmp](std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> sc) {
       const std::size_t m = in.size() / k;
       const fs::path pin = tmp / "inputs.npy", pc = tmp / "codes.npy", ps = tmp / "scales.npy";
@@ -606,30 +591,15 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
       std::vector<std::uint64_t> w(in.size());
       for (std::size_t i = 0; i < in.size(); ++i) w[i] = std::bit_cast<std::uint32_t>(in[i]);
       write_npy(pin, words_npy("<f4", {m, k}, w));
-      std::string cmd = o.rerun;
-      for (const auto& [key, v] : {std::pair<std::string, std::string>{"{in}", pin.string()}, {"{codes}", pc.string()},
-                                   {"{scales}", ps.string()}})
-        for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size())) cmd.replace(p, key.size(), v);
-      std::fflush(stdout);
-      const int st = std::system(cmd.c_str());
-      if (st != 0)
-        throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
-      for (const auto& f : {pc, ps})
-        if (!fs::exists(f)) throw Error("--rerun command wrote no " + f.filename().string() + " ({codes}, {scales}): " + quote_input(cmd));
+      run_rerun(o.rerun, {{"{in}", pin}, {"{codes}", pc}, {"{scales}", ps}}, {"{codes}", "{scales}"});
       const std::vector<std::uint8_t> c = check::got_block_codes(read_npy(pc), t, m, "--rerun {codes}");
       const std::vector<std::uint64_t> s = check::got_block_scales(read_npy(ps), t, m, "--rerun {scales}");
       std::copy(c.begin(), c.end(), codes.begin());
       std::copy(s.begin(), s.end(), sc.begin());
     };
   }
-  check::BlockReport r;
-  try {
-    r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
-  } catch (...) {
-    if (!tmp.empty()) fs::remove_all(tmp);
-    throw;
-  }
-  if (!tmp.empty()) fs::remove_all(tmp);
+  const check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
+  scratch.remove();
 
   OutputSet outs;
   outs.add_input(o.got, "--got");
@@ -643,6 +613,36 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   outs.commit();
   fmt::print("{}", r.text());
   return r.ok() ? 0 : 1;
+}
+
+std::filesystem::path RerunScratch::open(const std::filesystem::path& dir) {
+  path_ = dir / (".rerun-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(path_);
+  return path_;
+}
+
+void RerunScratch::remove() noexcept {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+  path_.clear();
+}
+
+void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::string, std::filesystem::path>> files,
+               std::initializer_list<std::string> outputs) {
+  std::string cmd = pattern;
+  for (const auto& [key, path] : files) {
+    const std::string v = path.string();
+    for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size())) cmd.replace(p, key.size(), v);
+  }
+  std::fflush(stdout);
+  const int st = std::system(cmd.c_str());
+  if (st != 0)
+    throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
+  for (const std::string& out : outputs)
+    for (const auto& [key, path] : files)
+      if (key == out && !std::filesystem::exists(path))
+        throw Error("--rerun command wrote no " + key + " file: " + quote_input(cmd));
 }
 
 }  // namespace minifloat::cli

@@ -14,8 +14,11 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "cmd_sr_encode.hpp"
 
@@ -84,5 +87,27 @@ int run_probe_gen_gemm(const ProbeGenOptions& o);
 /// m×m GEMM each round, gemm_as_dot). Writes report.json and minimal_a.npy (m×K), minimal_b.npy (K×m),
 /// minimal_c.npy (m×m, C[i][i] = case i's c, else +0): the minimal cases are D's diagonal.
 int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest_text);
+
+/// The scratch folder of `probe check --rerun`: DIR/.rerun-PID, made by open() and removed with every file in it
+/// by remove() or when this object goes, so a check that throws leaves nothing behind in the probe folder.
+class RerunScratch {
+ public:
+  RerunScratch() = default;
+  RerunScratch(const RerunScratch&) = delete;
+  RerunScratch& operator=(const RerunScratch&) = delete;
+  ~RerunScratch() { remove(); }
+  /// Creates DIR/.rerun-PID (and returns it).
+  std::filesystem::path open(const std::filesystem::path& dir);
+  void remove() noexcept;
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// One --rerun round: the user's `pattern` with every placeholder of `files` ("{in}", "{out}", …) replaced by its
+/// path, run through the shell after stdout is flushed. A non-zero exit status, or a file of `outputs`
+/// (placeholders of `files`) missing afterwards, is an Error naming it and the command as run.
+void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::string, std::filesystem::path>> files,
+               std::initializer_list<std::string> outputs);
 
 }  // namespace minifloat::cli

@@ -3,14 +3,12 @@
 // file flow for dot-product / GEMM kernels in any language (see cmd_probe.hpp).
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <tuple>
-#include <sys/wait.h>
 
 #include "cmd_probe.hpp"
 #include "minifloat/check_dot.hpp"
@@ -187,14 +185,13 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
   const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, n, "--got");
 
   check::DotKernel rerun;
-  fs::path tmp;
+  RerunScratch scratch;
   if (!o.rerun.empty()) {
     for (const char* p : {"{a}", "{b}", "{c}", "{out}"})
       if (o.rerun.find(p) == std::string::npos)
         throw Error("--rerun for a dot probe must name the candidate files as {a} {b} {c} and {out}, e.g. --rerun "
                     "'python k.py {a} {b} {c} {out}'");
-    tmp = dir / (".rerun-" + std::to_string(::getpid()));
-    fs::create_directories(tmp);
+    const fs::path tmp = scratch.open(dir);
     rerun = [&, tmp](std::span<const check::DotCase> c, std::span<std::uint64_t> out) {
       const fs::path pout = tmp / "got.npy";
       fs::remove(pout);
@@ -203,28 +200,13 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
         write_operands(s, tmp, t, c, "--rerun");
         s.commit();
       }
-      std::string cmd = o.rerun;
-      for (const auto& [k, v] : {std::pair<std::string, std::string>{"{a}", (tmp / "a.npy").string()},
-                                 {"{b}", (tmp / "b.npy").string()}, {"{c}", (tmp / "c.npy").string()},
-                                 {"{out}", pout.string()}})
-        for (std::size_t p = cmd.find(k); p != std::string::npos; p = cmd.find(k, p + v.size())) cmd.replace(p, k.size(), v);
-      std::fflush(stdout);
-      const int st = std::system(cmd.c_str());
-      if (st != 0)
-        throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " +
-                    quote_input(cmd));
-      const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, c.size(), "--rerun output");
+      run_rerun(o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
+      const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, c.size(), "--rerun {out}");
       std::copy(w.begin(), w.end(), out.begin());
     };
   }
-  check::DotReport r;
-  try {
-    r = check::evaluate_dot(t, cases, got, opt, rerun);
-  } catch (...) {
-    if (!tmp.empty()) fs::remove_all(tmp);
-    throw;
-  }
-  if (!tmp.empty()) fs::remove_all(tmp);
+  const check::DotReport r = check::evaluate_dot(t, cases, got, opt, rerun);
+  scratch.remove();
 
   OutputSet outs;
   outs.add_input(o.got, "--got");
@@ -405,14 +387,13 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, cases.size(), "--got");
 
   check::DotKernel rerun;
-  fs::path tmp;
+  RerunScratch scratch;
   if (!o.rerun.empty()) {
     for (const char* p : {"{a}", "{b}", "{c}", "{out}"})
       if (o.rerun.find(p) == std::string::npos)
         throw Error("--rerun for a GEMM probe must name the candidate files as {a} {b} {c} and {out}, e.g. --rerun "
                     "'python gemm.py {a} {b} {c} {out}'");
-    tmp = dir / (".rerun-" + std::to_string(::getpid()));
-    fs::create_directories(tmp);
+    const fs::path tmp = scratch.open(dir);
     check::GemmKernel gemm = [&, tmp](std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> GA,
                                       std::span<const std::uint64_t> GB, std::span<const std::uint64_t> GC, std::span<std::uint64_t> GD) {
       const fs::path pout = tmp / "got.npy";
@@ -422,28 +403,14 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
         write_gemm(w, tmp, t, {m, n, k}, {GA.begin(), GA.end()}, {GB.begin(), GB.end()}, {GC.begin(), GC.end()}, "--rerun");
         w.commit();
       }
-      std::string cmd = o.rerun;
-      for (const auto& [key, v] : {std::pair<std::string, std::string>{"{a}", (tmp / "a.npy").string()},
-                                   {"{b}", (tmp / "b.npy").string()}, {"{c}", (tmp / "c.npy").string()}, {"{out}", pout.string()}})
-        for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size())) cmd.replace(p, key.size(), v);
-      std::fflush(stdout);
-      const int st = std::system(cmd.c_str());
-      if (st != 0)
-        throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
-      if (!fs::exists(pout)) throw Error("--rerun command wrote no {out} file: " + quote_input(cmd));
+      run_rerun(o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
       const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, m * n, "--rerun {out}");
       std::copy(w.begin(), w.end(), GD.begin());
     };
     rerun = check::gemm_as_dot(std::move(gemm), 1024);
   }
-  check::DotReport r;
-  try {
-    r = check::evaluate_dot(t, cases, got, opt, rerun);
-  } catch (...) {
-    if (!tmp.empty()) fs::remove_all(tmp);
-    throw;
-  }
-  if (!tmp.empty()) fs::remove_all(tmp);
+  const check::DotReport r = check::evaluate_dot(t, cases, got, opt, rerun);
+  scratch.remove();
 
   OutputSet outs;
   outs.add_input(o.got, "--got");
