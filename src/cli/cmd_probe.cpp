@@ -24,6 +24,7 @@
 #include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
+#include "cmd_report.hpp"
 #include "options.hpp"
 
 namespace minifloat::cli {
@@ -118,6 +119,7 @@ void add_convert_command(CLI::App& app, ConvertOptions& o) {
   c->add_option("--as", o.as, "Output dtype: codes (|u1 for <= 8 bits, else <u2; the default) or ml_dtypes "
                               "(<V1, bf16 <V2, f16 <f2: load with .view(ml_dtypes.<type>))");
   c->add_option("--out", o.out, "Output .npy of codes (same shape)")->required();
+  c->add_option("--threads", o.threads, "Threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
 }
 
 int run_convert(const ConvertOptions& o) {
@@ -148,6 +150,8 @@ int run_convert(const ConvertOptions& o) {
   const std::size_t n = a.element_count();
   const bool sr = spec.rounding == Rounding::sr;
   const SrStream stream{.seed = plan.seed, .stream = plan.stream, .step = 0, .index_base = 0};
+  const long long nthreads = parse_int_option("--threads", o.threads, kQuantThreads);
+  const unsigned threads = nthreads == 0 ? default_threads() : static_cast<unsigned>(nthreads);
   std::vector<std::uint16_t> c16(to.bits > 8 ? n : 0);
   std::vector<std::uint8_t> c8(to.bits <= 8 ? n : 0);
   auto run = [&](auto&& fn8, auto&& fn16) {
@@ -162,23 +166,23 @@ int run_convert(const ConvertOptions& o) {
   if (d == "<f4") {
     refuse_from(formats::f32);
     const std::vector<float> x = npy_as_f32(a);
-    if (sr) run([&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof); });
-    else run([&](auto out) { convert_f32(x, out, to, spec, prof); }, [&](auto out) { convert_f32(x, out, to, spec, prof); });
+    if (sr) run([&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof, threads); });
+    else run([&](auto out) { convert_f32(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_f32(x, out, to, spec, prof, {}, threads); });
   } else if (d == "<f8") {
     refuse_from(formats::f64);
     const std::vector<double> x = npy_as_f64(a);
-    if (sr) run([&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof); });
-    else run([&](auto out) { convert_f64(x, out, to, spec, prof); }, [&](auto out) { convert_f64(x, out, to, spec, prof); });
+    if (sr) run([&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof, threads); });
+    else run([&](auto out) { convert_f64(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_f64(x, out, to, spec, prof, {}, threads); });
   } else if ((d == "<f2" || d == "<V2" || d == "|V2") && !(from && !(*from == formats::f16) && !(*from == formats::bf16))) {
     const bool half = from ? *from == formats::f16 : d == "<f2";
     std::vector<std::uint16_t> x(n);
     if (n) std::memcpy(x.data(), a.data.data(), 2 * n);
     if (half) {
-      if (sr) run([&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof); });
-      else run([&](auto out) { convert_f16_bits(x, out, to, spec, prof); }, [&](auto out) { convert_f16_bits(x, out, to, spec, prof); });
+      if (sr) run([&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof, threads); });
+      else run([&](auto out) { convert_f16_bits(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_f16_bits(x, out, to, spec, prof, {}, threads); });
     } else {
-      if (sr) run([&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof); }, [&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof); });
-      else run([&](auto out) { convert_bf16_bits(x, out, to, spec, prof); }, [&](auto out) { convert_bf16_bits(x, out, to, spec, prof); });
+      if (sr) run([&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof, threads); });
+      else run([&](auto out) { convert_bf16_bits(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_bf16_bits(x, out, to, spec, prof, {}, threads); });
     }
   } else if (is_code_descr(d)) {
     if (!from)
@@ -214,10 +218,13 @@ int run_convert(const ConvertOptions& o) {
   return 0;
 }
 
-int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out) {
+int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out,
+                    const std::string& threads_text) {
   const Format f = with_option("--format", [&] { return parse_format(format); });
   if (out.empty()) throw Error("decode --in needs --out FILE.npy");
   if (to != "f32" && to != "f64") throw Error("decode --in: --to '" + quote_input(to) + "'; accepted: f32, f64");
+  const long long nthreads = parse_int_option("--threads", threads_text, kQuantThreads);
+  const unsigned threads = nthreads == 0 ? default_threads() : static_cast<unsigned>(nthreads);
   OutputSet outs;
   outs.add_input(in, "--in");
   const OutputId id = outs.add_output(out, "--out");
@@ -237,11 +244,11 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
       if (w[i] > 0xff) throw Error(fmt::format("--in element {} = {:#x} is not a {} code", i, w[i], format_name(f)));
     if (to == "f32") {
       std::vector<float> v(n);
-      decode_to_f32(c, v, f);
+      decode_to_f32(c, v, f, profiles::ocp, threads);
       r = make_npy_f32(a.shape, v);
     } else {
       std::vector<double> v(n);
-      decode_to_f64(c, v, f);
+      decode_to_f64(c, v, f, profiles::ocp, threads);
       r = make_npy_f64(a.shape, v);
     }
   } else {
@@ -249,11 +256,11 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
     for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint16_t>(w[i]);
     if (to == "f32") {
       std::vector<float> v(n);
-      decode_to_f32(c, v, f);
+      decode_to_f32(c, v, f, profiles::ocp, threads);
       r = make_npy_f32(a.shape, v);
     } else {
       std::vector<double> v(n);
-      decode_to_f64(c, v, f);
+      decode_to_f64(c, v, f, profiles::ocp, threads);
       r = make_npy_f64(a.shape, v);
     }
   }

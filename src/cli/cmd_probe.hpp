@@ -28,6 +28,7 @@ struct ConvertOptions {
   std::string in, out, format, round = "rne", overflow = "nonsat", profile = "ocp", as = "codes", from;
   SrEncodeFlags sr;                                   ///< --sr-variant --seed
   std::optional<std::string> sr_bits, stream;         ///< as typed
+  std::string threads = "0";                          ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
 };
 void add_convert_command(CLI::App& app, ConvertOptions& o);
 /// Elementwise: every element of --in (<f4 <f8 <f2 <V2; codes |u1 <u2 <V1 with --from F) rounded
@@ -37,7 +38,8 @@ void add_convert_command(CLI::App& app, ConvertOptions& o);
 int run_convert(const ConvertOptions& o);
 
 /// `decode --in C.npy --format F --to f32|f64 --out X.npy`: every code decoded (f32 rne; f64 exact).
-int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out);
+int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out,
+                    const std::string& threads);
 
 struct ProbeGenOptions {
   std::string format, from = "f32", round = "rne", profile = "ocp", out;

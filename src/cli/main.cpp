@@ -232,6 +232,7 @@ int run_encode(const EncodeArgs& a) {
 
 struct DecodeArgs {
   std::string format, to, in, out;
+  std::optional<std::string> threads;  ///< --threads (with --in only)
   bool explain = false;
   std::vector<std::string> codes;
 };
@@ -239,8 +240,9 @@ struct DecodeArgs {
 int run_decode(const DecodeArgs& a) {
   if (!a.in.empty()) {
     if (!a.codes.empty()) throw Error("decode --in reads the codes from the file; give no CODES");
-    return cli::run_decode_file(a.in, a.format, a.to.empty() ? "f32" : a.to, a.out);
+    return cli::run_decode_file(a.in, a.format, a.to.empty() ? "f32" : a.to, a.out, a.threads.value_or("0"));
   }
+  if (a.threads) throw Error("decode --threads needs --in FILE.npy (codes given as text are decoded one by one)");
   if (!a.out.empty()) throw Error("decode --out needs --in FILE.npy");
   const Format fmt = cli::with_option("--format", [&] { return parse_format(a.format); });
   std::optional<Format> to;
@@ -459,6 +461,7 @@ int run(int argc, char** argv) {
   decode->add_flag("-x,--explain", da.explain, "Also print the hex float, class (and flags with --to)");
   decode->add_option("--in", da.in, "Decode every code of this .npy (|u1, <u2, <V1, <V2) instead (needs --out; --to f32 or f64)");
   decode->add_option("--out", da.out, "With --in: the decoded values as .npy (<f4 or <f8, same shape)");
+  decode->add_option("--threads", da.threads, "With --in: threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
   decode->add_option("codes", da.codes, "Codes as 0x…; none: one per line from stdin (blank lines skipped)");
 
   TableArgs ta;

@@ -128,6 +128,12 @@ def convert_flow(d, n=1 << 20):
     enc = np.array([int(t, 16) for t in r.stdout.split()], dtype=np.uint8)
     check(enc.size == n and np.array_equal(enc, c.reshape(-1)),
           f"convert equals encode on all {n} elements ({int((enc != c.reshape(-1)).sum()) if enc.size == n else 'size'} differ)")
+    # --threads: the same bytes for 1, 3 and all cores (default 0); out of range is refused (exit 2)
+    for t in ("1", "3"):
+        r = mf("convert", "--in", xin, "--format", "e4m3fn", "--threads", t, "--out", out)
+        check(r.returncode == 0 and np.array_equal(np.load(out), c), f"convert --threads {t} gives the same bytes")
+    r = mf("convert", "--in", xin, "--format", "e4m3fn", "--threads", "1025", "--out", out)
+    check(r.returncode == 2 and "--threads" in r.stderr and "1024" in r.stderr, f"convert --threads 1025: {r.stderr}")
     # An <f8 file is rounded once from the exact double (T11): 1.0625 + 2^-40 -> 0x39, not 0x38.
     np.save(xin, np.array([1.0625 + 2.0**-40, -(1.0625 + 2.0**-40), 464.0], dtype=np.float64))
     mf("convert", "--in", xin, "--format", "e4m3fn", "--out", out)
@@ -156,6 +162,12 @@ def decode_flow(d):
     got = np.load(xout)
     check(got.shape == (16, 16) and np.array_equal(got.view(np.uint32), want.view(np.uint32)),
           "decode --in equals ml_dtypes' decoding bit for bit")
+    for t in ("1", "3"):
+        r = mf("decode", "--in", cin, "--format", "e4m3fn", "--to", "f32", "--threads", t, "--out", xout)
+        check(r.returncode == 0 and np.array_equal(np.load(xout).view(np.uint32), want.view(np.uint32)),
+              f"decode --in --threads {t} gives the same bytes")
+    r = mf("decode", "--format", "e4m3fn", "--threads", "2", "0x38")
+    check(r.returncode == 2 and "--threads needs --in" in r.stderr, f"decode --threads without --in: {r.stderr}")
 
 
 def rerun_flow(d):
