@@ -258,6 +258,10 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   if (opt.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale && !nvfp4_1x16_e2m1)
     throw Error("quantize: mx-quirks torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
                 "ue4m3:nvfp4 scales); not " + scheme_name(scheme));
+  if (opt.mx_quirks != MxQuirks::none && !(scheme.policy == BlockPolicy{}))
+    throw Error("quantize: mx-quirks " + std::string(name(opt.mx_quirks)) +
+                " reproduces the peer's own special-block handling, so it takes the default block policy (no zero-block, "
+                "nan-block, inf-block, subnormal-amax, fp32-order or amax-epsilon); not " + scheme_name(scheme));
   path_ = path == ArrayPath::simd && fast_path_whitelisted(scheme, opt) ? ArrayPath::simd : ArrayPath::engine;
   checked_product(shape, "quantize");
   QuantizedTensor& q = q_;

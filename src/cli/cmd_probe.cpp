@@ -509,9 +509,7 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   check::BlockGenOptions g;
   g.seed = std::stoull(*o.seed);
   if (o.count) g.count = static_cast<std::size_t>(parse_int_option("--count", *o.count, {1, 10000000}));
-  std::error_code ec;
-  fs::create_directories(o.out, ec);
-  if (ec) throw IoError("--out: cannot create " + o.out + ": " + ec.message());
+  create_output_folder(o.out, "--out");  // file_io.hpp: one level, its parent must exist
   const check::BlockCases cases = check::generate_blocks(t, g);
   const std::size_t n = cases.size(), k = cases.block, cb = check::code_bytes_per_block(t);
   std::vector<std::uint64_t> cls(n), codes(n * cb), scales(n);

@@ -115,6 +115,9 @@ check::DotTarget dot_target_of(const ProbeGenOptions& o) {
 }
 
 int run_probe_gen_dot(const ProbeGenOptions& o) {
+  if (o.scheme || o.packing || o.mx_quirks)
+    throw Error("--scheme, --packing, --mx-quirks do not apply with --model (dot/GEMM operands are written one code per "
+                "element); accepted with --model: --format, --format-b, --k or --shape, --count, --seed, --out");
   if (o.shape) return run_probe_gen_gemm(o);
   if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant ||
       o.sr_bits || o.ulps)
