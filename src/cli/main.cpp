@@ -404,16 +404,21 @@ bool looks_negative_number(const std::string& t) {
   return rest == "inf" || rest == "infinity" || rest == "nan";
 }
 
-/// Every option of every command that takes a value (its value is never shielded as a negative
-/// number): read from the commands themselves.
-std::set<std::string> value_options(const CLI::App& app) {
-  std::set<std::string> v;
-  for (const CLI::App* sub : app.get_subcommands({}))
+/// Every option of every command and nested command (`probe gen`, `probe check`) that takes a value (its
+/// value is never shielded as a negative number): read from the commands themselves.
+void add_value_options(const CLI::App& app, std::set<std::string>& v) {
+  for (const CLI::App* sub : app.get_subcommands({})) {
     for (const CLI::Option* o : sub->get_options()) {
       if (o->get_positional() || o->get_items_expected_min() == 0) continue;
       for (const auto& n : o->get_lnames()) v.insert("--" + n);
       for (const auto& n : o->get_snames()) v.insert("-" + n);
     }
+    add_value_options(*sub, v);
+  }
+}
+std::set<std::string> value_options(const CLI::App& app) {
+  std::set<std::string> v;
+  add_value_options(app, v);
   return v;
 }
 
