@@ -598,7 +598,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         float y;
         if (sc.tao_nvfp4) y = tao_clamp(tao_x86_mul(sc.tao_mul, static_cast<float>(x)), -emax_f, emax_f);
         else if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
-        else if (std::isnan(x)) y = detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(static_cast<float>(x)) | 0x400000u);
+        else if (std::isnan(x)) y = quiet_f32(static_cast<float>(x));
         else y = sc.tao_divide ? div32(x, sc.tao_div) : mul32(x, sc.tao_mul);
         if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);  // (NVFP4: clamped above)
         if (std::isnan(y) && el.format.bits < 8) er = {torchao_floatx_nan(el.format, y), flag_invalid, false};

@@ -31,12 +31,6 @@ HWY_BEFORE_NAMESPACE();
 namespace minifloat::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Table index of f32 bits `x` (see the file comment); scalar form used for tails.
-inline std::uint32_t encode_key_scalar(std::uint32_t x, int drop) {
-  const std::uint32_t low = x & ((std::uint32_t{1} << drop) - 1);
-  return ((x >> drop) << 1) | (low != 0 ? 1u : 0u);
-}
-
 /// Encode n f32 bit patterns through `table` (entry = code | flags << 8, one u16 per key).
 /// Keys are computed in vectors, a block at a time, and looked up with scalar loads: on the AMD
 /// Zen cores of the development machines AVX2 `vpgatherdd` ran at 0.65× the speed of scalar

@@ -38,6 +38,12 @@ struct EncodeTable {
   std::vector<std::uint16_t> entry;
   int drop = 0;  ///< 21 − mantissa_bits
 };
+/// The table index of binary32 bits `x` (simd/convert-inl.h's file comment): (x >> drop) << 1 | sticky, the
+/// scalar form of the key the Highway kernels compute in vectors; the block quantizer's fast path uses it too.
+inline std::uint32_t encode_key(std::uint32_t x, int drop) {
+  const std::uint32_t low = x & ((std::uint32_t{1} << drop) - 1);
+  return ((x >> drop) << 1) | (low != 0 ? 1u : 0u);
+}
 /// 256 f32 bit patterns and flag words of one (format, profile): the engine's decode of each code.
 struct DecodeTable {
   std::vector<std::uint32_t> value, flags;

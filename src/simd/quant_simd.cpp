@@ -91,8 +91,7 @@ constexpr std::uint32_t kNonzero = 0x80000000u;  // key bit 31: the source is fi
 template <KeyKind K>
 inline std::uint32_t key_of(std::uint32_t y, int drop) {
   if constexpr (K == KeyKind::top_bits) {
-    const std::uint32_t low = (std::uint32_t{1} << drop) - 1;
-    return ((y >> drop) << 1) | ((y & low) != 0 ? 1u : 0u);
+    return encode_key(y, drop);
   } else {
     const std::uint32_t a = y & 0x7fffffffu, sign = y >> 31;
     const std::uint32_t r = a == 0 ? 0u

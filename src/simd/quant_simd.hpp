@@ -20,7 +20,7 @@ namespace minifloat::simd {
 
 /// How encode_blocks forms the table index of a scaled binary32 value y.
 enum class KeyKind : std::uint8_t {
-  /// Floating elements: the key of simd/convert-inl.h (encode_key_scalar; drop = 21 − M): sign, exponent,
+  /// Floating elements: the key of simd/convert-inl.h (encode_key of convert_simd.hpp; drop = 21 − M): sign, exponent,
   /// top M + 2 mantissa bits, sticky.
   top_bits,
   /// INT8 (mxint8) elements, grid k·2^−6 (core/block_scale.hpp mxint8_grid, then the clamp to
