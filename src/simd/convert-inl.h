@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
+#include "simd/philox-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace minifloat::simd::HWY_NAMESPACE {
@@ -187,39 +188,21 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
                          std::uint32_t k1, std::size_t n, std::uint32_t* HWY_RESTRICT words) {
   std::size_t j = 0;
 #if HWY_TARGET != HWY_SCALAR
+  // Two vectors of blocks per step through simd/philox-inl.h's PhiloxLanes2 (the fused SR kernel's generator).
   const hn::ScalableTag<std::uint32_t> du;
-  const hn::Repartition<std::uint64_t, decltype(du)> d64;
   const std::size_t N = hn::Lanes(du);
   using V = hn::Vec<decltype(du)>;
-  const V m0 = hn::Set(du, 0xD2511F53u), m1 = hn::Set(du, 0xCD9E8D57u);
-  // hi and lo halves of the 32×32-bit products of every lane (MulEven on even and odd lanes).
-  auto mulhilo = [&](V a, V b, V& hi, V& lo) {
-    const auto pe = hn::MulEven(a, b);
-    const auto po = hn::MulEven(hn::BitCast(du, hn::ShiftRight<32>(hn::BitCast(d64, a))),
-                                hn::BitCast(du, hn::ShiftRight<32>(hn::BitCast(d64, b))));
-    hi = hn::OddEven(hn::BitCast(du, po), hn::BitCast(du, hn::ShiftRight<32>(pe)));
-    lo = hn::Mul(a, b);
-  };
-  for (; j + N <= n; j += N) {
-    V x0 = hn::Add(hn::Set(du, c0 + static_cast<std::uint32_t>(j)), hn::Iota(du, 0));
-    V x1 = hn::Set(du, c1), x2 = hn::Set(du, c2), x3 = hn::Set(du, c3);
-    std::uint32_t a = k0, b = k1;
-    for (int r = 0; r < 10; ++r) {
-      if (r > 0) {
-        a += 0x9E3779B9u;
-        b += 0xBB67AE85u;
-      }
-      V hi0, lo0, hi1, lo1;
-      mulhilo(m0, x0, hi0, lo0);
-      mulhilo(m1, x2, hi1, lo1);
-      const auto y0 = hn::Xor(hn::Xor(hi1, x1), hn::Set(du, a));
-      const auto y2 = hn::Xor(hn::Xor(hi0, x3), hn::Set(du, b));
-      x0 = y0;
-      x1 = lo1;
-      x2 = y2;
-      x3 = lo0;
-    }
-    hn::StoreInterleaved4(x0, x1, x2, x3, du, words + 4 * j);  // block-major: words[4k + w]
+  std::uint32_t ka[10], kb[10];  // the round keys: k + r times the Weyl constants
+  for (int r = 0; r < 10; ++r) {
+    ka[r] = k0 + static_cast<std::uint32_t>(r) * 0x9E3779B9u;
+    kb[r] = k1 + static_cast<std::uint32_t>(r) * 0xBB67AE85u;
+  }
+  const V x1 = hn::Set(du, c1), x2 = hn::Set(du, c2), x3 = hn::Set(du, c3);
+  for (; j + 2 * N <= n; j += 2 * N) {
+    V o[8];
+    PhiloxLanes2(du, c0 + static_cast<std::uint32_t>(j), x1, x2, x3, ka, kb, o);
+    hn::StoreInterleaved4(o[0], o[1], o[2], o[3], du, words + 4 * j);  // block-major: words[4k + w]
+    hn::StoreInterleaved4(o[4], o[5], o[6], o[7], du, words + 4 * (j + N));
   }
 #endif
   for (; j < n; ++j) {  // tail (and the HWY_SCALAR target): the same rounds on scalars
