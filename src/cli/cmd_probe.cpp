@@ -424,9 +424,8 @@ int run_probe_check(const ProbeCheckOptions& o) {
 
   check::BatchKernel rerun;
   RerunScratch scratch;
-  if (!o.rerun.empty()) {
-    if (o.rerun.find("{in}") == std::string::npos || o.rerun.find("{out}") == std::string::npos)
-      throw Error("--rerun must name the candidate files as {in} and {out}, e.g. --rerun 'python k.py {in} {out}'");
+  if (o.rerun) {
+    check_rerun_pattern(*o.rerun, {"{in}", "{out}"}, {"{rbits}"}, "an elementwise", "python k.py {in} {out}");
     const fs::path tmp = scratch.open(dir);
     rerun = [&, tmp](std::span<const check::Case> c, std::span<std::uint64_t> out) {
       std::vector<std::uint64_t> ci(c.size()), cr(c.size());
@@ -438,7 +437,7 @@ int run_probe_check(const ProbeCheckOptions& o) {
       fs::remove(pout);
       write_npy(pin, words_npy(source_descr(t.from), {c.size()}, ci));
       if (sr) write_npy(prb, words_npy("<u8", {c.size()}, cr));
-      run_rerun(o.rerun, {{"{in}", pin}, {"{out}", pout}, {"{rbits}", prb}}, {"{out}"});
+      run_rerun(*o.rerun, {{"{in}", pin}, {"{out}", pout}, {"{rbits}", prb}}, {"{out}"});
       // Read as --got; a packed kernel's words are its bytes (out[j] = byte j, as check.hpp's BatchKernel).
       const std::vector<std::uint64_t> w = check::got_codes(read_npy(pout), t.to, c.size(), "--rerun {out}", t.packing);
       if (t.packing == check::Packing::none) {
@@ -582,11 +581,8 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   // (as --got and --got-scales).
   check::BlockKernel rerun;
   RerunScratch scratch;
-  if (!o.rerun.empty()) {
-    for (const char* p : {"{in}", "{codes}", "{scales}"})
-      if (o.rerun.find(p) == std::string::npos)
-        throw Error("--rerun for a block probe must name the candidate files as {in} {codes} {scales}, e.g. --rerun "
-                    "'python k.py {in} {codes} {scales}'");
+  if (o.rerun) {
+    check_rerun_pattern(*o.rerun, {"{in}", "{codes}", "{scales}"}, {}, "a block", "python k.py {in} {codes} {scales}");
     const fs::path tmp = scratch.open(dir);
     rerun = [&, tmp](std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> sc) {
       const std::size_t m = in.size() / k;
@@ -596,7 +592,7 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
       std::vector<std::uint64_t> w(in.size());
       for (std::size_t i = 0; i < in.size(); ++i) w[i] = std::bit_cast<std::uint32_t>(in[i]);
       write_npy(pin, words_npy("<f4", {m, k}, w));
-      run_rerun(o.rerun, {{"{in}", pin}, {"{codes}", pc}, {"{scales}", ps}}, {"{codes}", "{scales}"});
+      run_rerun(*o.rerun, {{"{in}", pin}, {"{codes}", pc}, {"{scales}", ps}}, {"{codes}", "{scales}"});
       const std::vector<std::uint8_t> c = check::got_block_codes(read_npy(pc), t, m, "--rerun {codes}");
       const std::vector<std::uint64_t> s = check::got_block_scales(read_npy(ps), t, m, "--rerun {scales}");
       std::copy(c.begin(), c.end(), codes.begin());
@@ -631,6 +627,30 @@ void RerunScratch::remove() noexcept {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
   path_.clear();
+}
+
+void check_rerun_pattern(const std::string& pattern, std::initializer_list<std::string_view> required,
+                         std::initializer_list<std::string_view> optional, std::string_view probe, std::string_view example) {
+  std::string names;
+  for (std::string_view r : required) names += (names.empty() ? "" : " ") + std::string(r);
+  std::string also;
+  for (std::string_view r : optional) also += (also.empty() ? " (and optionally " : " ") + std::string(r);
+  if (!also.empty()) also += ")";
+  const std::string how = fmt::format("--rerun for {} probe takes a command naming the candidate files as {}{}, e.g. --rerun '{}'",
+                                      probe, names, also, example);
+  if (pattern.empty()) throw Error("--rerun is empty; " + how);
+  for (std::string_view r : required)
+    if (pattern.find(r) == std::string::npos) throw Error(fmt::format("--rerun lacks {}; {}", r, how));
+  for (std::size_t b = pattern.find('{'); b != std::string::npos; b = pattern.find('{', b + 1)) {
+    std::size_t e = b + 1;
+    while (e < pattern.size() && pattern[e] >= 'a' && pattern[e] <= 'z') ++e;
+    if (e == b + 1 || e == pattern.size() || pattern[e] != '}') continue;
+    const std::string_view word(pattern.data() + b, e + 1 - b);
+    bool known = false;
+    for (std::string_view r : required) known = known || r == word;
+    for (std::string_view r : optional) known = known || r == word;
+    if (!known) throw Error(fmt::format("--rerun names an unknown placeholder {}; {}", word, how));
+  }
 }
 
 void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::string, std::filesystem::path>> files,

@@ -51,7 +51,8 @@ struct ProbeGenOptions {
   std::optional<std::string> mx_quirks;        ///< --mx-quirks none|torchao_0_18 (block targets)
 };
 struct ProbeCheckOptions {
-  std::string dir, got, rerun, nan = "bits";
+  std::string dir, got, nan = "bits";
+  std::optional<std::string> rerun;  ///< given (even empty) or not
   std::optional<std::string> rounds;
   std::optional<std::string> got_scales;  ///< block targets: the kernel's scales (one per block)
 };
@@ -109,6 +110,11 @@ class RerunScratch {
 /// One --rerun round: the user's `pattern` with every placeholder of `files` ("{in}", "{out}", …) replaced by its
 /// path, run through the shell after stdout is flushed. A non-zero exit status, or a file of `outputs`
 /// (placeholders of `files`) missing afterwards, is an Error naming it and the command as run.
+/// Refuses a --rerun `pattern` of this `probe` kind ("an elementwise", "a block", ...) that is empty, lacks
+/// one of the `required` placeholders, or has a `{word}` (lower-case letters) that is none of `required` and
+/// `optional` (a typo would reach the kernel literally): an Error naming the placeholders and `example`.
+void check_rerun_pattern(const std::string& pattern, std::initializer_list<std::string_view> required,
+                         std::initializer_list<std::string_view> optional, std::string_view probe, std::string_view example);
 void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::string, std::filesystem::path>> files,
                std::initializer_list<std::string> outputs);
 

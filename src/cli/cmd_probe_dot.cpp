@@ -189,11 +189,8 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
 
   check::DotKernel rerun;
   RerunScratch scratch;
-  if (!o.rerun.empty()) {
-    for (const char* p : {"{a}", "{b}", "{c}", "{out}"})
-      if (o.rerun.find(p) == std::string::npos)
-        throw Error("--rerun for a dot probe must name the candidate files as {a} {b} {c} and {out}, e.g. --rerun "
-                    "'python k.py {a} {b} {c} {out}'");
+  if (o.rerun) {
+    check_rerun_pattern(*o.rerun, {"{a}", "{b}", "{c}", "{out}"}, {}, "a dot", "python k.py {a} {b} {c} {out}");
     const fs::path tmp = scratch.open(dir);
     rerun = [&, tmp](std::span<const check::DotCase> c, std::span<std::uint64_t> out) {
       const fs::path pout = tmp / "got.npy";
@@ -203,7 +200,7 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
         write_operands(s, tmp, t, c, "--rerun");
         s.commit();
       }
-      run_rerun(o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
+      run_rerun(*o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
       const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, c.size(), "--rerun {out}");
       std::copy(w.begin(), w.end(), out.begin());
     };
@@ -391,11 +388,8 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
 
   check::DotKernel rerun;
   RerunScratch scratch;
-  if (!o.rerun.empty()) {
-    for (const char* p : {"{a}", "{b}", "{c}", "{out}"})
-      if (o.rerun.find(p) == std::string::npos)
-        throw Error("--rerun for a GEMM probe must name the candidate files as {a} {b} {c} and {out}, e.g. --rerun "
-                    "'python gemm.py {a} {b} {c} {out}'");
+  if (o.rerun) {
+    check_rerun_pattern(*o.rerun, {"{a}", "{b}", "{c}", "{out}"}, {}, "a GEMM", "python gemm.py {a} {b} {c} {out}");
     const fs::path tmp = scratch.open(dir);
     check::GemmKernel gemm = [&, tmp](std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> GA,
                                       std::span<const std::uint64_t> GB, std::span<const std::uint64_t> GC, std::span<std::uint64_t> GD) {
@@ -406,7 +400,7 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
         write_gemm(w, tmp, t, {m, n, k}, {GA.begin(), GA.end()}, {GB.begin(), GB.end()}, {GC.begin(), GC.end()}, "--rerun");
         w.commit();
       }
-      run_rerun(o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
+      run_rerun(*o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
       const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, m * n, "--rerun {out}");
       std::copy(w.begin(), w.end(), GD.begin());
     };

@@ -214,6 +214,14 @@ def errors_flow(d):
     check(r.returncode == 2 and "dtype" in r.stderr, f"float got: {r.stderr}")
     r = mf("probe", "check", p, "--got", os.path.join(p, "expected.npy"), "--rerun", "true")
     check(r.returncode == 2 and "{in}" in r.stderr, f"rerun without placeholders: {r.stderr}")
+    # An empty --rerun is refused (it was taken as no --rerun), and so is a {word} that is no placeholder (a
+    # typo such as {rbit} reached the kernel's command line literally).
+    r = mf("probe", "check", p, "--got", os.path.join(p, "expected.npy"), "--rerun", "")
+    check(r.returncode == 2 and "--rerun is empty" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+          f"empty rerun: {r.returncode} {r.stderr}")
+    r = mf("probe", "check", p, "--got", os.path.join(p, "expected.npy"), "--rerun", "k {in} {out} {rbit}")
+    check(r.returncode == 2 and "unknown placeholder {rbit}" in r.stderr and "{rbits}" in r.stderr,
+          f"unknown rerun placeholder: {r.returncode} {r.stderr}")
     r = mf("probe", "gen", "--format", "f32", "--count", "10", "--seed", "1", "--out", p)
     check(r.returncode == 2 and "at most 16 bits" in r.stderr, f"32-bit target: {r.stderr}")
     r = mf("convert", "--in", bad, "--format", "e4m3fn", "--round", "sr", "--out", os.path.join(d, "o.npy"))
