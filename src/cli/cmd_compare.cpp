@@ -16,11 +16,6 @@
 
 namespace minifloat::cli {
 namespace {
-std::string shape_text(const std::vector<std::size_t>& s) {
-  std::string t = "(";
-  for (std::size_t k = 0; k < s.size(); ++k) t += (k ? ", " : "") + std::to_string(s[k]);
-  return t + (s.size() == 1 ? ",)" : ")");  // NumPy's spelling: (3,)
-}
 std::string index_text(std::size_t i, const std::vector<std::size_t>& s) {
   if (s.size() <= 1) return "";
   std::vector<std::size_t> idx(s.size());

@@ -384,7 +384,14 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
       throw Error(fmt::format("{}: classes.npy element {} = {} is not a dot class", o.dir, e, cls[e]));
     cases[e].cls = static_cast<check::DotClass>(cls[e]);
   }
-  const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, cases.size(), "--got");
+  // D is M×N, row-major: a flat or transposed array (N×M has the same element count) is refused by shape.
+  const auto gemm_results = [&t](const NpyArray& d, std::size_t m, std::size_t n, const std::string& what) {
+    if (d.shape != std::vector<std::size_t>{m, n})
+      throw Error(fmt::format("{} has shape {}; a GEMM's D must have shape ({}, {}) = (M, N), row-major", what,
+                              shape_text(d.shape), m, n));
+    return check::got_results(d, t, m * n, what);
+  };
+  const std::vector<std::uint64_t> got = gemm_results(read_npy(o.got), s.m, s.n, "--got");
 
   check::DotKernel rerun;
   RerunScratch scratch;
@@ -401,7 +408,7 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
         w.commit();
       }
       run_rerun(*o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
-      const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, m * n, "--rerun {out}");
+      const std::vector<std::uint64_t> w = gemm_results(read_npy(pout), m, n, "--rerun {out}");
       std::copy(w.begin(), w.end(), GD.begin());
     };
     rerun = check::gemm_as_dot(std::move(gemm), 1024);

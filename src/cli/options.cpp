@@ -7,6 +7,12 @@
 
 namespace minifloat::cli {
 
+std::string shape_text(const std::vector<std::size_t>& s) {
+  std::string t = "(";
+  for (std::size_t k = 0; k < s.size(); ++k) t += (k ? ", " : "") + std::to_string(s[k]);
+  return t + (s.size() == 1 ? ",)" : ")");  // NumPy's spelling: (3,)
+}
+
 long long parse_int_option(std::string_view option, std::string_view text, IntRange r) {
   const std::string accepted = "; accepted: " + std::to_string(r.lo) + ".." + std::to_string(r.hi);
   std::string_view t = text;

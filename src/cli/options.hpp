@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "minifloat/error.hpp"
 #include "minifloat/registry.hpp"
@@ -64,5 +65,7 @@ struct IntRange {
 /// "<option> '<text>' is out of range; accepted: lo..hi" (also for integers beyond 64 bits) or
 /// "<option> '<text>' is not an integer; accepted: lo..hi". The text is quoted at most 40 chars.
 long long parse_int_option(std::string_view option, std::string_view text, IntRange r);
+/// An array shape as NumPy prints it: "(3, 4)", "(3,)", "()".
+std::string shape_text(const std::vector<std::size_t>& s);
 
 }  // namespace minifloat::cli

@@ -412,6 +412,12 @@ def gemm_flow(d):
     r = mf("probe", "check", p, "--got", args[3], "--nan", "any")
     check(r.returncode == 0 and r.stdout.startswith("pass check dot k=16") and "960 cases" in r.stdout,
           f"float32 GEMM under fp32: every one of the 40x24 outputs passes: {r.stdout[:300]}{r.stderr}")
+    # D written transposed (24x40, the same 960 elements) or flat is refused by shape, not scored as 40x24.
+    for bad_d in (np.load(args[3]).T.copy(), np.load(args[3]).reshape(-1)):
+        np.save(os.path.join(d, "gemm_bad.npy"), bad_d)
+        r = mf("probe", "check", p, "--got", os.path.join(d, "gemm_bad.npy"), "--nan", "any")
+        check(r.returncode == 2 and "must have shape (40, 24) = (M, N)" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+              f"GEMM --got of shape {bad_d.shape}: {r.returncode} {r.stderr}")
     # Against hopper-fp8 the same kernel fails, shrinks through --rerun (as one GEMM per round) and is
     # diagnosed as the f32 chain.
     p = os.path.join(d, "gh")
