@@ -4,9 +4,13 @@
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
+#include <signal.h>
 #include <unistd.h>
 
 #include <bit>
+#include <cerrno>
+#include <csignal>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -629,6 +633,58 @@ void RerunScratch::remove() noexcept {
   path_.clear();
 }
 
+namespace {
+volatile std::sig_atomic_t g_rerun_signal = 0;
+extern "C" void note_rerun_signal(int sig) { g_rerun_signal = sig; }
+
+/// `cmd` through /bin/sh -c in a new process group; returns its wait status. SIGINT, SIGTERM and SIGHUP are
+/// noted while it runs (std::system would ignore SIGINT and leave the group running on SIGTERM): the group
+/// gets SIGTERM, then SIGKILL after 2 s, and once it is gone Interrupted{sig} is thrown.
+int run_shell_in_group(const std::string& cmd) {
+  constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction sa{}, old[3]{};
+  sa.sa_handler = note_rerun_signal;
+  sigemptyset(&sa.sa_mask);
+  g_rerun_signal = 0;
+  for (int k = 0; k < 3; ++k) ::sigaction(kSignals[k], &sa, &old[k]);
+  const auto restore = [&] {
+    for (int k = 0; k < 3; ++k) ::sigaction(kSignals[k], &old[k], nullptr);
+  };
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    restore();
+    ::setpgid(0, 0);
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  if (pid < 0) {
+    const int e = errno;
+    restore();
+    throw Error("--rerun: cannot start /bin/sh: " + std::string(std::strerror(e)));
+  }
+  ::setpgid(pid, pid);  // also here, so the group exists before any kill below
+  int st = 0, waited_ms = 0;
+  bool termed = false, killed = false;
+  for (;;) {
+    const pid_t w = ::waitpid(pid, &st, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR)) break;
+    if (g_rerun_signal != 0) {
+      if (!termed) ::kill(-pid, SIGTERM), termed = true;
+      else if (!killed && waited_ms >= 2000) ::kill(-pid, SIGKILL), killed = true;
+    }
+    const timespec tick{0, 10'000'000};  // 10 ms; a signal cuts it short
+    ::nanosleep(&tick, nullptr);
+    if (termed) waited_ms += 10;
+  }
+  restore();
+  if (g_rerun_signal != 0) {
+    ::kill(-pid, SIGKILL);  // what the shell left behind in its group
+    throw Interrupted{g_rerun_signal};
+  }
+  return st;
+}
+}  // namespace
+
 void check_rerun_pattern(const std::string& pattern, std::initializer_list<std::string_view> required,
                          std::initializer_list<std::string_view> optional, std::string_view probe, std::string_view example) {
   std::string names;
@@ -661,9 +717,12 @@ void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::
     for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size())) cmd.replace(p, key.size(), v);
   }
   std::fflush(stdout);
-  const int st = std::system(cmd.c_str());
+  std::fflush(stderr);
+  const int st = run_shell_in_group(cmd);
   if (st != 0)
-    throw Error("--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + "): " + quote_input(cmd));
+    throw Error((WIFSIGNALED(st) ? "--rerun command was killed by signal " + std::to_string(WTERMSIG(st))
+                                 : "--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + ")") +
+                ": " + quote_input(cmd));
   for (const std::string& out : outputs)
     for (const auto& [key, path] : files)
       if (key == out && !std::filesystem::exists(path))

@@ -107,9 +107,17 @@ class RerunScratch {
   std::filesystem::path path_;
 };
 
+/// Thrown by run_rerun when SIGINT, SIGTERM or SIGHUP arrived while the kernel's command ran: the command's
+/// process group has been stopped, and main() re-raises `sig` once the stack (and every scratch folder and
+/// temporary with it) is gone, so the exit status is the signal's.
+struct Interrupted {
+  int sig;
+};
+
 /// One --rerun round: the user's `pattern` with every placeholder of `files` ("{in}", "{out}", …) replaced by its
-/// path, run through the shell after stdout is flushed. A non-zero exit status, or a file of `outputs`
-/// (placeholders of `files`) missing afterwards, is an Error naming it and the command as run.
+/// path, run by /bin/sh -c in a process group of its own after stdout is flushed. A non-zero exit status, or a
+/// file of `outputs` (placeholders of `files`) missing afterwards, is an Error naming it and the command as run.
+/// SIGINT, SIGTERM or SIGHUP meanwhile: the group gets SIGTERM (SIGKILL 2 s later), then Interrupted.
 /// Refuses a --rerun `pattern` of this `probe` kind ("an elementwise", "a block", ...) that is empty, lacks
 /// one of the `required` placeholders, or has a `{word}` (lower-case letters) that is none of `required` and
 /// `optional` (a typo would reach the kernel literally): an Error naming the placeholders and `example`.

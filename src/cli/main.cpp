@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <cstdio>
 #include <optional>
 #include <set>
@@ -564,6 +565,11 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
+  } catch (const minifloat::cli::Interrupted& e) {  // scratch folders and temporaries are gone with the stack
+    std::fflush(stdout);
+    std::signal(e.sig, SIG_DFL);
+    std::raise(e.sig);
+    return 128 + e.sig;
   } catch (const minifloat::Error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "minifloat: error: {}\n", one_line(e.what()));

@@ -8,9 +8,11 @@ usage: file_flow_test.py MINIFLOAT_BINARY CASE   (CASE: must_show, ml_dtypes, co
 Exits 77 (skipped) when numpy or ml_dtypes is missing.
 """
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 try:
     import numpy as np
@@ -188,6 +190,36 @@ def rerun_flow(d):
     check('diagnosis: agrees with "rna"' in r.stdout, "diagnosed as rna")
     check(r.stdout.splitlines()[0].startswith("FAIL [midpoint"), "first failing class: midpoint")
     check("f32 0x3fa00000 (1.25) => 0x3" in r.stdout, "shrunk to 1.25 (T12; exponent 0 is simplest: 1|1.5 ties to even 0x2)")
+    # A signal while the kernel runs: its process group is stopped, DIR/.rerun-PID removed, and minifloat dies of
+    # that signal (SIGTERM had left both behind with the kernel running; SIGINT waited for the kernel to end).
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        pidf = os.path.join(d, "kernel.pid")
+        if os.path.exists(pidf):
+            os.remove(pidf)
+        proc = subprocess.Popen([MF, "probe", "check", p, "--got", os.path.join(p, "got.npy"), "--rerun",
+                                 f"sh -c 'echo $$ > {pidf}; exec sleep 60' {{in}} {{out}}"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(3000):
+            if os.path.exists(pidf) and os.path.getsize(pidf) > 0:
+                break
+            time.sleep(0.01)
+        proc.send_signal(sig)
+        rc = proc.wait(timeout=30)
+        kpid = int(open(pidf).read())
+        alive = False  # a zombie (state Z, not yet reaped by init) is dead
+        for _ in range(100):
+            try:
+                with open(f"/proc/{kpid}/stat") as f:
+                    alive = f.read().rsplit(")", 1)[1].split()[0] != "Z"
+            except FileNotFoundError:
+                alive = False
+            if not alive:
+                break
+            time.sleep(0.01)
+        if alive:
+            os.kill(kpid, signal.SIGKILL)
+        left = [f for f in os.listdir(p) if f.startswith(".rerun-")]
+        check(rc == -sig and not alive and not left, f"{sig.name} during --rerun: status {rc}, kernel alive {alive}, left {left}")
     # The same kernel storing fp4x2 bytes (element 2j in the low nibble): --rerun reads its packed files.
     # (A bug found here: the packed --rerun output was unpacked twice.)
     q = os.path.join(d, "q")
