@@ -155,7 +155,7 @@ int run_quantize(const QuantizeOptions& o) {
   }
   const bool nvfp4 = scheme.rule == ScaleRule::nvfp4;
   if (!o.out_tensor_scale.empty() && !nvfp4) throw Error("--out-tensor-scale applies to nvfp4 only (the nvfp4 rule's FP32 tensor scale)");
-  if (nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty())
+  if (nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty() && q.mx_quirks != MxQuirks::torchao_0_18_no_tensor_scale)
     throw Error("nvfp4 has a second-level FP32 tensor scale: give --out-tensor-scale FILE too, so the files dequantize "
                 "on their own (element x block scale x tensor scale)");
   if (o.scale_ftz && o.out_dequant.empty()) throw Error("--scale-ftz applies to --out-dequant (how the dequantized values read the scales)");
@@ -225,8 +225,13 @@ int run_quantize(const QuantizeOptions& o) {
         {"element", r.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(r.element.format)},
         {"block", std::to_string(r.block_rows) + "x" + std::to_string(r.block_cols)},
         {"blocks_along", r.axis == BlockAxis::first ? "first axis" : "last axis"},
-        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? "ue4m3" : scales_u8 ? "e8m0fnu" : "f32 decode scale"},  // NVFP4's block scale is UE4M3 (7 bits, bit 7 of the byte zero)
+        // NVFP4's block scale is UE4M3 (7 bits, bit 7 of the byte zero); torchao's NVFP4 (--mx-quirks) stores a
+        // float8_e4m3fn scale, whose NaN block scale 0x7f/0xff UE4M3 cannot decode.
+        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? (q.mx_quirks != MxQuirks::none ? "e4m3fn" : "ue4m3")
+                           : scales_u8              ? "e8m0fnu"
+                                                    : "f32 decode scale"},
         {"producer", "minifloat quantize"}};
+    if (q.mx_quirks != MxQuirks::none) meta["mx_quirks"] = std::string(name(q.mx_quirks));
     if (nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
     w_st = std::make_unique<SafetensorsWriter>(
         out, id_codes,

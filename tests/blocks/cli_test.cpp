@@ -3,10 +3,12 @@
 // the must-show: `compare` finds a single flipped bit in a 10^6-element code tensor and names its index.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "minifloat/core/convert.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/pack.hpp"
 #include "minifloat/safetensors.hpp"
@@ -154,6 +157,29 @@ TEST(Cli, QuantizeWritesSafetensorsWithScalesAndMetadata) {
   const SafetensorsFile n = read_safetensors_header(d / "n.safetensors");
   EXPECT_EQ(n.metadata.at("scale_encoding"), "ue4m3");
   EXPECT_EQ(n.metadata.at("scheme_spec").find("ue4m3:nvfp4") != std::string::npos, true) << n.metadata.at("scheme_spec");
+  EXPECT_EQ(n.metadata.count("mx_quirks"), 0u);
+  // torchao's NVFP4 (--mx-quirks; here torchao_0_18_no_tensor_scale, so one NaN block spoils no other) stores
+  // float8_e4m3fn block scales: a NaN block's scale is the e4m3fn NaN 0x7f (with the NaN's sign), which UE4M3
+  // cannot decode, so the file says e4m3fn and names the quirk.
+  x[20] = std::numeric_limits<float>::quiet_NaN();
+  write_npy(d / "x.npy", make_npy_f32({1, 32}, x));
+  const std::string tq = std::string(BLOCKS_CLI) + " quantize --scheme nvfp4 --mx-quirks torchao_0_18_no_tensor_scale --in " +
+                         (d / "x.npy").string() + " --out-codes " + (d / "t.safetensors").string() + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(tq.c_str()), 0);
+  const SafetensorsFile tf = read_safetensors_header(d / "t.safetensors");
+  EXPECT_EQ(tf.metadata.at("scale_encoding"), "e4m3fn");
+  EXPECT_EQ(tf.metadata.at("mx_quirks"), "torchao_0_18_no_tensor_scale");
+  const NpyArray ts = read_safetensor(tf, "scales");
+  ASSERT_EQ(ts.data.size(), 2u);  // 1x16 tiles; the NaN is in the second
+  EXPECT_TRUE(std::isnan(to_float(formats::e4m3fn, static_cast<std::uint64_t>(ts.data[1]))));
+  EXPECT_FALSE(std::isnan(to_float(formats::e4m3fn, static_cast<std::uint64_t>(ts.data[0]))));
+  // ...and with no tensor scale there is none to write: --out-scales alone is enough (it asked for
+  // --out-tensor-scale, a file that could only hold 1).
+  const std::string ns = std::string(BLOCKS_CLI) + " quantize --scheme nvfp4 --mx-quirks torchao_0_18_no_tensor_scale --in " +
+                         (d / "x.npy").string() + " --out-codes " + (d / "c.npy").string() + " --out-scales " +
+                         (d / "s.npy").string() + " > /dev/null 2>&1";
+  EXPECT_EQ(std::system(ns.c_str()), 0);
+  EXPECT_TRUE(std::filesystem::exists(d / "s.npy"));
   std::filesystem::remove_all(d);
 }
 }  // namespace minifloat_test
