@@ -127,56 +127,6 @@ inline void keys_fp32(const float* x, std::size_t m, float s, int drop, std::uin
     key[i] = key_of<K>(y, drop) | ((ax != 0 && ax < 0x7f800000u) ? kNonzero : 0u);
   }
 }
-// The same keys without kNonzero, and the run's counts from the thresholds (QuantKernel::thresholds):
-// sat iff sat_from ≤ |y| < sat_to, flushed iff the source is finite nonzero and |y| < nz_from (per sign of y).
-struct Steps {
-  std::int32_t sat0, sat1, to0, to1, nz0, nz1;
-};
-// the counts of one scaled value y (QuantKernel::thresholds), branch-free (unsigned 0/1 arithmetic)
-#define MF_COUNT(y, src_nonzero)                                                                   \
-  do {                                                                                             \
-    const std::int32_t ay_ = static_cast<std::int32_t>((y) & 0x7fffffffu);                        \
-    const std::uint32_t neg_ = (y) >> 31;                                                          \
-    const std::int32_t sf_ = neg_ ? sat1 : sat0, st_ = neg_ ? to1 : to0, nz_ = neg_ ? nz1 : nz0;   \
-    sat += static_cast<std::uint32_t>(ay_ >= sf_) & static_cast<std::uint32_t>(ay_ < st_);         \
-    fl += (src_nonzero) & static_cast<std::uint32_t>(ay_ < nz_);                                   \
-  } while (0)
-template <KeyKind K>
-inline bool keys_e8m0_counted(const float* x, std::size_t m, float s, int drop, const Steps t, std::uint32_t* key,
-                              RunCounts& rc) {
-  const std::int32_t sat0 = t.sat0, sat1 = t.sat1, to0 = t.to0, to1 = t.to1, nz0 = t.nz0, nz1 = t.nz1;
-  std::uint32_t bad = 0, sat = 0, fl = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    const std::uint32_t xb = bits_of(x[i]), ax = xb & 0x7fffffffu;
-    const std::uint32_t pb = bits_of(x[i] * s), ap = pb & 0x7fffffffu;
-    const std::uint32_t special = (ax == 0 || ax >= 0x7f800000u) ? 1u : 0u;
-    bad |= (special == 0 && (ap < 0x00800000u || ap >= 0x7f800000u)) ? 1u : 0u;
-    const std::uint32_t y = ax >= 0x7f800000u ? xb : pb;
-    MF_COUNT(y, special ^ 1u);
-    key[i] = key_of<K>(y, drop);
-  }
-  rc.saturated += sat;
-  rc.flushed += fl;
-  return bad != 0;
-}
-template <KeyKind K, bool Divide>
-inline void keys_fp32_counted(const float* x, std::size_t m, float s, int drop, const Steps t, std::uint32_t* key,
-                              RunCounts& rc) {
-  const std::int32_t sat0 = t.sat0, sat1 = t.sat1, to0 = t.to0, to1 = t.to1, nz0 = t.nz0, nz1 = t.nz1;
-  std::uint32_t sat = 0, fl = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    const std::uint32_t ax = bits_of(x[i]) & 0x7fffffffu;
-    const std::uint32_t y = bits_of(Divide ? fdiv_rn(x[i], s) : fmul_rn(x[i], s));
-    MF_COUNT(y, (ax != 0 && ax < 0x7f800000u) ? 1u : 0u);
-    key[i] = key_of<K>(y, drop);
-  }
-  rc.saturated += sat;
-  rc.flushed += fl;
-}
-#undef MF_COUNT
-inline void lookup_codes(const std::uint8_t* t, const std::uint32_t* key, std::size_t m, std::uint8_t* codes) {
-  for (std::size_t i = 0; i < m; ++i) codes[i] = t[key[i]];
-}
 inline void lookup(const std::uint16_t* t, const std::uint32_t* key, std::size_t m, std::uint8_t* codes, RunCounts& rc) {
   std::uint64_t sat = 0, fl = 0;
   for (std::size_t i = 0; i < m; ++i) {
@@ -191,41 +141,6 @@ inline void lookup(const std::uint16_t* t, const std::uint32_t* key, std::size_t
 }
 }  // namespace
 
-// QuantKernel::thresholds (quant_simd.hpp): walk one representative a of every key class in increasing
-// order per sign (classes are intervals of a, so the steps found hold for every a of a class).
-template <KeyKind K>
-void set_thresholds(QuantKernel& k) {
-  const int d = K == KeyKind::top_bits ? k.drop : 15;
-  k.code.resize(k.entry.size());
-  for (std::size_t i = 0; i < k.entry.size(); ++i) k.code[i] = static_cast<std::uint8_t>(k.entry[i]);
-  constexpr std::uint32_t kNever = 0x7fffffffu;  // above every a ≤ 0x7f800000
-  for (std::uint32_t sign = 0; sign < 2; ++sign) {
-    std::uint32_t sat_from = kNever, sat_to = 0x7f800001u, nz_from = kNever;
-    for (std::uint32_t hi = 0; hi <= (0x7f800000u >> d); ++hi)
-      for (std::uint32_t st = 0; st < 2; ++st) {
-        const std::uint32_t a = (hi << d) | st;
-        if (a > 0x7f800000u) continue;
-        const unsigned e = k.entry[key_of<K>(sign << 31 | a, k.drop)];
-        const bool sat = ((e >> 8) & 1u) != 0, zero = ((e >> 9) & 1u) != 0;
-        if (a == 0x7f800000u) {  // ±Inf: saturated (int8: ±max) or exact (floating), so the step may end before it
-          if (sat && sat_from == kNever) sat_from = a;
-          sat_to = sat ? 0x7f800001u : 0x7f800000u;
-        } else if (sat != (a >= sat_from)) {
-          if (sat_from != kNever) return;  // a 1 then a 0: not a step
-          sat_from = a;
-        }
-        if (zero != (a < nz_from)) {
-          if (nz_from != kNever) return;  // a 0 then a 1: not a step
-          nz_from = a;
-        }
-      }
-    k.sat_from[sign] = sat_from;
-    k.sat_to[sign] = sat_to;
-    k.nz_from[sign] = nz_from;
-  }
-  k.thresholds = true;
-}
-
 const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
   if (el.kind == ElementKind::int8) {
     if (index_of(kModes, spec.rounding) < 0 || index_of(kPolicies, spec.overflow) < 0 || index_of(kProfiles, prof) < 0)
@@ -234,10 +149,7 @@ const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const 
                             index_of(kProfiles, prof)) * 2 + (mn == Mxint8Min::symmetric ? 1 : 0);
     const std::lock_guard<std::mutex> lock(g_mutex);
     auto& slot = g_int8_kernels[static_cast<std::size_t>(slot_index)];
-    if (!slot) {
-      slot = std::make_unique<QuantKernel>(make_int8_kernel(el, spec, prof, mn));
-      set_thresholds<KeyKind::mxint8>(*slot);
-    }
+    if (!slot) slot = std::make_unique<QuantKernel>(make_int8_kernel(el, spec, prof, mn));
     return slot.get();
   }
   if (el.kind != ElementKind::floating) return nullptr;
@@ -245,10 +157,7 @@ const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const 
   if (!t) return nullptr;
   const std::lock_guard<std::mutex> lock(g_mutex);
   auto& slot = g_kernels[t];
-  if (!slot) {
-    slot = std::make_unique<QuantKernel>(make_quant_kernel(el, t));
-    set_thresholds<KeyKind::top_bits>(*slot);
-  }
+  if (!slot) slot = std::make_unique<QuantKernel>(make_quant_kernel(el, t));
   return slot.get();
 }
 
@@ -285,11 +194,6 @@ RunCounts encode_blocks_of(const QuantKernel& k, const float* x, std::size_t n, 
   alignas(64) std::uint32_t key[kChunk];
   const int drop = k.drop;
   const std::uint16_t* t = k.entry.data();
-  const std::uint8_t* ct = k.code.data();
-  const bool steps = k.thresholds;
-  const Steps th{static_cast<std::int32_t>(k.sat_from[0]), static_cast<std::int32_t>(k.sat_from[1]),
-                 static_cast<std::int32_t>(k.sat_to[0]),   static_cast<std::int32_t>(k.sat_to[1]),
-                 static_cast<std::int32_t>(k.nz_from[0]),  static_cast<std::int32_t>(k.nz_from[1])};
   std::size_t j = 0;
   for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
     const std::size_t end = std::min(s + len, n);
@@ -300,15 +204,6 @@ RunCounts encode_blocks_of(const QuantKernel& k, const float* x, std::size_t n, 
     bool bad = false;
     for (std::size_t c = s; c < end && !bad; c += kChunk) {
       const std::size_t m = std::min(kChunk, end - c);
-      if (steps) {
-        switch (b.op) {
-          case BlockOp::e8m0_exact: bad = keys_e8m0_counted<K>(x + c, m, b.s, drop, th, key, local); break;
-          case BlockOp::multiply: keys_fp32_counted<K, false>(x + c, m, b.s, drop, th, key, local); break;
-          default: keys_fp32_counted<K, true>(x + c, m, b.s, drop, th, key, local); break;
-        }
-        if (!bad) lookup_codes(ct, key, m, codes + c);
-        continue;
-      }
       switch (b.op) {
         case BlockOp::e8m0_exact: bad = keys_e8m0<K>(x + c, m, b.s, drop, key); break;
         case BlockOp::multiply: keys_fp32<K, false>(x + c, m, b.s, drop, key); break;

@@ -43,16 +43,6 @@ struct QuantKernel {
   KeyKind key = KeyKind::top_bits;
   int drop = 0;  ///< top_bits: 21 − M
   std::vector<std::uint16_t> entry;
-  /// The counting-free form of the same table, used when `thresholds` holds: code[key] = entry[key] & 0xff,
-  /// and the two flag bits as threshold functions of a = |y|'s bits (a ≤ 0x7f800000, NaN excluded), per
-  /// sign of y: sat = 1 iff sat_from[sign] ≤ a < sat_to[sign] (sat_to: 0x7f800000 when ±Inf is exact, as for
-  /// floating elements; 0x7f800001 when ±Inf saturates, as for int8); zero = 1 iff a < nz_from[sign].
-  /// set_thresholds checks this on one
-  /// representative of every key class (each class is an interval of a: top_bits (a >> drop, low bits ≠ 0),
-  /// mxint8 (a >> 15, low bits ≠ 0)) and sets thresholds = false when either bit is not such a step.
-  bool thresholds = false;
-  std::uint32_t sat_from[2] = {0, 0}, sat_to[2] = {0, 0}, nz_from[2] = {0, 0};
-  std::vector<std::uint8_t> code;
 };
 /// The cached kernel of (element, spec, prof, mn), built once per process; nullptr unless the
 /// element is floating and (format, spec, prof) is on encode_table's whitelist, or the element is

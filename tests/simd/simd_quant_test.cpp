@@ -294,51 +294,6 @@ TEST_F(SimdQuant, F64SourcesTakeTheEngine) {
   }
 }
 
-// The counting-free encode (QuantKernel::thresholds): every kernel the fast path can take has its two
-// flag bits as steps of |y| per sign, and the thresholds agree with the engine-built entry table on every
-// key (each key's smallest and largest |y|, both signs) — a check over the whole table, independent of
-// the representatives set_thresholds walks. Oracle: the entry table (the engine's round_pack per key).
-TEST_F(SimdQuant, KernelFlagBitsAreStepsOfTheMagnitude) {
-  int kernels = 0;
-  auto check = [&](mf::ElementType el, const mf::RoundingSpec& spec, const mf::Profile& prof, mf::Mxint8Min mn,
-                   const std::string& what) {
-    const mf::simd::QuantKernel* k = mf::simd::quant_kernel(el, spec, prof, mn);
-    if (!k) return;
-    ++kernels;
-    ASSERT_TRUE(k->thresholds) << what;
-    ASSERT_EQ(k->code.size(), k->entry.size()) << what;
-    const bool int8 = k->key == mf::simd::KeyKind::mxint8;
-    for (std::uint32_t key = 0; key < k->entry.size(); ++key) {
-      const unsigned e = k->entry[key];
-      ASSERT_EQ(k->code[key], e & 0xffu) << what << " key " << key;
-      if (int8) continue;  // mxint8 keys are classes of representatives: checked through the quantizer tests
-      if (key >= (std::uint32_t{1} << (33 - k->drop))) continue;  // the padding entry
-      // top_bits: key = (y >> drop) << 1 | sticky; the class's |y| bits are [lo, hi]
-      const std::uint32_t top = key >> 1, sticky = key & 1u, sign = top >> (31 - k->drop);
-      const std::uint32_t base = (top << k->drop) & 0x7fffffffu;
-      const std::uint32_t lo = sticky ? base + 1 : base, hi = sticky ? base + (1u << k->drop) - 1 : base;
-      if (lo > 0x7f800000u) continue;  // NaN y
-      for (const std::uint32_t a : {lo, std::min(hi, 0x7f800000u)}) {
-        EXPECT_EQ(((e >> 8) & 1u) != 0, a >= k->sat_from[sign] && a < k->sat_to[sign]) << what << " sat, key " << key;
-        EXPECT_EQ(((e >> 9) & 1u) != 0, a < k->nz_from[sign]) << what << " zero, key " << key;
-      }
-      if (HasFailure()) return;
-    }
-  };
-  for (const mf::ElementType el : {mf::elements::e4m3fn, mf::elements::e5m2, mf::elements::e2m1fn, mf::elements::e2m3fn,
-                                   mf::elements::e3m2fn, mf::elements::mxint8})
-    for (const mf::Rounding m : {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz, mf::Rounding::rtp,
-                                 mf::Rounding::rtn, mf::Rounding::rto})
-      for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satfinite, mf::Overflow::satpropagate})
-        for (const mf::Profile& prof : {mf::profiles::ocp, mf::profiles::nvidia, mf::profiles::ml_dtypes, mf::profiles::p3109})
-          for (const mf::Mxint8Min mn : {mf::Mxint8Min::twos_complement, mf::Mxint8Min::symmetric}) {
-            check(el, {.rounding = m, .overflow = ov}, prof, mn,
-                  std::string(mf::name(m)) + " " + std::string(mf::name(ov)) + " bits " + std::to_string(el.format.bits));
-            if (HasFailure()) return;
-          }
-  EXPECT_GT(kernels, 400);
-}
-
 // The whitelist of BlockQuantizer::element_path.
 TEST_F(SimdQuant, ElementPathWhitelist) {
   const std::vector<std::size_t> shape{2, 64};
