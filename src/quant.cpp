@@ -5,6 +5,7 @@
 #include "minifloat/quant.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -534,6 +535,12 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         st[k].amax = std::max(st[k].amax, pt[k].amax);
       }
   }
+  // The fast path's NVFP4 element multipliers: nvfp4_element_encode_scale of each of the 256 scale codes
+  // under this tensor's S_enc, computed once per call (the same function of the same arguments as per tile).
+  std::array<float, 256> nvfp4_enc{};
+  if (fast && two_level && opt_.mx_quirks == MxQuirks::none)
+    for (unsigned c = 0; c < 256; ++c)
+      nvfp4_enc[c] = nvfp4_element_encode_scale(static_cast<std::uint8_t>(c), q.tensor_encode_scale);
   // 2. the scale of one tile t from its statistics (the special-block policies of core/block_scale.hpp,
   // in this order): sc set, q's scale code / FP32 scale of t written (workers write disjoint tiles).
   auto scale_tile = [&](const TileStat& s, std::size_t t, TileScale& sc) {
@@ -583,7 +590,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       else
         code = nvfp4_block(amax, q.tensor_encode_scale, emax_f);
       q.scale_codes[t] = code;
-      sc.enc = nvfp4_element_encode_scale(code, q.tensor_encode_scale);
+      sc.enc = fast ? nvfp4_enc[code] : nvfp4_element_encode_scale(code, q.tensor_encode_scale);
     } else {
       sc.kind = TileScale::Kind::fp32;
       Fp32Scale f;
