@@ -520,6 +520,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   };
   const unsigned nthreads = effective_threads(threads, p);
   if (fused) {
+    // the statistics are taken row by row inside the fused workers (step 3)
   } else if (nthreads <= 1) {
     stats_range(0, p.rows, 0, p.cols, st);
   } else {
