@@ -3,7 +3,8 @@
 // values, 1 and 2 threads, each against a memcpy and a non-temporal copy of the same bytes timed
 // in the same run. "engine_before" rows force the scalar reference loops of src/quant.cpp in the
 // same process (BlockQuantizer with ArrayPath::engine), i.e. the code before the fast path.
-// Prints: operation, Gelem/s, time ratio to memcpy and to the non-temporal copy.
+// Prints: operation, Gelem/s, wall-time ratio to memcpy and to the non-temporal copy, and the ratio of
+// the process CPU time (every thread) to memcpy's CPU time.
 //   build/bench/bench_quant [--benchmark_filter=REGEX]
 #include <benchmark/benchmark.h>
 #include <emmintrin.h>
@@ -94,8 +95,10 @@ void dequantize(benchmark::State& state, const char* scheme) {
   finish(state);
 }
 
-#define MF_BENCH(name, ...) \
-  BENCHMARK_CAPTURE(name, __VA_ARGS__)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5)
+// CPU time is the process's (every worker thread), so that CPU/memcpy is comparable at 1 and 2 threads.
+#define MF_BENCH(name, ...)                                                                                         \
+  BENCHMARK_CAPTURE(name, __VA_ARGS__)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime() \
+      ->MinTime(0.5)
 BENCHMARK(memcpy_f32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK(ntcopy_f32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 MF_BENCH(quantize, mxfp8_e4m3_simd, "mxfp8_e4m3", mf::ArrayPath::simd);
@@ -126,10 +129,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
         const std::string name = r.benchmark_name();
         if (seconds_.find(name) == seconds_.end()) order_.push_back(name);
         seconds_[name] = r.real_accumulated_time / static_cast<double>(r.iterations);
+        cpu_seconds_[name] = r.cpu_accumulated_time / static_cast<double>(r.iterations);
       }
     ConsoleReporter::ReportRuns(runs);
   }
-  std::map<std::string, double> seconds_;
+  std::map<std::string, double> seconds_, cpu_seconds_;
   std::vector<std::string> order_;
 };
 
@@ -145,11 +149,14 @@ int main(int argc, char** argv) {
   const auto m = rep.seconds_.find("memcpy_f32/min_time:0.500/real_time");
   const auto nt = rep.seconds_.find("ntcopy_f32/min_time:0.500/real_time");
   if (m == rep.seconds_.end() || nt == rep.seconds_.end()) return 0;
-  std::printf("\n%-58s %9s %10s %10s\n", "operation (64 MiB f32 = 16 Mi elements)", "Gelem/s", "/memcpy", "/nt-copy");
+  // wall: real time / memcpy's real time; cpu: process CPU time (all threads) / memcpy's CPU time
+  std::printf("\n%-70s %9s %10s %10s %10s\n", "operation (64 MiB f32 = 16 Mi elements)", "Gelem/s", "/memcpy", "/nt-copy",
+              "cpu/memcpy");
+  const double mc = rep.cpu_seconds_["memcpy_f32/min_time:0.500/real_time"];
   for (const std::string& name : rep.order_) {
     const double s = rep.seconds_[name];
-    std::printf("%-58s %9.3f %10.2f %10.2f\n", name.c_str(), static_cast<double>(kFloats) / s / 1e9, s / m->second,
-                s / nt->second);
+    std::printf("%-70s %9.3f %10.2f %10.2f %10.2f\n", name.c_str(), static_cast<double>(kFloats) / s / 1e9, s / m->second,
+                s / nt->second, rep.cpu_seconds_[name] / mc);
   }
   return 0;
 }
