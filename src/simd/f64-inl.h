@@ -65,10 +65,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// (1 inexact, 2 underflow, 4 overflow); else round-to-odd, with the lanes of finite |x| ≥ 2^128
 /// ORed into `big`.
 template <bool kRne, class D>
-HWY_INLINE hn::Vec<D> NarrowF64(D d, hn::Vec<D> v, hn::Vec<D>& flags, hn::Vec<D>& big) {
+HWY_INLINE hn::Vec<D> NarrowF64Full(D d, hn::Vec<D> v, hn::Vec<D> a, hn::Vec<D>& flags, hn::Vec<D>& big) {
   const hn::RebindToSigned<D> di;
   const auto one = hn::Set(d, 1);
-  const auto a = hn::And(v, hn::Set(d, 0x7FFFFFFFFFFFFFFFull));
   const auto e = hn::ShiftRight<52>(a);  // biased exponent 0..2047
   const auto m = hn::And(a, hn::Set(d, 0x000FFFFFFFFFFFFFull));
   // significand with its implicit bit (none for exponent 0): (e + 2047) >> 11 is 1 iff e ≥ 1
@@ -116,6 +115,33 @@ HWY_INLINE hn::Vec<D> NarrowF64(D d, hn::Vec<D> v, hn::Vec<D>& flags, hn::Vec<D>
     big = hn::Or(big, hn::VecFromMask(d, hn::AndNot(special, huge)));
   }
   return hn::Or(r, sign);
+}
+
+/// NarrowF64Full, with a shortcut for vectors whose lanes all have binary32-normal results that
+/// cannot overflow (biased f64 exponent 897..1150, rne: ..1149): the f64 exponent rebiased, the top
+/// 23 mantissa bits, and the sticky (rto) or the rne increment (inexact its only flag). The same
+/// values as NarrowF64Full on those lanes.
+template <bool kRne, class D>
+HWY_INLINE hn::Vec<D> NarrowF64(D d, hn::Vec<D> v, hn::Vec<D>& flags, hn::Vec<D>& big) {
+  const hn::RebindToSigned<D> di;
+  const auto a = hn::And(v, hn::Set(d, 0x7FFFFFFFFFFFFFFFull));
+  const auto ai = hn::BitCast(di, a);
+  constexpr std::int64_t kLo = std::int64_t{897} << 52, kHi = std::int64_t{kRne ? 1150 : 1151} << 52;
+  const auto normal = hn::And(hn::Gt(ai, hn::Set(di, kLo - 1)), hn::Lt(ai, hn::Set(di, kHi)));
+  if (!hn::AllTrue(di, normal)) return NarrowF64Full<kRne>(d, v, a, flags, big);
+  const auto one = hn::Set(d, 1);
+  const auto sign = hn::And(hn::ShiftRight<32>(v), hn::Set(d, 0x80000000u));
+  const auto hi = hn::Sub(hn::ShiftRight<29>(a), hn::Set(d, std::uint64_t{896} << 23));
+  if constexpr (kRne) {
+    const auto guard = hn::And(hn::ShiftRight<28>(a), one);
+    const auto rest = hn::Ne(hn::And(a, hn::Set(d, (std::uint64_t{1} << 28) - 1)), hn::Zero(d));
+    const auto inc = hn::And(guard, hn::Or(hn::IfThenElseZero(rest, one), hn::And(hn::ShiftRight<29>(a), one)));
+    flags = hn::Or(flags, hn::Or(guard, hn::IfThenElseZero(rest, one)));
+    return hn::Or(hn::Add(hi, inc), sign);
+  } else {
+    const auto sticky = hn::IfThenElseZero(hn::Ne(hn::And(a, hn::Set(d, (std::uint64_t{1} << 29) - 1)), hn::Zero(d)), one);
+    return hn::Or(hn::Or(hi, sticky), sign);
+  }
 }
 
 /// Encode n binary64 values (bit patterns) through the f32 table: narrow a block into binary32
