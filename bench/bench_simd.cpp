@@ -140,18 +140,28 @@ void sr(benchmark::State& state, mf::SrVariant v, bool engine) {
   }
   finish(state);
 }
-/// f64 sources (the same values widened; ratios are still to the f32 memcpy): rne takes the engine
-/// (no f64 table), SR exact the f64 table.
+/// f64 sources (the same values widened): ratios to the same run's memcpy of the f64 array
+/// (memcpy_f64, 128 MiB) in the last column. rne into e4m3fn/e8m0fnu takes the f64 SIMD path
+/// (simd/f64-inl.h: round-to-odd narrowing, or the rne f32 step under ml_dtypes), "engine_before" the
+/// engine loop; SR exact the f64 table.
 const std::vector<double>& input64() {
   static const std::vector<double> v(input().begin(), input().end());
   return v;
 }
-void f64_rne_engine(benchmark::State& state) {
+void memcpy_f64(benchmark::State& state) {
+  std::vector<double> out(kFloats, 1.0);
+  for (auto _ : state) {
+    std::memcpy(out.data(), input64().data(), kFloats * sizeof(double));
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
+void f64_rne(benchmark::State& state, mf::Format to, mf::Profile prof) {
   std::vector<std::uint8_t> out(kFloats);
   const auto threads = static_cast<unsigned>(state.range(0));
   for (auto _ : state) {
-    benchmark::DoNotOptimize(mf::convert_f64(input64(), out, mf::formats::e4m3fn, {.overflow = mf::Overflow::satfinite},
-                                             mf::profiles::ocp, {}, threads));
+    benchmark::DoNotOptimize(mf::convert_f64(input64(), out, to, {.overflow = mf::Overflow::satfinite}, prof, {}, threads));
     benchmark::ClobberMemory();
   }
   finish(state);
@@ -190,7 +200,11 @@ MF_BENCH(decode, e4m3fn_engine_before, true);
 MF_BENCH(sr, e4m3fn_exact_table, mf::SrVariant::exact, false);
 MF_BENCH(sr, e4m3fn_a8_table, mf::SrVariant::a, false);
 MF_BENCH(sr, e4m3fn_exact_engine_before, mf::SrVariant::exact, true);
-BENCHMARK(f64_rne_engine)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+BENCHMARK(memcpy_f64)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+MF_BENCH(f64_rne, e4m3fn_simd, mf::formats::e4m3fn, mf::profiles::ocp);
+MF_BENCH(f64_rne, e4m3fn_ml_dtypes_simd, mf::formats::e4m3fn, mf::profiles::ml_dtypes);
+MF_BENCH(f64_rne, e8m0fnu_simd, mf::formats::e8m0fnu, mf::profiles::ocp);
+MF_BENCH(f64_rne, e4m3fn_engine_before, mf::formats::e4m3fn, engine_profile());
 MF_BENCH(f64_sr_exact, table, false);
 MF_BENCH(f64_sr_exact, engine_before, true);
 
@@ -223,11 +237,15 @@ int main(int argc, char** argv) {
   const auto m = rep.seconds_.find("memcpy_f32/min_time:0.500/real_time");
   const auto nt = rep.seconds_.find("ntcopy_f32/min_time:0.500/real_time");
   if (m == rep.seconds_.end() || nt == rep.seconds_.end()) return 0;
-  std::printf("\n%-58s %9s %10s %10s\n", "operation (64 MiB f32 = 16 Mi elements)", "Gelem/s", "/memcpy", "/nt-copy");
+  const auto m64 = rep.seconds_.find("memcpy_f64/min_time:0.500/real_time");
+  std::printf("\n%-58s %9s %10s %10s %10s\n", "operation (64 MiB f32 = 16 Mi elements)", "Gelem/s", "/memcpy", "/nt-copy",
+              "/memcpy64");
   for (const std::string& name : rep.order_) {
     const double s = rep.seconds_[name];
-    std::printf("%-58s %9.3f %10.2f %10.2f\n", name.c_str(), static_cast<double>(kFloats) / s / 1e9, s / m->second,
+    std::printf("%-58s %9.3f %10.2f %10.2f", name.c_str(), static_cast<double>(kFloats) / s / 1e9, s / m->second,
                 s / nt->second);
+    if (name.rfind("f64_", 0) == 0 && m64 != rep.seconds_.end()) std::printf(" %10.2f", s / m64->second);  // f64 rows
+    std::printf("\n");
   }
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "minifloat/core/convert.hpp"
 #include "minifloat/registry.hpp"
 #include "simd/convert_simd.hpp"
+#include "simd/f64_simd.hpp"
 
 // Inline the whole engine into each loop so the compile-time descriptor is constant-folded
 // (GCC and Clang otherwise keep round_pack out of line and pass the Format at run time).
@@ -197,6 +198,15 @@ Flags encode(std::span<const typename Src::T> in, std::span<Dst> out, Format to,
   check_sizes(fn, in.size(), out.size());
   check_rbits(fn, in.size(), spec, rbits.size());
   check_threads(fn, threads);
+  if constexpr (narrow && std::is_same_v<Src, F64Source>) {  // f64: narrowed to f32 patterns (simd/f64-inl.h)
+    if (encode_path(to, spec, prof) == ArrayPath::simd) {
+      const simd::EncodeTable* t = simd::encode_table(to, spec, prof);
+      const simd::F64Encode plan = simd::f64_encode_plan(to, spec, prof);
+      return parallel_ranges(in.size(), threads, [&](std::size_t lo, std::size_t hi) {
+        return static_cast<Flags>(simd::encode_f64(*t, plan, in.data() + lo, out.data() + lo, hi - lo));
+      });
+    }
+  }
   if constexpr (narrow && !std::is_same_v<Src, F64Source>) {
     if (encode_path(to, spec, prof) == ArrayPath::simd) {
       const simd::EncodeTable* t = simd::encode_table(to, spec, prof);

@@ -48,8 +48,8 @@ enum class ArrayPath : std::uint8_t {
   simd,    ///< a Highway kernel looking codes and flags up in a table filled by the engine
 };
 
-/// The path of convert_f32 / convert_f16_bits / convert_bf16_bits into std::uint8_t codes (f64
-/// sources and std::uint16_t code arrays always take ArrayPath::engine). The whitelist, everything
+/// The path of convert_f32 / convert_f16_bits / convert_bf16_bits / convert_f64 into std::uint8_t
+/// codes (std::uint16_t code arrays always take ArrayPath::engine). The whitelist, everything
 /// else goes to the engine:
 ///  - `to` is one of e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
 ///    e8m0fnu ue4m3 (compared field by field with formats::; a custom descriptor equal to one of
@@ -59,7 +59,10 @@ enum class ArrayPath : std::uint8_t {
 ///    profile goes to the engine).
 /// Key of the table (simd/convert-inl.h): sign, exponent and the top mantissa_bits + 2 mantissa bits
 /// of the binary32 input plus one sticky bit; its 2^(mantissa_bits + 12) entries are built by the
-/// engine once per combination and process (≤ 64 Ki entries, about 1 ms).
+/// engine once per combination and process (≤ 64 Ki entries, about 1 ms). An f64 source is first
+/// narrowed to the binary32 whose key is that of the exact double (simd/f64-inl.h: round-to-odd in
+/// 64-bit lanes; with prof.source_via_f32 the engine's rne f32 step and its flags), and a finite
+/// |x| ≥ 2^128 takes the engine's result for ±2^128.
 ArrayPath encode_path(Format to, RoundingSpec spec, Profile prof);
 /// The path of decode_to_f32 from std::uint8_t codes: ArrayPath::simd for the 12 formats and 4
 /// profiles of encode_path (a 256-entry table of the engine's decodes), else ArrayPath::engine.

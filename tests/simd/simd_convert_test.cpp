@@ -341,8 +341,8 @@ RC_GTEST_PROP(SimdProps, F32ArraysEqualTheEngine, ()) {
 }
 
 RC_GTEST_PROP(SimdProps, F64ArraysEqualTheEngine, ()) {
-  // f64 sources are not specialised (ArrayPath::engine): the array API still equals the engine,
-  // with and without the ml_dtypes f32 step (D11).
+  // f64 sources (the SIMD path of simd/f64-inl.h; tests/simd/simd_f64_test.cpp covers every target
+  // and combination): the array API equals the engine, with and without the ml_dtypes f32 step (D11).
   const auto fi = *rc::gen::inRange<std::size_t>(0, kFormats.size());
   const auto pi = *rc::gen::inRange<std::size_t>(0, kProfiles.size());
   const mf::Format to = kFormats[fi];
