@@ -433,6 +433,11 @@ def encode_scalar(value: Any, fmt: str, *, round: str = "rne", overflow: str = "
             text = hex(int(value))
         else:
             text = _name("value", value)
+    elif isinstance(value, (float, np.floating)) and math.isnan(float(value)):
+        # A float NaN is taken as its binary64 bits (its sign and payload, as convert() sees an f64 array):
+        # as text it was "nan", which dropped the sign (-NaN gave 0x7f where convert gives 0xff).
+        source = "f64"
+        text = hex(int(np.array(float(value), dtype=np.float64).view(np.uint64)))
     else:
         text = _exact_text(value)
     variant, nbits, srt = _sr_args(sr)

@@ -102,6 +102,13 @@ def test_encode_scalar_exact_text_and_types():
     assert mf.decode_scalar(0x80, "e4m3fn", as_="str") == "-0"
     assert mf.decode_scalar(0x7F, "e4m3fn", as_="str") == "nan"
     assert mf.decode_scalar(0x00, "e8m0fnu") == Fraction(1, 2**127)
+    # A float -NaN keeps its sign, as convert() of an f64 array does (OFP8 §1.2: NaN codes S.1111.111); it went
+    # through the text "nan" and came back as 0x7f (found by test_hypothesis).
+    neg_nan = float(np.array([0xFFF8000000000000], dtype=np.uint64).view(np.float64)[0])
+    assert math.copysign(1.0, neg_nan) < 0
+    assert mf.encode_scalar(neg_nan, "e4m3fn") == 0xFF == int(mf.convert(np.array([neg_nan]), "e4m3fn")[0])
+    assert mf.encode_scalar(np.float32(neg_nan), "e5m2") == int(mf.convert(np.float32([neg_nan]), "e5m2")[0])
+    assert mf.encode_scalar(float("nan"), "e4m3fn") == 0x7F
 
 
 def test_flags():
