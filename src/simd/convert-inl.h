@@ -271,41 +271,20 @@ HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_
   return (any & bad_bits) == 0;
 }
 
-/// Decode n codes of ≤ 8 bits to f32 bit patterns. With `arith` usable and no flags (every whitelisted
-/// combination): the arithmetic of DecodeArith in vector lanes, streaming stores when `stream`. Otherwise
-/// scalar lookups in `values` (256 f32 bit patterns from the engine) and `flag_table` (read only when
-/// `any_flags`). Returns false, having written an unspecified output, when a code has a bit set in
-/// `bad_bits` (the caller then rescans with the engine and reports the index).
+/// Decode n codes of ≤ 8 bits to f32 bit patterns by the arithmetic of DecodeArith in vector lanes
+/// (no per-element loads beyond the codes), streaming stores when `stream`. Returns false, having
+/// written an unspecified output, when a code has a bit set in `bad_bits` (the caller then rescans
+/// with the engine and reports the index).
 inline bool DecodeU8(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
-                     const std::uint32_t* HWY_RESTRICT values, const std::uint32_t* HWY_RESTRICT flag_table,
-                     bool any_flags, std::uint32_t bad_bits, const DecodeArith& arith, bool stream,
-                     unsigned& flags_out) {
-  if (arith.usable && !any_flags) {
-    flags_out = 0;
-    switch (arith.specials * 2 + (arith.subnormals ? 1 : 0)) {
-      case 0: return decode_arith<0, false>(in, out, n, arith, bad_bits, stream);
-      case 1: return decode_arith<0, true>(in, out, n, arith, bad_bits, stream);
-      case 2: return decode_arith<1, false>(in, out, n, arith, bad_bits, stream);
-      case 3: return decode_arith<1, true>(in, out, n, arith, bad_bits, stream);
-      case 4: return decode_arith<2, false>(in, out, n, arith, bad_bits, stream);
-      default: return decode_arith<2, true>(in, out, n, arith, bad_bits, stream);
-    }
+                     const DecodeArith& arith, std::uint32_t bad_bits, bool stream) {
+  switch (arith.specials * 2 + (arith.subnormals ? 1 : 0)) {
+    case 0: return decode_arith<0, false>(in, out, n, arith, bad_bits, stream);
+    case 1: return decode_arith<0, true>(in, out, n, arith, bad_bits, stream);
+    case 2: return decode_arith<1, false>(in, out, n, arith, bad_bits, stream);
+    case 3: return decode_arith<1, true>(in, out, n, arith, bad_bits, stream);
+    case 4: return decode_arith<2, false>(in, out, n, arith, bad_bits, stream);
+    default: return decode_arith<2, true>(in, out, n, arith, bad_bits, stream);
   }
-  unsigned any = 0, flags = 0;
-  if (any_flags) {
-    for (std::size_t i = 0; i < n; ++i) {
-      any |= in[i];
-      out[i] = values[in[i]];
-      flags |= flag_table[in[i]];
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      any |= in[i];
-      out[i] = values[in[i]];
-    }
-  }
-  flags_out = flags & 0xFF;
-  return (any & bad_bits) == 0;
 }
 
 /// Philox4x32-10 (Salmon et al., SC'11; Random123's philox.h constants and round order) for the

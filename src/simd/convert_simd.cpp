@@ -51,12 +51,12 @@ std::uint32_t arith_value(const DecodeArith& a, std::uint32_t c) {
 
 /// DecodeArith from the format's layout (bits, sign, mantissa bits, bias) and, for the special runs, the
 /// engine's values in `value` (the runs of magnitudes where the binade formula differs from them).
-/// `usable` only when arith_value reproduces every code's engine value.
-DecodeArith build_arith(Format f, const std::vector<std::uint32_t>& value) {
-  DecodeArith a;
+/// False unless arith_value then reproduces every code's engine value.
+bool build_arith(Format f, const std::vector<std::uint32_t>& value, DecodeArith& a) {
+  a = DecodeArith{};
   const int w = f.bits - (f.is_signed ? 1 : 0);  // magnitude bits
   const int m = f.mantissa_bits;
-  if (f.bits > 8 || m > 23) return a;
+  if (f.bits > 8 || m > 23) return false;
   a.mag_mask = (std::uint32_t{1} << w) - 1;
   a.sign_shift = static_cast<std::uint32_t>(32 - f.bits);
   a.sign_mask = f.is_signed ? 0x80000000u : 0u;
@@ -78,7 +78,7 @@ DecodeArith build_arith(Format f, const std::vector<std::uint32_t>& value) {
       ++a.width[k];
       continue;
     }
-    if (a.specials == DecodeArith::kMaxSpecials) return DecodeArith{};
+    if (a.specials == DecodeArith::kMaxSpecials) return false;
     a.lo[a.specials] = mag;
     a.width[a.specials] = 1;
     a.pos[a.specials] = p;
@@ -86,9 +86,8 @@ DecodeArith build_arith(Format f, const std::vector<std::uint32_t>& value) {
     ++a.specials;
   }
   for (std::uint32_t c = 0; c < ncodes; ++c)
-    if (arith_value(a, c) != value[c]) return DecodeArith{};
-  a.usable = true;
-  return a;
+    if (arith_value(a, c) != value[c]) return false;
+  return true;
 }
 
 std::unique_ptr<EncodeTable> build_encode(Format to, const RoundingSpec& spec, const Profile& prof) {
@@ -124,19 +123,20 @@ const DecodeTable* decode_table(Format from, const Profile& prof) {
   const std::size_t slot = static_cast<std::size_t>(f) * kProfiles.size() + p;
   const std::lock_guard<std::mutex> lock(g_mutex);
   if (!g_decode[slot]) {
-    auto t = std::make_unique<DecodeTable>();
-    t->value.resize(256);
-    t->flags.resize(256);
+    std::vector<std::uint32_t> value(256, 0);
     const std::uint64_t mask = code_mask(from);
-    t->bad_bits = static_cast<std::uint32_t>(0xFF & ~mask);
+    bool any_flags = false;
     for (std::uint32_t c = 0; c < 256; ++c) {
-      if ((c & ~mask) != 0) continue;  // never looked up: decode_u8 reports such codes
+      if ((c & ~mask) != 0) continue;  // never decoded: decode_u8 reports such codes
       const RoundResult r = convert(from, c, formats::f32, RoundingSpec{}, prof);
-      t->value[c] = static_cast<std::uint32_t>(r.code);
-      t->flags[c] = r.flags;
-      t->any_flags = t->any_flags || r.flags != flag_none;
+      value[c] = static_cast<std::uint32_t>(r.code);
+      any_flags = any_flags || r.flags != flag_none;
     }
-    t->arith = build_arith(from, t->value);
+    DecodeArith a;
+    if (any_flags || !build_arith(from, value, a)) return nullptr;  // the engine loop decodes it
+    auto t = std::make_unique<DecodeTable>();
+    t->arith = a;
+    t->bad_bits = static_cast<std::uint32_t>(0xFF & ~mask);
     g_decode[slot] = std::move(t);
   }
   return g_decode[slot].get();
@@ -151,12 +151,10 @@ unsigned encode_bf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t
 unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
   return HWY_DYNAMIC_DISPATCH(EncodeF16)(in, out, n, t.entry.data(), t.drop);
 }
-bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags,
-               DecodeStore store) {
+bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, DecodeStore store) {
   const bool stream = store == DecodeStore::streaming ||
                       (store == DecodeStore::automatic && n * sizeof(float) >= kDecodeStreamBytes);
-  return HWY_DYNAMIC_DISPATCH(DecodeU8)(in, reinterpret_cast<std::uint32_t*>(out), n, t.value.data(),
-                                        t.flags.data(), t.any_flags, t.bad_bits, t.arith, stream, flags);
+  return HWY_DYNAMIC_DISPATCH(DecodeU8)(in, reinterpret_cast<std::uint32_t*>(out), n, t.arith, t.bad_bits, stream);
 }
 
 void widen_f16(const std::uint16_t* in, std::uint32_t* out, std::size_t n) {

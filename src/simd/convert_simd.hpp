@@ -53,23 +53,22 @@ inline std::uint32_t encode_key(std::uint32_t x, int drop) {
 ///   then for each special run k: mag in [lo_k, lo_k + width_k) → (s ? neg_k : pos_k).
 /// The constants come from the Format's layout; the special runs are the magnitudes where the engine's
 /// value differs from the binade formula (Inf, NaN, the fnuz −0 NaN, e8m0fnu's 2^−127), with the engine's
-/// own bits for each sign. decode_table accepts the description only when it reproduces all 256 engine
-/// values (else `usable` is false and the lookup loop runs); tests/simd prove the kernels on every target.
+/// own bits for each sign. decode_table keeps a combination only when this reproduces the engine's value
+/// of every code (checked when the table is built) and no code's decode raises a flag; tests/simd prove
+/// the vector kernels against the engine on every target.
 struct DecodeArith {
   static constexpr int kMaxSpecials = 2;
-  bool usable = false;
   bool subnormals = false;  ///< the format has subnormal codes (M > 0 and a zero)
   int specials = 0;         ///< runs used, ≤ kMaxSpecials
   std::uint32_t mag_mask = 0, sign_shift = 0, sign_mask = 0, mant_shift = 0, exp_adjust = 0, sub_limit = 0;
   float sub_scale = 0;
   std::uint32_t lo[kMaxSpecials] = {}, width[kMaxSpecials] = {}, pos[kMaxSpecials] = {}, neg[kMaxSpecials] = {};
 };
-/// 256 f32 bit patterns and flag words of one (format, profile): the engine's decode of each code.
+/// The decode of one (format, profile) with codes of ≤ 8 bits to binary32, from the engine's decode of
+/// every code; no code of these raises a flag.
 struct DecodeTable {
-  std::vector<std::uint32_t> value, flags;
-  bool any_flags = false;
+  DecodeArith arith;
   std::uint32_t bad_bits = 0;  ///< code bits above the format's width
-  DecodeArith arith;           ///< used when arith.usable and !any_flags
 };
 /// Where DecodeU8 writes: `automatic` streams (non-temporal stores, Highway `Stream`) when the output of
 /// one call is at least kDecodeStreamBytes, else plain stores. The bits are the same either way; the
@@ -87,8 +86,9 @@ const DecodeTable* decode_table(Format from, const Profile& prof);
 unsigned encode_f32(const EncodeTable& t, const float* in, std::uint8_t* out, std::size_t n);
 unsigned encode_bf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n);
 unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n);
-/// False when a code has bits above the format's width (nothing is reported; the caller rescans).
-bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags,
+/// Decode n codes (no flags: see DecodeTable). False when a code has bits above the format's width
+/// (nothing is reported, the output is unspecified; the caller rescans with the engine).
+bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n,
                DecodeStore store = DecodeStore::automatic);
 
 /// Widen binary16 bit patterns to binary32 bit patterns (exact).
