@@ -159,8 +159,10 @@ inline void WidenF16(const std::uint16_t* HWY_RESTRICT in, std::uint32_t* HWY_RE
 }
 
 /// The lanes of one vector of codes (as u32) decoded by the arithmetic of DecodeArith
-/// (simd/convert_simd.hpp), kSpecials special runs, kSub: the format has subnormals.
-template <class D, int kSpecials, bool kSub>
+/// (simd/convert_simd.hpp), kSpecials special runs, kSub: the format has subnormals, kSymmetric: every
+/// run's negative value is its positive one with the sign bit (then the runs are applied before the
+/// sign is ORed in, and no per-lane sign select is needed).
+template <class D, int kSpecials, bool kSub, bool kSymmetric>
 struct DecodeLanes {
   using V = hn::Vec<D>;
   using DI = hn::RebindToSigned<D>;
@@ -199,6 +201,11 @@ struct DecodeLanes {
       const V sub = hn::BitCast(d, hn::Mul(hn::ConvertTo(DF(), mi), scale));
       r = hn::IfThenElse(hn::RebindMask(d, hn::Lt(mi, sub_limit)), sub, r);
     }
+    if constexpr (kSymmetric) {
+      for (int k = 0; k < kSpecials; ++k)
+        r = hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::BitCast(di, hn::Sub(mag, lo[k])), width[k])), pos[k], r);
+      return hn::Or(r, s);
+    }
     r = hn::Or(r, s);
     if constexpr (kSpecials > 0) {
       // A full-lane mask from a compare: Highway 1.0.3's IfNegativeThenElse on SSSE3 blends with the
@@ -214,15 +221,16 @@ struct DecodeLanes {
 };
 
 /// Arithmetic decode of n codes (DecodeArith) with plain or non-temporal stores. Returns false when a
-/// code has a bit set in `bad_bits` (every code is still read; the output is then unspecified).
-template <int kSpecials, bool kSub>
+/// code has a bit set in `bad_bits` (only checked when kCheck: formats of fewer than 8 bits; every code
+/// is still decoded, the output is then unspecified).
+template <int kSpecials, bool kSub, bool kSymmetric, bool kCheck>
 HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
                                const DecodeArith& a, std::uint32_t bad_bits, bool stream) {
   const hn::ScalableTag<std::uint32_t> du;
   const hn::Rebind<std::uint8_t, decltype(du)> d8;
   using V = hn::Vec<decltype(du)>;
   const std::size_t N = hn::Lanes(du);
-  const DecodeLanes<decltype(du), kSpecials, kSub> lanes(du, a);
+  const DecodeLanes<decltype(du), kSpecials, kSub, kSymmetric> lanes(du, a);
   V acc = hn::Zero(du);
   // m < N codes at in[i..] through a zero-padded buffer (code 0 is valid in every format)
   const auto partial = [&](std::size_t i, std::size_t m) {
@@ -230,7 +238,7 @@ HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_
     alignas(64) std::uint32_t ob[hn::MaxLanes(du)];
     for (std::size_t k = 0; k < m; ++k) cb[k] = in[i + k];
     const V c = hn::PromoteTo(du, hn::LoadU(d8, cb));
-    acc = hn::Or(acc, c);
+    if constexpr (kCheck) acc = hn::Or(acc, c);
     hn::Store(lanes(du, c), du, ob);
     for (std::size_t k = 0; k < m; ++k) out[i + k] = ob[k];
   };
@@ -244,7 +252,7 @@ HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_
     for (; i + 2 * N <= n; i += 2 * N) {
       const V c0 = hn::PromoteTo(du, hn::LoadU(d8, in + i));
       const V c1 = hn::PromoteTo(du, hn::LoadU(d8, in + i + N));
-      acc = hn::Or(acc, hn::Or(c0, c1));
+      if constexpr (kCheck) acc = hn::Or(acc, hn::Or(c0, c1));
       hn::Stream(lanes(du, c0), du, out + i);
       hn::Stream(lanes(du, c1), du, out + i + N);
     }
@@ -253,14 +261,14 @@ HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_
     for (; i + 2 * N <= n; i += 2 * N) {
       const V c0 = hn::PromoteTo(du, hn::LoadU(d8, in + i));
       const V c1 = hn::PromoteTo(du, hn::LoadU(d8, in + i + N));
-      acc = hn::Or(acc, hn::Or(c0, c1));
+      if constexpr (kCheck) acc = hn::Or(acc, hn::Or(c0, c1));
       hn::StoreU(lanes(du, c0), du, out + i);
       hn::StoreU(lanes(du, c1), du, out + i + N);
     }
   }
   for (; i + N <= n; i += N) {  // at most one vector (plain store: it may be unaligned)
     const V c = hn::PromoteTo(du, hn::LoadU(d8, in + i));
-    acc = hn::Or(acc, c);
+    if constexpr (kCheck) acc = hn::Or(acc, c);
     hn::StoreU(lanes(du, c), du, out + i);
   }
   if (i < n) partial(i, n - i);
@@ -271,20 +279,35 @@ HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_
   return (any & bad_bits) == 0;
 }
 
+template <bool kCheck>
+HWY_INLINE bool decode_variant(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
+                               const DecodeArith& a, std::uint32_t bad_bits, bool stream) {
+  const bool sub = a.subnormals;
+  if (a.specials == 0)
+    return sub ? decode_arith<0, true, true, kCheck>(in, out, n, a, bad_bits, stream)
+               : decode_arith<0, false, true, kCheck>(in, out, n, a, bad_bits, stream);
+  if (a.specials == 1) {
+    if (a.symmetric)
+      return sub ? decode_arith<1, true, true, kCheck>(in, out, n, a, bad_bits, stream)
+                 : decode_arith<1, false, true, kCheck>(in, out, n, a, bad_bits, stream);
+    return sub ? decode_arith<1, true, false, kCheck>(in, out, n, a, bad_bits, stream)
+               : decode_arith<1, false, false, kCheck>(in, out, n, a, bad_bits, stream);
+  }
+  if (a.symmetric)
+    return sub ? decode_arith<2, true, true, kCheck>(in, out, n, a, bad_bits, stream)
+               : decode_arith<2, false, true, kCheck>(in, out, n, a, bad_bits, stream);
+  return sub ? decode_arith<2, true, false, kCheck>(in, out, n, a, bad_bits, stream)
+             : decode_arith<2, false, false, kCheck>(in, out, n, a, bad_bits, stream);
+}
+
 /// Decode n codes of ≤ 8 bits to f32 bit patterns by the arithmetic of DecodeArith in vector lanes
 /// (no per-element loads beyond the codes), streaming stores when `stream`. Returns false, having
 /// written an unspecified output, when a code has a bit set in `bad_bits` (the caller then rescans
 /// with the engine and reports the index).
 inline bool DecodeU8(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
                      const DecodeArith& arith, std::uint32_t bad_bits, bool stream) {
-  switch (arith.specials * 2 + (arith.subnormals ? 1 : 0)) {
-    case 0: return decode_arith<0, false>(in, out, n, arith, bad_bits, stream);
-    case 1: return decode_arith<0, true>(in, out, n, arith, bad_bits, stream);
-    case 2: return decode_arith<1, false>(in, out, n, arith, bad_bits, stream);
-    case 3: return decode_arith<1, true>(in, out, n, arith, bad_bits, stream);
-    case 4: return decode_arith<2, false>(in, out, n, arith, bad_bits, stream);
-    default: return decode_arith<2, true>(in, out, n, arith, bad_bits, stream);
-  }
+  if (bad_bits == 0) return decode_variant<false>(in, out, n, arith, bad_bits, stream);
+  return decode_variant<true>(in, out, n, arith, bad_bits, stream);
 }
 
 /// Philox4x32-10 (Salmon et al., SC'11; Random123's philox.h constants and round order) for the

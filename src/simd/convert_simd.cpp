@@ -85,6 +85,9 @@ bool build_arith(Format f, const std::vector<std::uint32_t>& value, DecodeArith&
     a.neg[a.specials] = n;
     ++a.specials;
   }
+  a.symmetric = true;
+  for (int k = 0; k < a.specials; ++k)
+    a.symmetric = a.symmetric && (a.pos[k] & a.sign_mask) == 0 && a.neg[k] == (a.pos[k] | a.sign_mask);
   for (std::uint32_t c = 0; c < ncodes; ++c)
     if (arith_value(a, c) != value[c]) return false;
   return true;

@@ -60,6 +60,7 @@ struct DecodeArith {
   static constexpr int kMaxSpecials = 2;
   bool subnormals = false;  ///< the format has subnormal codes (M > 0 and a zero)
   int specials = 0;         ///< runs used, ≤ kMaxSpecials
+  bool symmetric = false;   ///< every run has neg_k == pos_k | sign_mask (and pos_k without the sign bit)
   std::uint32_t mag_mask = 0, sign_shift = 0, sign_mask = 0, mant_shift = 0, exp_adjust = 0, sub_limit = 0;
   float sub_scale = 0;
   std::uint32_t lo[kMaxSpecials] = {}, width[kMaxSpecials] = {}, pos[kMaxSpecials] = {}, neg[kMaxSpecials] = {};
