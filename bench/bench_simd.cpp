@@ -126,6 +126,19 @@ void decode_fmt(benchmark::State& state, mf::Format from) {
   }
   finish(state);
 }
+/// Decode of 16 Ki codes of `from` (64 KiB of f32 output, in L2) repeated: the kernel's compute cost
+/// without the memory traffic (its Gelem/s is the limit a memory-speed decode must stay under).
+void decode_in_cache(benchmark::State& state, mf::Format from) {
+  constexpr std::size_t kSmall = 16384;
+  std::vector<std::uint8_t> c(kSmall);
+  mf::convert_f32(std::span<const float>(input()).first(kSmall), c, from, {}, mf::profiles::ocp, {}, 1);
+  std::vector<float> out(kSmall);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(mf::decode_to_f32(c, out, from, mf::profiles::ocp, 1));
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(kSmall));
+}
 /// Stochastic rounding into e4m3fn (satfinite), Philox bits per element; `engine` forces the
 /// engine loop (the "before" row) with a modified profile, as encode/decode do.
 void sr(benchmark::State& state, mf::SrVariant v, bool engine) {
@@ -197,6 +210,10 @@ MF_BENCH(decode_fmt, e5m2_simd, mf::formats::e5m2);
 MF_BENCH(decode_fmt, e2m1fn_simd, mf::formats::e2m1fn);
 MF_BENCH(decode_fmt, e8m0fnu_simd, mf::formats::e8m0fnu);
 MF_BENCH(decode, e4m3fn_engine_before, true);
+BENCHMARK_CAPTURE(decode_in_cache, e4m3fn, mf::formats::e4m3fn)->Unit(benchmark::kMicrosecond)->MinTime(0.2);
+BENCHMARK_CAPTURE(decode_in_cache, e5m2, mf::formats::e5m2)->Unit(benchmark::kMicrosecond)->MinTime(0.2);
+BENCHMARK_CAPTURE(decode_in_cache, e2m1fn, mf::formats::e2m1fn)->Unit(benchmark::kMicrosecond)->MinTime(0.2);
+BENCHMARK_CAPTURE(decode_in_cache, e8m0fnu, mf::formats::e8m0fnu)->Unit(benchmark::kMicrosecond)->MinTime(0.2);
 MF_BENCH(sr, e4m3fn_exact_table, mf::SrVariant::exact, false);
 MF_BENCH(sr, e4m3fn_a8_table, mf::SrVariant::a, false);
 MF_BENCH(sr, e4m3fn_exact_engine_before, mf::SrVariant::exact, true);

@@ -262,10 +262,9 @@ Flags decode(std::span<const Code> codes, std::span<Out> out, Format from, const
       return decode_loop(codes.data() + lo, out.data() + lo, hi - lo, fmt, prof, fn, lo);
     };
     if constexpr (narrow && sizeof(Out) == 4) {
-      unsigned f = 0;
-      // A code wider than the format: the engine loop rescans the range and names its index.
-      if (t != nullptr && simd::decode_u8(*t, codes.data() + lo, out.data() + lo, hi - lo, f))
-        return static_cast<Flags>(f);
+      // No code of a simd::DecodeTable raises a flag. A code wider than the format: the engine loop
+      // rescans the range and names its index.
+      if (t != nullptr && simd::decode_u8(*t, codes.data() + lo, out.data() + lo, hi - lo)) return flag_none;
     }
     if constexpr (narrow) {
       return dispatch(Fast8{}, from, run);

@@ -65,7 +65,9 @@ enum class ArrayPath : std::uint8_t {
 /// |x| ≥ 2^128 takes the engine's result for ±2^128.
 ArrayPath encode_path(Format to, RoundingSpec spec, Profile prof);
 /// The path of decode_to_f32 from std::uint8_t codes: ArrayPath::simd for the 12 formats and 4
-/// profiles of encode_path (a 256-entry table of the engine's decodes), else ArrayPath::engine.
+/// profiles of encode_path (an arithmetic decode in vector lanes whose constants come from the format
+/// and from the engine's decodes of all its codes, and which is checked against them), else
+/// ArrayPath::engine.
 /// decode_to_f64 and std::uint16_t codes always take ArrayPath::engine.
 ArrayPath decode_path(Format from, Profile prof);
 

@@ -26,6 +26,8 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
+#include "hwy/cache_control.h"
+#include "simd/convert_simd.hpp"
 #include "simd/philox-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -156,28 +158,156 @@ inline void WidenF16(const std::uint16_t* HWY_RESTRICT in, std::uint32_t* HWY_RE
   }
 }
 
-/// Decode n codes of ≤ 8 bits through `values` (256 f32 bit patterns from the engine) and `flags`
-/// (256 flag words, read only when `any_flags`). Scalar lookups (see encode_keys on gathers).
-/// Returns false, having written an unspecified prefix, when a code has a bit set in `bad_bits`
-/// (the caller then reports the index).
-inline bool DecodeU8(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
-                     const std::uint32_t* HWY_RESTRICT values, const std::uint32_t* HWY_RESTRICT flag_table,
-                     bool any_flags, std::uint32_t bad_bits, unsigned& flags_out) {
-  unsigned any = 0, flags = 0;
-  if (any_flags) {
-    for (std::size_t i = 0; i < n; ++i) {
-      any |= in[i];
-      out[i] = values[in[i]];
-      flags |= flag_table[in[i]];
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      any |= in[i];
-      out[i] = values[in[i]];
+/// The lanes of one vector of codes (as u32) decoded by the arithmetic of DecodeArith
+/// (simd/convert_simd.hpp), kSpecials special runs, kSub: the format has subnormals, kSymmetric: every
+/// run's negative value is its positive one with the sign bit (then the runs are applied before the
+/// sign is ORed in, and no per-lane sign select is needed).
+template <class D, int kSpecials, bool kSub, bool kSymmetric>
+struct DecodeLanes {
+  using V = hn::Vec<D>;
+  using DI = hn::RebindToSigned<D>;
+  using DF = hn::Rebind<float, D>;
+  using VI = hn::Vec<DI>;
+  V mag_mask, sign_mask, adjust;
+  VI sub_limit;
+  hn::Vec<DF> scale;
+  int sign_shift, mant_shift;
+  // special run k: (mag − lo) ^ 2^31 < width ^ 2^31 as signed lanes (the unsigned range test in one compare)
+  V lo[kSpecials > 0 ? kSpecials : 1], pos[kSpecials > 0 ? kSpecials : 1], neg[kSpecials > 0 ? kSpecials : 1];
+  VI width[kSpecials > 0 ? kSpecials : 1];
+
+  HWY_INLINE explicit DecodeLanes(D d, const DecodeArith& a)
+      : mag_mask(hn::Set(d, a.mag_mask)),
+        sign_mask(hn::Set(d, a.sign_mask)),
+        adjust(hn::Set(d, a.exp_adjust)),
+        sub_limit(hn::Set(DI(), static_cast<std::int32_t>(a.sub_limit))),
+        scale(hn::Set(DF(), a.sub_scale)),
+        sign_shift(static_cast<int>(a.sign_shift)),
+        mant_shift(static_cast<int>(a.mant_shift)) {
+    for (int k = 0; k < kSpecials; ++k) {
+      lo[k] = hn::Set(d, a.lo[k] ^ 0x80000000u);
+      width[k] = hn::Set(DI(), static_cast<std::int32_t>(a.width[k] ^ 0x80000000u));
+      pos[k] = hn::Set(d, a.pos[k]);
+      neg[k] = hn::Set(d, a.neg[k]);
     }
   }
-  flags_out = flags & 0xFF;
+  HWY_INLINE V operator()(D d, V c) const {
+    const DI di;
+    const V s = hn::And(hn::ShiftLeftSame(c, sign_shift), sign_mask);
+    const V mag = hn::And(c, mag_mask);
+    V r = hn::Add(hn::ShiftLeftSame(mag, mant_shift), adjust);
+    if constexpr (kSub) {
+      const VI mi = hn::BitCast(di, mag);
+      const V sub = hn::BitCast(d, hn::Mul(hn::ConvertTo(DF(), mi), scale));
+      r = hn::IfThenElse(hn::RebindMask(d, hn::Lt(mi, sub_limit)), sub, r);
+    }
+    if constexpr (kSymmetric) {
+      for (int k = 0; k < kSpecials; ++k)
+        r = hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::BitCast(di, hn::Sub(mag, lo[k])), width[k])), pos[k], r);
+      return hn::Or(r, s);
+    }
+    r = hn::Or(r, s);
+    if constexpr (kSpecials > 0) {
+      // A full-lane mask from a compare: Highway 1.0.3's IfNegativeThenElse on SSSE3 blends with the
+      // sign bit alone as a mask and picks the wrong side (caught by simd.SimdDecode.* on SSSE3).
+      const auto negative = hn::RebindMask(d, hn::Lt(hn::BitCast(di, s), hn::Zero(di)));
+      for (int k = 0; k < kSpecials; ++k) {
+        const auto in_run = hn::RebindMask(d, hn::Lt(hn::BitCast(di, hn::Sub(mag, lo[k])), width[k]));
+        r = hn::IfThenElse(in_run, hn::IfThenElse(negative, neg[k], pos[k]), r);
+      }
+    }
+    return r;
+  }
+};
+
+/// Arithmetic decode of n codes (DecodeArith) with plain or non-temporal stores. Returns false when a
+/// code has a bit set in `bad_bits` (only checked when kCheck: formats of fewer than 8 bits; every code
+/// is still decoded, the output is then unspecified).
+template <int kSpecials, bool kSub, bool kSymmetric, bool kCheck>
+HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
+                               const DecodeArith& a, std::uint32_t bad_bits, bool stream) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const hn::Rebind<std::uint8_t, decltype(du)> d8;
+  using V = hn::Vec<decltype(du)>;
+  const std::size_t N = hn::Lanes(du);
+  const DecodeLanes<decltype(du), kSpecials, kSub, kSymmetric> lanes(du, a);
+  V acc = hn::Zero(du);
+  // m < N codes at in[i..] through a zero-padded buffer (code 0 is valid in every format)
+  const auto partial = [&](std::size_t i, std::size_t m) {
+    alignas(64) std::uint8_t cb[hn::MaxLanes(du)] = {};
+    alignas(64) std::uint32_t ob[hn::MaxLanes(du)];
+    for (std::size_t k = 0; k < m; ++k) cb[k] = in[i + k];
+    const V c = hn::PromoteTo(du, hn::LoadU(d8, cb));
+    if constexpr (kCheck) acc = hn::Or(acc, c);
+    hn::Store(lanes(du, c), du, ob);
+    for (std::size_t k = 0; k < m; ++k) out[i + k] = ob[k];
+  };
+  std::size_t i = 0;
+  if (stream) {
+    // plain stores up to the first vector-aligned output element, then Stream (needs alignment)
+    const std::size_t bytes = N * sizeof(std::uint32_t);
+    const std::size_t head = ((bytes - reinterpret_cast<std::uintptr_t>(out) % bytes) % bytes) / sizeof(std::uint32_t);
+    i = head < n ? head : n;
+    if (i > 0) partial(0, i);
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const V c0 = hn::PromoteTo(du, hn::LoadU(d8, in + i));
+      const V c1 = hn::PromoteTo(du, hn::LoadU(d8, in + i + N));
+      if constexpr (kCheck) acc = hn::Or(acc, hn::Or(c0, c1));
+      hn::Stream(lanes(du, c0), du, out + i);
+      hn::Stream(lanes(du, c1), du, out + i + N);
+    }
+    hwy::FlushStream();
+  } else {
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const V c0 = hn::PromoteTo(du, hn::LoadU(d8, in + i));
+      const V c1 = hn::PromoteTo(du, hn::LoadU(d8, in + i + N));
+      if constexpr (kCheck) acc = hn::Or(acc, hn::Or(c0, c1));
+      hn::StoreU(lanes(du, c0), du, out + i);
+      hn::StoreU(lanes(du, c1), du, out + i + N);
+    }
+  }
+  for (; i + N <= n; i += N) {  // at most one vector (plain store: it may be unaligned)
+    const V c = hn::PromoteTo(du, hn::LoadU(d8, in + i));
+    if constexpr (kCheck) acc = hn::Or(acc, c);
+    hn::StoreU(lanes(du, c), du, out + i);
+  }
+  if (i < n) partial(i, n - i);
+  alignas(64) std::uint32_t ab[hn::MaxLanes(du)];
+  hn::Store(acc, du, ab);
+  std::uint32_t any = 0;
+  for (std::size_t k = 0; k < N; ++k) any |= ab[k];
   return (any & bad_bits) == 0;
+}
+
+template <bool kCheck>
+HWY_INLINE bool decode_variant(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
+                               const DecodeArith& a, std::uint32_t bad_bits, bool stream) {
+  const bool sub = a.subnormals;
+  if (a.specials == 0)
+    return sub ? decode_arith<0, true, true, kCheck>(in, out, n, a, bad_bits, stream)
+               : decode_arith<0, false, true, kCheck>(in, out, n, a, bad_bits, stream);
+  if (a.specials == 1) {
+    if (a.symmetric)
+      return sub ? decode_arith<1, true, true, kCheck>(in, out, n, a, bad_bits, stream)
+                 : decode_arith<1, false, true, kCheck>(in, out, n, a, bad_bits, stream);
+    return sub ? decode_arith<1, true, false, kCheck>(in, out, n, a, bad_bits, stream)
+               : decode_arith<1, false, false, kCheck>(in, out, n, a, bad_bits, stream);
+  }
+  if (a.symmetric)
+    return sub ? decode_arith<2, true, true, kCheck>(in, out, n, a, bad_bits, stream)
+               : decode_arith<2, false, true, kCheck>(in, out, n, a, bad_bits, stream);
+  return sub ? decode_arith<2, true, false, kCheck>(in, out, n, a, bad_bits, stream)
+             : decode_arith<2, false, false, kCheck>(in, out, n, a, bad_bits, stream);
+}
+
+/// Decode n codes of ≤ 8 bits to f32 bit patterns by the arithmetic of DecodeArith in vector lanes
+/// (no per-element loads beyond the codes), streaming stores when `stream`. Returns false, having
+/// written an unspecified output, when a code has a bit set in `bad_bits` (the caller then rescans
+/// with the engine and reports the index).
+inline bool DecodeU8(const std::uint8_t* HWY_RESTRICT in, std::uint32_t* HWY_RESTRICT out, std::size_t n,
+                     const DecodeArith& arith, std::uint32_t bad_bits, bool stream) {
+  if (bad_bits == 0) return decode_variant<false>(in, out, n, arith, bad_bits, stream);
+  return decode_variant<true>(in, out, n, arith, bad_bits, stream);
 }
 
 /// Philox4x32-10 (Salmon et al., SC'11; Random123's philox.h constants and round order) for the

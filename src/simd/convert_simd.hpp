@@ -44,12 +44,38 @@ inline std::uint32_t encode_key(std::uint32_t x, int drop) {
   const std::uint32_t low = x & ((std::uint32_t{1} << drop) - 1);
   return ((x >> drop) << 1) | (low != 0 ? 1u : 0u);
 }
-/// 256 f32 bit patterns and flag words of one (format, profile): the engine's decode of each code.
+/// The arithmetic decode of DecodeU8 (simd/convert-inl.h) for one (format, profile), in 32-bit lanes:
+///   s   = (code << sign_shift) & sign_mask                       (the sign at bit 31, or 0)
+///   mag = code & mag_mask
+///   r   = mag < sub_limit ? bits(float(mag) · sub_scale)          (subnormal: m · 2^(1−bias−M), exact)
+///                         : (mag << mant_shift) + exp_adjust      (normal: (127 − bias) << 23 added)
+///   r  |= s
+///   then for each special run k: mag in [lo_k, lo_k + width_k) → (s ? neg_k : pos_k).
+/// The constants come from the Format's layout; the special runs are the magnitudes where the engine's
+/// value differs from the binade formula (Inf, NaN, the fnuz −0 NaN, e8m0fnu's 2^−127), with the engine's
+/// own bits for each sign. decode_table keeps a combination only when this reproduces the engine's value
+/// of every code (checked when the table is built) and no code's decode raises a flag; tests/simd prove
+/// the vector kernels against the engine on every target.
+struct DecodeArith {
+  static constexpr int kMaxSpecials = 2;
+  bool subnormals = false;  ///< the format has subnormal codes (M > 0 and a zero)
+  int specials = 0;         ///< runs used, ≤ kMaxSpecials
+  bool symmetric = false;   ///< every run has neg_k == pos_k | sign_mask (and pos_k without the sign bit)
+  std::uint32_t mag_mask = 0, sign_shift = 0, sign_mask = 0, mant_shift = 0, exp_adjust = 0, sub_limit = 0;
+  float sub_scale = 0;
+  std::uint32_t lo[kMaxSpecials] = {}, width[kMaxSpecials] = {}, pos[kMaxSpecials] = {}, neg[kMaxSpecials] = {};
+};
+/// The decode of one (format, profile) with codes of ≤ 8 bits to binary32, from the engine's decode of
+/// every code; no code of these raises a flag.
 struct DecodeTable {
-  std::vector<std::uint32_t> value, flags;
-  bool any_flags = false;
+  DecodeArith arith;
   std::uint32_t bad_bits = 0;  ///< code bits above the format's width
 };
+/// Where DecodeU8 writes: `automatic` streams (non-temporal stores, Highway `Stream`) when the output of
+/// one call is at least kDecodeStreamBytes, else plain stores. The bits are the same either way; the
+/// tests force each.
+enum class DecodeStore : std::uint8_t { automatic, plain, streaming };
+inline constexpr std::size_t kDecodeStreamBytes = std::size_t{4} << 20;
 
 /// The cached table of a whitelisted combination, or nullptr when it is not whitelisted (the
 /// whitelist is the one of array_path, convert_span.hpp).
@@ -61,8 +87,10 @@ const DecodeTable* decode_table(Format from, const Profile& prof);
 unsigned encode_f32(const EncodeTable& t, const float* in, std::uint8_t* out, std::size_t n);
 unsigned encode_bf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n);
 unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n);
-/// False when a code has bits above the format's width (nothing is reported; the caller rescans).
-bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, unsigned& flags);
+/// Decode n codes (no flags: see DecodeTable). False when a code has bits above the format's width
+/// (nothing is reported, the output is unspecified; the caller rescans with the engine).
+bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n,
+               DecodeStore store = DecodeStore::automatic);
 
 /// Widen binary16 bit patterns to binary32 bit patterns (exact).
 void widen_f16(const std::uint16_t* in, std::uint32_t* out, std::size_t n);

@@ -10,6 +10,7 @@
 #include <hwy/targets.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -215,6 +216,55 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
             EXPECT_NE(std::string(e.what()).find("at index 4000"), std::string::npos) << e.what();
           }
         }
+      });
+    }
+}
+
+// Every whitelisted combination, every target, both store kinds (plain and streaming, forced): the
+// kernel's tails and heads (lengths 0..2·AVX2 + 1 and a long odd one) at every input byte offset 0..3 and
+// output float offsets 0..7 (so every alignment of the streaming head), each code's bits against the
+// engine's decode, the floats beside the span untouched, and a code wider than the format refused
+// wherever it sits (head, vector body, tail). Oracle: the engine (mf::convert per code).
+TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
+  constexpr std::uint32_t kGuard = 0x7F8DEAD5u;  // a signalling NaN no decode produces
+  const std::array<std::size_t, 12> lengths = {0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 33, 777};
+  std::mt19937 rng(12);
+  for (mf::Format from : kFormats)
+    for (std::size_t p = 0; p < kProfiles.size(); ++p) {
+      const mf::Profile prof = kProfiles[p];
+      const mf::simd::DecodeTable* t = mf::simd::decode_table(from, prof);
+      ASSERT_NE(t, nullptr) << mf::format_name(from) << " " << kProfileNames[p];
+      const std::uint32_t ncodes = 1u << from.bits;
+      std::vector<std::uint8_t> codes(800);
+      for (std::size_t i = 0; i < codes.size(); ++i)
+        codes[i] = static_cast<std::uint8_t>(i < 2 * ncodes ? i % ncodes : rng() % ncodes);
+      std::shuffle(codes.begin(), codes.end(), rng);
+      std::array<std::uint32_t, 256> want{};
+      for (std::uint32_t c = 0; c < ncodes; ++c) want[c] = static_cast<std::uint32_t>(mf::convert(from, c, mf::formats::f32, {}, prof).code);
+      for_each_target([&](const char*) {
+        std::vector<std::uint32_t> out(800 + 16);
+        for (const mf::simd::DecodeStore store : {mf::simd::DecodeStore::plain, mf::simd::DecodeStore::streaming})
+          for (std::size_t in_off = 0; in_off < 4; ++in_off)
+            for (std::size_t out_off = 0; out_off < 8; ++out_off)
+              for (const std::size_t n : lengths) {
+                std::fill(out.begin(), out.end(), kGuard);
+                float* o = reinterpret_cast<float*>(out.data() + out_off);
+                ASSERT_TRUE(mf::simd::decode_u8(*t, codes.data() + in_off, o, n, store));
+                for (std::size_t i = 0; i < out_off + n + 8; ++i) {  // the span and 8 floats after it
+                  const bool inside = i >= out_off && i < out_off + n;
+                  ASSERT_EQ(out[i], inside ? want[codes[in_off + i - out_off]] : kGuard)
+                      << mf::format_name(from) << " " << kProfileNames[p] << " n " << n << " offsets " << in_off
+                      << "/" << out_off << " index " << i << (store == mf::simd::DecodeStore::plain ? " plain" : " streaming");
+                }
+                if (from.bits < 8 && n > 0) {
+                  for (const std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+                    std::vector<std::uint8_t> bad(codes.begin() + static_cast<std::ptrdiff_t>(in_off),
+                                                  codes.begin() + static_cast<std::ptrdiff_t>(in_off + n));
+                    bad[at] = static_cast<std::uint8_t>(bad[at] | (1u << (7 - rng() % (8 - from.bits))));
+                    EXPECT_FALSE(mf::simd::decode_u8(*t, bad.data(), o, n, store)) << "wide code at " << at << " of " << n;
+                  }
+                }
+              }
       });
     }
 }
