@@ -128,6 +128,24 @@ struct LoadF16 {  // binary16 bits → binary32 bits, exact (integer ops; no F16
   }
 };
 
+}  // namespace minifloat::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#include "simd/encode_rne-inl.h"  // the arithmetic rne kernel (encode_rne_any), after encode_keys and the loads
+
+HWY_BEFORE_NAMESPACE();
+namespace minifloat::simd::HWY_NAMESPACE {
+
+inline unsigned EncodeRneF32(const EncodeTable& t, const std::uint32_t* in, std::uint8_t* out, std::size_t n) {
+  return encode_rne_any(n, out, t, LoadF32{in});
+}
+inline unsigned EncodeRneBf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
+  return encode_rne_any(n, out, t, LoadBf16{in});
+}
+inline unsigned EncodeRneF16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
+  return encode_rne_any(n, out, t, LoadF16{in});
+}
+
 inline unsigned EncodeF32(const std::uint32_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
                           int drop) {
   return encode_keys(n, out, table, drop, LoadF32{in});
