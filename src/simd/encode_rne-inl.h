@@ -37,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "hwy/highway.h"
 #include "simd/convert_simd.hpp"
@@ -115,12 +116,28 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
            neg_all = hn::Set(di, c.neg_or != 0 ? -1 : 0);
   const auto magic_f = hn::BitCast(df, magic_i);
   // Call accumulators (merged from chunks that did not fall back) and the fallback's flags.
-  VI call_or = hn::Zero(di), call_tiny = hn::Zero(di), call_max = hn::Zero(di), call_neg = hn::Zero(di);
+  VI call_or = hn::Zero(di), call_max = hn::Zero(di), call_neg = hn::Zero(di);
   unsigned flags = 0;
   alignas(64) std::uint8_t tail_out[4 * hn::MaxLanes(di)];
-  for (std::size_t start = 0; start < n; start += kRneChunk) {
-    const std::size_t len = n - start < kRneChunk ? n - start : kRneChunk;
-    VI acc_or = hn::Zero(di), acc_tiny = hn::Zero(di), vmax = hn::Zero(di), vmin = hn::Set(di, 0x7fffffff),
+  constexpr std::int32_t kLow = static_cast<std::int32_t>((1u << S) - 1);
+  // Whether a lane of [start, start + len) is tiny after rounding and inexact (fl32(|x| + 2^k) − 2^k ≠ |x|),
+  // re-reading the L1-hot chunk: run only for chunks whose min |x| is below the tininess bound while
+  // underflow is not yet known for the call.
+  auto tiny_inexact = [&](std::size_t start, std::size_t len) HWY_ATTR {
+    VI acc = hn::Zero(di);
+    for (std::size_t k = 0; k < len; k += N) {  // a partial load's zero lanes are exact
+      const VI a = hn::And(hn::BitCast(di, k + N <= len ? load(du, start + k) : load(du, start + k, len - k)), abs_mask);
+      const auto sum = hn::Add(hn::BitCast(df, a), magic_f);
+      const auto inexact = hn::VecFromMask(df, hn::Ne(hn::Sub(sum, magic_f), hn::BitCast(df, a)));
+      acc = hn::Or(acc, hn::And(hn::BitCast(di, inexact), hn::Sub(a, tiny)));  // sign: tiny and inexact
+    }
+    return !hn::AllFalse(di, hn::Lt(acc, hn::Zero(di)));
+  };
+  bool known_inexact = false, underflow = false;
+  // One chunk; with track = false it no longer accumulates inexact (kept once known).
+  auto chunk = [&](auto track, std::size_t start, std::size_t len) HWY_ATTR {
+    constexpr bool kTrack = decltype(track)::value;
+    VI acc_or = hn::Zero(di), vmax = hn::Zero(di), vmin = hn::Set(di, 0x7fffffff),
        acc_neg = hn::Zero(di), acc_max = hn::Zero(di);
     auto one_vec = [&](VI xi) HWY_ATTR {
       const VI a = hn::And(xi, abs_mask);
@@ -130,7 +147,7 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
         const VI cn = hn::ShiftRight<23>(hn::Add(a, hn::Set(di, 0x400000)));
         const VI am = hn::AndNot(sn, a);  // |x| of the lanes rounded as |x|, else 0
         vmin = hn::Min(vmin, a);
-        acc_or = hn::Or(acc_or, am);
+        if constexpr (kTrack) acc_or = hn::Or(acc_or, am);
         acc_neg = hn::Or(acc_neg, sn);
         acc_max = hn::Max(acc_max, am);
         return hn::Or(hn::Min(cn, max_code), hn::And(sn, hn::Set(di, 0xff)));
@@ -146,9 +163,8 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
 #else
         const VI mag = hn::IfNegativeThenElse(hn::Sub(a, min_normal), cs, hn::Min(cn, max_code));
 #endif
-        acc_or = hn::Or(acc_or, a);
-        const auto inexact = hn::VecFromMask(df, hn::Ne(hn::Sub(sum, magic_f), hn::BitCast(df, a)));
-        acc_tiny = hn::Or(acc_tiny, hn::And(hn::BitCast(di, inexact), hn::Sub(a, tiny)));  // sign: tiny and inexact
+        if constexpr (kTrack) acc_or = hn::Or(acc_or, a);
+        vmin = hn::Min(vmin, a);  // the chunk's tiny lanes are checked by tiny_inexact only when there are some
         return mag;  // the sign is added by store_codes4
       }
     };
@@ -187,16 +203,27 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
         }
       };
       flags |= encode_keys(len, o, table, drop, Shifted{load, start});
-      continue;
+      return;
     }
     call_or = hn::Or(call_or, acc_or);
-    call_tiny = hn::Or(call_tiny, acc_tiny);
+    if constexpr (!kE8m0) {
+      if (!underflow && hn::GetLane(hn::MinOfLanes(di, vmin)) < static_cast<std::int32_t>(kTiny))
+        underflow = tiny_inexact(start, len);
+    }
     call_max = hn::Max(call_max, kE8m0 ? acc_max : vmax);
     call_neg = hn::Or(call_neg, acc_neg);
+  };
+  for (std::size_t start = 0; start < n; start += kRneChunk) {
+    const std::size_t len = n - start < kRneChunk ? n - start : kRneChunk;
+    if (known_inexact || underflow) {
+      chunk(std::false_type{}, start, len);
+    } else {
+      chunk(std::true_type{}, start, len);
+      known_inexact = !hn::AllTrue(di, hn::Eq(hn::And(call_or, hn::Set(di, kLow)), hn::Zero(di)));
+    }
   }
-  constexpr std::int32_t kLow = static_cast<std::int32_t>((1u << S) - 1);
   if (!hn::AllTrue(di, hn::Eq(hn::And(call_or, hn::Set(di, kLow)), hn::Zero(di)))) flags |= 1u;  // flag_inexact
-  if (!hn::AllFalse(di, hn::Lt(call_tiny, hn::Zero(di)))) flags |= 3u;                       // underflow|inexact
+  if (underflow) flags |= 3u;                                                                  // underflow|inexact
   if (hn::GetLane(hn::MaxOfLanes(di, call_max)) >= static_cast<std::int32_t>(c.ovf_min)) flags |= c.ovf_flags;
   if constexpr (kE8m0) {
     if (!hn::AllTrue(di, hn::Eq(call_neg, hn::Zero(di)))) flags |= c.neg_flags;
