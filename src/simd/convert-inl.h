@@ -2,7 +2,9 @@
 // simd/convert-inl.h: the Highway kernels of the array paths (one copy per SIMD target, through
 // hwy/foreach_target.h; see simd/convert_simd.cpp). They hold no rounding rule of their own: every
 // code and flag comes from a table that simd/convert_simd.cpp fills by calling the engine
-// (core/convert.hpp), and the kernels only compute table indices, look up and store.
+// (core/convert.hpp), and the kernels only compute table indices, look up and store. The exception
+// is the arithmetic rne kernel of simd/encode_rne-inl.h (included below), for the combinations of
+// EncodeTable::rne (simd/convert_simd.hpp); it falls back to encode_keys chunk by chunk.
 //
 // Encode key (f32 bits x, target with M mantissa bits, drop = 21 − M):
 //     key = (x >> drop) << 1 | (x & (2^drop − 1) != 0)          (M + 12 bits)
