@@ -75,6 +75,7 @@ HWY_INLINE unsigned encode_keys(std::size_t n, std::uint8_t* HWY_RESTRICT out, c
 /// (the others zero).
 struct LoadF32 {
   const std::uint32_t* in;
+  const void* at(std::size_t i) const { return in + i; }  ///< for software prefetch
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
     return hn::LoadU(d, in + i);
@@ -88,6 +89,7 @@ struct LoadF32 {
 };
 struct LoadBf16 {  // bf16 bits b → f32 bits b << 16 (exact)
   const std::uint16_t* in;
+  const void* at(std::size_t i) const { return in + i; }
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
     const hn::Rebind<std::uint16_t, D> d16;
@@ -102,6 +104,7 @@ struct LoadBf16 {  // bf16 bits b → f32 bits b << 16 (exact)
 };
 struct LoadF16 {  // binary16 bits → binary32 bits, exact (integer ops; no F16C, no DAZ dependence)
   const std::uint16_t* in;
+  const void* at(std::size_t i) const { return in + i; }
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
     // Highway 1.0.3's emulated PromoteTo(f16 → f32) turns ±Inf/NaN into finite 2^16 values on

@@ -45,6 +45,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "simd/convert_simd.hpp"
 
@@ -60,6 +61,7 @@ struct RneFormat {
 };
 inline constexpr RneFormat kRneE4m3fn{3, 7, 0x80}, kRneE5m2{2, 15, 0x80}, kRneE2m1fn{1, 1, 0x8}, kRneE8m0fnu{0, 127, 0};
 inline constexpr std::size_t kRneChunk = 1024;
+inline constexpr std::size_t kRneAhead = 2048;
 
 /// Stores 4 vectors of i32 codes (each in [0, 255]; for signed targets without the sign, which comes
 /// from the sign bits of the binary32 inputs x0..x3) as 4·Lanes bytes.
@@ -177,6 +179,12 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
     std::uint8_t* HWY_RESTRICT o = out + start;
     std::size_t k = 0;
     for (; k + 4 * N <= len; k += 4 * N) {
+      // Software prefetch kRneAhead elements ahead (the hardware streamer stops at each 4 KiB page,
+      // which is one f32 chunk).
+      if (start + k + kRneAhead + 4 * N <= n) {
+        hwy::Prefetch(static_cast<const std::uint8_t*>(load.at(start + k + kRneAhead)));
+        hwy::Prefetch(static_cast<const std::uint8_t*>(load.at(start + k + kRneAhead)) + 64);
+      }
       const VI x0 = hn::BitCast(di, load(du, start + k)), x1 = hn::BitCast(di, load(du, start + k + N)),
                x2 = hn::BitCast(di, load(du, start + k + 2 * N)), x3 = hn::BitCast(di, load(du, start + k + 3 * N));
       const VI c0 = one_vec(x0), c1 = one_vec(x1), c2 = one_vec(x2), c3 = one_vec(x3);
