@@ -14,11 +14,13 @@
 #include <map>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_input.hpp"
 #include "minifloat/convert_span.hpp"
 #include "minifloat/stochastic.hpp"
+#include "simd/convert_simd.hpp"  // the table path of the same combination, for the "table" rows
 
 namespace {
 
@@ -114,6 +116,34 @@ void encode16(benchmark::State& state, mf::Format src, mf::Format to) {
   }
   finish(state);
 }
+/// The same combination (rne nonsat ocp) through the table lookups (encode_keys) instead of the
+/// arithmetic rne kernel (simd/encode_rne-inl.h): a copy of its table with the kernel switched off.
+/// Arg 2: two std::threads on the two halves, as parallel_ranges splits.
+void encode_table(benchmark::State& state, mf::Format src, mf::Format to) {
+  mf::simd::EncodeTable t = *mf::simd::encode_table(to, {}, mf::profiles::ocp);
+  t.rne = {};
+  std::vector<std::uint8_t> out(kFloats, 1);
+  const auto threads = static_cast<std::size_t>(state.range(0));
+  const float* f = input().data();
+  const std::uint16_t* h = src == mf::formats::f32 ? nullptr : input16(src).data();
+  auto run = [&](std::size_t lo, std::size_t hi) {
+    if (src == mf::formats::f32) return mf::simd::encode_f32(t, f + lo, out.data() + lo, hi - lo);
+    if (src == mf::formats::f16) return mf::simd::encode_f16(t, h + lo, out.data() + lo, hi - lo);
+    return mf::simd::encode_bf16(t, h + lo, out.data() + lo, hi - lo);
+  };
+  for (auto _ : state) {
+    if (threads == 1) {
+      benchmark::DoNotOptimize(run(0, kFloats));
+    } else {
+      unsigned a = 0;
+      std::thread other([&] { a = run(kFloats / 2, kFloats); });
+      benchmark::DoNotOptimize(run(0, kFloats / 2) | a);
+      other.join();
+    }
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
 /// Decode of the codes of `from` (the f32 input encoded rne nonsat) to f32.
 void decode_fmt(benchmark::State& state, mf::Format from) {
   std::vector<std::uint8_t> c(kFloats);
@@ -201,6 +231,12 @@ MF_BENCH(encode, e5m2_rne_simd, mf::formats::e5m2, false);
 MF_BENCH(encode, e2m1fn_rne_simd, mf::formats::e2m1fn, false);
 MF_BENCH(encode, e8m0fnu_rne_simd, mf::formats::e8m0fnu, false);
 MF_BENCH(encode, e4m3fn_rne_engine_before, mf::formats::e4m3fn, true);
+MF_BENCH(encode_table, e4m3fn_rne_table_before, mf::formats::f32, mf::formats::e4m3fn);
+MF_BENCH(encode_table, e5m2_rne_table_before, mf::formats::f32, mf::formats::e5m2);
+MF_BENCH(encode_table, e2m1fn_rne_table_before, mf::formats::f32, mf::formats::e2m1fn);
+MF_BENCH(encode_table, e8m0fnu_rne_table_before, mf::formats::f32, mf::formats::e8m0fnu);
+MF_BENCH(encode_table, f16_e4m3fn_rne_table_before, mf::formats::f16, mf::formats::e4m3fn);
+MF_BENCH(encode_table, bf16_e4m3fn_rne_table_before, mf::formats::bf16, mf::formats::e4m3fn);
 MF_BENCH(encode16, f16_e4m3fn_rne_simd, mf::formats::f16, mf::formats::e4m3fn);
 MF_BENCH(encode16, bf16_e4m3fn_rne_simd, mf::formats::bf16, mf::formats::e4m3fn);
 MF_BENCH(encode16, f16_e5m2_rne_simd, mf::formats::f16, mf::formats::e5m2);

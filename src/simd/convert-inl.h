@@ -2,7 +2,9 @@
 // simd/convert-inl.h: the Highway kernels of the array paths (one copy per SIMD target, through
 // hwy/foreach_target.h; see simd/convert_simd.cpp). They hold no rounding rule of their own: every
 // code and flag comes from a table that simd/convert_simd.cpp fills by calling the engine
-// (core/convert.hpp), and the kernels only compute table indices, look up and store.
+// (core/convert.hpp), and the kernels only compute table indices, look up and store. The exception
+// is the arithmetic rne kernel of simd/encode_rne-inl.h (included below), for the combinations of
+// EncodeTable::rne (simd/convert_simd.hpp); it falls back to encode_keys chunk by chunk.
 //
 // Encode key (f32 bits x, target with M mantissa bits, drop = 21 − M):
 //     key = (x >> drop) << 1 | (x & (2^drop − 1) != 0)          (M + 12 bits)
@@ -75,6 +77,7 @@ HWY_INLINE unsigned encode_keys(std::size_t n, std::uint8_t* HWY_RESTRICT out, c
 /// (the others zero).
 struct LoadF32 {
   const std::uint32_t* in;
+  const void* at(std::size_t i) const { return in + i; }  ///< for software prefetch
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
     return hn::LoadU(d, in + i);
@@ -88,6 +91,7 @@ struct LoadF32 {
 };
 struct LoadBf16 {  // bf16 bits b → f32 bits b << 16 (exact)
   const std::uint16_t* in;
+  const void* at(std::size_t i) const { return in + i; }
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
     const hn::Rebind<std::uint16_t, D> d16;
@@ -102,6 +106,7 @@ struct LoadBf16 {  // bf16 bits b → f32 bits b << 16 (exact)
 };
 struct LoadF16 {  // binary16 bits → binary32 bits, exact (integer ops; no F16C, no DAZ dependence)
   const std::uint16_t* in;
+  const void* at(std::size_t i) const { return in + i; }
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, std::size_t i) const {
     // Highway 1.0.3's emulated PromoteTo(f16 → f32) turns ±Inf/NaN into finite 2^16 values on
@@ -129,6 +134,24 @@ struct LoadF16 {  // binary16 bits → binary32 bits, exact (integer ops; no F16
     return LoadF16{buf}(d, 0);
   }
 };
+
+}  // namespace minifloat::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#include "simd/encode_rne-inl.h"  // the arithmetic rne kernel (encode_rne_any), after encode_keys and the loads
+
+HWY_BEFORE_NAMESPACE();
+namespace minifloat::simd::HWY_NAMESPACE {
+
+inline unsigned EncodeRneF32(const EncodeTable& t, const std::uint32_t* in, std::uint8_t* out, std::size_t n) {
+  return encode_rne_any(n, out, t, LoadF32{in});
+}
+inline unsigned EncodeRneBf16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
+  return encode_rne_any(n, out, t, LoadBf16{in});
+}
+inline unsigned EncodeRneF16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t* out, std::size_t n) {
+  return encode_rne_any(n, out, t, LoadF16{in});
+}
 
 inline unsigned EncodeF32(const std::uint32_t* in, std::uint8_t* out, std::size_t n, const std::uint16_t* table,
                           int drop) {

@@ -32,11 +32,31 @@ int index_of(const std::array<T, K>& a, const T& v) {
   return -1;
 }
 
+/// Which compile-time specialisation of the arithmetic rne kernel (simd/encode_rne-inl.h) a
+/// combination runs, and its constants, read from the combination's table (build_encode).
+enum class RneKind : std::uint8_t { none, e4m3fn, e5m2, e2m1fn, e8m0fnu };
+struct RneKernel {
+  RneKind kind = RneKind::none;
+  std::uint32_t max_code = 0;  ///< the code (without sign) of every finite overflow; in {max finite, max finite + 1}
+  std::uint32_t ovf_min = 0;   ///< the smallest |x| bits the table flags overflow
+  std::uint32_t neg_or = 0;    ///< e8m0fnu: 0xff when a negative nonzero normal gives NaN 0xff, 0 when it gives |x|'s code
+  unsigned ovf_flags = 0, neg_flags = 0;
+};
+
 /// The engine's result for every key of simd/convert-inl.h: entry[key] = code | flags << 8, plus one
 /// padding entry. Built once per (format, rounding, overflow, profile) and kept for the process.
 struct EncodeTable {
   std::vector<std::uint16_t> entry;
   int drop = 0;  ///< 21 − mantissa_bits
+  /// The arithmetic kernel instead of the lookups (encode_f32/bf16/f16), for: rounding rne; target
+  /// e4m3fn, e5m2, e2m1fn or e8m0fnu; any policy and profile of the whitelist whose table shows
+  /// (checked in build_encode) one code and one flag set for every finite overflow of each sign (the
+  /// sign moved to the code's sign bit), inexact / underflow|inexact for in-range and tiny lanes, and for
+  /// e8m0fnu ties up (1.5 → 0x80) with negatives either all NaN 0xff with one flag set or all as |x|
+  /// (this excludes e8m0fnu under p3109). The kernel also needs the FPU's default rounding (x86 MXCSR
+  /// round-to-nearest, no FTZ/DAZ; elsewhere the table path): checked per call. Chunks holding NaN/Inf
+  /// (e8m0fnu: also 0 or f32 subnormals) are redone by the lookups. Everything else: the lookups.
+  RneKernel rne;
 };
 /// The table index of binary32 bits `x` (simd/convert-inl.h's file comment): (x >> drop) << 1 | sticky, the
 /// scalar form of the key the Highway kernels compute in vectors; the block quantizer's fast path uses it too.
@@ -81,6 +101,9 @@ inline constexpr std::size_t kDecodeStreamBytes = std::size_t{4} << 20;
 /// whitelist is the one of array_path, convert_span.hpp).
 const EncodeTable* encode_table(Format to, const RoundingSpec& spec, const Profile& prof);
 const DecodeTable* decode_table(Format from, const Profile& prof);
+
+/// True when the arithmetic kernel can run now (t.rne.kind != none and the FPU's default rounding).
+bool rne_kernel_runs(const EncodeTable& t);
 
 /// Kernels (HWY_DYNAMIC_DISPATCH to the best target the CPU supports, or the one a test forces with
 /// hwy::SetSupportedTargetsForTest). Return the OR of the element flags.

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -296,6 +297,32 @@ TEST(SimdWhitelist, OnlyTheStatedCombinationsTakeTheSimdPath) {
   EXPECT_EQ(mf::encode_path(same, {}, mf::profiles::ocp), ArrayPath::simd);
 }
 
+TEST(SimdWhitelist, RneKernelTakesTheStatedCombinations) {
+  // simd/convert_simd.hpp EncodeTable::rne: rne into e4m3fn/e5m2/e2m1fn (every policy and profile) and
+  // e8m0fnu (every policy; not p3109, whose ties go to the even code); every other combination looks up.
+  using mf::simd::RneKind;
+  const std::array<std::pair<mf::Format, RneKind>, 4> fast = {{{mf::formats::e4m3fn, RneKind::e4m3fn},
+                                                               {mf::formats::e5m2, RneKind::e5m2},
+                                                               {mf::formats::e2m1fn, RneKind::e2m1fn},
+                                                               {mf::formats::e8m0fnu, RneKind::e8m0fnu}}};
+  for (mf::Format f : {mf::formats::e4m3fn, mf::formats::e5m2, mf::formats::e2m1fn, mf::formats::e8m0fnu,
+                       mf::formats::e4m3fnuz, mf::formats::e3m2fn, mf::formats::ue4m3})
+    for (std::size_t p = 0; p < kProfiles.size(); ++p)
+      for (mf::Rounding m : {mf::Rounding::rne, mf::Rounding::rtz, mf::Rounding::rna})
+        for (mf::Overflow o : kPolicies) {
+          RneKind want = RneKind::none;
+          for (const auto& [ff, kind] : fast)
+            if (f == ff && m == mf::Rounding::rne && !(kind == RneKind::e8m0fnu && p == 3)) want = kind;
+          const mf::simd::EncodeTable* t = mf::simd::encode_table(f, {.rounding = m, .overflow = o}, kProfiles[p]);
+          ASSERT_NE(t, nullptr);
+          EXPECT_EQ(t->rne.kind, want) << mf::format_name(f) << " " << mf::rounding_name(m) << " "
+                                       << mf::overflow_name(o) << " " << kProfileNames[p];
+          if (want != RneKind::none) {
+            EXPECT_TRUE(mf::simd::rne_kernel_runs(*t));  // default MXCSR here
+          }
+        }
+}
+
 TEST(SimdWhitelist, EngineFallbackStillMatchesTheEngine) {
   // A modified profile (not whitelisted) through the array API equals the per-element engine.
   mf::Profile ftz = mf::profiles::ocp;
@@ -383,6 +410,37 @@ RC_GTEST_PROP(SimdProps, F32ArraysEqualTheEngine, ()) {
   const unsigned flags = mf::convert_f32(in, out, to, spec, kProfiles[pi], {}, 1 + static_cast<unsigned>(in.size() % 2));
   unsigned want = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
+    const mf::RoundResult r = mf::from_float(in[i], to, spec, kProfiles[pi]);
+    RC_ASSERT(out[i] == r.code);
+    want |= r.flags;
+  }
+  RC_ASSERT(flags == want);
+}
+
+/// The arithmetic rne kernel (simd/encode_rne-inl.h) over calls of several 1024-element chunks: an
+/// exact background (one code's value, no flags) with a few boundary-biased values (and sometimes a
+/// NaN, which sends its chunk to the lookups) at random places, so that each flag appears first in any
+/// chunk; codes and the call's flags against the engine (oracle: core/convert.hpp, element by element).
+RC_GTEST_PROP(SimdProps, RneKernelChunksEqualTheEngine, ()) {
+  const std::array<mf::Format, 4> fmts = {mf::formats::e4m3fn, mf::formats::e5m2, mf::formats::e2m1fn,
+                                          mf::formats::e8m0fnu};
+  const mf::Format to = fmts[*rc::gen::inRange<std::size_t>(0, fmts.size())];
+  const auto oi = *rc::gen::inRange<std::size_t>(0, kPolicies.size());
+  const auto pi = *rc::gen::inRange<std::size_t>(0, kProfiles.size());
+  const mf::RoundingSpec spec{.rounding = mf::Rounding::rne, .overflow = kPolicies[oi]};
+  const std::size_t n = *rc::gen::inRange<std::size_t>(1, 5000);
+  // background: a finite positive code's value (exact: no flags; e8m0fnu codes 1..0xfe are normal f32)
+  const std::uint32_t code = *rc::gen::inRange<std::uint32_t>(1, to == mf::formats::e2m1fn ? 8 : 0x70);
+  std::vector<float> in(n, static_cast<float>(mf::to_double(to, code)));
+  const auto k = *rc::gen::inRange<std::size_t>(0, 7);
+  for (std::size_t j = 0; j < k; ++j) in[*rc::gen::inRange<std::size_t>(0, n)] = *boundary_f32(to);
+  if (*rc::gen::inRange(0, 8) == 0) in[*rc::gen::inRange<std::size_t>(0, n)] = std::numeric_limits<float>::quiet_NaN();
+  const mf::simd::EncodeTable* t = mf::simd::encode_table(to, spec, kProfiles[pi]);
+  RC_PRE(t->rne.kind != mf::simd::RneKind::none);
+  std::vector<std::uint8_t> out(n);
+  const unsigned flags = mf::simd::encode_f32(*t, in.data(), out.data(), n);
+  unsigned want = 0;
+  for (std::size_t i = 0; i < n; ++i) {
     const mf::RoundResult r = mf::from_float(in[i], to, spec, kProfiles[pi]);
     RC_ASSERT(out[i] == r.code);
     want |= r.flags;
