@@ -697,7 +697,20 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       b0 = b1;
     }
   };
-  std::uint64_t saturated = 0, flushed = 0;
+  // range(r0, r1, c0, c1) -> Counts over the piece, on nthreads (for_ranges, cuts aligned to `align` columns),
+  // the counts summed into q
+  auto count_ranges = [&](auto range, std::size_t align) {
+    std::vector<Counts> part(std::max(nthreads, 1u));
+    if (nthreads <= 1) part[0] = range(0, p.rows, 0, p.cols);
+    else
+      for_ranges(
+          p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) { part[w] = range(r0, r1, c0, c1); },
+          align);
+    for (const Counts& n : part) {
+      q.saturated += n.saturated;
+      q.flushed += n.flushed;
+    }
+  };
   if (fused) {
     // rows [r0, r1) × piece columns [c0, c1) (tile-aligned, for_ranges' align): per row, the statistics
     // of its tiles (absmax_blocks; a cut tile's from the first pass), their scales, then the encode
@@ -732,23 +745,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       }
       return n;
     };
-    if (nthreads <= 1) {
-      const Counts n = fused_range(0, p.rows, 0, p.cols);
-      saturated = n.saturated;
-      flushed = n.flushed;
-    } else {
-      std::vector<Counts> part(nthreads);
-      for_ranges(
-          p, nthreads,
-          [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) { part[w] = fused_range(r0, r1, c0, c1); },
-          tB);
-      for (const Counts& n : part) {
-        saturated += n.saturated;
-        flushed += n.flushed;
-      }
-    }
-    q.saturated += saturated;
-    q.flushed += flushed;
+    count_ranges(fused_range, tB);
     return;
   }
   const std::vector<TileScale> ts = scale_tiles();
@@ -766,22 +763,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
     }
     return n;
   };
-  if (nthreads <= 1) {
-    const Counts n = elements_range(0, p.rows, 0, p.cols);
-    saturated = n.saturated;
-    flushed = n.flushed;
-  } else {
-    std::vector<Counts> part(nthreads);
-    for_ranges(p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
-      part[w] = elements_range(r0, r1, c0, c1);
-    });
-    for (const Counts& n : part) {
-      saturated += n.saturated;
-      flushed += n.flushed;
-    }
-  }
-  q.saturated += saturated;
-  q.flushed += flushed;
+  count_ranges(elements_range, 1);
 }
 
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes,
