@@ -29,6 +29,7 @@
 
 #include "hwy/highway.h"
 #include "hwy/cache_control.h"
+#include "minifloat/core/random.hpp"
 #include "simd/convert_simd.hpp"
 #include "simd/philox-inl.h"
 
@@ -266,28 +267,26 @@ HWY_NOINLINE bool decode_arith(const std::uint8_t* HWY_RESTRICT in, std::uint32_
     for (std::size_t k = 0; k < m; ++k) out[i + k] = ob[k];
   };
   std::size_t i = 0;
+  // two vectors per step from i on, each written by store(v, p)
+  const auto body = [&](auto store) HWY_ATTR {
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const V c0 = hn::PromoteTo(du, hn::LoadU(d8, in + i));
+      const V c1 = hn::PromoteTo(du, hn::LoadU(d8, in + i + N));
+      if constexpr (kCheck) acc = hn::Or(acc, hn::Or(c0, c1));
+      store(lanes(du, c0), out + i);
+      store(lanes(du, c1), out + i + N);
+    }
+  };
   if (stream) {
     // plain stores up to the first vector-aligned output element, then Stream (needs alignment)
     const std::size_t bytes = N * sizeof(std::uint32_t);
     const std::size_t head = ((bytes - reinterpret_cast<std::uintptr_t>(out) % bytes) % bytes) / sizeof(std::uint32_t);
     i = head < n ? head : n;
     if (i > 0) partial(0, i);
-    for (; i + 2 * N <= n; i += 2 * N) {
-      const V c0 = hn::PromoteTo(du, hn::LoadU(d8, in + i));
-      const V c1 = hn::PromoteTo(du, hn::LoadU(d8, in + i + N));
-      if constexpr (kCheck) acc = hn::Or(acc, hn::Or(c0, c1));
-      hn::Stream(lanes(du, c0), du, out + i);
-      hn::Stream(lanes(du, c1), du, out + i + N);
-    }
+    body([&](V v, std::uint32_t* p) HWY_ATTR { hn::Stream(v, du, p); });
     hwy::FlushStream();
   } else {
-    for (; i + 2 * N <= n; i += 2 * N) {
-      const V c0 = hn::PromoteTo(du, hn::LoadU(d8, in + i));
-      const V c1 = hn::PromoteTo(du, hn::LoadU(d8, in + i + N));
-      if constexpr (kCheck) acc = hn::Or(acc, hn::Or(c0, c1));
-      hn::StoreU(lanes(du, c0), du, out + i);
-      hn::StoreU(lanes(du, c1), du, out + i + N);
-    }
+    body([&](V v, std::uint32_t* p) HWY_ATTR { hn::StoreU(v, du, p); });
   }
   for (; i + N <= n; i += N) {  // at most one vector (plain store: it may be unaligned)
     const V c = hn::PromoteTo(du, hn::LoadU(d8, in + i));
@@ -345,11 +344,8 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
   const hn::ScalableTag<std::uint32_t> du;
   const std::size_t N = hn::Lanes(du);
   using V = hn::Vec<decltype(du)>;
-  std::uint32_t ka[10], kb[10];  // the round keys: k + r times the Weyl constants
-  for (int r = 0; r < 10; ++r) {
-    ka[r] = k0 + static_cast<std::uint32_t>(r) * 0x9E3779B9u;
-    kb[r] = k1 + static_cast<std::uint32_t>(r) * 0xBB67AE85u;
-  }
+  std::uint32_t ka[10], kb[10];
+  PhiloxRoundKeys(k0, k1, ka, kb);
   const V x1 = hn::Set(du, c1), x2 = hn::Set(du, c2), x3 = hn::Set(du, c3);
   for (; j + 2 * N <= n; j += 2 * N) {
     V o[8];
@@ -358,25 +354,9 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
     hn::StoreInterleaved4(o[4], o[5], o[6], o[7], du, words + 4 * (j + N));
   }
 #endif
-  for (; j < n; ++j) {  // tail (and the HWY_SCALAR target): the same rounds on scalars
-    std::uint32_t x0 = c0 + static_cast<std::uint32_t>(j), x1 = c1, x2 = c2, x3 = c3, a = k0, b = k1;
-    for (int r = 0; r < 10; ++r) {
-      if (r > 0) {
-        a += 0x9E3779B9u;
-        b += 0xBB67AE85u;
-      }
-      const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * x0, p1 = std::uint64_t{0xCD9E8D57u} * x2;
-      const auto y0 = static_cast<std::uint32_t>(p1 >> 32) ^ x1 ^ a;
-      const auto y2 = static_cast<std::uint32_t>(p0 >> 32) ^ x3 ^ b;
-      x1 = static_cast<std::uint32_t>(p1);
-      x3 = static_cast<std::uint32_t>(p0);
-      x0 = y0;
-      x2 = y2;
-    }
-    words[4 * j] = x0;
-    words[4 * j + 1] = x1;
-    words[4 * j + 2] = x2;
-    words[4 * j + 3] = x3;
+  for (; j < n; ++j) {  // tail (and the HWY_SCALAR target): the engine's Random123 generator, one block at a time
+    const PhiloxBlock b = philox4x32_10(c0 + static_cast<std::uint32_t>(j), c1, c2, c3, k0, k1);
+    for (int w = 0; w < 4; ++w) words[4 * j + w] = b.w[w];
   }
 }
 

@@ -53,13 +53,17 @@ HWY_BEFORE_NAMESPACE();
 namespace minifloat::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// The compile-time description of a target of the rne kernel (from core/format.hpp's Format data).
+/// The compile-time description of a target of the rne kernel, taken from core/format.hpp's Format data.
 struct RneFormat {
   int mantissa_bits;
   int bias;
   std::uint32_t sign_bit;  ///< the code's sign bit (0: unsigned, e8m0fnu)
 };
-inline constexpr RneFormat kRneE4m3fn{3, 7, 0x80}, kRneE5m2{2, 15, 0x80}, kRneE2m1fn{1, 1, 0x8}, kRneE8m0fnu{0, 127, 0};
+constexpr RneFormat rne_format(Format f) {
+  return {f.mantissa_bits, f.bias, f.is_signed ? std::uint32_t{1} << (f.bits - 1) : 0u};
+}
+inline constexpr RneFormat kRneE4m3fn = rne_format(formats::e4m3fn), kRneE5m2 = rne_format(formats::e5m2),
+                           kRneE2m1fn = rne_format(formats::e2m1fn), kRneE8m0fnu = rne_format(formats::e8m0fnu);
 inline constexpr std::size_t kRneChunk = 1024;
 inline constexpr std::size_t kRneAhead = 2048;
 
@@ -236,8 +240,8 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
       known_inexact = !hn::AllTrue(di, hn::Eq(hn::And(call_or, hn::Set(di, kLow)), hn::Zero(di)));
     }
   }
-  if (!hn::AllTrue(di, hn::Eq(hn::And(call_or, hn::Set(di, kLow)), hn::Zero(di)))) flags |= 1u;  // flag_inexact
-  if (underflow) flags |= 3u;                                                                  // underflow|inexact
+  if (!hn::AllTrue(di, hn::Eq(hn::And(call_or, hn::Set(di, kLow)), hn::Zero(di)))) flags |= flag_inexact;
+  if (underflow) flags |= flag_underflow | flag_inexact;
   if (hn::GetLane(hn::MaxOfLanes(di, call_max)) >= static_cast<std::int32_t>(c.ovf_min)) flags |= c.ovf_flags;
   if constexpr (kE8m0) {
     if (!hn::AllTrue(di, hn::Eq(call_neg, hn::Zero(di)))) flags |= c.neg_flags;

@@ -62,7 +62,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 /// Narrow the binary64 bit patterns v (one per 64-bit lane) to binary32 bit patterns in the low 32
 /// bits of each lane (file comment). kRne: the rne step with its flags ORed into `flags`
-/// (1 inexact, 2 underflow, 4 overflow); else round-to-odd, with the lanes of finite |x| ≥ 2^128
+/// (core/rounding.hpp's flag bits); else round-to-odd, with the lanes of finite |x| ≥ 2^128
 /// ORed into `big`.
 template <bool kRne, class D>
 HWY_INLINE hn::Vec<D> NarrowF64Full(D d, hn::Vec<D> v, hn::Vec<D> a, hn::Vec<D>& flags, hn::Vec<D>& big) {
@@ -99,8 +99,9 @@ HWY_INLINE hn::Vec<D> NarrowF64Full(D d, hn::Vec<D> v, hn::Vec<D> a, hn::Vec<D>&
     // bits are not all ones (those round to 2^−126 at 24 bits)
     const auto tiny = hn::Or(hn::RebindMask(d, hn::Lt(u, hn::Set(di, -1))),
                              hn::AndNot(hn::Eq(hn::ShiftRight<28>(m), hn::Set(d, 0xFFFFFFu)), hn::Eq(e, hn::Set(d, 896))));
-    const auto fl = hn::Or(hn::Or(hn::IfThenElseZero(inexact, one), hn::IfThenElseZero(overflow, hn::Set(d, 5))),
-                           hn::IfThenElseZero(hn::And(tiny, inexact), hn::Set(d, 2)));
+    const auto fl = hn::Or(hn::Or(hn::IfThenElseZero(inexact, hn::Set(d, flag_inexact)),
+                                  hn::IfThenElseZero(overflow, hn::Set(d, flag_overflow | flag_inexact))),
+                           hn::IfThenElseZero(hn::And(tiny, inexact), hn::Set(d, flag_underflow)));
     flags = hn::Or(flags, fl);
   } else {
     const auto t = hn::Shr(sig, shift);

@@ -19,11 +19,20 @@ HWY_BEFORE_NAMESPACE();
 namespace minifloat::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+/// The 10 round keys of key (k0, k1): ka[r] = k0 + r·0x9E3779B9, kb[r] = k1 + r·0xBB67AE85 (Random123's
+/// Weyl constants), as PhiloxLanes2 reads them.
+HWY_INLINE void PhiloxRoundKeys(std::uint32_t k0, std::uint32_t k1, std::uint32_t* ka, std::uint32_t* kb) {
+  for (int r = 0; r < 10; ++r) {
+    ka[r] = k0 + static_cast<std::uint32_t>(r) * 0x9E3779B9u;
+    kb[r] = k1 + static_cast<std::uint32_t>(r) * 0xBB67AE85u;
+  }
+}
+
 #if HWY_TARGET != HWY_SCALAR
 /// Philox4x32-10 (Random123 round order and constants) of the blocks (c0 + lane, c1, c2, c3) and,
 /// interleaved with them, of (c0 + Lanes + lane, c1, c2, c3): two independent chains, because one
 /// chain is latency bound (each round waits on the previous round's multiplies; perf of bench_sr).
-/// `ka`/`kb` hold the 10 round keys (k0, k1 plus r times the Weyl constants), precomputed per call.
+/// `ka`/`kb` hold the 10 round keys (PhiloxRoundKeys), precomputed per call.
 /// o[0..3] = words 0..3 of the first vector of blocks, o[4..7] of the second.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void PhiloxLanes2(D du, std::uint32_t c0, V x1, V x2, V x3, const std::uint32_t* ka,

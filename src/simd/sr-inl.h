@@ -144,10 +144,7 @@ HWY_INLINE std::size_t SrIndexImpl(const std::uint32_t* HWY_RESTRICT x, std::siz
   std::size_t i = 0;
   std::uint32_t c0 = p.c0;
   std::uint32_t ka[10], kb[10];
-  for (int r = 0; r < 10; ++r) {
-    ka[r] = p.k0 + static_cast<std::uint32_t>(r) * 0x9E3779B9u;
-    kb[r] = p.k1 + static_cast<std::uint32_t>(r) * 0xBB67AE85u;
-  }
+  PhiloxRoundKeys(p.k0, p.k1, ka, kb);
   const V c1 = hn::Set(du, p.c1), c2 = hn::Set(du, p.c2), c3 = hn::Set(du, p.c3);
   // Two vectors of blocks per step (PhiloxLanes2): 2·N·E elements.
   for (; i + 2 * E * N <= n; i += 2 * E * N, c0 += static_cast<std::uint32_t>(2 * N)) {
