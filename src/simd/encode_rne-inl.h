@@ -67,6 +67,41 @@ inline constexpr RneFormat kRneE4m3fn = rne_format(formats::e4m3fn), kRneE5m2 = 
 inline constexpr std::size_t kRneChunk = 1024;
 inline constexpr std::size_t kRneAhead = 2048;
 
+/// The code magnitude of |x| bits `a` (a < 0x7f800000, finite) for a signed target F (not e8m0fnu): the
+/// rounding of the file comment, normal results by the integer rounding bias, subnormal results by the
+/// FPU's rne on |x| + 2^k, finite overflow clamped to `max_code` (EncodeTable::rne.max_code). Shared by
+/// encode_rne below and the block quantizer's kernel (simd/quant_rne-inl.h).
+template <const RneFormat& F, class DI>
+struct RneMagnitude {
+  static_assert(F.sign_bit != 0, "e8m0fnu has its own lane rule in encode_rne");
+  static constexpr int M = F.mantissa_bits, S = 23 - M, emin = 1 - F.bias;
+  static constexpr std::uint32_t kMinNormal = static_cast<std::uint32_t>(emin + 127) << 23;
+  static constexpr std::uint32_t kMagic = static_cast<std::uint32_t>(emin - M + 23 + 127) << 23;
+  static constexpr std::uint32_t kBias = ((1u << (S - 1)) - 1) - (static_cast<std::uint32_t>(127 - F.bias) << 23);
+  using VI = hn::Vec<DI>;
+  DI di;
+  VI one, bias, max_code, min_normal, magic_i;
+  HWY_INLINE RneMagnitude(DI d, std::uint32_t max_c)
+      : di(d), one(hn::Set(d, 1)), bias(hn::Set(d, static_cast<std::int32_t>(kBias))),
+        max_code(hn::Set(d, static_cast<std::int32_t>(max_c))),
+        min_normal(hn::Set(d, static_cast<std::int32_t>(kMinNormal))),
+        magic_i(hn::Set(d, static_cast<std::int32_t>(kMagic))) {}
+  HWY_INLINE VI operator()(VI a) const {
+    const hn::RebindToFloat<DI> df;
+    const VI bit = hn::And(hn::ShiftRight<S>(a), one);
+    const VI cn = hn::ShiftRight<S>(hn::Add(hn::Add(a, bias), bit));
+    const auto sum = hn::Add(hn::BitCast(df, a), hn::BitCast(df, magic_i));
+    const VI cs = hn::Sub(hn::BitCast(di, sum), magic_i);
+    // a < 2^emin: by the sign of a − 2^emin (blendvps; no compare). Highway 1.0.3's SSSE3
+    // IfNegativeThenElse reads whole lanes, not the sign (simd.Formats/SimdEncodeExhaustive caught it).
+#if HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+    return hn::IfThenElse(hn::Lt(a, min_normal), cs, hn::Min(cn, max_code));
+#else
+    return hn::IfNegativeThenElse(hn::Sub(a, min_normal), cs, hn::Min(cn, max_code));
+#endif
+  }
+};
+
 /// Stores 4 vectors of i32 codes (each in [0, 255]; for signed targets without the sign, which comes
 /// from the sign bits of the binary32 inputs x0..x3) as 4·Lanes bytes.
 template <const RneFormat& F, class DI, class V>
@@ -110,23 +145,23 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
   constexpr int M = F.mantissa_bits, S = 23 - M;
   constexpr bool kE8m0 = F.sign_bit == 0;
   constexpr int emin = 1 - F.bias;
-  constexpr std::uint32_t kMinNormal = static_cast<std::uint32_t>(emin + 127) << 23;
   // 2^emin·(1 − 2^−(M+2)) = 2^(emin−1)·1.1…1 (M+1 ones): below it a value is tiny after rounding
   constexpr std::uint32_t kTiny = (static_cast<std::uint32_t>(emin - 1 + 127) << 23) | (((1u << (M + 1)) - 1) << (22 - M));
   constexpr std::uint32_t kMagic = static_cast<std::uint32_t>(emin - M + 23 + 127) << 23;
-  constexpr std::uint32_t kBias = ((1u << (S - 1)) - 1) - (static_cast<std::uint32_t>(127 - F.bias) << 23);
   static_assert(kE8m0 || F.sign_bit == 0x80 || F.sign_bit == 0x8);
   const hn::ScalableTag<std::uint32_t> du;
   const hn::RebindToSigned<decltype(du)> di;
   const hn::RebindToFloat<decltype(du)> df;
   using VI = hn::Vec<decltype(di)>;
   const std::size_t N = hn::Lanes(di);
-  const VI abs_mask = hn::Set(di, 0x7fffffff), one = hn::Set(di, 1), bias = hn::Set(di, static_cast<std::int32_t>(kBias)),
-           max_code = hn::Set(di, static_cast<std::int32_t>(c.max_code)),
-           min_normal = hn::Set(di, static_cast<std::int32_t>(kMinNormal)),
+  const VI abs_mask = hn::Set(di, 0x7fffffff), max_code = hn::Set(di, static_cast<std::int32_t>(c.max_code)),
            tiny = hn::Set(di, static_cast<std::int32_t>(kTiny)), magic_i = hn::Set(di, static_cast<std::int32_t>(kMagic)),
            neg_all = hn::Set(di, c.neg_or != 0 ? -1 : 0);
   const auto magic_f = hn::BitCast(df, magic_i);
+  const auto magnitude = [&] {
+    if constexpr (kE8m0) return 0;
+    else return RneMagnitude<F, decltype(di)>(di, c.max_code);
+  }();
   // Call accumulators (merged from chunks that did not fall back) and the fallback's flags.
   VI call_or = hn::Zero(di), call_max = hn::Zero(di), call_neg = hn::Zero(di);
   unsigned flags = 0;
@@ -164,17 +199,7 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
         acc_max = hn::Max(acc_max, am);
         return hn::Or(hn::Min(cn, max_code), hn::And(sn, hn::Set(di, 0xff)));
       } else {
-        const VI bit = hn::And(hn::ShiftRight<S>(a), one);
-        const VI cn = hn::ShiftRight<S>(hn::Add(hn::Add(a, bias), bit));
-        const auto sum = hn::Add(hn::BitCast(df, a), magic_f);
-        const VI cs = hn::Sub(hn::BitCast(di, sum), magic_i);
-        // a < 2^emin: by the sign of a − 2^emin (blendvps; no compare). Highway 1.0.3's SSSE3
-        // IfNegativeThenElse reads whole lanes, not the sign (simd.Formats/SimdEncodeExhaustive caught it).
-#if HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
-        const VI mag = hn::IfThenElse(hn::Lt(a, min_normal), cs, hn::Min(cn, max_code));
-#else
-        const VI mag = hn::IfNegativeThenElse(hn::Sub(a, min_normal), cs, hn::Min(cn, max_code));
-#endif
+        const VI mag = magnitude(a);
         if constexpr (kTrack) acc_or = hn::Or(acc_or, a);
         vmin = hn::Min(vmin, a);  // the chunk's tiny lanes are checked by tiny_inexact only when there are some
         return mag;  // the sign is added by store_codes4

@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// simd/quant_simd.cpp: the block quantizer's fast paths (see simd/quant_simd.hpp). The loops here
-// are written branch-free over 32-bit lanes so that GCC vectorises them for the baseline target;
-// the encoding is a lookup in the engine-built QuantKernel table (one scalar load per element).
+// simd/quant_simd.cpp: the block quantizer's fast paths (see simd/quant_simd.hpp). It compiles
+// simd/quant_rne-inl.h once per Highway target (foreach_target.h) and exports its kernel for
+// run-time dispatch (the arithmetic rne elements, QuantRne). The other loops here are written
+// branch-free over 32-bit lanes so that GCC vectorises them for the baseline target; their encoding
+// is a lookup in the engine-built QuantKernel table (one scalar load per element).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/quant_rne-inl.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/highway.h"
+#include "simd/quant_rne-inl.h"
+
+#if HWY_ONCE
 #include "simd/quant_simd.hpp"
 
 #include <algorithm>
@@ -14,6 +24,9 @@
 #include "minifloat/core/fp32_ops.hpp"
 
 namespace minifloat::simd {
+
+HWY_EXPORT(EncodeBlocksRne);
+
 namespace {
 std::uint32_t bits_of(float x) {
   std::uint32_t b;
@@ -28,6 +41,31 @@ float float_of(std::uint32_t b) {
 }  // namespace
 
 namespace {
+// QuantRne of kernel k (its entries built from table t), or kind none unless the entries show the
+// rules the arithmetic kernel counts by (quant_simd.hpp, QuantRne).
+QuantRne quant_rne_for(ElementType el, const EncodeTable& t, const QuantKernel& k) {
+  QuantRne r;
+  const RneKind kind = t.rne.kind;
+  if (kind != RneKind::e4m3fn && kind != RneKind::e5m2 && kind != RneKind::e2m1fn) return r;
+  const Format f = el.format;
+  const std::uint32_t sign_bit = std::uint32_t{1} << (f.bits - 1);
+  for (std::uint32_t c = 0; c < (std::uint32_t{1} << f.bits); ++c)
+    if ((element_value(el, static_cast<std::uint8_t>(c)) == 0.0) != ((c & ~sign_bit) == 0)) return r;
+  const int M = f.mantissa_bits;
+  const std::uint32_t finite_keys = std::uint32_t{0xFF} << (M + 3), neg_keys = std::uint32_t{1} << (M + 11);
+  const std::uint32_t first_ovf = encode_key(t.rne.ovf_min, t.drop);
+  const unsigned sat_on = (k.entry[first_ovf] >> 8) & 1u;
+  for (std::uint32_t key = 0; key < finite_keys; ++key) {
+    const unsigned expect = key >= first_ovf ? sat_on : 0u;
+    if (((k.entry[key] >> 8) & 1u) != expect || ((k.entry[key | neg_keys] >> 8) & 1u) != expect) return r;
+  }
+  r.kind = kind;
+  r.max_code = t.rne.max_code;
+  r.ovf_min = t.rne.ovf_min;
+  r.sat_on_overflow = sat_on != 0;
+  return r;
+}
+
 QuantKernel make_quant_kernel(ElementType el, const EncodeTable* table) {
   QuantKernel k;
   k.key = KeyKind::top_bits;
@@ -46,6 +84,8 @@ QuantKernel make_quant_kernel(ElementType el, const EncodeTable* table) {
     const unsigned sat = ((e >> 8) & flag_overflow) != 0 && finite_class[code] ? 1u : 0u;
     k.entry[i] = static_cast<std::uint16_t>(code | sat << 8 | unsigned{zero[code]} << 9);
   }
+  k.table = table;
+  k.rne = quant_rne_for(el, *table, k);
   return k;
 }
 // KeyKind::mxint8 (quant_simd.hpp): 2 signs × 14 exponent classes × 256 × 2.
@@ -224,8 +264,23 @@ RunCounts encode_blocks_of(const QuantKernel& k, const float* x, std::size_t n, 
 
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback) {
+  if (k.key == KeyKind::top_bits && k.rne.kind != RneKind::none && rne_kernel_runs(*k.table)) {
+    RunCounts rc = HWY_DYNAMIC_DISPATCH(EncodeBlocksRne)(k.rne, x, n, first, bs, blocks, codes, fallback);
+    // status 2 (quant_rne-inl.h): a block with a non-finite x or y, redone by the table path
+    const std::size_t nb = n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
+    for (auto* p = static_cast<std::uint8_t*>(std::memchr(fallback, 2, nb)); p != nullptr;
+         p = static_cast<std::uint8_t*>(std::memchr(p + 1, 2, nb - static_cast<std::size_t>(p + 1 - fallback)))) {
+      const std::size_t j = static_cast<std::size_t>(p - fallback), s = j == 0 ? 0 : first + (j - 1) * bs;
+      const std::size_t m = std::min(j == 0 ? first : bs, n - s);
+      const RunCounts b = encode_blocks_of<KeyKind::top_bits>(k, x + s, m, m, m, blocks + j, codes + s, p);
+      rc.saturated += b.saturated;
+      rc.flushed += b.flushed;
+    }
+    return rc;
+  }
   return k.key == KeyKind::mxint8 ? encode_blocks_of<KeyKind::mxint8>(k, x, n, first, bs, blocks, codes, fallback)
                                   : encode_blocks_of<KeyKind::top_bits>(k, x, n, first, bs, blocks, codes, fallback);
 }
 
 }  // namespace minifloat::simd
+#endif  // HWY_ONCE

@@ -39,10 +39,23 @@ enum class KeyKind : std::uint8_t {
 /// zero = element_value(code) == 0 (a flushed element when its source is finite and nonzero).
 /// Floating elements derive it from encode_table (simd/convert_simd.hpp); INT8 elements call
 /// quantize_element on each key's representative.
+/// The arithmetic element kernel of encode_blocks (simd/quant_rne-inl.h), in place of the entry table:
+/// for rne into e4m3fn, e5m2 or e2m1fn where the element's EncodeTable runs the rne kernel
+/// (EncodeTable::rne; its overflow code max_code and bound ovf_min) and, checked over every key when
+/// the QuantKernel is built, the entries show that a key is saturated exactly when |y| ≥ ovf_min and
+/// the overflow code is finite (sat_on_overflow), and a code is a zero exactly when its magnitude
+/// (the code without its sign bit) is 0. kind none: the table path.
+struct QuantRne {
+  RneKind kind = RneKind::none;
+  std::uint32_t max_code = 0, ovf_min = 0;
+  bool sat_on_overflow = false;
+};
 struct QuantKernel {
   KeyKind key = KeyKind::top_bits;
   int drop = 0;  ///< top_bits: 21 − M
   std::vector<std::uint16_t> entry;
+  const EncodeTable* table = nullptr;  ///< top_bits: the element's engine-built encode table
+  QuantRne rne;
 };
 /// The cached kernel of (element, spec, prof, mn), built once per process; nullptr unless the
 /// element is floating and (format, spec, prof) is on encode_table's whitelist, or the element is
@@ -91,7 +104,9 @@ struct RowBlock {
 /// 2^−e as a binary32 for −127 ≤ e ≤ 127 (2^−127 is the subnormal 0x00400000).
 float pow2_neg(int e);
 /// Scale and encode the blocks of one row (blocks as absmax_blocks: first, bs) in one call, through
-/// the kernel's entry table: codes written, saturated and flushed counted (flushed: finite nonzero
+/// the kernel's entry table (or its arithmetic kernel, QuantRne, when it has one and the FPU runs in
+/// its default rounding: rne_kernel_runs; a block holding a non-finite x or y is then redone by the
+/// table): codes written, saturated and flushed counted (flushed: finite nonzero
 /// source x whose code is a zero), for every block whose op is not skip and that did not fall back;
 /// fallback[j] = 1 for an e8m0_exact block that was not exact, else 0.
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,

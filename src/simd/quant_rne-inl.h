@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// simd/quant_rne-inl.h: the block quantizer's arithmetic element kernel (one copy per SIMD target,
+// through hwy/foreach_target.h; see simd/quant_simd.cpp). It is simd::encode_blocks (simd/quant_simd.hpp)
+// for the combinations of QuantRne — rne into e4m3fn, e5m2 or e2m1fn — and holds no rounding rule of
+// its own: each block's y = x · s (or x / s) is the binary32 operation of the reference
+// (src/quant.cpp), and y is encoded by the arithmetic rne kernel's lane rule (RneMagnitude,
+// simd/encode_rne-inl.h), whose overflow code comes from the engine's table (EncodeTable::rne). Per
+// block, in vectors (lanes past the block's end are loaded as +0, which counts nothing):
+//   saturated = lanes with |y| ≥ ovf_min, when QuantRne::sat_on_overflow (the table's sat bit of
+//               every overflow key; checked when the kernel is built, quant_simd.cpp);
+//   flushed   = lanes whose code magnitude is 0 and whose x is nonzero; every zero code has
+//               magnitude 0 and no other code does (checked when the kernel is built);
+//   status    = 2 when a lane's y is ±Inf or NaN (the block holds a non-finite x, or the product
+//               overflowed): the caller redoes the block by the table path, which also decides
+//               e8m0_exact's exactness for it; 1 for an e8m0_exact block with a nonzero x whose
+//               |y| is below 2^−126, zero included (not exact: the reference loop takes it, as BlockOp says); else 0,
+//               and only then are the block's counts added.
+// The FPU's default rounding (MXCSR round-to-nearest, no FTZ/DAZ) is the caller's check, as for
+// encode_rne (rne_kernel_runs).
+#if defined(MINIFLOAT_SIMD_QUANT_RNE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef MINIFLOAT_SIMD_QUANT_RNE_INL_H_
+#undef MINIFLOAT_SIMD_QUANT_RNE_INL_H_
+#else
+#define MINIFLOAT_SIMD_QUANT_RNE_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "simd/convert-inl.h"  // RneFormat, RneMagnitude (simd/encode_rne-inl.h)
+#include "simd/quant_simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace minifloat::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// One block of m < 2^31 elements with scale s by operation Op (e8m0_exact, multiply or divide);
+/// codes to o; its counts (lanes with |y| bits > sat_below; flushed lanes) added to sat/fl only when it
+/// returns status 0 (file comment).
+template <const RneFormat& F, BlockOp Op, class DI>
+HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magnitude, const float* HWY_RESTRICT x,
+                                         std::size_t m, float s, hn::Vec<DI> sat_below,
+                                         std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl) {
+  using VI = hn::Vec<DI>;
+  const hn::RebindToFloat<DI> df;
+  const hn::RebindToUnsigned<DI> du;
+  const hn::Rebind<std::uint8_t, DI> d8;
+  const std::size_t N = hn::Lanes(di);
+  constexpr int kSignShift = F.sign_bit == 0x80 ? 24 : 28;
+  const VI abs_mask = hn::Set(di, 0x7fffffff), sign_bit = hn::Set(di, static_cast<std::int32_t>(F.sign_bit));
+  const auto sv = hn::Set(df, s);
+  VI vmax = hn::Zero(di), bsat = hn::Zero(di), bfl = hn::Zero(di);
+  auto vmin_u = hn::Set(du, 0xffffffffu);  // e8m0_exact: min of |y| bits over the lanes with x ≠ 0
+  auto lane = [&](hn::Vec<decltype(df)> xf) HWY_ATTR {
+    const VI yi = hn::BitCast(di, Op == BlockOp::divide ? hn::Div(xf, sv) : hn::Mul(xf, sv));
+    const VI ay = hn::And(yi, abs_mask);
+    vmax = hn::Max(vmax, ay);
+    const VI mag = magnitude(ay);  // a non-finite lane's code is discarded (status 2)
+    bsat = hn::Sub(bsat, hn::VecFromMask(di, hn::Gt(ay, sat_below)));
+    const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
+    if constexpr (Op == BlockOp::e8m0_exact)  // a zero x reads as 2^32 − 1
+      vmin_u = hn::Min(vmin_u, hn::BitCast(du, hn::Or(ay, hn::VecFromMask(di, x_zero))));
+    bfl = hn::Sub(bfl, hn::VecFromMask(di, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di)))));
+    return hn::DemoteTo(d8, hn::Or(mag, hn::And(hn::ShiftRight<kSignShift>(yi), sign_bit)));
+  };
+  std::size_t k = 0;
+  for (; k + N <= m; k += N) hn::StoreU(lane(hn::LoadU(df, x + k)), d8, o + k);
+  if (k < m) {
+    alignas(64) float in[hn::MaxLanes(df)] = {};
+    alignas(64) std::uint8_t out[hn::MaxLanes(d8)];
+    for (std::size_t j = 0; k + j < m; ++j) in[j] = x[k + j];
+    hn::Store(lane(hn::Load(df, in)), d8, out);
+    for (std::size_t j = 0; k + j < m; ++j) o[k + j] = out[j];
+  }
+  if (!hn::AllFalse(di, hn::Gt(vmax, hn::Set(di, 0x7f7fffff)))) return 2;
+  if constexpr (Op == BlockOp::e8m0_exact) {
+    if (!hn::AllFalse(du, hn::Lt(vmin_u, hn::Set(du, 0x00800000u)))) return 1;
+  }
+  sat = hn::Add(sat, bsat);
+  fl = hn::Add(fl, bfl);
+  return 0;
+}
+
+template <const RneFormat& F>
+HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n,
+                                       std::size_t first, std::size_t bs, const RowBlock* HWY_RESTRICT blocks,
+                                       std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
+  using DI = hn::ScalableTag<std::int32_t>;
+  const DI di;
+  using VI = hn::Vec<DI>;
+  const RneMagnitude<F, DI> magnitude(di, c.max_code);
+  // |y| bits above this count as saturated (none when the overflow code is not finite)
+  const VI sat_below = hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
+  RunCounts rc;
+  VI sat = hn::Zero(di), fl = hn::Zero(di);
+  // The i32 lane counters are summed into rc at least every 2^30 elements (and a block is < 2^31).
+  constexpr std::size_t kFlushElems = std::size_t{1} << 30;
+  std::size_t since_flush = 0;
+  auto flush = [&]() HWY_ATTR {
+    alignas(64) std::int32_t lanes[2][hn::MaxLanes(di)];
+    hn::Store(sat, di, lanes[0]);
+    hn::Store(fl, di, lanes[1]);
+    for (std::size_t i = 0; i < hn::Lanes(di); ++i) {
+      rc.saturated += static_cast<std::uint32_t>(lanes[0][i]);
+      rc.flushed += static_cast<std::uint32_t>(lanes[1][i]);
+    }
+    sat = hn::Zero(di);
+    fl = hn::Zero(di);
+    since_flush = 0;
+  };
+  std::size_t j = 0;
+  for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
+    const std::size_t m = n - s < len ? n - s : len;
+    const RowBlock b = blocks[j];
+    if (since_flush + m > kFlushElems) flush();
+    since_flush += m;
+    std::uint8_t st = 0;
+    switch (b.op) {
+      case BlockOp::e8m0_exact:
+        st = encode_block_rne<F, BlockOp::e8m0_exact>(di, magnitude, x + s, m, b.s, sat_below,
+                                                       codes + s, sat, fl);
+        break;
+      case BlockOp::multiply:
+        st = encode_block_rne<F, BlockOp::multiply>(di, magnitude, x + s, m, b.s, sat_below,
+                                                     codes + s, sat, fl);
+        break;
+      case BlockOp::divide:
+        st = encode_block_rne<F, BlockOp::divide>(di, magnitude, x + s, m, b.s, sat_below,
+                                                   codes + s, sat, fl);
+        break;
+      case BlockOp::skip: break;
+    }
+    status[j] = st;
+  }
+  flush();
+  return rc;
+}
+
+/// The kernel of c.kind (simd/quant_simd.cpp's encode_blocks calls it only for a kind other than none).
+inline RunCounts EncodeBlocksRne(const QuantRne& c, const float* x, std::size_t n, std::size_t first, std::size_t bs,
+                                 const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* status) {
+  switch (c.kind) {
+    case RneKind::e4m3fn: return encode_blocks_rne<kRneE4m3fn>(c, x, n, first, bs, blocks, codes, status);
+    case RneKind::e5m2: return encode_blocks_rne<kRneE5m2>(c, x, n, first, bs, blocks, codes, status);
+    case RneKind::e2m1fn: return encode_blocks_rne<kRneE2m1fn>(c, x, n, first, bs, blocks, codes, status);
+    default: break;
+  }
+  return {};
+}
+
+}  // namespace minifloat::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // MINIFLOAT_SIMD_QUANT_RNE_INL_H_
