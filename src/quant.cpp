@@ -684,8 +684,8 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         n.flushed += rc.flushed;
       }
     }
-    for (std::size_t b0 = p.col + c0; b0 < p.col + c1;) {
-      const std::size_t tb = b0 / tB, b1 = std::min((tb + 1) * tB, p.col + c1);
+    for (std::size_t b0 = p.col + c0, tb = tbf; b0 < p.col + c1; ++tb) {  // tile tb holds b0 (no division per tile)
+      const std::size_t b1 = std::min((tb + 1) * tB, p.col + c1);
       const TileScale& sc = tsr[tb - tbf];
       if (!kern || rb[tb - tbf].op == simd::BlockOp::skip || fb[tb - tbf]) {
         if (sc.kind == TileScale::Kind::nan_block) {
@@ -730,7 +730,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         for (std::size_t j = 0; j < nb; ++j) {
           const std::size_t tb = tbf + j, t = scale_index(ta, tb);
           TileStat s;
-          if (tile_cut(ta, tb)) {
+          if ((j == 0 || j + 1 == nb) && tile_cut(ta, tb)) {  // an inner tile of the segment is never cut
             s = stats_[t];
           } else {
             s.amax = mx[j].amax;

@@ -70,7 +70,7 @@ inline constexpr std::size_t kRneAhead = 2048;
 /// The code magnitude of |x| bits `a` (a < 0x7f800000, finite) for a signed target F (not e8m0fnu): the
 /// rounding of the file comment, normal results by the integer rounding bias, subnormal results by the
 /// FPU's rne on |x| + 2^k, finite overflow clamped to `max_code` (EncodeTable::rne.max_code). Shared by
-/// encode_rne below and the block quantizer's kernel (simd/quant_rne-inl.h).
+/// encode_rne below and the block quantizer's kernel (simd/quant-inl.h).
 template <const RneFormat& F, class DI>
 struct RneMagnitude {
   static_assert(F.sign_bit != 0, "e8m0fnu has its own lane rule in encode_rne");

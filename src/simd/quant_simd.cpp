@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd/quant_simd.cpp: the block quantizer's fast paths (see simd/quant_simd.hpp). It compiles
-// simd/quant_rne-inl.h once per Highway target (foreach_target.h) and exports its kernel for
+// simd/quant-inl.h once per Highway target (foreach_target.h) and exports its kernel for
 // run-time dispatch (the arithmetic rne elements, QuantRne). The other loops here are written
 // branch-free over 32-bit lanes so that GCC vectorises them for the baseline target; their encoding
 // is a lookup in the engine-built QuantKernel table (one scalar load per element).
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd/quant_rne-inl.h"
+#define HWY_TARGET_INCLUDE "simd/quant-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include "hwy/highway.h"
-#include "simd/quant_rne-inl.h"
+#include "simd/quant-inl.h"
 
 #if HWY_ONCE
 #include "simd/quant_simd.hpp"
@@ -26,6 +26,7 @@
 namespace minifloat::simd {
 
 HWY_EXPORT(EncodeBlocksRne);
+HWY_EXPORT(AbsmaxBlocks);
 
 namespace {
 std::uint32_t bits_of(float x) {
@@ -107,6 +108,12 @@ QuantKernel make_int8_kernel(ElementType el, const RoundingSpec& spec, const Pro
 std::mutex g_mutex;
 std::map<const EncodeTable*, std::unique_ptr<QuantKernel>> g_kernels;  // tables live for the process
 std::array<std::unique_ptr<QuantKernel>, 6 * 3 * 4 * 2> g_int8_kernels;  // mode × overflow × profile × Mxint8Min
+
+// absmax_blocks' per-thread buffer of block maxima (the fused quantizer calls it once per row)
+std::vector<std::uint32_t>& absmax_scratch() {
+  thread_local std::vector<std::uint32_t> v;
+  return v;
+}
 
 inline AbsMax absmax_inline(const float* x, std::size_t n) {
   std::uint32_t mx = 0, nan = 0;
@@ -204,16 +211,26 @@ const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const 
 AbsMax absmax_f32(const float* x, std::size_t n) { return absmax_inline(x, n); }
 
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out) {
-  std::size_t j = 0;
-  for (std::size_t s = 0, len = first; s < n || j == 0; s += len, len = bs, ++j) {
-    const std::size_t m = std::min(len, n - s);
-    out[j] = absmax_inline(x + s, m);
-    if (m < len) {
-      ++j;
-      break;
-    }
+  if (n == 0) {
+    out[0] = AbsMax{};
+    return 1;
   }
-  return j;
+  // the magnitude bits' max per block in vectors (quant-inl.h); a block holding a NaN again here
+  std::vector<std::uint32_t>& mx = absmax_scratch();
+  const std::size_t nb = n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
+  mx.resize(nb);
+  HWY_DYNAMIC_DISPATCH(AbsmaxBlocks)(x, n, first, bs, mx.data());
+  for (std::size_t j = 0; j < nb; ++j) {
+    if (mx[j] > 0x7f800000u) {
+      const std::size_t s = j == 0 ? 0 : first + (j - 1) * bs;
+      out[j] = absmax_inline(x + s, std::min(j == 0 ? first : bs, n - s));
+      continue;
+    }
+    out[j].amax = float_of(mx[j]);
+    out[j].nan = false;
+    out[j].inf = mx[j] == 0x7f800000u;
+  }
+  return nb;
 }
 
 std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {
@@ -266,7 +283,7 @@ RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback) {
   if (k.key == KeyKind::top_bits && k.rne.kind != RneKind::none && rne_kernel_runs(*k.table)) {
     RunCounts rc = HWY_DYNAMIC_DISPATCH(EncodeBlocksRne)(k.rne, x, n, first, bs, blocks, codes, fallback);
-    // status 2 (quant_rne-inl.h): a block with a non-finite x or y, redone by the table path
+    // status 2 (quant-inl.h): a block with a non-finite x or y, redone by the table path
     const std::size_t nb = n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
     for (auto* p = static_cast<std::uint8_t*>(std::memchr(fallback, 2, nb)); p != nullptr;
          p = static_cast<std::uint8_t*>(std::memchr(p + 1, 2, nb - static_cast<std::size_t>(p + 1 - fallback)))) {

@@ -39,7 +39,7 @@ enum class KeyKind : std::uint8_t {
 /// zero = element_value(code) == 0 (a flushed element when its source is finite and nonzero).
 /// Floating elements derive it from encode_table (simd/convert_simd.hpp); INT8 elements call
 /// quantize_element on each key's representative.
-/// The arithmetic element kernel of encode_blocks (simd/quant_rne-inl.h), in place of the entry table:
+/// The arithmetic element kernel of encode_blocks (simd/quant-inl.h), in place of the entry table:
 /// for rne into e4m3fn, e5m2 or e2m1fn where the element's EncodeTable runs the rne kernel
 /// (EncodeTable::rne; its overflow code max_code and bound ovf_min) and, checked over every key when
 /// the QuantKernel is built, the entries show that a key is saturated exactly when |y| ≥ ovf_min and

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// simd/quant_rne-inl.h: the block quantizer's arithmetic element kernel (one copy per SIMD target,
-// through hwy/foreach_target.h; see simd/quant_simd.cpp). It is simd::encode_blocks (simd/quant_simd.hpp)
+// simd/quant-inl.h: the block quantizer's Highway kernels (one copy per SIMD target, through
+// hwy/foreach_target.h; see simd/quant_simd.cpp).
+//
+// AbsmaxBlocks is simd::absmax_blocks: per block the integer max of the magnitude bits |x| (binary32
+// magnitudes order as their bits); a block whose max is above +Inf's bits holds a NaN and is taken
+// again by the caller's scalar loop (its amax is over the non-NaN values).
+//
+// EncodeBlocksRne, the arithmetic element kernel, is simd::encode_blocks (simd/quant_simd.hpp)
 // for the combinations of QuantRne — rne into e4m3fn, e5m2 or e2m1fn — and holds no rounding rule of
 // its own: each block's y = x · s (or x / s) is the binary32 operation of the reference
 // (src/quant.cpp), and y is encoded by the arithmetic rne kernel's lane rule (RneMagnitude,
@@ -17,16 +23,17 @@
 //               and only then are the block's counts added.
 // The FPU's default rounding (MXCSR round-to-nearest, no FTZ/DAZ) is the caller's check, as for
 // encode_rne (rne_kernel_runs).
-#if defined(MINIFLOAT_SIMD_QUANT_RNE_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef MINIFLOAT_SIMD_QUANT_RNE_INL_H_
-#undef MINIFLOAT_SIMD_QUANT_RNE_INL_H_
+#if defined(MINIFLOAT_SIMD_QUANT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef MINIFLOAT_SIMD_QUANT_INL_H_
+#undef MINIFLOAT_SIMD_QUANT_INL_H_
 #else
-#define MINIFLOAT_SIMD_QUANT_RNE_INL_H_
+#define MINIFLOAT_SIMD_QUANT_INL_H_
 #endif
 
 #include <cstddef>
 #include <cstdint>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "simd/convert-inl.h"  // RneFormat, RneMagnitude (simd/encode_rne-inl.h)
 #include "simd/quant_simd.hpp"
@@ -137,6 +144,34 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
   return rc;
 }
 
+/// The magnitude bits max |x| of each block (blocks as simd::absmax_blocks: first, bs, cut at n) into
+/// out[j]; returns the number of blocks. Software prefetch 2048 elements ahead (the hardware streamer
+/// stops at each 4 KiB page), as encode_rne.
+inline std::size_t AbsmaxBlocks(const float* HWY_RESTRICT x, std::size_t n, std::size_t first, std::size_t bs,
+                                std::uint32_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
+  const auto abs_mask = hn::Set(du, 0x7fffffffu);
+  constexpr std::size_t kAhead = 2048, kLine = 64 / sizeof(float);
+  std::size_t j = 0, next_prefetch = 0;
+  for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
+    const std::size_t m = n - s < len ? n - s : len;
+    for (; next_prefetch < s + m + kAhead && next_prefetch + kAhead < n; next_prefetch += kLine)
+      hwy::Prefetch(xb + next_prefetch + kAhead);
+    auto vmax = hn::Zero(du);
+    std::size_t k = 0;
+    for (; k + N <= m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(du, xb + s + k), abs_mask));
+    if (k < m) {
+      alignas(64) std::uint32_t buf[hn::MaxLanes(du)] = {};
+      for (std::size_t i = 0; k + i < m; ++i) buf[i] = xb[s + k + i];
+      vmax = hn::Max(vmax, hn::And(hn::Load(du, buf), abs_mask));
+    }
+    out[j] = hn::GetLane(hn::MaxOfLanes(du, vmax));
+  }
+  return j;
+}
+
 /// The kernel of c.kind (simd/quant_simd.cpp's encode_blocks calls it only for a kind other than none).
 inline RunCounts EncodeBlocksRne(const QuantRne& c, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                                  const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* status) {
@@ -152,4 +187,4 @@ inline RunCounts EncodeBlocksRne(const QuantRne& c, const float* x, std::size_t 
 }  // namespace minifloat::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
-#endif  // MINIFLOAT_SIMD_QUANT_RNE_INL_H_
+#endif  // MINIFLOAT_SIMD_QUANT_INL_H_
