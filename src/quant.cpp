@@ -364,9 +364,31 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
   if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_) throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
   observed_ = true;
   const std::size_t tA = tile_rows_, tB = tile_cols_;
+  std::vector<simd::AbsMax> mx;
   for (std::size_t r = 0; r < p.rows; ++r) {
     const std::size_t a = p.row + r, ta = a / tA;
     const bool rows_whole = ta * tA >= p.row && std::min((ta + 1) * tA, file_rows_) <= p.row + p.rows;
+    if constexpr (std::is_same_v<T, float>) {
+      if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free, the row's tiles in one call
+        if (p.cols == 0) continue;
+        const std::size_t tbf = p.col / tB, first = std::min((tbf + 1) * tB, p.col + p.cols) - p.col;
+        mx.resize(p.cols / tB + 2);
+        const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols, p.cols, first, tB, mx.data());
+        for (std::size_t j = 0; j < nb; ++j) {
+          const simd::AbsMax& m = mx[j];
+          if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+          if (m.nan) global_nan_ = true;
+          const std::size_t tb = tbf + j;
+          if (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols) continue;
+          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
+          TileStat& st = stats_[scale_index(ta, tb)];
+          st.nan = st.nan || m.nan;
+          st.inf = st.inf || m.inf;
+          if (static_cast<double>(m.amax) > st.amax) st.amax = m.amax;
+        }
+        continue;
+      }
+    }
     for (std::size_t c = 0; c < p.cols;) {
       const std::size_t b = p.col + c, tb = b / tB;
       const std::size_t end = std::min((tb + 1) * tB, p.col + p.cols) - p.col;  // exclusive, piece-relative
@@ -375,20 +397,6 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
       if (!whole) {
         if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
         st = &stats_[scale_index(ta, tb)];
-      }
-      if constexpr (std::is_same_v<T, float>) {
-        if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free
-          const simd::AbsMax m = simd::absmax_f32(v.data() + r * p.cols + c, end - c);
-          if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
-          if (m.nan) global_nan_ = true;
-          if (st) {
-            st->nan = st->nan || m.nan;
-            st->inf = st->inf || m.inf;
-            if (static_cast<double>(m.amax) > st->amax) st->amax = m.amax;
-          }
-          c = end;
-          continue;
-        }
       }
       for (; c < end; ++c) {
         const T x = v[r * p.cols + c];

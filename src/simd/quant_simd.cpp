@@ -208,7 +208,6 @@ const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const 
   return slot.get();
 }
 
-AbsMax absmax_f32(const float* x, std::size_t n) { return absmax_inline(x, n); }
 
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out) {
   if (n == 0) {

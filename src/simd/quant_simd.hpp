@@ -63,15 +63,14 @@ struct QuantKernel {
 /// kProfiles (`mn` is read for int8 only).
 const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn);
 
-/// Tile statistics of n binary32 values: the largest |x| over the non-NaN values (+0 when none),
+/// Tile statistics of binary32 values: the largest |x| over the non-NaN values (+0 when none),
 /// whether a NaN and whether an Inf occurs. Order-free (integer max of the magnitude bits).
 struct AbsMax {
   float amax = 0.0f;
   bool nan = false, inf = false;
 };
-AbsMax absmax_f32(const float* x, std::size_t n);
 /// The statistics of consecutive blocks of one row in one call: block 0 is x[0, first), block j ≥ 1
-/// is x[first + (j−1)·bs, first + j·bs) cut at n; out[j] as absmax_f32 of that block. Returns the
+/// is x[first + (j−1)·bs, first + j·bs) cut at n; out[j] the AbsMax of that block. Returns the
 /// number of blocks (first ≥ 1, bs ≥ 1; first ≥ n gives one block).
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out);
 
