@@ -371,15 +371,18 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
     if constexpr (std::is_same_v<T, float>) {
       if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free, the row's tiles in one call
         if (p.cols == 0) continue;
-        const std::size_t tbf = p.col / tB, first = std::min((tbf + 1) * tB, p.col + p.cols) - p.col;
+        // a row whose tiles are all whole only adds to the tensor amax: its maximum in one block
+        const bool all_whole = rows_whole && p.col % tB == 0 && ((p.col + p.cols) % tB == 0 || p.col + p.cols == file_cols_);
+        const std::size_t tbf = p.col / tB;
+        const std::size_t first = all_whole ? p.cols : std::min((tbf + 1) * tB, p.col + p.cols) - p.col;
         mx.resize(p.cols / tB + 2);
-        const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols, p.cols, first, tB, mx.data());
+        const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols, p.cols, first, all_whole ? p.cols : tB, mx.data());
         for (std::size_t j = 0; j < nb; ++j) {
           const simd::AbsMax& m = mx[j];
           if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
           if (m.nan) global_nan_ = true;
           const std::size_t tb = tbf + j;
-          if (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols) continue;
+          if (all_whole || (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols)) continue;
           if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
           TileStat& st = stats_[scale_index(ta, tb)];
           st.nan = st.nan || m.nan;
