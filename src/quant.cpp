@@ -724,6 +724,17 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       q.flushed += n.flushed;
     }
   };
+  // The fused MX rows (simd::mx_row_rne): E8M0 rules, an element with the arithmetic rne kernel, no
+  // quirks; a plain block's scale is e8m0_exponent's (every BlockPolicy leaves it so) from the engine's
+  // per-binade table. Rows whose segment has a cut end tile take the per-tile steps.
+  const simd::E8m0ExpTable* exp_table = nullptr;
+  if (fused && e8m0 && kern && opt_.mx_quirks == MxQuirks::none && simd::rne_elements_run(*kern))
+    exp_table = simd::e8m0_exp_table(q.rule, el);
+  const bool mx_fused = exp_table != nullptr;
+  // plain: amax ≥ 2^−126 and not below amax_epsilon (which would replace it)
+  const std::uint32_t amax_min =
+      pol.amax_epsilon > 0.0f ? std::max(0x00800000u, detail::bit_cast<std::uint32_t>(pol.amax_epsilon)) : 0x00800000u;
+  const std::size_t scale_stride = opt_.axis == BlockAxis::first ? q.scale_cols : 1;
   if (fused) {
     // rows [r0, r1) × piece columns [c0, c1) (tile-aligned, for_ranges' align): per row, the statistics
     // of its tiles (absmax_blocks; a cut tile's from the first pass), their scales, then the encode
@@ -736,8 +747,43 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       std::vector<TileScale> tsr(nb);
       std::vector<simd::RowBlock> rb(nb);
       std::vector<std::uint8_t> fb(nb);
+      // one tile column [b0, b1) of row r by the per-tile steps below (its statistics from the piece)
+      auto one_tile = [&](std::size_t r, std::size_t tb, std::size_t b0, std::size_t b1) {
+        const std::size_t t = scale_index(p.row + r, tb);
+        simd::AbsMax a;
+        if constexpr (std::is_same_v<T, float>) simd::absmax_blocks(v.data() + r * p.cols + (b0 - p.col), b1 - b0, b1 - b0, b1 - b0, &a);
+        TileScale sc{};
+        scale_tile(TileStat{a.amax, a.nan, a.inf}, t, sc);
+        simd::RowBlock b = row_block(sc);
+        std::uint8_t f = 0;
+        row_elements(r, b0 - p.col, b1 - p.col, &sc, &b, &f, n);
+      };
+      const bool row_fused = mx_fused && !tile_cut(p.row + r0, tbf) && !tile_cut(p.row + r0, tbf + nb - 1);
       for (std::size_t r = r0; r < r1; ++r) {
         const std::size_t ta = p.row + r;  // tA == 1
+        if constexpr (std::is_same_v<T, float>) {
+          if (row_fused) {  // simd::mx_row_rne: plain blocks whole; the others (status) by the per-tile steps
+            const simd::RunCounts rc = simd::mx_row_rne(*kern, *exp_table, amax_min, v.data() + r * p.cols + c0, c1 - c0,
+                                                        v.size() - (r * p.cols + c0), first, tB,
+                                                        q.scale_codes.data() + scale_index(ta, tbf), scale_stride,
+                                                        codes.data() + r * p.cols + c0, fb.data());
+            n.saturated += rc.saturated;
+            n.flushed += rc.flushed;
+            for (std::size_t j = 0; j < nb; ++j) {
+              if (fb[j] == 0) continue;
+              const std::size_t tb = tbf + j;
+              const std::size_t b0 = std::max(tb * tB, p.col + c0), b1 = std::min((tb + 1) * tB, p.col + c1);
+              if (fb[j] == 1) {  // e from the written scale code; some x·2^−e not exact: the reference loop
+                TileScale sc{};
+                sc.e = q.scale_codes[scale_index(ta, tb)] - 127;
+                scalar_segment(r, b0, b1, sc, n);
+              } else {
+                one_tile(r, tb, b0, b1);
+              }
+            }
+            continue;
+          }
+        }
         if constexpr (std::is_same_v<T, float>)
           simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, first, tB, mx.data());
         for (std::size_t j = 0; j < nb; ++j) {

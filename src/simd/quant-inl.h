@@ -6,6 +6,9 @@
 // magnitudes order as their bits); a block whose max is above +Inf's bits holds a NaN and is taken
 // again by the caller's scalar loop (its amax is over the non-NaN values).
 //
+// MxRowRne is simd::mx_row_rne: the same maxima, the E8M0 exponent of a plain block from the engine's
+// per-binade table (E8m0ExpTable) and its elements by encode_block_rne below, in one pass over the row.
+//
 // EncodeBlocksRne, the arithmetic element kernel, is simd::encode_blocks (simd/quant_simd.hpp)
 // for the combinations of QuantRne — rne into e4m3fn, e5m2 or e2m1fn — and holds no rounding rule of
 // its own: each block's y = x · s (or x / s) is the binary32 operation of the reference
@@ -30,6 +33,7 @@
 #define MINIFLOAT_SIMD_QUANT_INL_H_
 #endif
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -170,6 +174,80 @@ inline std::size_t AbsmaxBlocks(const float* HWY_RESTRICT x, std::size_t n, std:
     out[j] = hn::GetLane(hn::MaxOfLanes(du, vmax));
   }
   return j;
+}
+
+/// simd::mx_row_rne (quant_simd.hpp) for target F.
+template <const RneFormat& F>
+HWY_INLINE RunCounts mx_row_rne(const QuantRne& c, const E8m0ExpTable& t, std::uint32_t amax_min,
+                                const float* HWY_RESTRICT x, std::size_t n, std::size_t readable, std::size_t first, std::size_t bs,
+                                std::uint8_t* HWY_RESTRICT scale_codes, std::size_t scale_stride,
+                                std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
+  using DI = hn::ScalableTag<std::int32_t>;
+  const DI di;
+  using VI = hn::Vec<DI>;
+  const std::size_t N = hn::Lanes(di);
+  const RneMagnitude<F, DI> magnitude(di, c.max_code);
+  const VI sat_below = hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
+  const VI abs_mask = hn::Set(di, 0x7fffffff);
+  const auto* xb = reinterpret_cast<const std::int32_t*>(x);
+  RunCounts rc;
+  VI sat = hn::Zero(di), fl = hn::Zero(di);
+  constexpr std::size_t kFlushElems = std::size_t{1} << 30, kAhead = 2048, kLine = 64 / sizeof(float);
+  std::size_t since_flush = 0, next_prefetch = 0;
+  auto flush = [&]() HWY_ATTR {
+    alignas(64) std::int32_t lanes[2][hn::MaxLanes(di)];
+    hn::Store(sat, di, lanes[0]);
+    hn::Store(fl, di, lanes[1]);
+    for (std::size_t i = 0; i < N; ++i) {
+      rc.saturated += static_cast<std::uint32_t>(lanes[0][i]);
+      rc.flushed += static_cast<std::uint32_t>(lanes[1][i]);
+    }
+    sat = hn::Zero(di);
+    fl = hn::Zero(di);
+    since_flush = 0;
+  };
+  std::size_t j = 0;
+  for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
+    const std::size_t m = n - s < len ? n - s : len;
+    for (; next_prefetch < s + m + kAhead && next_prefetch + kAhead < readable; next_prefetch += kLine)
+      hwy::Prefetch(xb + next_prefetch + kAhead);
+    VI vmax = hn::Zero(di);
+    std::size_t k = 0;
+    for (; k + N <= m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(di, xb + s + k), abs_mask));
+    if (k < m) {
+      alignas(64) std::int32_t buf[hn::MaxLanes(di)] = {};
+      for (std::size_t i = 0; k + i < m; ++i) buf[i] = xb[s + k + i];
+      vmax = hn::Max(vmax, hn::And(hn::Load(di, buf), abs_mask));
+    }
+    const auto amax = static_cast<std::uint32_t>(hn::GetLane(hn::MaxOfLanes(di, vmax)));
+    if (amax < amax_min || amax >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
+      status[j] = 3;
+      continue;
+    }
+    const int e = t.exponent(amax);
+    scale_codes[j * scale_stride] = static_cast<std::uint8_t>(e + 127);
+    const float sc = std::bit_cast<float>(e == 127 ? 0x00400000u : static_cast<std::uint32_t>(127 - e) << 23);
+    if (since_flush + m > kFlushElems) flush();
+    since_flush += m;
+    status[j] = encode_block_rne<F, BlockOp::e8m0_exact>(di, magnitude, x + s, m, sc, sat_below, codes + s, sat, fl);
+  }
+  flush();
+  return rc;
+}
+
+inline RunCounts MxRowRne(const QuantRne& c, const E8m0ExpTable& t, std::uint32_t amax_min, const float* x,
+                          std::size_t n, std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                          std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
+  switch (c.kind) {
+    case RneKind::e4m3fn:
+      return mx_row_rne<kRneE4m3fn>(c, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+    case RneKind::e5m2:
+      return mx_row_rne<kRneE5m2>(c, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+    case RneKind::e2m1fn:
+      return mx_row_rne<kRneE2m1fn>(c, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+    default: break;
+  }
+  return {};
 }
 
 /// The kernel of c.kind (simd/quant_simd.cpp's encode_blocks calls it only for a kind other than none).

@@ -27,6 +27,7 @@ namespace minifloat::simd {
 
 HWY_EXPORT(EncodeBlocksRne);
 HWY_EXPORT(AbsmaxBlocks);
+HWY_EXPORT(MxRowRne);
 
 namespace {
 std::uint32_t bits_of(float x) {
@@ -188,6 +189,55 @@ inline void lookup(const std::uint16_t* t, const std::uint32_t* key, std::size_t
 }
 }  // namespace
 
+namespace {
+// E8m0ExpTable of (rule, el) from the engine's e8m0_exponent (quant_simd.hpp), or false when a binade is
+// not a step of at most 1.
+bool build_e8m0_exp_table(ScaleRule rule, ElementType el, E8m0ExpTable& t) {
+  const auto f = [&](std::uint32_t bits) { return e8m0_exponent(rule, float_of(bits), el); };
+  for (std::uint32_t E = 1; E <= 254; ++E) {
+    const std::uint32_t b0 = E << 23, b1 = b0 | 0x7fffffu;
+    const int lo = f(b0), hi = f(b1);
+    if (hi != lo && hi != lo + 1) return false;
+    t.lo[E] = static_cast<std::int16_t>(lo);
+    t.hi[E] = static_cast<std::int16_t>(hi);
+    if (hi == lo) {
+      t.thr[E] = 0xffffffffu;
+      continue;
+    }
+    std::uint32_t a = b0, b = b1;  // f(a) = lo, f(b) = hi: the first bits with hi, by bisection
+    while (b - a > 1) {
+      const std::uint32_t mid = a + (b - a) / 2;
+      (f(mid) == lo ? a : b) = mid;
+    }
+    t.thr[E] = b;
+  }
+  t.thr[0] = t.thr[255] = 0xffffffffu;  // never read: plain blocks have a normal amax
+  return true;
+}
+std::vector<std::pair<std::pair<ScaleRule, ElementType>, std::unique_ptr<E8m0ExpTable>>> g_exp_tables;
+}  // namespace
+
+const E8m0ExpTable* e8m0_exp_table(ScaleRule rule, ElementType el) {
+  if (!is_e8m0_rule(rule)) return nullptr;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  for (const auto& [key, table] : g_exp_tables)
+    if (key.first == rule && key.second == el) return table.get();
+  auto t = std::make_unique<E8m0ExpTable>();
+  if (!build_e8m0_exp_table(rule, el, *t)) t.reset();
+  g_exp_tables.emplace_back(std::make_pair(rule, el), std::move(t));
+  return g_exp_tables.back().second.get();
+}
+
+bool rne_elements_run(const QuantKernel& k) {
+  return k.key == KeyKind::top_bits && k.rne.kind != RneKind::none && rne_kernel_runs(*k.table);
+}
+
+RunCounts mx_row_rne(const QuantKernel& k, const E8m0ExpTable& t, std::uint32_t amax_min, const float* x,
+                     std::size_t n, std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                     std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
+  return HWY_DYNAMIC_DISPATCH(MxRowRne)(k.rne, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+}
+
 const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
   if (el.kind == ElementKind::int8) {
     if (index_of(kModes, spec.rounding) < 0 || index_of(kPolicies, spec.overflow) < 0 || index_of(kProfiles, prof) < 0)
@@ -280,7 +330,7 @@ RunCounts encode_blocks_of(const QuantKernel& k, const float* x, std::size_t n, 
 
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback) {
-  if (k.key == KeyKind::top_bits && k.rne.kind != RneKind::none && rne_kernel_runs(*k.table)) {
+  if (rne_elements_run(k)) {
     RunCounts rc = HWY_DYNAMIC_DISPATCH(EncodeBlocksRne)(k.rne, x, n, first, bs, blocks, codes, fallback);
     // status 2 (quant-inl.h): a block with a non-finite x or y, redone by the table path
     const std::size_t nb = n <= first ? 1 : 1 + (n - first + bs - 1) / bs;

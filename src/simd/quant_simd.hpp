@@ -57,6 +57,25 @@ struct QuantKernel {
   const EncodeTable* table = nullptr;  ///< top_bits: the element's engine-built encode table
   QuantRne rne;
 };
+/// e8m0_exponent(rule, amax, el) (core/block_scale.hpp) of every normal binary32 amax, as a step per
+/// binade, found from the engine's function when the table is built: for the biased exponent E of
+/// amax (1 ≤ E ≤ 254), e = bits(amax) ≥ thr[E] ? hi[E] : lo[E]. Every E8M0 rule is non-decreasing in
+/// amax, so within a binade it takes the values at the binade's two ends; the table is kept only when
+/// they differ by at most 1 (then thr[E] is the first mantissa of hi[E], by bisection; thr = 2^32 − 1
+/// when lo = hi). tests/simd checks it against the engine at every binade's ends, around every step
+/// and at random mantissas, for every rule and element.
+struct E8m0ExpTable {
+  std::array<std::uint32_t, 256> thr{};
+  std::array<std::int16_t, 256> lo{}, hi{};
+  int exponent(std::uint32_t amax_bits) const noexcept {
+    const std::uint32_t E = amax_bits >> 23;
+    return amax_bits >= thr[E] ? hi[E] : lo[E];
+  }
+};
+/// The cached table of (rule, el), or nullptr when rule is not an E8M0 rule or some binade of the
+/// engine's function is not such a step.
+const E8m0ExpTable* e8m0_exp_table(ScaleRule rule, ElementType el);
+
 /// The cached kernel of (element, spec, prof, mn), built once per process; nullptr unless the
 /// element is floating and (format, spec, prof) is on encode_table's whitelist, or the element is
 /// int8 and spec is a deterministic mode of kModes with an overflow of kPolicies under a profile of
@@ -110,5 +129,24 @@ float pow2_neg(int e);
 /// fallback[j] = 1 for an e8m0_exact block that was not exact, else 0.
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback);
+
+/// Whether encode_blocks and mx_row_rne take k's arithmetic kernel now: k has one (QuantRne) and the FPU
+/// runs in its default rounding (rne_kernel_runs).
+bool rne_elements_run(const QuantKernel& k);
+
+/// The fused MX row (E8M0 rules, elements with a QuantRne kernel; simd/quant-inl.h): per block of the
+/// row (blocks as absmax_blocks: first, bs) the max of |x| bits; a "plain" block — amax finite with
+/// bits ≥ amax_min (≥ 2^−126: no NaN, no Inf, not zero, not subnormal, not below the policy's
+/// amax_epsilon), for which every special-block policy leaves e = e8m0_exponent(rule, amax, el) —
+/// gets e from `t`, its scale code e + 127 written to scale_codes[j · scale_stride], and its elements
+/// x · 2^−e encoded as encode_blocks' BlockOp::e8m0_exact. status[j]: 0 done (counted in the result);
+/// 1 plain, scale code written, but some x · 2^−e not exact (the caller runs the reference loop with e);
+/// 2 plain, scale code written, a non-finite y (the caller redoes the block); 3 not plain, nothing
+/// written (the caller's per-tile path: statistics, scale step, encode). Precondition: rne_elements_run(k).
+/// `readable` ≥ n: the elements readable from x on (software prefetch runs that far ahead, across the
+/// row's end: the next row of a piece follows it in memory).
+RunCounts mx_row_rne(const QuantKernel& k, const E8m0ExpTable& t, std::uint32_t amax_min, const float* x,
+                     std::size_t n, std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                     std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status);
 
 }  // namespace minifloat::simd

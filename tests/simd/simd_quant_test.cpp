@@ -322,6 +322,30 @@ TEST_F(SimdQuant, ElementPathWhitelist) {
   EXPECT_EQ(path("custom:4,3,7,signed,fn/1x32/e8m0fnu:ocp_floor", {}), mf::ArrayPath::simd);  // a descriptor equal to e4m3 is e4m3
 }
 
+// Which combinations take the arithmetic element kernel (simd::QuantRne, quant_simd.hpp): rne into e4m3fn,
+// e5m2 or e2m1fn where the element's encode table runs the rne kernel (EncodeTable::rne), under every
+// policy and profile of the whitelist (36 combinations); every other one the table. A combination whose
+// table failed QuantRne's checks would fall back silently to the table; this pins that none does.
+TEST_F(SimdQuant, RneElementKernelTakesTheStatedCombinations) {
+  int taken = 0;
+  for (const mf::Format f : mf::simd::kFormats)
+    for (const mf::Rounding m : mf::simd::kModes)
+      for (const mf::Overflow ov : mf::simd::kPolicies)
+        for (const mf::Profile& prof : mf::simd::kProfiles) {
+          const mf::RoundingSpec spec{.rounding = m, .overflow = ov};
+          const mf::ElementType el{mf::ElementKind::floating, f};
+          const mf::simd::QuantKernel* k = mf::simd::quant_kernel(el, spec, prof, mf::Mxint8Min::twos_complement);
+          ASSERT_NE(k, nullptr) << mf::format_name(f);
+          const mf::simd::EncodeTable* t = mf::simd::encode_table(f, spec, prof);
+          const bool stated = m == mf::Rounding::rne && t->rne.kind != mf::simd::RneKind::none &&
+                              (f == mf::formats::e4m3fn || f == mf::formats::e5m2 || f == mf::formats::e2m1fn);
+          EXPECT_EQ(k->rne.kind != mf::simd::RneKind::none, stated)
+              << mf::format_name(f) << " " << mf::name(m) << " " << mf::name(ov) << " profile " << mf::simd::index_of(mf::simd::kProfiles, prof);
+          taken += k->rne.kind != mf::simd::RneKind::none;
+        }
+  EXPECT_EQ(taken, 3 * 3 * 4);
+}
+
 // mxint8 (KeyKind::mxint8: representatives of |y| < 2^-8, |y| >= 4, NaN; 8 mantissa bits + sticky
 // between): every bf16 bit pattern in shuffled blocks of 32, and every bf16 sign and mantissa over
 // 24 binades ("windowed", so that every product is exact and each block's scale puts its smaller
