@@ -346,6 +346,40 @@ TEST_F(SimdQuant, RneElementKernelTakesTheStatedCombinations) {
   EXPECT_EQ(taken, 3 * 3 * 4);
 }
 
+// The fused MX rows' E8M0 exponent table (simd::E8m0ExpTable: a step per binade found by bisection of the
+// engine's e8m0_exponent) against the engine itself (oracle: core/block_scale.hpp e8m0_exponent), for every
+// E8M0 rule and element: at both ends of every binade, on both sides of every step, and at 64 random
+// mantissas per binade. A threshold one ulp off fails at "step − 1" or "step".
+TEST_F(SimdQuant, E8m0ExpTableEqualsTheEngine) {
+  std::mt19937 rng(11);
+  const mf::ElementType els[] = {mf::elements::e4m3fn, mf::elements::e5m2, mf::elements::e2m3fn, mf::elements::e3m2fn,
+                                 mf::elements::e2m1fn, mf::elements::mxint8};
+  int steps = 0;
+  for (const mf::ScaleRule rule : {mf::ScaleRule::ocp_floor, mf::ScaleRule::rceil, mf::ScaleRule::ceil, mf::ScaleRule::even,
+                                   mf::ScaleRule::tosa})
+    for (const mf::ElementType& el : els) {
+      const mf::simd::E8m0ExpTable* t = mf::simd::e8m0_exp_table(rule, el);
+      ASSERT_NE(t, nullptr) << mf::scale_rule_name(rule);
+      auto expect_at = [&](std::uint32_t bits, const char* where) {
+        EXPECT_EQ(t->exponent(bits), mf::e8m0_exponent(rule, f32_of(bits), el))
+            << mf::scale_rule_name(rule) << " amax bits 0x" << std::hex << bits << " (" << where << ")";
+      };
+      for (std::uint32_t E = 1; E <= 254; ++E) {
+        const std::uint32_t b0 = E << 23;
+        expect_at(b0, "binade start");
+        expect_at(b0 | 0x7fffffu, "binade end");
+        if (t->thr[E] != 0xffffffffu) {
+          ++steps;
+          expect_at(t->thr[E] - 1, "step - 1");
+          expect_at(t->thr[E], "step");
+        }
+        for (int k = 0; k < 64; ++k) expect_at(b0 | (rng() & 0x7fffffu), "random");
+        if (HasFailure()) return;
+      }
+    }
+  EXPECT_GT(steps, 0) << "every rule but ocp_floor has steps inside binades";
+}
+
 // mxint8 (KeyKind::mxint8: representatives of |y| < 2^-8, |y| >= 4, NaN; 8 mantissa bits + sticky
 // between): every bf16 bit pattern in shuffled blocks of 32, and every bf16 sign and mantissa over
 // 24 binades ("windowed", so that every product is exact and each block's scale puts its smaller
