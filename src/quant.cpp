@@ -724,15 +724,26 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       q.flushed += n.flushed;
     }
   };
-  // The fused MX rows (simd::mx_row_rne): E8M0 rules, an element with the arithmetic rne kernel, no
-  // quirks; a plain block's scale is e8m0_exponent's (every BlockPolicy leaves it so) from the engine's
-  // per-binade table. Rows whose segment has a cut end tile take the per-tile steps.
-  const simd::E8m0ExpTable* exp_table = nullptr;
-  if (fused && e8m0 && kern && opt_.mx_quirks == MxQuirks::none && simd::rne_elements_run(*kern))
-    exp_table = simd::e8m0_exp_table(q.rule, el);
-  const bool mx_fused = exp_table != nullptr;
+  // The fused rows (simd::fused_rows_rne) of E8M0 and NVFP4 tiles with an element that has the arithmetic
+  // rne kernel, no quirks (NVFP4: not fp32-order=exact). A plain block's scale is the rule's, which every
+  // BlockPolicy leaves as it is: E8M0 from the engine's per-binade table of e8m0_exponent, NVFP4 by
+  // nvfp4_block_scale_code_table's operations. Rows whose segment has a cut end tile take the per-tile steps.
+  simd::FusedScale fscale;
+  bool fused_kernel = false;
+  if (fused && kern && opt_.mx_quirks == MxQuirks::none && simd::rne_elements_run(*kern)) {
+    if (e8m0) {
+      fscale.e8m0 = simd::e8m0_exp_table(q.rule, el);
+      fused_kernel = fscale.e8m0 != nullptr;
+    } else if (two_level && !one_rounding) {
+      fscale.kind = simd::FusedScale::Kind::nvfp4;
+      fscale.nvfp4_factor = fmul_rn(q.tensor_encode_scale, frcp_rn(emax_f));
+      fscale.nvfp4_table = simd::nvfp4_scale_table();
+      fscale.nvfp4_enc = nvfp4_enc.data();
+      fused_kernel = true;
+    }
+  }
   // plain: amax ≥ 2^−126 and not below amax_epsilon (which would replace it)
-  const std::uint32_t amax_min =
+  fscale.amax_min =
       pol.amax_epsilon > 0.0f ? std::max(0x00800000u, detail::bit_cast<std::uint32_t>(pol.amax_epsilon)) : 0x00800000u;
   const std::size_t scale_stride = opt_.axis == BlockAxis::first ? q.scale_cols : 1;
   if (fused) {
@@ -758,12 +769,12 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         std::uint8_t f = 0;
         row_elements(r, b0 - p.col, b1 - p.col, &sc, &b, &f, n);
       };
-      const bool row_fused = mx_fused && !tile_cut(p.row + r0, tbf) && !tile_cut(p.row + r0, tbf + nb - 1);
+      const bool row_fused = fused_kernel && !tile_cut(p.row + r0, tbf) && !tile_cut(p.row + r0, tbf + nb - 1);
       for (std::size_t r = r0; r < r1; ++r) {
         const std::size_t ta = p.row + r;  // tA == 1
         if constexpr (std::is_same_v<T, float>) {
-          if (row_fused) {  // simd::mx_row_rne: plain blocks whole; the others (status) by the per-tile steps
-            const simd::RunCounts rc = simd::mx_row_rne(*kern, *exp_table, amax_min, v.data() + r * p.cols + c0, c1 - c0,
+          if (row_fused) {  // simd::fused_rows_rne: plain blocks whole; the others (status) by the per-tile steps
+            const simd::RunCounts rc = simd::fused_rows_rne(*kern, fscale, v.data() + r * p.cols + c0, c1 - c0,
                                                         v.size() - (r * p.cols + c0), first, tB,
                                                         q.scale_codes.data() + scale_index(ta, tbf), scale_stride,
                                                         codes.data() + r * p.cols + c0, fb.data());
@@ -773,7 +784,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
               if (fb[j] == 0) continue;
               const std::size_t tb = tbf + j;
               const std::size_t b0 = std::max(tb * tB, p.col + c0), b1 = std::min((tb + 1) * tB, p.col + c1);
-              if (fb[j] == 1) {  // e from the written scale code; some x·2^−e not exact: the reference loop
+              if (fb[j] == 1 && fscale.kind == simd::FusedScale::Kind::e8m0) {  // e from the written scale code; some x·2^−e not exact: the reference loop
                 TileScale sc{};
                 sc.e = q.scale_codes[scale_index(ta, tb)] - 127;
                 scalar_segment(r, b0, b1, sc, n);

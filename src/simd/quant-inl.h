@@ -6,8 +6,9 @@
 // magnitudes order as their bits); a block whose max is above +Inf's bits holds a NaN and is taken
 // again by the caller's scalar loop (its amax is over the non-NaN values).
 //
-// MxRowRne is simd::mx_row_rne: the same maxima, the E8M0 exponent of a plain block from the engine's
-// per-binade table (E8m0ExpTable) and its elements by encode_block_rne below, in one pass over the row.
+// FusedRowsRne is simd::fused_rows_rne: the same maxima, the scale of a plain block (the E8M0 exponent
+// from the engine's per-binade table E8m0ExpTable, or NVFP4's e4m3fn code from the engine's table) and
+// its elements by encode_block_rne below, in one pass over the row.
 //
 // EncodeBlocksRne, the arithmetic element kernel, is simd::encode_blocks (simd/quant_simd.hpp)
 // for the combinations of QuantRne — rne into e4m3fn, e5m2 or e2m1fn — and holds no rounding rule of
@@ -176,12 +177,28 @@ inline std::size_t AbsmaxBlocks(const float* HWY_RESTRICT x, std::size_t n, std:
   return j;
 }
 
-/// simd::mx_row_rne (quant_simd.hpp) for target F.
-template <const RneFormat& F>
-HWY_INLINE RunCounts mx_row_rne(const QuantRne& c, const E8m0ExpTable& t, std::uint32_t amax_min,
-                                const float* HWY_RESTRICT x, std::size_t n, std::size_t readable, std::size_t first, std::size_t bs,
-                                std::uint8_t* HWY_RESTRICT scale_codes, std::size_t scale_stride,
-                                std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
+/// The scale code and element multiplier of a plain block (FusedScale, quant_simd.hpp).
+template <FusedScale::Kind K>
+HWY_INLINE std::uint8_t fused_scale(const FusedScale& fs, std::uint32_t amax, float& s) {
+  if constexpr (K == FusedScale::Kind::e8m0) {
+    const int e = fs.e8m0->exponent(amax);
+    s = std::bit_cast<float>(e == 127 ? 0x00400000u : static_cast<std::uint32_t>(127 - e) << 23);  // 2^−e
+    return static_cast<std::uint8_t>(e + 127);
+  } else {
+    const float sv = std::bit_cast<float>(amax) * fs.nvfp4_factor;  // fmul_rn (core/fp32_ops.hpp)
+    const auto code = static_cast<std::uint8_t>(fs.nvfp4_table->entry[encode_key(std::bit_cast<std::uint32_t>(sv), fs.nvfp4_table->drop)]);
+    s = fs.nvfp4_enc[code];
+    return code;
+  }
+}
+
+/// simd::fused_rows_rne (quant_simd.hpp) for target F and scale kind K.
+template <const RneFormat& F, FusedScale::Kind K>
+HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, const float* HWY_RESTRICT x, std::size_t n,
+                                    std::size_t readable, std::size_t first, std::size_t bs,
+                                    std::uint8_t* HWY_RESTRICT scale_codes, std::size_t scale_stride,
+                                    std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
+  constexpr BlockOp kOp = K == FusedScale::Kind::e8m0 ? BlockOp::e8m0_exact : BlockOp::multiply;
   using DI = hn::ScalableTag<std::int32_t>;
   const DI di;
   using VI = hn::Vec<DI>;
@@ -220,31 +237,39 @@ HWY_INLINE RunCounts mx_row_rne(const QuantRne& c, const E8m0ExpTable& t, std::u
       vmax = hn::Max(vmax, hn::And(hn::Load(di, buf), abs_mask));
     }
     const auto amax = static_cast<std::uint32_t>(hn::GetLane(hn::MaxOfLanes(di, vmax)));
-    if (amax < amax_min || amax >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
+    if (amax < fs.amax_min || amax >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
       status[j] = 3;
       continue;
     }
-    const int e = t.exponent(amax);
-    scale_codes[j * scale_stride] = static_cast<std::uint8_t>(e + 127);
-    const float sc = std::bit_cast<float>(e == 127 ? 0x00400000u : static_cast<std::uint32_t>(127 - e) << 23);
+    float sc;
+    scale_codes[j * scale_stride] = fused_scale<K>(fs, amax, sc);
     if (since_flush + m > kFlushElems) flush();
     since_flush += m;
-    status[j] = encode_block_rne<F, BlockOp::e8m0_exact>(di, magnitude, x + s, m, sc, sat_below, codes + s, sat, fl);
+    status[j] = encode_block_rne<F, kOp>(di, magnitude, x + s, m, sc, sat_below, codes + s, sat, fl);
   }
   flush();
   return rc;
 }
 
-inline RunCounts MxRowRne(const QuantRne& c, const E8m0ExpTable& t, std::uint32_t amax_min, const float* x,
-                          std::size_t n, std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
-                          std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
+template <const RneFormat& F>
+HWY_INLINE RunCounts fused_rows_rne_of(const QuantRne& c, const FusedScale& fs, const float* x, std::size_t n,
+                                       std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                                       std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
+  if (fs.kind == FusedScale::Kind::e8m0)
+    return fused_rows_rne<F, FusedScale::Kind::e8m0>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+  return fused_rows_rne<F, FusedScale::Kind::nvfp4>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+}
+
+inline RunCounts FusedRowsRne(const QuantRne& c, const FusedScale& fs, const float* x, std::size_t n, std::size_t readable,
+                              std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
+                              std::uint8_t* codes, std::uint8_t* status) {
   switch (c.kind) {
     case RneKind::e4m3fn:
-      return mx_row_rne<kRneE4m3fn>(c, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+      return fused_rows_rne_of<kRneE4m3fn>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
     case RneKind::e5m2:
-      return mx_row_rne<kRneE5m2>(c, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+      return fused_rows_rne_of<kRneE5m2>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
     case RneKind::e2m1fn:
-      return mx_row_rne<kRneE2m1fn>(c, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+      return fused_rows_rne_of<kRneE2m1fn>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
     default: break;
   }
   return {};

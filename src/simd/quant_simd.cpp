@@ -27,7 +27,7 @@ namespace minifloat::simd {
 
 HWY_EXPORT(EncodeBlocksRne);
 HWY_EXPORT(AbsmaxBlocks);
-HWY_EXPORT(MxRowRne);
+HWY_EXPORT(FusedRowsRne);
 
 namespace {
 std::uint32_t bits_of(float x) {
@@ -232,10 +232,10 @@ bool rne_elements_run(const QuantKernel& k) {
   return k.key == KeyKind::top_bits && k.rne.kind != RneKind::none && rne_kernel_runs(*k.table);
 }
 
-RunCounts mx_row_rne(const QuantKernel& k, const E8m0ExpTable& t, std::uint32_t amax_min, const float* x,
-                     std::size_t n, std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
-                     std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
-  return HWY_DYNAMIC_DISPATCH(MxRowRne)(k.rne, t, amax_min, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n, std::size_t readable,
+                         std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
+                         std::uint8_t* codes, std::uint8_t* status) {
+  return HWY_DYNAMIC_DISPATCH(FusedRowsRne)(k.rne, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
 }
 
 const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
@@ -282,8 +282,13 @@ std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std:
   return nb;
 }
 
-std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {
+const EncodeTable* nvfp4_scale_table() {
   static const EncodeTable* const t = encode_table(formats::e4m3fn, {Rounding::rne, Overflow::satfinite}, profiles::ocp);
+  return t;
+}
+
+std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {
+  const EncodeTable* const t = nvfp4_scale_table();
   const float sv = fmul_rn(amax, fmul_rn(s_enc, frcp_rn(elem_max)));
   return static_cast<std::uint8_t>(t->entry[key_of<KeyKind::top_bits>(bits_of(sv), t->drop)]);
 }

@@ -130,23 +130,39 @@ float pow2_neg(int e);
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback);
 
-/// Whether encode_blocks and mx_row_rne take k's arithmetic kernel now: k has one (QuantRne) and the FPU
-/// runs in its default rounding (rne_kernel_runs).
+/// The scale step of a plain block in fused_rows_rne, from the block's amax (binary32 bits A):
+///  - e8m0: e = e8m0->exponent(A), scale code e + 127, elements x · 2^−e as BlockOp::e8m0_exact;
+///  - nvfp4: the scale code is nvfp4_block_scale_code_table's: s = fl32(amax · nvfp4_factor) with
+///    nvfp4_factor = fl32(s_enc · fl32(1/elem_max)), then e4m3fn (rne, satfinite, ocp) from the engine's
+///    table `nvfp4_table`; elements fl32(x · nvfp4_enc[code]) as BlockOp::multiply.
+/// A block is plain when amax_min ≤ A < +Inf's bits: no NaN, no Inf, and (amax_min ≥ 2^−126 and ≥
+/// the policy's amax_epsilon, the caller's choice) no zero, subnormal or epsilon block — those for which
+/// every special-block policy leaves the scale to the rule.
+struct FusedScale {
+  enum class Kind : std::uint8_t { e8m0, nvfp4 } kind = Kind::e8m0;
+  std::uint32_t amax_min = 0x00800000u;
+  const E8m0ExpTable* e8m0 = nullptr;
+  float nvfp4_factor = 1.0f;
+  const EncodeTable* nvfp4_table = nullptr;
+  const float* nvfp4_enc = nullptr;  ///< 256 element multipliers by scale code
+};
+/// The e4m3fn (rne, satfinite, ocp) encode table of NVFP4's block scales (FusedScale::nvfp4_table).
+const EncodeTable* nvfp4_scale_table();
+
+/// Whether encode_blocks and fused_rows_rne take k's arithmetic kernel now: k has one (QuantRne) and the
+/// FPU runs in its default rounding (rne_kernel_runs).
 bool rne_elements_run(const QuantKernel& k);
 
-/// The fused MX row (E8M0 rules, elements with a QuantRne kernel; simd/quant-inl.h): per block of the
-/// row (blocks as absmax_blocks: first, bs) the max of |x| bits; a "plain" block — amax finite with
-/// bits ≥ amax_min (≥ 2^−126: no NaN, no Inf, not zero, not subnormal, not below the policy's
-/// amax_epsilon), for which every special-block policy leaves e = e8m0_exponent(rule, amax, el) —
-/// gets e from `t`, its scale code e + 127 written to scale_codes[j · scale_stride], and its elements
-/// x · 2^−e encoded as encode_blocks' BlockOp::e8m0_exact. status[j]: 0 done (counted in the result);
-/// 1 plain, scale code written, but some x · 2^−e not exact (the caller runs the reference loop with e);
-/// 2 plain, scale code written, a non-finite y (the caller redoes the block); 3 not plain, nothing
-/// written (the caller's per-tile path: statistics, scale step, encode). Precondition: rne_elements_run(k).
-/// `readable` ≥ n: the elements readable from x on (software prefetch runs that far ahead, across the
-/// row's end: the next row of a piece follows it in memory).
-RunCounts mx_row_rne(const QuantKernel& k, const E8m0ExpTable& t, std::uint32_t amax_min, const float* x,
-                     std::size_t n, std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
-                     std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status);
+/// The fused rows of one-row tiles (simd/quant-inl.h): per block of the row (blocks as absmax_blocks:
+/// first, bs) the max of |x| bits; a plain block (FusedScale) gets its scale code written to
+/// scale_codes[j · scale_stride] and its elements encoded as encode_blocks does for its BlockOp.
+/// status[j]: 0 done (counted in the result); 1 plain, scale code written, some x · 2^−e not exact (the
+/// caller runs the reference loop with e); 2 plain, scale code written, a non-finite y (the caller redoes
+/// the block); 3 not plain, nothing written (the caller's per-tile path: statistics, scale step, encode).
+/// Precondition: rne_elements_run(k). `readable` ≥ n: the elements readable from x on (software
+/// prefetch runs that far ahead, across the row's end: the next row of a piece follows it in memory).
+RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n, std::size_t readable,
+                         std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
+                         std::uint8_t* codes, std::uint8_t* status);
 
 }  // namespace minifloat::simd
