@@ -865,9 +865,9 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
                  ? 0.0
                  : element_value(q_.element, static_cast<std::uint8_t>(c));
   const std::size_t tA = tile_rows_, tB = tile_cols_;
-  // The fast path's NVFP4 block scales: block_scale_value of each of the 256 scale codes, once per call in
-  // place of one engine decode of the E4M3 code per block (the same function of the same arguments).
-  const bool nv_table = path_ == ArrayPath::simd && q_.rule == ScaleRule::nvfp4;
+  // The fast path's NVFP4 and E8M0 block scales: block_scale_value of each of the 256 scale codes, once per
+  // call in place of one engine decode of the scale code per block (the same function of the same arguments).
+  const bool nv_table = path_ == ArrayPath::simd && (q_.rule == ScaleRule::nvfp4 || is_e8m0_rule(q_.rule));
   std::array<double, 256> nv{};
   if (nv_table) {
     QuantizedTensor one;  // one tile holding code c, under this tensor's decode scale
@@ -881,8 +881,8 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
   }
   for (std::size_t r = 0; r < p.rows; ++r) {
     const std::size_t ta = (p.row + r) / tA;
-    for (std::size_t b0 = p.col; b0 < p.col + p.cols;) {
-      const std::size_t tb = b0 / tB, b1 = std::min((tb + 1) * tB, p.col + p.cols);
+    for (std::size_t b0 = p.col, tb = p.col / tB; b0 < p.col + p.cols; ++tb) {  // tile tb holds b0
+      const std::size_t b1 = std::min((tb + 1) * tB, p.col + p.cols);
       const std::size_t t = scale_index(ta, tb);
       const double sv = nv_table ? nv[q_.scale_codes.at(t)] : block_scale_value(q_, t, ftz);
       const std::size_t off = r * p.cols - p.col;
