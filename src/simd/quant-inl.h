@@ -94,22 +94,23 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
   return 0;
 }
 
-template <const RneFormat& F>
-HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n,
-                                       std::size_t first, std::size_t bs, const RowBlock* HWY_RESTRICT blocks,
-                                       std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
-  using DI = hn::ScalableTag<std::int32_t>;
-  const DI di;
-  using VI = hn::Vec<DI>;
-  const RneMagnitude<F, DI> magnitude(di, c.max_code);
-  // |y| bits above this count as saturated (none when the overflow code is not finite)
-  const VI sat_below = hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
+/// The rne kernels' per-lane saturated and flushed counters (added to by encode_block_rne), summed into
+/// `rc` at least every 2^30 elements so that no i32 lane overflows (a block is < 2^31 elements).
+template <class DI>
+struct LaneCounts {
+  hn::Vec<DI> sat, fl;
   RunCounts rc;
-  VI sat = hn::Zero(di), fl = hn::Zero(di);
-  // The i32 lane counters are summed into rc at least every 2^30 elements (and a block is < 2^31).
-  constexpr std::size_t kFlushElems = std::size_t{1} << 30;
-  std::size_t since_flush = 0;
-  auto flush = [&]() HWY_ATTR {
+  std::size_t since = 0;
+  explicit HWY_INLINE LaneCounts(DI di) : sat(hn::Zero(di)), fl(hn::Zero(di)) {}
+  /// |y| bits above this count as saturated (none when the overflow code is not finite)
+  static HWY_INLINE hn::Vec<DI> sat_below(DI di, const QuantRne& c) {
+    return hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
+  }
+  HWY_INLINE void before_block(DI di, std::size_t m) {
+    if (since + m > (std::size_t{1} << 30)) sum(di);
+    since += m;
+  }
+  HWY_INLINE RunCounts sum(DI di) {
     alignas(64) std::int32_t lanes[2][hn::MaxLanes(di)];
     hn::Store(sat, di, lanes[0]);
     hn::Store(fl, di, lanes[1]);
@@ -119,60 +120,85 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
     }
     sat = hn::Zero(di);
     fl = hn::Zero(di);
-    since_flush = 0;
-  };
+    since = 0;
+    return rc;
+  }
+};
+
+/// Software prefetch kAhead elements ahead of the block being read (the hardware streamer stops at each
+/// 4 KiB page), one cache line at a time, never past `readable` elements of x.
+struct PrefetchAhead {
+  static constexpr std::size_t kAhead = 2048, kLine = 64 / sizeof(float);
+  const float* x;
+  std::size_t readable, next = 0;
+  HWY_INLINE void upto(std::size_t end) {
+    for (; next < end + kAhead && next + kAhead < readable; next += kLine) hwy::Prefetch(x + next + kAhead);
+  }
+};
+
+/// The max of the magnitude bits |x| of m elements (integer max; NaN bits are above +Inf's).
+HWY_INLINE std::uint32_t block_max_bits(const float* HWY_RESTRICT x, std::size_t m) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
+  const auto abs_mask = hn::Set(du, 0x7fffffffu);
+  auto vmax = hn::Zero(du);
+  std::size_t k = 0;
+  for (; k + N <= m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(du, xb + k), abs_mask));
+  if (k < m) {
+    alignas(64) std::uint32_t buf[hn::MaxLanes(du)] = {};
+    for (std::size_t i = 0; k + i < m; ++i) buf[i] = xb[k + i];
+    vmax = hn::Max(vmax, hn::And(hn::Load(du, buf), abs_mask));
+  }
+  return hn::GetLane(hn::MaxOfLanes(du, vmax));
+}
+
+template <const RneFormat& F>
+HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n,
+                                       std::size_t first, std::size_t bs, const RowBlock* HWY_RESTRICT blocks,
+                                       std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
+  using DI = hn::ScalableTag<std::int32_t>;
+  const DI di;
+  using VI = hn::Vec<DI>;
+  const RneMagnitude<F, DI> magnitude(di, c.max_code);
+  LaneCounts<DI> counts(di);
+  const VI sat_below = counts.sat_below(di, c);
   std::size_t j = 0;
   for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
     const std::size_t m = n - s < len ? n - s : len;
     const RowBlock b = blocks[j];
-    if (since_flush + m > kFlushElems) flush();
-    since_flush += m;
+    counts.before_block(di, m);
     std::uint8_t st = 0;
     switch (b.op) {
       case BlockOp::e8m0_exact:
         st = encode_block_rne<F, BlockOp::e8m0_exact>(di, magnitude, x + s, m, b.s, sat_below,
-                                                       codes + s, sat, fl);
+                                                       codes + s, counts.sat, counts.fl);
         break;
       case BlockOp::multiply:
         st = encode_block_rne<F, BlockOp::multiply>(di, magnitude, x + s, m, b.s, sat_below,
-                                                     codes + s, sat, fl);
+                                                     codes + s, counts.sat, counts.fl);
         break;
       case BlockOp::divide:
         st = encode_block_rne<F, BlockOp::divide>(di, magnitude, x + s, m, b.s, sat_below,
-                                                   codes + s, sat, fl);
+                                                   codes + s, counts.sat, counts.fl);
         break;
       case BlockOp::skip: break;
     }
     status[j] = st;
   }
-  flush();
-  return rc;
+  return counts.sum(di);
 }
 
 /// The magnitude bits max |x| of each block (blocks as simd::absmax_blocks: first, bs, cut at n) into
-/// out[j]; returns the number of blocks. Software prefetch 2048 elements ahead (the hardware streamer
-/// stops at each 4 KiB page), as encode_rne.
+/// out[j]; returns the number of blocks (PrefetchAhead within the n elements).
 inline std::size_t AbsmaxBlocks(const float* HWY_RESTRICT x, std::size_t n, std::size_t first, std::size_t bs,
                                 std::uint32_t* HWY_RESTRICT out) {
-  const hn::ScalableTag<std::uint32_t> du;
-  const std::size_t N = hn::Lanes(du);
-  const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
-  const auto abs_mask = hn::Set(du, 0x7fffffffu);
-  constexpr std::size_t kAhead = 2048, kLine = 64 / sizeof(float);
-  std::size_t j = 0, next_prefetch = 0;
+  PrefetchAhead ahead{x, n};
+  std::size_t j = 0;
   for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
     const std::size_t m = n - s < len ? n - s : len;
-    for (; next_prefetch < s + m + kAhead && next_prefetch + kAhead < n; next_prefetch += kLine)
-      hwy::Prefetch(xb + next_prefetch + kAhead);
-    auto vmax = hn::Zero(du);
-    std::size_t k = 0;
-    for (; k + N <= m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(du, xb + s + k), abs_mask));
-    if (k < m) {
-      alignas(64) std::uint32_t buf[hn::MaxLanes(du)] = {};
-      for (std::size_t i = 0; k + i < m; ++i) buf[i] = xb[s + k + i];
-      vmax = hn::Max(vmax, hn::And(hn::Load(du, buf), abs_mask));
-    }
-    out[j] = hn::GetLane(hn::MaxOfLanes(du, vmax));
+    ahead.upto(s + m);
+    out[j] = block_max_bits(x + s, m);
   }
   return j;
 }
@@ -202,53 +228,25 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   using DI = hn::ScalableTag<std::int32_t>;
   const DI di;
   using VI = hn::Vec<DI>;
-  const std::size_t N = hn::Lanes(di);
   const RneMagnitude<F, DI> magnitude(di, c.max_code);
-  const VI sat_below = hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
-  const VI abs_mask = hn::Set(di, 0x7fffffff);
-  const auto* xb = reinterpret_cast<const std::int32_t*>(x);
-  RunCounts rc;
-  VI sat = hn::Zero(di), fl = hn::Zero(di);
-  constexpr std::size_t kFlushElems = std::size_t{1} << 30, kAhead = 2048, kLine = 64 / sizeof(float);
-  std::size_t since_flush = 0, next_prefetch = 0;
-  auto flush = [&]() HWY_ATTR {
-    alignas(64) std::int32_t lanes[2][hn::MaxLanes(di)];
-    hn::Store(sat, di, lanes[0]);
-    hn::Store(fl, di, lanes[1]);
-    for (std::size_t i = 0; i < N; ++i) {
-      rc.saturated += static_cast<std::uint32_t>(lanes[0][i]);
-      rc.flushed += static_cast<std::uint32_t>(lanes[1][i]);
-    }
-    sat = hn::Zero(di);
-    fl = hn::Zero(di);
-    since_flush = 0;
-  };
+  LaneCounts<DI> counts(di);
+  const VI sat_below = counts.sat_below(di, c);
+  PrefetchAhead ahead{x, readable};
   std::size_t j = 0;
   for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
     const std::size_t m = n - s < len ? n - s : len;
-    for (; next_prefetch < s + m + kAhead && next_prefetch + kAhead < readable; next_prefetch += kLine)
-      hwy::Prefetch(xb + next_prefetch + kAhead);
-    VI vmax = hn::Zero(di);
-    std::size_t k = 0;
-    for (; k + N <= m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(di, xb + s + k), abs_mask));
-    if (k < m) {
-      alignas(64) std::int32_t buf[hn::MaxLanes(di)] = {};
-      for (std::size_t i = 0; k + i < m; ++i) buf[i] = xb[s + k + i];
-      vmax = hn::Max(vmax, hn::And(hn::Load(di, buf), abs_mask));
-    }
-    const auto amax = static_cast<std::uint32_t>(hn::GetLane(hn::MaxOfLanes(di, vmax)));
+    ahead.upto(s + m);
+    const std::uint32_t amax = block_max_bits(x + s, m);
     if (amax < fs.amax_min || amax >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
       status[j] = 3;
       continue;
     }
     float sc;
     scale_codes[j * scale_stride] = fused_scale<K>(fs, amax, sc);
-    if (since_flush + m > kFlushElems) flush();
-    since_flush += m;
-    status[j] = encode_block_rne<F, kOp>(di, magnitude, x + s, m, sc, sat_below, codes + s, sat, fl);
+    counts.before_block(di, m);
+    status[j] = encode_block_rne<F, kOp>(di, magnitude, x + s, m, sc, sat_below, codes + s, counts.sat, counts.fl);
   }
-  flush();
-  return rc;
+  return counts.sum(di);
 }
 
 template <const RneFormat& F>
