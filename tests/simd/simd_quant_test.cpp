@@ -514,7 +514,12 @@ TEST_F(SimdQuant, ErrorStatsEqualTheSerialDefinition) {
 RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
   const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4",
                          "fp8_row", "fp8_1x128", "fp8_tensor", "fp8_1x128_ue8m0"};
-  const mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 10)]);
+  mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 10)]);
+  // the rule of the scheme's family, and sometimes an amax epsilon (the fused rows' "plain" bound)
+  const std::vector<mf::ScaleRule> rules = family_rules(s.rule);
+  s.rule = rules[*rc::gen::inRange<std::size_t>(0, rules.size())];
+  const float epsilons[] = {0.0f, 0.0f, 1e-4f, 0x1p-100f};
+  s.policy.amax_epsilon = epsilons[*rc::gen::inRange(0, 4)];
   const std::size_t rows = *rc::gen::inRange<std::size_t>(1, 5), cols = *rc::gen::inRange<std::size_t>(1, 100);
   const auto gen_value = rc::gen::oneOf(
       rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), [](std::uint32_t b) { return std::bit_cast<float>(b); }),
@@ -526,9 +531,13 @@ RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
   const mf::Rounding modes[] = {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz, mf::Rounding::rtp,
                                 mf::Rounding::rtn, mf::Rounding::rto};
   mf::QuantOptions opt;
-  opt.rounding = {.rounding = modes[*rc::gen::inRange(0, 6)], .overflow = mf::Overflow::satfinite};
-  const Outcome ref = run({rows, cols}, x, s, opt, mf::ArrayPath::engine, 1, 1 << 20);
-  const Outcome fast = run({rows, cols}, x, s, opt, mf::ArrayPath::simd, 2, 1 << 20);
+  const mf::Overflow policies[] = {mf::Overflow::nonsat, mf::Overflow::satfinite, mf::Overflow::satpropagate};
+  opt.rounding = {.rounding = modes[*rc::gen::inRange(0, 6)], .overflow = policies[*rc::gen::inRange(0, 3)]};
+  opt.axis = *rc::gen::element(mf::BlockAxis::last, mf::BlockAxis::first);
+  // whole tensor, or pieces that may cut rows and tiles (first pass)
+  const std::size_t piece = *rc::gen::element(std::size_t{1} << 20, std::size_t{1} + *rc::gen::inRange<std::size_t>(0, rows * cols));
+  const Outcome ref = run({rows, cols}, x, s, opt, mf::ArrayPath::engine, 1, piece);
+  const Outcome fast = run({rows, cols}, x, s, opt, mf::ArrayPath::simd, 2, piece);
   RC_ASSERT(fast.path == mf::ArrayPath::simd);
   RC_ASSERT(same_bytes(ref.codes, fast.codes));
   RC_ASSERT(same_bytes(ref.q.scale_codes, fast.q.scale_codes));
