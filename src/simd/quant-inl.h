@@ -232,19 +232,39 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   LaneCounts<DI> counts(di);
   const VI sat_below = counts.sat_below(di, c);
   PrefetchAhead ahead{x, readable};
-  std::size_t j = 0;
-  for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
-    const std::size_t m = n - s < len ? n - s : len;
-    ahead.upto(s + m);
-    const std::uint32_t amax = block_max_bits(x + s, m);
-    if (amax < fs.amax_min || amax >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
-      status[j] = 3;
-      continue;
+  // kGroup blocks at a time in three passes (the maxima, the scale steps, the elements), so that the
+  // blocks' reductions and table steps do not wait on each other (the group stays in L1).
+  constexpr std::size_t kGroup = 32;
+  std::uint32_t amax[kGroup];
+  float scale[kGroup];
+  std::size_t start[kGroup + 1];
+  std::size_t j0 = 0;
+  for (std::size_t s0 = 0, len0 = first; s0 < n; j0 += kGroup) {
+    std::size_t g = 0, s = s0, len = len0;
+    for (; g < kGroup && s < n; ++g, s += len, len = bs) {
+      const std::size_t m = n - s < len ? n - s : len;
+      ahead.upto(s + m);
+      start[g] = s;
+      amax[g] = block_max_bits(x + s, m);
     }
-    float sc;
-    scale_codes[j * scale_stride] = fused_scale<K>(fs, amax, sc);
-    counts.before_block(di, m);
-    status[j] = encode_block_rne<F, kOp>(di, magnitude, x + s, m, sc, sat_below, codes + s, counts.sat, counts.fl);
+    start[g] = s < n ? s : n;
+    for (std::size_t k = 0; k < g; ++k) {
+      if (amax[k] < fs.amax_min || amax[k] >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
+        status[j0 + k] = 3;
+        continue;
+      }
+      status[j0 + k] = 0;
+      scale_codes[(j0 + k) * scale_stride] = fused_scale<K>(fs, amax[k], scale[k]);
+    }
+    for (std::size_t k = 0; k < g; ++k) {
+      if (status[j0 + k] != 0) continue;
+      const std::size_t m = start[k + 1] - start[k];
+      counts.before_block(di, m);
+      status[j0 + k] = encode_block_rne<F, kOp>(di, magnitude, x + start[k], m, scale[k], sat_below, codes + start[k],
+                                                counts.sat, counts.fl);
+    }
+    s0 = s;
+    len0 = len;
   }
   return counts.sum(di);
 }
