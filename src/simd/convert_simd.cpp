@@ -115,7 +115,7 @@ RneKernel rne_kernel_for(const EncodeTable& t, Format to, const RoundingSpec& sp
   const std::uint32_t sign_bit = kind == RneKind::e8m0fnu ? 0 : 1u << (to.bits - 1);
   const int M = to.mantissa_bits;
   // The positive keys of finite values, in increasing |x|: overflow must start at one key and stay.
-  const std::uint32_t finite_keys = std::uint32_t{0xFF} << (M + 3);  // key >> (M + 3) is the f32 exponent
+  const std::uint32_t finite_keys = encode_finite_keys(M);
   std::uint32_t first_ovf = finite_keys;
   for (std::uint32_t key = 0; key < finite_keys; ++key) {
     const bool ovf = (flags_of(t.entry[key]) & flag_overflow) != 0;
@@ -133,7 +133,7 @@ RneKernel rne_kernel_for(const EncodeTable& t, Format to, const RoundingSpec& sp
   if (kind == RneKind::e8m0fnu) {
     if ((entry(0x3FC00000u) & 0xFF) != 0x80 || (entry(0x40400000u) & 0xFF) != 0x81) return k;  // 1.5, 3: ties up
     const unsigned neg = entry(0xBF800000u);
-    const std::uint32_t neg_keys = std::uint32_t{1} << (M + 11);
+    const std::uint32_t neg_keys = encode_sign_key(M);
     const bool nan = (neg & 0xFF) == 0xFF;
     for (std::uint32_t key = std::uint32_t{1} << (M + 3); key < finite_keys; ++key)  // normal f32 |x|
       if (t.entry[key | neg_keys] != (nan ? neg : t.entry[key])) return k;
@@ -142,7 +142,7 @@ RneKernel rne_kernel_for(const EncodeTable& t, Format to, const RoundingSpec& sp
   } else {
     const std::uint32_t emin_bits = static_cast<std::uint32_t>(1 - to.bias + 127) << 23;
     if (flags_of(entry(emin_bits - (2u << 23) + 1)) != (flag_underflow | flag_inexact)) return k;  // 2^(emin-2)(1+2^-23)
-    const std::uint32_t neg_keys = std::uint32_t{1} << (M + 11);
+    const std::uint32_t neg_keys = encode_sign_key(M);
     for (std::uint32_t key = first_ovf; key < finite_keys; ++key)
       if (t.entry[key | neg_keys] != (top | sign_bit)) return k;
   }

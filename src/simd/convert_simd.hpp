@@ -64,6 +64,11 @@ inline std::uint32_t encode_key(std::uint32_t x, int drop) {
   const std::uint32_t low = x & ((std::uint32_t{1} << drop) - 1);
   return ((x >> drop) << 1) | (low != 0 ? 1u : 0u);
 }
+/// The key layout for a target with M mantissa bits (key = sign · exponent · M + 2 mantissa bits · sticky):
+/// the positive finite binary32 values have the keys below encode_finite_keys(M) (key >> (M + 3) is the
+/// exponent field), and encode_sign_key(M) is the sign bit of a key.
+constexpr std::uint32_t encode_finite_keys(int M) { return std::uint32_t{0xFF} << (M + 3); }
+constexpr std::uint32_t encode_sign_key(int M) { return std::uint32_t{1} << (M + 11); }
 /// The arithmetic decode of DecodeU8 (simd/convert-inl.h) for one (format, profile), in 32-bit lanes:
 ///   s   = (code << sign_shift) & sign_mask                       (the sign at bit 31, or 0)
 ///   mag = code & mag_mask

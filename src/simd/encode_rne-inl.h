@@ -102,6 +102,14 @@ struct RneMagnitude {
   }
 };
 
+/// A signed target's code: magnitude `mag` with the sign bit of the binary32 bits `x` moved to F's sign bit.
+template <const RneFormat& F, class DI>
+HWY_INLINE hn::Vec<DI> with_sign(DI di, hn::Vec<DI> mag, hn::Vec<DI> x) {
+  static_assert(F.sign_bit == 0x80 || F.sign_bit == 0x8);
+  constexpr int kShift = F.sign_bit == 0x80 ? 24 : 28;
+  return hn::Or(mag, hn::And(hn::ShiftRight<kShift>(x), hn::Set(di, static_cast<std::int32_t>(F.sign_bit))));
+}
+
 /// Stores 4 vectors of i32 codes (each in [0, 255]; for signed targets without the sign, which comes
 /// from the sign bits of the binary32 inputs x0..x3) as 4·Lanes bytes.
 template <const RneFormat& F, class DI, class V>
@@ -128,10 +136,7 @@ HWY_INLINE void store_codes4(DI di, V c0, V c1, V c2, V c3, V x0, V x1, V x2, V 
   const V* const xs[4] = {&x0, &x1, &x2, &x3};
   for (std::size_t v = 0; v < 4; ++v) {
     V c = *cs[v];
-    if constexpr (F.sign_bit != 0) {
-      constexpr int kShift = F.sign_bit == 0x80 ? 24 : 28;
-      c = hn::Or(c, hn::And(hn::ShiftRight<kShift>(*xs[v]), hn::Set(di, static_cast<std::int32_t>(F.sign_bit))));
-    }
+    if constexpr (F.sign_bit != 0) c = with_sign<F>(di, c, *xs[v]);
     hn::StoreU(hn::DemoteTo(d8, c), d8, o + v * N);
   }
 #endif

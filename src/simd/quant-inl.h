@@ -59,8 +59,7 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
   const hn::RebindToUnsigned<DI> du;
   const hn::Rebind<std::uint8_t, DI> d8;
   const std::size_t N = hn::Lanes(di);
-  constexpr int kSignShift = F.sign_bit == 0x80 ? 24 : 28;
-  const VI abs_mask = hn::Set(di, 0x7fffffff), sign_bit = hn::Set(di, static_cast<std::int32_t>(F.sign_bit));
+  const VI abs_mask = hn::Set(di, 0x7fffffff);
   const auto sv = hn::Set(df, s);
   VI vmax = hn::Zero(di), bsat = hn::Zero(di), bfl = hn::Zero(di);
   auto vmin_u = hn::Set(du, 0xffffffffu);  // e8m0_exact: min of |y| bits over the lanes with x ≠ 0
@@ -74,7 +73,7 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
     if constexpr (Op == BlockOp::e8m0_exact)  // a zero x reads as 2^32 − 1
       vmin_u = hn::Min(vmin_u, hn::BitCast(du, hn::Or(ay, hn::VecFromMask(di, x_zero))));
     bfl = hn::Sub(bfl, hn::VecFromMask(di, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di)))));
-    return hn::DemoteTo(d8, hn::Or(mag, hn::And(hn::ShiftRight<kSignShift>(yi), sign_bit)));
+    return hn::DemoteTo(d8, with_sign<F>(di, mag, yi));
   };
   std::size_t k = 0;
   for (; k + N <= m; k += N) hn::StoreU(lane(hn::LoadU(df, x + k)), d8, o + k);
@@ -208,11 +207,10 @@ template <FusedScale::Kind K>
 HWY_INLINE std::uint8_t fused_scale(const FusedScale& fs, std::uint32_t amax, float& s) {
   if constexpr (K == FusedScale::Kind::e8m0) {
     const int e = fs.e8m0->exponent(amax);
-    s = std::bit_cast<float>(e == 127 ? 0x00400000u : static_cast<std::uint32_t>(127 - e) << 23);  // 2^−e
+    s = pow2_neg(e);
     return static_cast<std::uint8_t>(e + 127);
   } else {
-    const float sv = std::bit_cast<float>(amax) * fs.nvfp4_factor;  // fmul_rn (core/fp32_ops.hpp)
-    const auto code = static_cast<std::uint8_t>(fs.nvfp4_table->entry[encode_key(std::bit_cast<std::uint32_t>(sv), fs.nvfp4_table->drop)]);
+    const std::uint8_t code = nvfp4_scale_code(*fs.nvfp4_table, std::bit_cast<float>(amax), fs.nvfp4_factor);
     s = fs.nvfp4_enc[code];
     return code;
   }

@@ -54,7 +54,7 @@ QuantRne quant_rne_for(ElementType el, const EncodeTable& t, const QuantKernel& 
   for (std::uint32_t c = 0; c < (std::uint32_t{1} << f.bits); ++c)
     if ((element_value(el, static_cast<std::uint8_t>(c)) == 0.0) != ((c & ~sign_bit) == 0)) return r;
   const int M = f.mantissa_bits;
-  const std::uint32_t finite_keys = std::uint32_t{0xFF} << (M + 3), neg_keys = std::uint32_t{1} << (M + 11);
+  const std::uint32_t finite_keys = encode_finite_keys(M), neg_keys = encode_sign_key(M);
   const std::uint32_t first_ovf = encode_key(t.rne.ovf_min, t.drop);
   const unsigned sat_on = (k.entry[first_ovf] >> 8) & 1u;
   for (std::uint32_t key = 0; key < finite_keys; ++key) {
@@ -266,13 +266,12 @@ std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std:
   }
   // the magnitude bits' max per block in vectors (quant-inl.h); a block holding a NaN again here
   std::vector<std::uint32_t>& mx = absmax_scratch();
-  const std::size_t nb = n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
+  const std::size_t nb = block_count(n, first, bs);
   mx.resize(nb);
   HWY_DYNAMIC_DISPATCH(AbsmaxBlocks)(x, n, first, bs, mx.data());
   for (std::size_t j = 0; j < nb; ++j) {
     if (mx[j] > 0x7f800000u) {
-      const std::size_t s = j == 0 ? 0 : first + (j - 1) * bs;
-      out[j] = absmax_inline(x + s, std::min(j == 0 ? first : bs, n - s));
+      out[j] = absmax_inline(x + block_start(j, first, bs), block_length(j, n, first, bs));
       continue;
     }
     out[j].amax = float_of(mx[j]);
@@ -288,14 +287,9 @@ const EncodeTable* nvfp4_scale_table() {
 }
 
 std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {
-  const EncodeTable* const t = nvfp4_scale_table();
-  const float sv = fmul_rn(amax, fmul_rn(s_enc, frcp_rn(elem_max)));
-  return static_cast<std::uint8_t>(t->entry[key_of<KeyKind::top_bits>(bits_of(sv), t->drop)]);
+  return nvfp4_scale_code(*nvfp4_scale_table(), amax, fmul_rn(s_enc, frcp_rn(elem_max)));
 }
 
-float pow2_neg(int e) {
-  return e == 127 ? float_of(0x00400000u) : float_of(static_cast<std::uint32_t>(127 - e) << 23);
-}
 
 namespace {
 template <KeyKind K>
@@ -338,11 +332,11 @@ RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std
   if (rne_elements_run(k)) {
     RunCounts rc = HWY_DYNAMIC_DISPATCH(EncodeBlocksRne)(k.rne, x, n, first, bs, blocks, codes, fallback);
     // status 2 (quant-inl.h): a block with a non-finite x or y, redone by the table path
-    const std::size_t nb = n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
+    const std::size_t nb = block_count(n, first, bs);
     for (auto* p = static_cast<std::uint8_t*>(std::memchr(fallback, 2, nb)); p != nullptr;
          p = static_cast<std::uint8_t*>(std::memchr(p + 1, 2, nb - static_cast<std::size_t>(p + 1 - fallback)))) {
-      const std::size_t j = static_cast<std::size_t>(p - fallback), s = j == 0 ? 0 : first + (j - 1) * bs;
-      const std::size_t m = std::min(j == 0 ? first : bs, n - s);
+      const std::size_t j = static_cast<std::size_t>(p - fallback), s = block_start(j, first, bs);
+      const std::size_t m = block_length(j, n, first, bs);
       const RunCounts b = encode_blocks_of<KeyKind::top_bits>(k, x + s, m, m, m, blocks + j, codes + s, p);
       rc.saturated += b.saturated;
       rc.flushed += b.flushed;

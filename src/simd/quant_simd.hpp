@@ -8,12 +8,15 @@
 // The loops are plain C++ written branch-free for GCC's vectoriser (baseline x86-64), not Highway:
 // the time is in the table lookups (one scalar load per element), which no target changes.
 #pragma once
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "minifloat/core/block_scale.hpp"
+#include "minifloat/core/fp32_ops.hpp"
 #include "simd/convert_simd.hpp"
 
 namespace minifloat::simd {
@@ -92,12 +95,27 @@ struct AbsMax {
 /// is x[first + (j−1)·bs, first + j·bs) cut at n; out[j] the AbsMax of that block. Returns the
 /// number of blocks (first ≥ 1, bs ≥ 1; first ≥ n gives one block).
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out);
+/// The blocks of that layout: how many cover n ≥ 1 elements, where block j starts, and its length.
+inline std::size_t block_count(std::size_t n, std::size_t first, std::size_t bs) {
+  return n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
+}
+inline std::size_t block_start(std::size_t j, std::size_t first, std::size_t bs) { return j == 0 ? 0 : first + (j - 1) * bs; }
+inline std::size_t block_length(std::size_t j, std::size_t n, std::size_t first, std::size_t bs) {
+  const std::size_t s = block_start(j, first, bs);
+  return std::min(j == 0 ? first : bs, n - s);
+}
 
 /// nvfp4_block_scale_code(amax, s_enc, elem_max) of core/block_scale.hpp for a binary32 amax: the
 /// same binary32 operations s = fl32(amax · fl32(s_enc · fl32(1/elem_max))), then s → e4m3fn (rne,
 /// satfinite, ocp) read from the engine-built encode table of that combination (encode_table)
 /// instead of one round_pack call per block.
 std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max);
+/// Its step with the tensor's factor fl32(s_enc · fl32(1/elem_max)) already taken: fl32(amax · factor) →
+/// e4m3fn through `t` (nvfp4_scale_table()). One statement for the per-tile path and the fused rows.
+inline std::uint8_t nvfp4_scale_code(const EncodeTable& t, float amax, float factor) {
+  const float sv = fmul_rn(amax, factor);
+  return static_cast<std::uint8_t>(t.entry[encode_key(std::bit_cast<std::uint32_t>(sv), t.drop)]);
+}
 
 /// Element counts of a run, as quantize_element reports them per element.
 struct RunCounts {
@@ -120,7 +138,9 @@ struct RowBlock {
   BlockOp op = BlockOp::skip;
 };
 /// 2^−e as a binary32 for −127 ≤ e ≤ 127 (2^−127 is the subnormal 0x00400000).
-float pow2_neg(int e);
+inline float pow2_neg(int e) {
+  return std::bit_cast<float>(e == 127 ? 0x00400000u : static_cast<std::uint32_t>(127 - e) << 23);
+}
 /// Scale and encode the blocks of one row (blocks as absmax_blocks: first, bs) in one call, through
 /// the kernel's entry table (or its arithmetic kernel, QuantRne, when it has one and the FPU runs in
 /// its default rounding: rne_kernel_runs; a block holding a non-finite x or y is then redone by the
