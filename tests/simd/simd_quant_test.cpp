@@ -432,6 +432,51 @@ TEST_F(SimdQuant, Mxint8EveryBf16PatternEveryMode) {
   }
 }
 
+// The arithmetic rne element kernel and the fused rows (simd::QuantRne, simd::fused_rows_rne) on every
+// bf16 and every f16 bit pattern: bf16 shuffled (mostly NaN/Inf or inexact blocks: the fallbacks) and
+// windowed as above (every sign and mantissa, products normal: the kernel itself), f16 shuffled (every
+// product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4 and an FP32-scaled 1x128 scheme, rne under each
+// overflow policy, on every Highway target (satfinite) or the best one. Oracle: the scalar quant.cpp path.
+TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
+  std::vector<float> bf16(65536), windowed(65536), f16(65536);
+  for (std::uint32_t b = 0; b < 65536; ++b) {
+    bf16[b] = std::bit_cast<float>(b << 16);
+    const std::uint32_t e = ((b >> 7) & 0xffu) % 24 + 104;
+    windowed[b] = std::bit_cast<float>((b & 0x8000u) << 16 | e << 23 | (b & 0x7fu) << 16);
+    f16[b] = static_cast<float>(mf::to_double(mf::formats::f16, b));
+  }
+  std::shuffle(bf16.begin(), bf16.end(), std::mt19937(31));
+  std::shuffle(windowed.begin(), windowed.end(), std::mt19937(32));
+  std::shuffle(f16.begin(), f16.end(), std::mt19937(33));
+  const std::vector<std::size_t> shape{512, 128};
+  int combos = 0;
+  for (const char* n : {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp4", "nvfp4", "fp8_1x128"})
+    for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satfinite, mf::Overflow::satpropagate}) {
+      mf::QuantOptions opt;
+      opt.rounding = {.rounding = mf::Rounding::rne, .overflow = ov};
+      const mf::Scheme s = mf::parse_scheme(n);
+      const mf::simd::QuantKernel* k =
+          mf::simd::quant_kernel(s.element, opt.rounding, opt.profile, s.policy.mxint8_min);
+      ASSERT_TRUE(k != nullptr && k->rne.kind != mf::simd::RneKind::none) << n << " takes the rne element kernel";
+      std::vector<std::int64_t> targets{0};  // 0: the best target
+      if (ov == mf::Overflow::satfinite) targets = hwy::SupportedAndGeneratedTargets();
+      for (const std::int64_t target : targets) {
+        hwy::SetSupportedTargetsForTest(target);
+        const std::string what = std::string(n) + " " + std::string(mf::name(ov)) + " " +
+                                 (target ? hwy::TargetName(target) : "best");
+        bool fast = false;
+        expect_same(shape, bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
+        EXPECT_TRUE(fast) << what;
+        expect_same(shape, windowed, s, opt, 2, 1 << 20, what + " bf16 windowed");
+        expect_same(shape, f16, s, opt, 1, 1 << 20, what + " f16");
+        ++combos;
+        if (HasFailure()) return;
+      }
+      hwy::SetSupportedTargetsForTest(0);
+    }
+  EXPECT_GE(combos, 15);
+}
+
 // The fast NVFP4 scale step (simd::nvfp4_block_scale_code_table: binary32 operations + the
 // engine-built e4m3fn table) against core nvfp4_block_scale_code (round_pack), for every positive
 // finite bf16 amax and 20000 random positive finite binary32 amaxes, under the tensor scales
