@@ -152,6 +152,79 @@ HWY_INLINE std::uint32_t block_max_bits(const float* HWY_RESTRICT x, std::size_t
   return hn::GetLane(hn::MaxOfLanes(du, vmax));
 }
 
+/// Blocks of one element (column tiles, bs = first = 1): the lanes of encode_block_rne with each lane's
+/// own scale and operation from blocks[i] (RowBlock read as two 32-bit words, the op in the low byte of
+/// the second), and each lane's status as that one-element block's: 2 when y is ±Inf or NaN, else 1
+/// for e8m0_exact with a nonzero x and |y| < 2^−126, else 0; a skip lane has status 0, its code
+/// unspecified (the caller's); only lanes of status 0 and not skip are counted.
+template <const RneFormat& F>
+HWY_INLINE RunCounts encode_lanes_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n,
+                                      const RowBlock* HWY_RESTRICT blocks, std::uint8_t* HWY_RESTRICT codes,
+                                      std::uint8_t* HWY_RESTRICT status) {
+  static_assert(sizeof(RowBlock) == 8 && offsetof(RowBlock, s) == 0 && offsetof(RowBlock, op) == 4);
+  using DI = hn::ScalableTag<std::int32_t>;
+  const DI di;
+  using VI = hn::Vec<DI>;
+  const hn::RebindToFloat<DI> df;
+  const hn::RebindToUnsigned<DI> du;
+  const hn::Rebind<std::uint8_t, DI> d8;
+  const std::size_t N = hn::Lanes(di);
+  const RneMagnitude<F, DI> magnitude(di, c.max_code);
+  LaneCounts<DI> counts(di);
+  const VI sat_below = counts.sat_below(di, c), abs_mask = hn::Set(di, 0x7fffffff), op_mask = hn::Set(di, 0xff);
+  const VI op_e8m0 = hn::Set(di, static_cast<std::int32_t>(BlockOp::e8m0_exact)),
+           op_divide = hn::Set(di, static_cast<std::int32_t>(BlockOp::divide)),
+           op_skip = hn::Set(di, static_cast<std::int32_t>(BlockOp::skip));
+  const VI max_finite = hn::Set(di, 0x7f7fffff), min_normal = hn::Set(di, 0x00800000);
+  auto lane = [&](const std::uint32_t* HWY_RESTRICT w, const float* HWY_RESTRICT xs, std::uint8_t* HWY_RESTRICT o,
+                  std::uint8_t* HWY_RESTRICT st) HWY_ATTR {
+    hn::Vec<decltype(du)> sw, ow;
+    hn::LoadInterleaved2(du, w, sw, ow);
+    const VI op = hn::And(hn::BitCast(di, ow), op_mask);
+    const auto sv = hn::BitCast(df, sw);
+    const auto xf = hn::LoadU(df, xs);
+    auto yf = hn::Mul(xf, sv);
+    const auto is_div = hn::Eq(op, op_divide);
+    if (!hn::AllFalse(di, is_div)) yf = hn::IfThenElse(hn::RebindMask(df, is_div), hn::Div(xf, sv), yf);
+    const VI yi = hn::BitCast(di, yf);
+    const VI ay = hn::And(yi, abs_mask);
+    const VI mag = magnitude(ay);
+    const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
+    const auto bad2 = hn::Gt(ay, max_finite);
+    const auto bad1 = hn::AndNot(bad2, hn::And(hn::Eq(op, op_e8m0), hn::AndNot(x_zero, hn::Lt(ay, min_normal))));
+    const auto ok = hn::Not(hn::Or(hn::Or(bad1, bad2), hn::Eq(op, op_skip)));
+    counts.sat = hn::Sub(counts.sat, hn::VecFromMask(di, hn::And(ok, hn::Gt(ay, sat_below))));
+    counts.fl = hn::Sub(counts.fl, hn::VecFromMask(di, hn::And(ok, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di))))));
+    const VI s = hn::Or(hn::IfThenElseZero(bad2, hn::Set(di, 2)), hn::IfThenElseZero(bad1, hn::Set(di, 1)));
+    hn::StoreU(hn::DemoteTo(d8, with_sign<F>(di, mag, yi)), d8, o);
+    hn::StoreU(hn::DemoteTo(d8, s), d8, st);
+  };
+  const auto* words = reinterpret_cast<const std::uint32_t*>(blocks);
+  std::size_t k = 0;
+  for (; k + N <= n; k += N) {
+    if (k % (std::size_t{1} << 20) == 0) counts.before_block(di, std::size_t{1} << 20);
+    lane(words + 2 * k, x + k, codes + k, status + k);
+  }
+  if (k < n) {  // the last lanes through buffers: the pad lanes are skip
+    alignas(64) float in[hn::MaxLanes(df)] = {};
+    alignas(64) std::uint32_t w[2 * hn::MaxLanes(df)];
+    alignas(64) std::uint8_t out[hn::MaxLanes(d8)], st[hn::MaxLanes(d8)];
+    for (std::size_t j = 0; j < N; ++j) {
+      const bool real = k + j < n;
+      in[j] = real ? x[k + j] : 0.0f;
+      w[2 * j] = real ? words[2 * (k + j)] : 0u;
+      w[2 * j + 1] = real ? words[2 * (k + j) + 1] : static_cast<std::uint32_t>(BlockOp::skip);
+    }
+    counts.before_block(di, N);
+    lane(w, in, out, st);
+    for (std::size_t j = 0; k + j < n; ++j) {
+      codes[k + j] = out[j];
+      status[k + j] = st[j];
+    }
+  }
+  return counts.sum(di);
+}
+
 template <const RneFormat& F>
 HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n,
                                        std::size_t first, std::size_t bs, const RowBlock* HWY_RESTRICT blocks,
@@ -159,6 +232,7 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
   using DI = hn::ScalableTag<std::int32_t>;
   const DI di;
   using VI = hn::Vec<DI>;
+  if (bs == 1 && first == 1) return encode_lanes_rne<F>(c, x, n, blocks, codes, status);
   const RneMagnitude<F, DI> magnitude(di, c.max_code);
   LaneCounts<DI> counts(di);
   const VI sat_below = counts.sat_below(di, c);
@@ -192,6 +266,15 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
 /// out[j]; returns the number of blocks (PrefetchAhead within the n elements).
 inline std::size_t AbsmaxBlocks(const float* HWY_RESTRICT x, std::size_t n, std::size_t first, std::size_t bs,
                                 std::uint32_t* HWY_RESTRICT out) {
+  if (bs == 1 && first == 1) {  // blocks of one element (column tiles): each |x|, no reduction
+    const hn::ScalableTag<std::uint32_t> du;
+    const std::size_t N = hn::Lanes(du);
+    const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
+    std::size_t k = 0;
+    for (; k + N <= n; k += N) hn::StoreU(hn::And(hn::LoadU(du, xb + k), hn::Set(du, 0x7fffffffu)), du, out + k);
+    for (; k < n; ++k) out[k] = xb[k] & 0x7fffffffu;
+    return n;
+  }
   PrefetchAhead ahead{x, n};
   std::size_t j = 0;
   for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {

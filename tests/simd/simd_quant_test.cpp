@@ -557,9 +557,11 @@ TEST_F(SimdQuant, ErrorStatsEqualTheSerialDefinition) {
 
 // RapidCheck: random shapes, schemes, modes and boundary-biased binary32 values.
 RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
+  // (the last three: column tiles, whose blocks are one element per row: the per-lane kernel)
   const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4",
-                         "fp8_row", "fp8_1x128", "fp8_tensor", "fp8_1x128_ue8m0"};
-  mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 10)]);
+                         "fp8_row", "fp8_1x128", "fp8_tensor", "fp8_1x128_ue8m0",
+                         "fp8_channel", "e4m3fn/allx1/e8m0fnu:rceil", "e2m1fn/3x1/e8m0fnu:ocp_floor"};
+  mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 13)]);
   // the rule of the scheme's family, and sometimes an amax epsilon (the fused rows' "plain" bound)
   const std::vector<mf::ScaleRule> rules = family_rules(s.rule);
   s.rule = rules[*rc::gen::inRange<std::size_t>(0, rules.size())];
