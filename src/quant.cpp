@@ -879,14 +879,29 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
       nv[c] = block_scale_value(one, 0, ftz);
     }
   }
+  // the decode scales of the piece's tile columns [tb0, tb1) in the current tile row (a tile row of
+  // column tiles spans every row of the piece: its scales are decoded once, not once per element)
+  const std::size_t tb0 = p.col / tB, tb1 = (p.col + p.cols - 1) / tB + 1;
+  std::vector<double> sv(tb1 - tb0);
+  std::size_t sv_ta = SIZE_MAX;
   for (std::size_t r = 0; r < p.rows; ++r) {
     const std::size_t ta = (p.row + r) / tA;
-    for (std::size_t b0 = p.col, tb = p.col / tB; b0 < p.col + p.cols; ++tb) {  // tile tb holds b0
+    if (ta != sv_ta) {
+      for (std::size_t tb = tb0; tb < tb1; ++tb) {
+        const std::size_t t = scale_index(ta, tb);
+        sv[tb - tb0] = nv_table ? nv[q_.scale_codes.at(t)] : block_scale_value(q_, t, ftz);
+      }
+      sv_ta = ta;
+    }
+    const std::size_t off = r * p.cols - p.col;
+    if (tB == 1) {
+      for (std::size_t b = p.col; b < p.col + p.cols; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * sv[b - tb0]);
+      continue;
+    }
+    for (std::size_t b0 = p.col, tb = tb0; b0 < p.col + p.cols; ++tb) {  // tile tb holds b0
       const std::size_t b1 = std::min((tb + 1) * tB, p.col + p.cols);
-      const std::size_t t = scale_index(ta, tb);
-      const double sv = nv_table ? nv[q_.scale_codes.at(t)] : block_scale_value(q_, t, ftz);
-      const std::size_t off = r * p.cols - p.col;
-      for (std::size_t b = b0; b < b1; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * sv);
+      const double s = sv[tb - tb0];
+      for (std::size_t b = b0; b < b1; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * s);
       b0 = b1;
     }
   }
@@ -984,63 +999,61 @@ void ErrorStats::merge(const ErrorStats& o) {
 }
 
 namespace {
-// The reference loop of accumulate_errors (quant.hpp): element by element, in order.
-void accumulate_errors_serial(ErrorStats& s, const double* x, const double* deq, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(x[i])) continue;
-    if (!std::isfinite(deq[i])) {  // a finite input lost to NaN/Inf: its error is unbounded
-      ++s.nonfinite_out;
-      ++s.count;
-      s.signal += x[i] * x[i];
-      s.noise = std::numeric_limits<double>::infinity();
-      s.max_abs_err = std::numeric_limits<double>::infinity();
-      continue;
-    }
-    const double xv = x[i], e = xv - deq[i];
+// ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)): ErrorStats' combination of the lanes
+double combine_lanes(const std::array<double, 8>& l) { return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7])); }
+
+template <class X>
+void accumulate_errors_impl(ErrorStats& s, std::span<const X> x, std::span<const double> deq) {
+  if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
+  const std::size_t n = x.size();
+  const X* xs = x.data();
+  const double* ds = deq.data();
+  std::array<double, 8> sl = s.signal_lanes, nl = s.noise_lanes;
+  double mx = s.max_abs_err;
+  // element i of this call is element s.stream + i of the stream: lane (s.stream + i) mod 8
+  auto one = [&](std::size_t i) {
+    const std::size_t l = (s.stream + i) & 7;
+    const double xv = static_cast<double>(xs[i]);
+    if (!std::isfinite(xv)) return;
     ++s.count;
-    s.signal += xv * xv;
-    s.noise += e * e;
-    s.max_abs_err = std::max(s.max_abs_err, std::fabs(e));
+    sl[l] += xv * xv;
+    if (!std::isfinite(ds[i])) {  // a finite input lost to NaN/Inf: its error is unbounded
+      ++s.nonfinite_out;
+      nl[l] = std::numeric_limits<double>::infinity();
+      mx = std::numeric_limits<double>::infinity();
+      return;
+    }
+    const double e = xv - ds[i];
+    nl[l] += e * e;
+    mx = std::max(mx, std::fabs(e));
+  };
+  std::size_t i = 0;
+  for (; i < n && ((s.stream + i) & 7) != 0; ++i) one(i);
+  // whole groups of 8 lanes, a chunk at a time: a chunk of finite x and q in vectors (simd::error_sums8:
+  // each lane's adds in order, the same bits as `one`), else element by element
+  constexpr std::size_t kChunk = 512;
+  while (n - i >= 8) {
+    const std::size_t m = std::min(kChunk, (n - i) & ~std::size_t{7});
+    if (simd::error_sums8(xs + i, ds + i, m, sl.data(), nl.data(), mx)) s.count += m;
+    else
+      for (std::size_t k = 0; k < m; ++k) one(i + k);
+    i += m;
   }
+  for (; i < n; ++i) one(i);
+  s.stream += n;
+  s.signal_lanes = sl;
+  s.noise_lanes = nl;
+  s.signal = combine_lanes(sl);
+  s.noise = combine_lanes(nl);
+  s.max_abs_err = mx;
 }
 }  // namespace
 
 void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq) {
-  if (deq.size() != x.size()) throw Error("error_stats: sizes differ");
-  // The same sums in the same order as accumulate_errors_serial, in chunks: the terms x², (x − q)²
-  // and |x − q| of a chunk are computed first (branch-free, vectorised: each is one IEEE operation
-  // of the same operands, so the same bits), then added in element order; the max is order-free.
-  // A chunk holding a non-finite x or q takes the reference loop.
-  constexpr std::size_t kChunk = 512;
-  alignas(64) double xx[kChunk], ee[kChunk], ae[kChunk];
-  for (std::size_t c = 0; c < x.size(); c += kChunk) {
-    const std::size_t m = std::min(kChunk, x.size() - c);
-    const double* xs = x.data() + c;
-    const double* ds = deq.data() + c;
-    std::uint64_t nonfinite = 0;
-    for (std::size_t i = 0; i < m; ++i) {
-      const double xv = xs[i], e = xv - ds[i];
-      xx[i] = xv * xv;
-      ee[i] = e * e;
-      ae[i] = std::fabs(e);
-      // +0 for finite operands; NaN bits when either is Inf or NaN
-      nonfinite |= detail::bit_cast<std::uint64_t>((xv - xv) + (ds[i] - ds[i]));
-    }
-    if (nonfinite != 0) {
-      accumulate_errors_serial(s, xs, ds, m);
-      continue;
-    }
-    double sig = s.signal, noi = s.noise, mx = s.max_abs_err;
-    for (std::size_t i = 0; i < m; ++i) {
-      sig += xx[i];
-      noi += ee[i];
-      mx = std::max(mx, ae[i]);
-    }
-    s.signal = sig;
-    s.noise = noi;
-    s.max_abs_err = mx;
-    s.count += m;
-  }
+  accumulate_errors_impl(s, x, deq);
+}
+void accumulate_errors(ErrorStats& s, std::span<const float> x, std::span<const double> deq) {
+  accumulate_errors_impl(s, x, deq);
 }
 
 void finish_error_stats(ErrorStats& s, const QuantizedTensor& q) {
@@ -1063,8 +1076,10 @@ ErrorStats error_stats(std::span<const double> x, const QuantizedTensor& q, cons
   return s;
 }
 ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const std::vector<double>& deq) {
-  const std::vector<double> xd(x.begin(), x.end());
-  return error_stats(std::span<const double>(xd), q, deq);
+  ErrorStats s;
+  accumulate_errors(s, x, deq);
+  finish_error_stats(s, q);
+  return s;
 }
 
 // ---- delayed scaling ------------------------------------------------------------------------

@@ -31,6 +31,22 @@ std::string fmt_scale(double v) {
   if (f == 0.5) return fmt::format("2^{}", e - 1);
   return fmt::format("{:.3g}", v);
 }
+// The sub-pieces of p in its C order, each of at most kErrorChunk elements (whole rows while a row fits,
+// else parts of one row), with the offset of each in p: f(sub-piece, offset).
+template <class F>
+void for_subpieces(const QuantPiece& p, F f) {
+  constexpr std::size_t kErrorChunk = std::size_t{1} << 16;
+  if (p.rows == 0 || p.cols == 0) return;
+  if (p.cols <= kErrorChunk) {
+    const std::size_t k = kErrorChunk / p.cols;
+    for (std::size_t r = 0; r < p.rows; r += k) f(QuantPiece{p.row + r, p.col, std::min(k, p.rows - r), p.cols}, r * p.cols);
+    return;
+  }
+  for (std::size_t r = 0; r < p.rows; ++r)
+    for (std::size_t c = 0; c < p.cols; c += kErrorChunk)
+      f(QuantPiece{p.row + r, p.col + c, 1, std::min(kErrorChunk, p.cols - c)}, r * p.cols + c);
+}
+
 std::string scale_range(const ErrorStats& s) {
   if (!(s.scale_max > 0)) return "-";
   return fmt_scale(s.scale_min) + ".." + fmt_scale(s.scale_max);
@@ -237,13 +253,12 @@ int run_report(const ReportOptions& o) {
         // the same elements as the last load (a tensor of one piece, under every scheme): already here
         if (loaded.tensor == k && loaded.first == first && loaded.size == p.size()) return;
         loaded = {k, first, p.size()};
-        xd.resize(p.size());
         if (f64) {
+          xd.resize(p.size());
           rd.read(first, std::span<double>(xd), scratch);
         } else {
           xf.resize(p.size());
           rd.read(first, std::span<float>(xf), scratch);
-          for (std::size_t i = 0; i < xf.size(); ++i) xd[i] = xf[i];
         }
       };
       if (plan.first_pass)
@@ -260,9 +275,14 @@ int run_report(const ReportOptions& o) {
         codes.resize(p.size());
         if (f64) bq.quantize(p, std::span<const double>(xd), codes, threads);
         else bq.quantize(p, std::span<const float>(xf), codes, threads);
-        deq.resize(p.size());
-        bq.dequantize(p, codes, std::span<double>(deq));
-        accumulate_errors(st, xd, deq);
+        // the errors sub-piece by sub-piece (in the piece's C order: the same stream), so that the
+        // dequantized values stay in cache
+        for_subpieces(p, [&](const QuantPiece& sp, std::size_t at) {
+          deq.resize(sp.size());
+          bq.dequantize(sp, std::span<const std::uint8_t>(codes).subspan(at, sp.size()), std::span<double>(deq));
+          if (f64) accumulate_errors(st, std::span<const double>(xd).subspan(at, sp.size()), deq);
+          else accumulate_errors(st, std::span<const float>(xf).subspan(at, sp.size()), deq);
+        });
         const double within = (static_cast<double>(si) + static_cast<double>(pi + 1) / static_cast<double>(np)) /
                               static_cast<double>(list.size());
         if (n > kPieceElements && within >= next_note && within < 1.0) {  // a tensor of several pieces

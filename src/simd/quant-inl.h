@@ -37,6 +37,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
@@ -384,6 +385,54 @@ inline RunCounts EncodeBlocksRne(const QuantRne& c, const float* x, std::size_t 
     default: break;
   }
   return {};
+}
+
+/// simd::error_sums8 (quant_simd.hpp): the 8 lanes of each sum as 8 / Lanes vectors, each add one
+/// binary64 operation in element order per lane (no contraction: Mul and Add are separate operations).
+/// (x binary32 or binary64: a binary32 x is widened exactly.)
+template <class X>
+HWY_INLINE bool error_sums8(const X* HWY_RESTRICT x, const double* HWY_RESTRICT q, std::size_t m, double* HWY_RESTRICT sig,
+                            double* HWY_RESTRICT noi, double* HWY_RESTRICT mx) {
+  using D = hn::ScalableTag<double>;
+  const D d;
+  const hn::Rebind<X, D> dx;
+  const hn::RebindToUnsigned<D> du;
+  constexpr std::size_t N = hn::MaxLanes(D()), K = N >= 8 ? 1 : 8 / N;
+  static_assert(N <= 8 && 8 % N == 0, "8 lanes as whole vectors");
+  hn::Vec<D> vs[K], vn[K], vm[K];
+  auto bad = hn::Zero(du);
+  for (std::size_t j = 0; j < K; ++j) {
+    vs[j] = hn::LoadU(d, sig + j * N);
+    vn[j] = hn::LoadU(d, noi + j * N);
+    vm[j] = hn::Set(d, *mx);
+  }
+  for (std::size_t k = 0; k < m; k += 8)
+    for (std::size_t j = 0; j < K; ++j) {
+      hn::Vec<D> xv;
+      if constexpr (std::is_same_v<X, double>) xv = hn::LoadU(d, x + k + j * N);
+      else xv = hn::PromoteTo(d, hn::LoadU(dx, x + k + j * N));
+      const auto qv = hn::LoadU(d, q + k + j * N);
+      const auto e = hn::Sub(xv, qv);
+      vs[j] = hn::Add(vs[j], hn::Mul(xv, xv));
+      vn[j] = hn::Add(vn[j], hn::Mul(e, e));
+      vm[j] = hn::Max(vm[j], hn::Abs(e));
+      // +0 for finite operands, NaN bits when either is Inf or NaN
+      bad = hn::Or(bad, hn::BitCast(du, hn::Add(hn::Sub(xv, xv), hn::Sub(qv, qv))));
+    }
+  if (!hn::AllTrue(du, hn::Eq(bad, hn::Zero(du)))) return false;
+  for (std::size_t j = 1; j < K; ++j) vm[0] = hn::Max(vm[0], vm[j]);
+  for (std::size_t j = 0; j < K; ++j) {
+    hn::StoreU(vs[j], d, sig + j * N);
+    hn::StoreU(vn[j], d, noi + j * N);
+  }
+  *mx = hn::GetLane(hn::MaxOfLanes(d, vm[0]));
+  return true;
+}
+inline bool ErrorSums8F64(const double* x, const double* q, std::size_t m, double* sig, double* noi, double* mx) {
+  return error_sums8(x, q, m, sig, noi, mx);
+}
+inline bool ErrorSums8F32(const float* x, const double* q, std::size_t m, double* sig, double* noi, double* mx) {
+  return error_sums8(x, q, m, sig, noi, mx);
 }
 
 }  // namespace minifloat::simd::HWY_NAMESPACE

@@ -28,6 +28,8 @@ namespace minifloat::simd {
 HWY_EXPORT(EncodeBlocksRne);
 HWY_EXPORT(AbsmaxBlocks);
 HWY_EXPORT(FusedRowsRne);
+HWY_EXPORT(ErrorSums8F64);
+HWY_EXPORT(ErrorSums8F32);
 
 namespace {
 std::uint32_t bits_of(float x) {
@@ -345,6 +347,13 @@ RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std
   }
   return k.key == KeyKind::mxint8 ? encode_blocks_of<KeyKind::mxint8>(k, x, n, first, bs, blocks, codes, fallback)
                                   : encode_blocks_of<KeyKind::top_bits>(k, x, n, first, bs, blocks, codes, fallback);
+}
+
+bool error_sums8(const double* x, const double* q, std::size_t m, double* sig, double* noi, double& mx) {
+  return HWY_DYNAMIC_DISPATCH(ErrorSums8F64)(x, q, m, sig, noi, &mx);
+}
+bool error_sums8(const float* x, const double* q, std::size_t m, double* sig, double* noi, double& mx) {
+  return HWY_DYNAMIC_DISPATCH(ErrorSums8F32)(x, q, m, sig, noi, &mx);
 }
 
 }  // namespace minifloat::simd

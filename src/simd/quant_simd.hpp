@@ -185,4 +185,12 @@ RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float
                          std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
                          std::uint8_t* codes, std::uint8_t* status);
 
+/// The sums of accumulate_errors (minifloat/quant.hpp: ErrorStats' 8-lane order) over m elements, m a
+/// multiple of 8, whose element 0 is in lane 0: lane l of sig and noi adds fl(x·x) and fl(e·e), e = x − q,
+/// of elements l, l + 8, … in order; mx becomes the max of mx and every |e|. Returns false, and leaves
+/// sig, noi and mx as they were, when some x or q is not finite (the caller's element loop takes them).
+/// (x binary64, or binary32 widened exactly.)
+bool error_sums8(const double* x, const double* q, std::size_t m, double* sig, double* noi, double& mx);
+bool error_sums8(const float* x, const double* q, std::size_t m, double* sig, double* noi, double& mx);
+
 }  // namespace minifloat::simd

@@ -499,32 +499,34 @@ TEST_F(SimdQuant, Nvfp4ScaleStepEqualsTheEngine) {
   EXPECT_EQ(mismatches, 0u) << "of " << checked;
 }
 
-// accumulate_errors (chunked: terms first, then the sums in element order) against the statistics'
-// definition written out here (oracle: this serial loop, one element at a time, in C order).
-mf::ErrorStats serial_definition(const std::vector<double>& x, const std::vector<double>& q, std::size_t piece) {
+// accumulate_errors (chunks of 8 lanes in vectors) against ErrorStats' definition written out here
+// (oracle: this loop, one element at a time: element g to lane g mod 8, then the stated combination).
+mf::ErrorStats serial_definition(const std::vector<double>& x, const std::vector<double>& q) {
   mf::ErrorStats s;
+  double sig[8] = {}, noi[8] = {};
   for (std::size_t i = 0; i < x.size(); ++i) {
-    (void)piece;
     if (!std::isfinite(x[i])) continue;
     ++s.count;
-    s.signal += x[i] * x[i];
+    sig[i % 8] += x[i] * x[i];
     if (!std::isfinite(q[i])) {
       ++s.nonfinite_out;
-      s.noise = std::numeric_limits<double>::infinity();
+      noi[i % 8] = std::numeric_limits<double>::infinity();
       s.max_abs_err = std::numeric_limits<double>::infinity();
       continue;
     }
     const double e = x[i] - q[i];
-    s.noise += e * e;
+    noi[i % 8] += e * e;
     if (std::fabs(e) > s.max_abs_err) s.max_abs_err = std::fabs(e);
   }
+  s.signal = ((sig[0] + sig[1]) + (sig[2] + sig[3])) + ((sig[4] + sig[5]) + (sig[6] + sig[7]));
+  s.noise = ((noi[0] + noi[1]) + (noi[2] + noi[3])) + ((noi[4] + noi[5]) + (noi[6] + noi[7]));
   return s;
 }
 TEST_F(SimdQuant, ErrorStatsEqualTheSerialDefinition) {
   std::mt19937 rng(11);
   std::normal_distribution<double> d(0.0, 1.0);
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{511}, std::size_t{512}, std::size_t{513}, std::size_t{5000}})
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{511}, std::size_t{512}, std::size_t{513}, std::size_t{519}, std::size_t{5000}})
     for (int kind = 0; kind < 5; ++kind) {
       std::vector<double> x(n), q(n);
       for (std::size_t i = 0; i < n; ++i) {
@@ -538,13 +540,13 @@ TEST_F(SimdQuant, ErrorStatsEqualTheSerialDefinition) {
         if (kind == 3) { x[3] = -inf; q[4000] = nan; }
         if (kind == 4) { x[512] = 0x1p1000; q[512] = -0x1p1000; }  // (x − q)² overflows to +Inf (finite operands)
       }
-      for (const std::size_t piece : {std::size_t{7}, std::size_t{1000}, n + 1}) {
+      for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{1000}, n + 1}) {
         mf::ErrorStats s;
         for (std::size_t i = 0; i < n; i += piece) {  // pieces: the sums continue across calls
           const std::size_t m = std::min(piece, n - i);
           mf::accumulate_errors(s, std::span<const double>(x.data() + i, m), std::span<const double>(q.data() + i, m));
         }
-        const mf::ErrorStats r = serial_definition(x, q, piece);
+        const mf::ErrorStats r = serial_definition(x, q);
         const std::string what = "n " + std::to_string(n) + " kind " + std::to_string(kind) + " piece " + std::to_string(piece);
         EXPECT_EQ(r.count, s.count) << what;
         EXPECT_EQ(r.nonfinite_out, s.nonfinite_out) << what;
