@@ -100,6 +100,11 @@ struct RneMagnitude {
     return hn::IfNegativeThenElse(hn::Sub(a, min_normal), cs, hn::Min(cn, max_code));
 #endif
   }
+  /// The same for a lane known to be normal in the target and below the overflow bound (2^emin ≤ |x| <
+  /// EncodeTable::rne.ovf_min): the normal rounding alone, which is then at most the largest finite code.
+  HWY_INLINE VI normal(VI a) const {
+    return hn::ShiftRight<S>(hn::Add(hn::Add(a, bias), hn::And(hn::ShiftRight<S>(a), one)));
+  }
 };
 
 /// A signed target's code: magnitude `mag` with the sign bit of the binary32 bits `x` moved to F's sign bit.

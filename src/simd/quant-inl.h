@@ -54,7 +54,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <const RneFormat& F, BlockOp Op, class DI>
 HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magnitude, const float* HWY_RESTRICT x,
                                          std::size_t m, float s, hn::Vec<DI> sat_below,
-                                         std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl) {
+                                         std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl,
+                                         hn::Vec<DI>* min_ay = nullptr) {
   using VI = hn::Vec<DI>;
   const hn::RebindToFloat<DI> df;
   const hn::RebindToUnsigned<DI> du;
@@ -68,6 +69,7 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
     const VI yi = hn::BitCast(di, Op == BlockOp::divide ? hn::Div(xf, sv) : hn::Mul(xf, sv));
     const VI ay = hn::And(yi, abs_mask);
     vmax = hn::Max(vmax, ay);
+    if (min_ay != nullptr) *min_ay = hn::Min(*min_ay, ay);
     const VI mag = magnitude(ay);  // a non-finite lane's code is discarded (status 2)
     bsat = hn::Sub(bsat, hn::VecFromMask(di, hn::Gt(ay, sat_below)));
     const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
@@ -92,6 +94,59 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
   sat = hn::Add(sat, bsat);
   fl = hn::Add(fl, bfl);
   return 0;
+}
+
+/// The lower bounds of |y| bits under which encode_block_lean's two lane rules hold (file comment of
+/// fused_rows_rne): `normal` (|y| ≥ 2^emin of the target: the normal rounding alone, no zero code) and
+/// `nonzero` (|y| > 0, and for e8m0_exact |y| ≥ 2^−126: every x nonzero, every product exact).
+template <class DI>
+struct LeanBounds {
+  hn::Vec<DI> normal, nonzero;
+};
+/// Which lane rule a block's |y| allow, from their min: 0 the normal rule, 1 the rule with subnormal
+/// results, 2 neither (encode_block_rne's).
+template <class DI>
+HWY_INLINE int lean_class(DI di, const LeanBounds<DI>& b, hn::Vec<DI> min_ay) {
+  if (hn::AllFalse(di, hn::Lt(min_ay, b.normal))) return 0;
+  return hn::AllFalse(di, hn::Lt(min_ay, b.nonzero)) ? 1 : 2;
+}
+
+/// A whole-vector block (m a multiple of Lanes) whose |y| are all below ovf_min (the caller's bound from
+/// the block's amax: fl32(amax · s) < ovf_min, so every y is finite and neither saturates nor needs the
+/// overflow clamp), by a leaner lane rule that holds only for some blocks, checked on the block's min |y|:
+///  - kRule 0: every |y| ≥ 2^emin (normal in the target): RneMagnitude::normal, no count (no zero code,
+///    no zero x, no inexact e8m0 product); done when lean_class is 0;
+///  - kRule 1: every |y| > 0 (≥ 2^−126 for e8m0_exact): RneMagnitude, flushed = the zero codes (every x is
+///    nonzero); done when lean_class ≤ 1, and only then is the flushed count added.
+/// Returns lean_class of the block; the codes written when it is not done are the caller's to overwrite.
+template <const RneFormat& F, BlockOp Op, int kRule, class DI>
+HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, const LeanBounds<DI>& bounds,
+                                 const float* HWY_RESTRICT x, std::size_t m, float s, std::uint8_t* HWY_RESTRICT o,
+                                 hn::Vec<DI>& fl) {
+  static_assert(Op != BlockOp::divide && Op != BlockOp::skip);
+  using VI = hn::Vec<DI>;
+  const hn::RebindToFloat<DI> df;
+  const hn::Rebind<std::uint8_t, DI> d8;
+  const std::size_t N = hn::Lanes(di);
+  const VI abs_mask = hn::Set(di, 0x7fffffff);
+  const auto sv = hn::Set(df, s);
+  VI vmin = hn::Set(di, 0x7fffffff), bfl = hn::Zero(di);
+  for (std::size_t k = 0; k < m; k += N) {
+    const VI yi = hn::BitCast(di, hn::Mul(hn::LoadU(df, x + k), sv));
+    const VI ay = hn::And(yi, abs_mask);
+    vmin = hn::Min(vmin, ay);
+    VI mag;
+    if constexpr (kRule == 0) {
+      mag = magnitude.normal(ay);
+    } else {
+      mag = magnitude(ay);
+      bfl = hn::Sub(bfl, hn::VecFromMask(di, hn::Eq(mag, hn::Zero(di))));
+    }
+    hn::StoreU(hn::DemoteTo(d8, with_sign<F>(di, mag, yi)), d8, o + k);
+  }
+  const int cls = lean_class(di, bounds, vmin);
+  if (kRule == 1 && cls <= 1) fl = hn::Add(fl, bfl);
+  return cls;
 }
 
 /// The rne kernels' per-lane saturated and flushed counters (added to by encode_block_rne), summed into
@@ -314,6 +369,10 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   LaneCounts<DI> counts(di);
   const VI sat_below = counts.sat_below(di, c);
   PrefetchAhead ahead{x, readable};
+  const std::size_t N = hn::Lanes(di);
+  const LeanBounds<DI> bounds{hn::Set(di, static_cast<std::int32_t>(RneMagnitude<F, DI>::kMinNormal)),
+                              hn::Set(di, kOp == BlockOp::e8m0_exact ? 0x00800000 : 1)};
+  int predicted = 0;  // the lean_class of the last block (which rule to try first: any choice gives the same bytes)
   // kGroup blocks at a time in three passes (the maxima, the scale steps, the elements), so that the
   // blocks' reductions and table steps do not wait on each other (the group stays in L1).
   constexpr std::size_t kGroup = 32;
@@ -342,8 +401,20 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
       if (status[j0 + k] != 0) continue;
       const std::size_t m = start[k + 1] - start[k];
       counts.before_block(di, m);
-      status[j0 + k] = encode_block_rne<F, kOp>(di, magnitude, x + start[k], m, scale[k], sat_below, codes + start[k],
-                                                counts.sat, counts.fl);
+      const float* xb = x + start[k];
+      std::uint8_t* ob = codes + start[k];
+      // the lean rules (encode_block_lean) when fl32(amax · s), the block's largest |y|, is below ovf_min;
+      // the first tried is the one the last block needed (its lean_class), then the next, then the full rule
+      if (m % N == 0 && std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax[k]) * scale[k]) < c.ovf_min) {
+        if (predicted == 0) predicted = encode_block_lean<F, kOp, 0>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl);
+        if (predicted == 0) continue;
+        if (predicted == 1) predicted = encode_block_lean<F, kOp, 1>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl);
+        if (predicted <= 1) continue;
+      }
+      VI min_ay = hn::Set(di, 0x7fffffff);
+      status[j0 + k] = encode_block_rne<F, kOp>(di, magnitude, xb, m, scale[k], sat_below, ob, counts.sat, counts.fl,
+                                                &min_ay);
+      predicted = lean_class(di, bounds, min_ay);
     }
     s0 = s;
     len0 = len;
