@@ -55,7 +55,7 @@ template <const RneFormat& F, BlockOp Op, class DI>
 HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magnitude, const float* HWY_RESTRICT x,
                                          std::size_t m, float s, hn::Vec<DI> sat_below,
                                          std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl,
-                                         hn::Vec<DI>* min_ay = nullptr) {
+                                         hn::Vec<DI>* min_ay = nullptr, hn::Vec<DI>* max_ay = nullptr) {
   using VI = hn::Vec<DI>;
   const hn::RebindToFloat<DI> df;
   const hn::RebindToUnsigned<DI> du;
@@ -87,6 +87,7 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
     hn::Store(lane(hn::Load(df, in)), d8, out);
     for (std::size_t j = 0; k + j < m; ++j) o[k + j] = out[j];
   }
+  if (max_ay != nullptr) *max_ay = vmax;
   if (!hn::AllFalse(di, hn::Gt(vmax, hn::Set(di, 0x7f7fffff)))) return 2;
   if constexpr (Op == BlockOp::e8m0_exact) {
     if (!hn::AllFalse(du, hn::Lt(vmin_u, hn::Set(du, 0x00800000u)))) return 1;
@@ -102,6 +103,11 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
 template <class DI>
 struct LeanBounds {
   hn::Vec<DI> normal, nonzero;
+  hn::Vec<DI> below_ovf;  ///< ovf_min − 1 (encode_block_lean's kCheckMax)
+  HWY_INLINE LeanBounds(DI di, std::uint32_t normal_min, BlockOp op, const QuantRne& c)
+      : normal(hn::Set(di, static_cast<std::int32_t>(normal_min))),
+        nonzero(hn::Set(di, op == BlockOp::e8m0_exact ? 0x00800000 : 1)),
+        below_ovf(hn::Set(di, static_cast<std::int32_t>(c.ovf_min - 1))) {}
 };
 /// Which lane rule a block's |y| allow, from their min: 0 the normal rule, 1 the rule with subnormal
 /// results, 2 neither (encode_block_rne's).
@@ -119,7 +125,9 @@ HWY_INLINE int lean_class(DI di, const LeanBounds<DI>& b, hn::Vec<DI> min_ay) {
 ///  - kRule 1: every |y| > 0 (≥ 2^−126 for e8m0_exact): RneMagnitude, flushed = the zero codes (every x is
 ///    nonzero); done when lean_class ≤ 1, and only then is the flushed count added.
 /// Returns lean_class of the block; the codes written when it is not done are the caller's to overwrite.
-template <const RneFormat& F, BlockOp Op, int kRule, class DI>
+/// kCheckMax: the bound on |y| is not the caller's but checked here too (the block's max |y| below
+/// ovf_min, which also excludes every non-finite x and y; else lean_class 2).
+template <const RneFormat& F, BlockOp Op, int kRule, bool kCheckMax = false, class DI>
 HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, const LeanBounds<DI>& bounds,
                                  const float* HWY_RESTRICT x, std::size_t m, float s, std::uint8_t* HWY_RESTRICT o,
                                  hn::Vec<DI>& fl) {
@@ -130,11 +138,12 @@ HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, co
   const std::size_t N = hn::Lanes(di);
   const VI abs_mask = hn::Set(di, 0x7fffffff);
   const auto sv = hn::Set(df, s);
-  VI vmin = hn::Set(di, 0x7fffffff), bfl = hn::Zero(di);
+  VI vmin = hn::Set(di, 0x7fffffff), vmax = hn::Zero(di), bfl = hn::Zero(di);
   for (std::size_t k = 0; k < m; k += N) {
     const VI yi = hn::BitCast(di, hn::Mul(hn::LoadU(df, x + k), sv));
     const VI ay = hn::And(yi, abs_mask);
     vmin = hn::Min(vmin, ay);
+    if constexpr (kCheckMax) vmax = hn::Max(vmax, ay);
     VI mag;
     if constexpr (kRule == 0) {
       mag = magnitude.normal(ay);
@@ -144,7 +153,7 @@ HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, co
     }
     hn::StoreU(hn::DemoteTo(d8, with_sign<F>(di, mag, yi)), d8, o + k);
   }
-  const int cls = lean_class(di, bounds, vmin);
+  const int cls = kCheckMax && !hn::AllFalse(di, hn::Gt(vmax, bounds.below_ovf)) ? 2 : lean_class(di, bounds, vmin);
   if (kRule == 1 && cls <= 1) fl = hn::Add(fl, bfl);
   return cls;
 }
@@ -292,6 +301,26 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
   const RneMagnitude<F, DI> magnitude(di, c.max_code);
   LaneCounts<DI> counts(di);
   const VI sat_below = counts.sat_below(di, c);
+  const std::size_t N = hn::Lanes(di);
+  const LeanBounds<DI> lean_e8m0(di, RneMagnitude<F, DI>::kMinNormal, BlockOp::e8m0_exact, c),
+      lean_mul(di, RneMagnitude<F, DI>::kMinNormal, BlockOp::multiply, c);
+  int predicted = 0;  // as in fused_rows_rne, with the bound on |y| checked in the block (kCheckMax)
+  // the lean rules of op Op for a whole-vector block (true: done), else the full rule's status in st
+  auto block = [&]<BlockOp Op>(const LeanBounds<DI>& lean, const float* xb, std::size_t m, float sc,
+                               std::uint8_t* ob) HWY_ATTR -> std::uint8_t {
+    if (m % N == 0) {
+      if (predicted == 0) predicted = encode_block_lean<F, Op, 0, true>(di, magnitude, lean, xb, m, sc, ob, counts.fl);
+      if (predicted == 0) return 0;
+      if (predicted == 1) predicted = encode_block_lean<F, Op, 1, true>(di, magnitude, lean, xb, m, sc, ob, counts.fl);
+      if (predicted <= 1) return 0;
+    }
+    VI min_ay = hn::Set(di, 0x7fffffff), max_ay = hn::Zero(di);
+    const std::uint8_t st =
+        encode_block_rne<F, Op>(di, magnitude, xb, m, sc, sat_below, ob, counts.sat, counts.fl, &min_ay, &max_ay);
+    // a block that reached ovf_min predicts the full rule for the next (no lean pass wasted on a run of them)
+    predicted = !hn::AllFalse(di, hn::Gt(max_ay, lean.below_ovf)) ? 2 : lean_class(di, lean, min_ay);
+    return st;
+  };
   std::size_t j = 0;
   for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
     const std::size_t m = n - s < len ? n - s : len;
@@ -300,12 +329,10 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
     std::uint8_t st = 0;
     switch (b.op) {
       case BlockOp::e8m0_exact:
-        st = encode_block_rne<F, BlockOp::e8m0_exact>(di, magnitude, x + s, m, b.s, sat_below,
-                                                       codes + s, counts.sat, counts.fl);
+        st = block.template operator()<BlockOp::e8m0_exact>(lean_e8m0, x + s, m, b.s, codes + s);
         break;
       case BlockOp::multiply:
-        st = encode_block_rne<F, BlockOp::multiply>(di, magnitude, x + s, m, b.s, sat_below,
-                                                     codes + s, counts.sat, counts.fl);
+        st = block.template operator()<BlockOp::multiply>(lean_mul, x + s, m, b.s, codes + s);
         break;
       case BlockOp::divide:
         st = encode_block_rne<F, BlockOp::divide>(di, magnitude, x + s, m, b.s, sat_below,
@@ -370,8 +397,7 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   const VI sat_below = counts.sat_below(di, c);
   PrefetchAhead ahead{x, readable};
   const std::size_t N = hn::Lanes(di);
-  const LeanBounds<DI> bounds{hn::Set(di, static_cast<std::int32_t>(RneMagnitude<F, DI>::kMinNormal)),
-                              hn::Set(di, kOp == BlockOp::e8m0_exact ? 0x00800000 : 1)};
+  const LeanBounds<DI> bounds(di, RneMagnitude<F, DI>::kMinNormal, kOp, c);
   int predicted = 0;  // the lean_class of the last block (which rule to try first: any choice gives the same bytes)
   // kGroup blocks at a time in three passes (the maxima, the scale steps, the elements), so that the
   // blocks' reductions and table steps do not wait on each other (the group stays in L1).
