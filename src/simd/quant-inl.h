@@ -48,6 +48,28 @@ HWY_BEFORE_NAMESPACE();
 namespace minifloat::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+/// Stores the Lanes i32 values of v (each in [0, 255]) as bytes: vpmovdb to memory on AVX-512 (Highway 1.0.3's
+/// DemoteTo takes two packs, a mask and a permute there), else DemoteTo.
+template <class DI>
+HWY_INLINE void store_bytes([[maybe_unused]] DI di, hn::Vec<DI> v, std::uint8_t* HWY_RESTRICT o) {
+#if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
+  static_assert(hn::MaxLanes(DI()) == 16);
+  _mm512_mask_cvtepi32_storeu_epi8(o, 0xffff, v.raw);
+#else
+  const hn::Rebind<std::uint8_t, DI> d8;
+  hn::StoreU(hn::DemoteTo(d8, v), d8, o);
+#endif
+}
+/// acc + 1 in the lanes of m: one masked subtract of −1 on AVX-512, else acc − VecFromMask(m).
+template <class DI>
+HWY_INLINE hn::Vec<DI> count_if([[maybe_unused]] DI di, hn::Vec<DI> acc, hn::Mask<DI> m) {
+#if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
+  return hn::Vec<DI>{_mm512_mask_sub_epi32(acc.raw, m.raw, acc.raw, _mm512_set1_epi32(-1))};
+#else
+  return hn::Sub(acc, hn::VecFromMask(di, m));
+#endif
+}
+
 /// One block of m < 2^31 elements with scale s by operation Op (e8m0_exact, multiply or divide);
 /// codes to o; its counts (lanes with |y| bits > sat_below; flushed lanes) added to sat/fl only when it
 /// returns status 0 (file comment).
@@ -71,20 +93,20 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
     vmax = hn::Max(vmax, ay);
     if (min_ay != nullptr) *min_ay = hn::Min(*min_ay, ay);
     const VI mag = magnitude(ay);  // a non-finite lane's code is discarded (status 2)
-    bsat = hn::Sub(bsat, hn::VecFromMask(di, hn::Gt(ay, sat_below)));
+    bsat = count_if(di, bsat, hn::Gt(ay, sat_below));
     const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
     if constexpr (Op == BlockOp::e8m0_exact)  // a zero x reads as 2^32 − 1
       vmin_u = hn::Min(vmin_u, hn::BitCast(du, hn::Or(ay, hn::VecFromMask(di, x_zero))));
-    bfl = hn::Sub(bfl, hn::VecFromMask(di, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di)))));
-    return hn::DemoteTo(d8, with_sign<F>(di, mag, yi));
+    bfl = count_if(di, bfl, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di))));
+    return with_sign<F>(di, mag, yi);
   };
   std::size_t k = 0;
-  for (; k + N <= m; k += N) hn::StoreU(lane(hn::LoadU(df, x + k)), d8, o + k);
+  for (; k + N <= m; k += N) store_bytes(di, lane(hn::LoadU(df, x + k)), o + k);
   if (k < m) {
     alignas(64) float in[hn::MaxLanes(df)] = {};
     alignas(64) std::uint8_t out[hn::MaxLanes(d8)];
     for (std::size_t j = 0; k + j < m; ++j) in[j] = x[k + j];
-    hn::Store(lane(hn::Load(df, in)), d8, out);
+    store_bytes(di, lane(hn::Load(df, in)), out);
     for (std::size_t j = 0; k + j < m; ++j) o[k + j] = out[j];
   }
   if (max_ay != nullptr) *max_ay = vmax;
@@ -134,7 +156,6 @@ HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, co
   static_assert(Op != BlockOp::divide && Op != BlockOp::skip);
   using VI = hn::Vec<DI>;
   const hn::RebindToFloat<DI> df;
-  const hn::Rebind<std::uint8_t, DI> d8;
   const std::size_t N = hn::Lanes(di);
   const VI abs_mask = hn::Set(di, 0x7fffffff);
   const auto sv = hn::Set(df, s);
@@ -149,9 +170,9 @@ HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, co
       mag = magnitude.normal(ay);
     } else {
       mag = magnitude(ay);
-      bfl = hn::Sub(bfl, hn::VecFromMask(di, hn::Eq(mag, hn::Zero(di))));
+      bfl = count_if(di, bfl, hn::Eq(mag, hn::Zero(di)));
     }
-    hn::StoreU(hn::DemoteTo(d8, with_sign<F>(di, mag, yi)), d8, o + k);
+    store_bytes(di, with_sign<F>(di, mag, yi), o + k);
   }
   const int cls = kCheckMax && !hn::AllFalse(di, hn::Gt(vmax, bounds.below_ovf)) ? 2 : lean_class(di, bounds, vmin);
   if (kRule == 1 && cls <= 1) fl = hn::Add(fl, bfl);
@@ -258,11 +279,11 @@ HWY_INLINE RunCounts encode_lanes_rne(const QuantRne& c, const float* HWY_RESTRI
     const auto bad2 = hn::Gt(ay, max_finite);
     const auto bad1 = hn::AndNot(bad2, hn::And(hn::Eq(op, op_e8m0), hn::AndNot(x_zero, hn::Lt(ay, min_normal))));
     const auto ok = hn::Not(hn::Or(hn::Or(bad1, bad2), hn::Eq(op, op_skip)));
-    counts.sat = hn::Sub(counts.sat, hn::VecFromMask(di, hn::And(ok, hn::Gt(ay, sat_below))));
-    counts.fl = hn::Sub(counts.fl, hn::VecFromMask(di, hn::And(ok, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di))))));
+    counts.sat = count_if(di, counts.sat, hn::And(ok, hn::Gt(ay, sat_below)));
+    counts.fl = count_if(di, counts.fl, hn::And(ok, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di)))));
     const VI s = hn::Or(hn::IfThenElseZero(bad2, hn::Set(di, 2)), hn::IfThenElseZero(bad1, hn::Set(di, 1)));
-    hn::StoreU(hn::DemoteTo(d8, with_sign<F>(di, mag, yi)), d8, o);
-    hn::StoreU(hn::DemoteTo(d8, s), d8, st);
+    store_bytes(di, with_sign<F>(di, mag, yi), o);
+    store_bytes(di, s, st);
   };
   const auto* words = reinterpret_cast<const std::uint32_t*>(blocks);
   std::size_t k = 0;
