@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -365,6 +366,40 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
   observed_ = true;
   const std::size_t tA = tile_rows_, tB = tile_cols_;
   std::vector<simd::AbsMax> mx;
+  if constexpr (std::is_same_v<T, float>) {
+    if (path_ == ArrayPath::simd && tB == 1 && p.cols > 0 && p.rows > 0) {
+      // one-column tiles: the column maxima of each tile row's rows in vectors, then per column the same
+      // steps as the per-block loop below (the tensor amax; the tile's statistic unless its rows are whole)
+      std::vector<std::uint32_t> acc(p.cols), nan(p.cols);
+      std::size_t cur = p.row / tA;
+      auto flush = [&] {
+        const bool rows_whole = cur * tA >= p.row && std::min((cur + 1) * tA, file_rows_) <= p.row + p.rows;
+        for (std::size_t j = 0; j < p.cols; ++j) {
+          const simd::AbsMax m = simd::absmax_of_column(acc[j], nan[j]);
+          if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+          if (m.nan) global_nan_ = true;
+          if (rows_whole) continue;
+          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
+          TileStat& st = stats_[scale_index(cur, p.col + j)];
+          st.nan = st.nan || m.nan;
+          st.inf = st.inf || m.inf;
+          if (static_cast<double>(m.amax) > st.amax) st.amax = m.amax;
+        }
+        std::fill(acc.begin(), acc.end(), 0u);
+        std::fill(nan.begin(), nan.end(), 0u);
+      };
+      for (std::size_t r = 0; r < p.rows; ++r) {
+        const std::size_t ta = (p.row + r) / tA;
+        if (ta != cur) {
+          flush();
+          cur = ta;
+        }
+        simd::absmax_columns(v.data() + r * p.cols, p.cols, acc.data(), nan.data());
+      }
+      flush();
+      return;
+    }
+  }
   for (std::size_t r = 0; r < p.rows; ++r) {
     const std::size_t a = p.row + r, ta = a / tA;
     const bool rows_whole = ta * tA >= p.row && std::min((ta + 1) * tA, file_rows_) <= p.row + p.rows;
@@ -494,8 +529,39 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       }
   }
   // (rows [r0, r1) × piece columns [c0, c1) into `sl`; the pieces of a split merge order-free: max and or)
+  // one AbsMax into the statistic k of `sl` (order-free: max and or)
+  auto merge_stat = [&](std::vector<TileStat>& sl, std::size_t k, const simd::AbsMax& m) {
+    TileStat& s = sl[k];
+    s.nan = s.nan || m.nan;
+    s.inf = s.inf || m.inf;
+    if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
+  };
   auto stats_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, std::vector<TileStat>& sl) {
     std::vector<simd::AbsMax> mx;
+    if constexpr (std::is_same_v<T, float>) {
+      if (fast && tB == 1 && c1 > c0) {  // one-column tiles: a tile row's column maxima in vectors, merged once
+        std::vector<std::uint32_t> acc(c1 - c0), nan(c1 - c0);
+        std::size_t cur = r1 == r0 ? 0 : (p.row + r0) / tA - ta0;
+        auto flush = [&] {
+          for (std::size_t j = 0; j < c1 - c0; ++j) {
+            const std::size_t k = cur * ntb + (p.col + c0 + j - tb0);
+            if (!cut[k]) merge_stat(sl, k, simd::absmax_of_column(acc[j], nan[j]));
+          }
+          std::fill(acc.begin(), acc.end(), 0u);
+          std::fill(nan.begin(), nan.end(), 0u);
+        };
+        for (std::size_t r = r0; r < r1; ++r) {
+          const std::size_t ia = (p.row + r) / tA - ta0;
+          if (ia != cur) {
+            flush();
+            cur = ia;
+          }
+          simd::absmax_columns(v.data() + r * p.cols + c0, c1 - c0, acc.data(), nan.data());
+        }
+        if (r1 > r0) flush();
+        return;
+      }
+    }
     for (std::size_t r = r0; r < r1; ++r) {
       const std::size_t ia = (p.row + r) / tA - ta0;
       if constexpr (std::is_same_v<T, float>) {
@@ -506,12 +572,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
           const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, first, tB, mx.data());
           for (std::size_t j = 0; j < nb; ++j) {
             const std::size_t k = ia * ntb + (tbf - tb0) + j;
-            if (cut[k]) continue;
-            const simd::AbsMax& m = mx[j];
-            TileStat& s = sl[k];
-            s.nan = s.nan || m.nan;
-            s.inf = s.inf || m.inf;
-            if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
+            if (!cut[k]) merge_stat(sl, k, mx[j]);
           }
           continue;
         }
@@ -688,25 +749,34 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
                           std::uint8_t* fb, Counts& n) {
     const std::size_t off = r * p.cols - p.col;
     const std::size_t tbf = (p.col + c0) / tB;  // the row segment's first tile
+    // the segment [b0, b1) of tile tbf + j by the reference loop (or the NaN code)
+    auto tile_scalar = [&](std::size_t j, std::size_t b0, std::size_t b1) {
+      const TileScale& sc = tsr[j];
+      if (sc.kind == TileScale::Kind::nan_block) {
+        for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
+      } else {
+        scalar_segment(r, b0, b1, sc, n);
+      }
+    };
     if constexpr (std::is_same_v<T, float>) {
-      if (kern) {
+      if (kern) {  // the kernel, then only the tiles it left (fb[j] = 1: skip, or not exact)
         const std::size_t first = std::min((tbf + 1) * tB, p.col + c1) - (p.col + c0);
         const simd::RunCounts rc = simd::encode_blocks(*kern, v.data() + off + p.col + c0, c1 - c0, first, tB, rb,
                                                        codes.data() + off + p.col + c0, fb);
         n.saturated += rc.saturated;
         n.flushed += rc.flushed;
+        const std::size_t nt = (p.col + c1 - 1) / tB + 1 - tbf;
+        for (auto* f = static_cast<std::uint8_t*>(std::memchr(fb, 1, nt)); f != nullptr;
+             f = static_cast<std::uint8_t*>(std::memchr(f + 1, 1, nt - static_cast<std::size_t>(f + 1 - fb)))) {
+          const std::size_t j = static_cast<std::size_t>(f - fb), tb = tbf + j;
+          tile_scalar(j, std::max(tb * tB, p.col + c0), std::min((tb + 1) * tB, p.col + c1));
+        }
+        return;
       }
     }
     for (std::size_t b0 = p.col + c0, tb = tbf; b0 < p.col + c1; ++tb) {  // tile tb holds b0 (no division per tile)
       const std::size_t b1 = std::min((tb + 1) * tB, p.col + c1);
-      const TileScale& sc = tsr[tb - tbf];
-      if (!kern || rb[tb - tbf].op == simd::BlockOp::skip || fb[tb - tbf]) {
-        if (sc.kind == TileScale::Kind::nan_block) {
-          for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
-        } else {
-          scalar_segment(r, b0, b1, sc, n);
-        }
-      }
+      tile_scalar(tb - tbf, b0, b1);
       b0 = b1;
     }
   };

@@ -241,8 +241,8 @@ HWY_INLINE std::uint32_t block_max_bits(const float* HWY_RESTRICT x, std::size_t
 /// Blocks of one element (column tiles, bs = first = 1): the lanes of encode_block_rne with each lane's
 /// own scale and operation from blocks[i] (RowBlock read as two 32-bit words, the op in the low byte of
 /// the second), and each lane's status as that one-element block's: 2 when y is ±Inf or NaN, else 1
-/// for e8m0_exact with a nonzero x and |y| < 2^−126, else 0; a skip lane has status 0, its code
-/// unspecified (the caller's); only lanes of status 0 and not skip are counted.
+/// for e8m0_exact with a nonzero x and |y| < 2^−126, or for skip (its code unspecified: the caller's),
+/// else 0; only lanes of status 0 are counted.
 template <const RneFormat& F>
 HWY_INLINE RunCounts encode_lanes_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n,
                                       const RowBlock* HWY_RESTRICT blocks, std::uint8_t* HWY_RESTRICT codes,
@@ -278,10 +278,13 @@ HWY_INLINE RunCounts encode_lanes_rne(const QuantRne& c, const float* HWY_RESTRI
     const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
     const auto bad2 = hn::Gt(ay, max_finite);
     const auto bad1 = hn::AndNot(bad2, hn::And(hn::Eq(op, op_e8m0), hn::AndNot(x_zero, hn::Lt(ay, min_normal))));
-    const auto ok = hn::Not(hn::Or(hn::Or(bad1, bad2), hn::Eq(op, op_skip)));
+    const auto skip = hn::Eq(op, op_skip);
+    const auto ok = hn::Not(hn::Or(hn::Or(bad1, bad2), skip));
     counts.sat = count_if(di, counts.sat, hn::And(ok, hn::Gt(ay, sat_below)));
     counts.fl = count_if(di, counts.fl, hn::And(ok, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di)))));
-    const VI s = hn::Or(hn::IfThenElseZero(bad2, hn::Set(di, 2)), hn::IfThenElseZero(bad1, hn::Set(di, 1)));
+    // (skip before a non-finite y: a skip lane is the caller's whatever its y)
+    const VI s = hn::Or(hn::IfThenElseZero(hn::AndNot(skip, bad2), hn::Set(di, 2)),
+                        hn::IfThenElseZero(hn::Or(bad1, skip), hn::Set(di, 1)));
     store_bytes(di, with_sign<F>(di, mag, yi), o);
     store_bytes(di, s, st);
   };
@@ -359,7 +362,7 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
         st = encode_block_rne<F, BlockOp::divide>(di, magnitude, x + s, m, b.s, sat_below,
                                                    codes + s, counts.sat, counts.fl);
         break;
-      case BlockOp::skip: break;
+      case BlockOp::skip: st = 1; break;  // the caller's
     }
     status[j] = st;
   }
@@ -387,6 +390,28 @@ inline std::size_t AbsmaxBlocks(const float* HWY_RESTRICT x, std::size_t n, std:
     out[j] = block_max_bits(x + s, m);
   }
   return j;
+}
+
+/// simd::absmax_columns (quant_simd.hpp): acc[j] = max(acc[j], |x_j| bits) over non-NaN x_j, nan[j] |= 1
+/// for a NaN x_j.
+inline void AbsmaxColumns(const float* HWY_RESTRICT x, std::size_t n, std::uint32_t* HWY_RESTRICT acc,
+                          std::uint32_t* HWY_RESTRICT nan) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
+  const auto abs_mask = hn::Set(du, 0x7fffffffu), inf = hn::Set(du, 0x7f800000u), one = hn::Set(du, 1u);
+  std::size_t k = 0;
+  for (; k + N <= n; k += N) {
+    const auto a = hn::And(hn::LoadU(du, xb + k), abs_mask);
+    const auto is_nan = hn::Gt(a, inf);
+    hn::StoreU(hn::Max(hn::LoadU(du, acc + k), hn::IfThenZeroElse(is_nan, a)), du, acc + k);
+    hn::StoreU(hn::Or(hn::LoadU(du, nan + k), hn::IfThenElseZero(is_nan, one)), du, nan + k);
+  }
+  for (; k < n; ++k) {
+    const std::uint32_t a = xb[k] & 0x7fffffffu;
+    if (a > 0x7f800000u) nan[k] = 1;
+    else if (a > acc[k]) acc[k] = a;
+  }
 }
 
 /// The scale code and element multiplier of a plain block (FusedScale, quant_simd.hpp).

@@ -27,6 +27,7 @@ namespace minifloat::simd {
 
 HWY_EXPORT(EncodeBlocksRne);
 HWY_EXPORT(AbsmaxBlocks);
+HWY_EXPORT(AbsmaxColumns);
 HWY_EXPORT(FusedRowsRne);
 HWY_EXPORT(ErrorSums8F64);
 HWY_EXPORT(ErrorSums8F32);
@@ -283,6 +284,17 @@ std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std:
   return nb;
 }
 
+void absmax_columns(const float* x, std::size_t n, std::uint32_t* acc, std::uint32_t* nan) {
+  HWY_DYNAMIC_DISPATCH(AbsmaxColumns)(x, n, acc, nan);
+}
+AbsMax absmax_of_column(std::uint32_t acc, std::uint32_t nan) {
+  AbsMax r;
+  r.amax = float_of(acc);
+  r.nan = nan != 0;
+  r.inf = acc == 0x7f800000u;
+  return r;
+}
+
 const EncodeTable* nvfp4_scale_table() {
   static const EncodeTable* const t = encode_table(formats::e4m3fn, {Rounding::rne, Overflow::satfinite}, profiles::ocp);
   return t;
@@ -305,7 +317,7 @@ RunCounts encode_blocks_of(const QuantKernel& k, const float* x, std::size_t n, 
   for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
     const std::size_t end = std::min(s + len, n);
     const RowBlock b = blocks[j];
-    fallback[j] = 0;
+    fallback[j] = b.op == BlockOp::skip ? 1 : 0;
     if (b.op == BlockOp::skip) continue;
     RunCounts local;
     bool bad = false;

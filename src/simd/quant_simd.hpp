@@ -95,6 +95,11 @@ struct AbsMax {
 /// is x[first + (j−1)·bs, first + j·bs) cut at n; out[j] the AbsMax of that block. Returns the
 /// number of blocks (first ≥ 1, bs ≥ 1; first ≥ n gives one block).
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out);
+/// The statistics of one-column tiles (tB = 1) over rows, in vectors: for each j < n, acc[j] = max(acc[j],
+/// |x[j]| bits) over the non-NaN x[j] and nan[j] |= 1 for a NaN x[j] (start both at 0; x is one row's
+/// n elements). absmax_of_column reads one column's pair as the AbsMax of absmax_blocks over those rows.
+void absmax_columns(const float* x, std::size_t n, std::uint32_t* acc, std::uint32_t* nan);
+AbsMax absmax_of_column(std::uint32_t acc, std::uint32_t nan);
 /// The blocks of that layout: how many cover n ≥ 1 elements, where block j starts, and its length.
 inline std::size_t block_count(std::size_t n, std::size_t first, std::size_t bs) {
   return n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
@@ -131,7 +136,7 @@ enum class BlockOp : std::uint8_t {
   e8m0_exact,
   multiply,  ///< y = fl32(x · s): the reference's fmul_rn (TileScale multiply, NVFP4 encode scale)
   divide,    ///< y = fl32(x / s): fdiv_rn (Fp32ScaleOrder::divide)
-  skip,      ///< not touched (NaN blocks, flushed blocks, exact-order tiles): the caller's
+  skip,      ///< not touched (NaN blocks, flushed blocks, exact-order tiles): the caller's (fallback 1)
 };
 struct RowBlock {
   float s = 1.0f;
@@ -146,7 +151,8 @@ inline float pow2_neg(int e) {
 /// its default rounding: rne_kernel_runs; a block holding a non-finite x or y is then redone by the
 /// table): codes written, saturated and flushed counted (flushed: finite nonzero
 /// source x whose code is a zero), for every block whose op is not skip and that did not fall back;
-/// fallback[j] = 1 for an e8m0_exact block that was not exact, else 0.
+/// fallback[j] = 1 for a block left to the caller (op skip, or an e8m0_exact block that was not exact),
+/// else 0.
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback);
 

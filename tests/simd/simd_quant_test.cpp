@@ -257,6 +257,42 @@ TEST_F(SimdQuant, EveryModeOverflowProfileAndSource) {
   }
 }
 
+// One-element blocks (column tiles: fp8_channel, MX along axis first, ROWSx1 schemes) take the per-lane
+// kernel and the column statistics: NaN, Inf, zero and ordinary columns, in the vector body and in the
+// tail lanes, whole and in pieces, on every target. (A NaN column tile — its lane both skip and a NaN
+// product — once kept a saturated code in place of the NaN code: the property test found it.)
+TEST_F(SimdQuant, ColumnTilesOfEveryKind) {
+  const std::size_t rows = 5, cols = 41;
+  std::vector<float> x = random_normal(rows * cols, 21);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const std::size_t c : {std::size_t{3}, std::size_t{38}}) {  // a NaN column in the body and in the tail
+    x[2 * cols + c] = nan;
+    x[2 * cols + c + 1] = inf;  // an Inf beside it
+  }
+  for (std::size_t r = 0; r < rows; ++r) x[r * cols + 20] = 0.0f;  // a zero column
+  x[4 * cols + 7] = 1e30f;                                          // a product that overflows (E8M0: 2^-e of a small column)
+  x[1 * cols + 9] = 1e-40f;                                          // a subnormal beside normal values
+  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (const char* n : {"fp8_channel", "mxfp8_e4m3", "mxfp4", "e4m3fn/allx1/e8m0fnu:rceil", "e5m2/2x1/e8m0fnu:ocp_floor"})
+      for (const mf::BlockPolicy& pol : policies()) {
+        mf::Scheme s = mf::parse_scheme(n);
+        s.policy = pol;
+        try {
+          mf::validate_scheme(s);
+        } catch (const mf::Error&) {
+          continue;
+        }
+        mf::QuantOptions opt;
+        opt.axis = std::string_view(n).starts_with("mx") ? mf::BlockAxis::first : mf::BlockAxis::last;
+        for (const std::size_t piece : {std::size_t{1} << 20, std::size_t{17}})
+          expect_same({rows, cols}, x, s, opt, 2, piece, std::string(hwy::TargetName(target)) + " " + mf::scheme_name(s) +
+                                                             " piece " + std::to_string(piece));
+        if (HasFailure()) return;
+      }
+  }
+}
+
 // Threads and chunking: 1..7 threads, pieces that cut tiles (first pass), axis first.
 TEST_F(SimdQuant, AnyThreadCountAndPieceSizeGivesTheSameBytes) {
   const std::vector<std::size_t> shape{9, 256};
