@@ -71,7 +71,7 @@ void quantize(benchmark::State& state, const char* scheme, mf::ArrayPath path) {
     mf::BlockQuantizer bq({kRows, kCols}, s, {}, path);
     const mf::QuantPlan plan = bq.plan(kFloats);
     const mf::QuantPiece p = plan.piece(0);
-    if (plan.first_pass) bq.observe(p, input());
+    if (plan.first_pass) bq.observe(p, input(), threads);
     bq.quantize(p, input(), codes, threads);
     benchmark::DoNotOptimize(codes.data());
     benchmark::ClobberMemory();

@@ -360,12 +360,36 @@ QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
 }
 
 template <class T>
-void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
+void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, unsigned threads) {
   if (v.size() != p.size()) throw Error("BlockQuantizer::observe: " + std::to_string(v.size()) + " values for a piece of " + std::to_string(p.size()));
   if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_) throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
   observed_ = true;
   const std::size_t tA = tile_rows_, tB = tile_cols_;
   std::vector<simd::AbsMax> mx;
+  if constexpr (std::is_same_v<T, float>) {
+    // every tile of the piece whole: only the tensor amax (and NaN) to take, split over the threads
+    const bool all_whole = p.rows > 0 && p.cols > 0 && p.row % tA == 0 &&
+                           ((p.row + p.rows) % tA == 0 || p.row + p.rows == file_rows_) && p.col % tB == 0 &&
+                           ((p.col + p.cols) % tB == 0 || p.col + p.cols == file_cols_);
+    const unsigned nthreads = effective_threads(threads, p);
+    if (path_ == ArrayPath::simd && all_whole && nthreads > 1) {
+      std::vector<simd::AbsMax> part(nthreads);
+      for_ranges(p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+        if (c1 <= c0) return;
+        for (std::size_t r = r0; r < r1; ++r) {
+          simd::AbsMax m;
+          simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, c1 - c0, c1 - c0, &m);
+          if (m.amax > part[w].amax) part[w].amax = m.amax;
+          part[w].nan = part[w].nan || m.nan;
+        }
+      });
+      for (const simd::AbsMax& m : part) {
+        if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+        if (m.nan) global_nan_ = true;
+      }
+      return;
+    }
+  }
   if constexpr (std::is_same_v<T, float>) {
     if (path_ == ArrayPath::simd && tB == 1 && p.cols > 0 && p.rows > 0) {
       // one-column tiles: the column maxima of each tile row's rows in vectors, then per column the same
@@ -454,7 +478,9 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v) {
   }
 }
 
-void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values) { observe_impl(p, values); }
+void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values, unsigned threads) {
+  observe_impl(p, values, threads);
+}
 
 void BlockQuantizer::end_first_pass() {
   if (global_done_) return;
@@ -472,13 +498,13 @@ void BlockQuantizer::end_first_pass() {
   q_.tensor_encode_scale = nvfp4_global_encode_scale(detail::exact_f64(global_amax_), static_cast<float>(element_max(q_.element)));
   q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
 }
-void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values) {
+void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values, unsigned threads) {
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11: the f32-first behaviour of ml_dtypes)
-    observe_impl<float>(p, f);
+    observe_impl<float>(p, f, threads);
     return;
   }
-  observe_impl(p, values);
+  observe_impl(p, values, threads);
 }
 
 template <class T>
@@ -999,7 +1025,7 @@ QuantizedTensor quantize_whole(std::span<const T> x, const std::vector<std::size
   std::vector<std::uint8_t> codes(n, 0);
   if (plan.count() == 1) {
     const QuantPiece all = plan.piece(0);
-    if (plan.first_pass) bq.observe(all, x);
+    if (plan.first_pass) bq.observe(all, x, threads);
     bq.quantize(all, x, codes, threads);
   }
   QuantizedTensor q = std::move(bq.result());

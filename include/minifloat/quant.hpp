@@ -204,9 +204,11 @@ class BlockQuantizer {
   /// max_elements to hold a whole tile width (the piece then holds 8·⌊max/8⌋ columns).
   QuantPlan plan(std::size_t max_elements) const;
   /// First pass (when plan().first_pass): take the statistics of one piece. Pieces may come in
-  /// any order but each exactly once, all before the first quantize().
-  void observe(const QuantPiece& p, std::span<const float> values);
-  void observe(const QuantPiece& p, std::span<const double> values);
+  /// any order but each exactly once, all before the first quantize(). `threads` as quantize's
+  /// (0 = all cores): a binary32 piece whose tiles are all whole (only the tensor amax to take) is split
+  /// over threads; the statistics are order-free (max, or), so the same for any count.
+  void observe(const QuantPiece& p, std::span<const float> values, unsigned threads = 1);
+  void observe(const QuantPiece& p, std::span<const double> values, unsigned threads = 1);
   /// End of the first pass: fixes the statistics over the whole tensor (NVFP4's tensor scales in
   /// result(), from the exact tensor amax). Called by the first quantize() if not before; call it
   /// yourself to read the tensor scale before quantizing (a file header that holds it).
@@ -238,7 +240,7 @@ class BlockQuantizer {
     bool nan = false, inf = false;
   };
   template <class T>
-  void observe_impl(const QuantPiece& p, std::span<const T> values);
+  void observe_impl(const QuantPiece& p, std::span<const T> values, unsigned threads);
   template <class T>
   void quantize_impl(const QuantPiece& p, std::span<const T> values, std::span<std::uint8_t> codes, unsigned threads);
   template <class T>

@@ -207,8 +207,8 @@ int run_quantize(const QuantizeOptions& o) {
     for (std::size_t k = 0; k < np; ++k) {
       const QuantPiece p = plan.piece(k);
       load(p);
-      if (f64) bq.observe(p, std::span<const double>(xd));
-      else bq.observe(p, std::span<const float>(xf));
+      if (f64) bq.observe(p, std::span<const double>(xd), threads);
+      else bq.observe(p, std::span<const float>(xf), threads);
     }
   bq.end_first_pass();  // the tensor scale is known from here on (the .safetensors metadata holds it)
 

@@ -265,8 +265,8 @@ int run_report(const ReportOptions& o) {
         for (std::size_t pi = 0; pi < np; ++pi) {
           const QuantPiece p = plan.piece(pi);
           load(p);
-          if (f64) bq.observe(p, std::span<const double>(xd));
-          else bq.observe(p, std::span<const float>(xf));
+          if (f64) bq.observe(p, std::span<const double>(xd), threads);
+          else bq.observe(p, std::span<const float>(xf), threads);
         }
       ErrorStats st;
       for (std::size_t pi = 0; pi < np; ++pi) {

@@ -54,7 +54,7 @@ Outcome run(const std::vector<std::size_t>& shape, const std::vector<T>& x, cons
   o.deq64.assign(x.size(), 0.0);
   auto slice = [&](const mf::QuantPiece& p) { return std::span<const T>(x.data() + p.offset(plan.file_cols), p.size()); };
   if (plan.first_pass)
-    for (std::size_t k = 0; k < plan.count(); ++k) bq.observe(plan.piece(k), slice(plan.piece(k)));
+    for (std::size_t k = 0; k < plan.count(); ++k) bq.observe(plan.piece(k), slice(plan.piece(k)), threads);
   for (std::size_t k = 0; k < plan.count(); ++k) {
     const mf::QuantPiece p = plan.piece(k);
     const std::size_t off = p.offset(plan.file_cols);
@@ -312,6 +312,13 @@ TEST_F(SimdQuant, AnyThreadCountAndPieceSizeGivesTheSameBytes) {
   const std::vector<float> xb = random_normal(64 * 2048, 5);
   for (const unsigned t : {2u, 3u})
     for (const char* n : {"mxfp8_e4m3", "nvfp4"}) expect_same(big, xb, mf::parse_scheme(n), {}, t, 1 << 22, n);
+  // NVFP4's first pass split over threads (every tile whole): the tensor amax in the last worker's rows,
+  // and a NaN there (NaN blocks; the amax over the other values)
+  std::vector<float> xm = xb;
+  xm[60 * 2048 + 5] = 3.5f;
+  for (const unsigned t : {2u, 3u}) expect_same(big, xm, mf::parse_scheme("nvfp4"), {}, t, 1 << 22, "nvfp4 amax in the last rows");
+  xm[61 * 2048 + 17] = std::numeric_limits<float>::quiet_NaN();
+  for (const unsigned t : {2u, 3u}) expect_same(big, xm, mf::parse_scheme("nvfp4"), {}, t, 1 << 22, "nvfp4 with a NaN");
   const std::vector<std::size_t> row{1, 131072};  // one row: split by columns
   expect_same(row, std::vector<float>(xb.begin(), xb.begin() + 131072), mf::parse_scheme("mxfp4"), {}, 3, 1 << 22, "one row");
 }
