@@ -126,10 +126,12 @@ template <class DI>
 struct LeanBounds {
   hn::Vec<DI> normal, nonzero;
   hn::Vec<DI> below_ovf;  ///< ovf_min − 1 (encode_block_lean's kCheckMax)
+  hn::Vec<DI> sat_below;  ///< LaneCounts::sat_below (encode_block_lean's kRule 2)
   HWY_INLINE LeanBounds(DI di, std::uint32_t normal_min, BlockOp op, const QuantRne& c)
       : normal(hn::Set(di, static_cast<std::int32_t>(normal_min))),
         nonzero(hn::Set(di, op == BlockOp::e8m0_exact ? 0x00800000 : 1)),
-        below_ovf(hn::Set(di, static_cast<std::int32_t>(c.ovf_min - 1))) {}
+        below_ovf(hn::Set(di, static_cast<std::int32_t>(c.ovf_min - 1))),
+        sat_below(hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu))) {}
 };
 /// Which lane rule a block's |y| allow, from their min: 0 the normal rule, 1 the rule with subnormal
 /// results, 2 neither (encode_block_rne's).
@@ -149,17 +151,21 @@ HWY_INLINE int lean_class(DI di, const LeanBounds<DI>& b, hn::Vec<DI> min_ay) {
 /// Returns lean_class of the block; the codes written when it is not done are the caller's to overwrite.
 /// kCheckMax: the bound on |y| is not the caller's but checked here too (the block's max |y| below
 /// ovf_min, which also excludes every non-finite x and y; else lean_class 2).
+/// kRule 2: kRule 1's rule for a block whose |y| may reach ovf_min but are all finite (the caller's bound
+/// from fl32(amax · s)): the full rounding, whose overflow code is the table's, with the saturated lanes
+/// counted as encode_block_rne counts them; done when lean_class ≤ 1.
 template <const RneFormat& F, BlockOp Op, int kRule, bool kCheckMax = false, class DI>
 HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, const LeanBounds<DI>& bounds,
                                  const float* HWY_RESTRICT x, std::size_t m, float s, std::uint8_t* HWY_RESTRICT o,
-                                 hn::Vec<DI>& fl) {
+                                 hn::Vec<DI>& fl, hn::Vec<DI>* sat = nullptr) {
+  static_assert(kRule != 2 || !kCheckMax);
   static_assert(Op != BlockOp::divide && Op != BlockOp::skip);
   using VI = hn::Vec<DI>;
   const hn::RebindToFloat<DI> df;
   const std::size_t N = hn::Lanes(di);
   const VI abs_mask = hn::Set(di, 0x7fffffff);
   const auto sv = hn::Set(df, s);
-  VI vmin = hn::Set(di, 0x7fffffff), vmax = hn::Zero(di), bfl = hn::Zero(di);
+  VI vmin = hn::Set(di, 0x7fffffff), vmax = hn::Zero(di), bfl = hn::Zero(di), bsat = hn::Zero(di);
   for (std::size_t k = 0; k < m; k += N) {
     const VI yi = hn::BitCast(di, hn::Mul(hn::LoadU(df, x + k), sv));
     const VI ay = hn::And(yi, abs_mask);
@@ -171,11 +177,13 @@ HWY_INLINE int encode_block_lean(DI di, const RneMagnitude<F, DI>& magnitude, co
     } else {
       mag = magnitude(ay);
       bfl = count_if(di, bfl, hn::Eq(mag, hn::Zero(di)));
+      if constexpr (kRule == 2) bsat = count_if(di, bsat, hn::Gt(ay, bounds.sat_below));
     }
     store_bytes(di, with_sign<F>(di, mag, yi), o + k);
   }
   const int cls = kCheckMax && !hn::AllFalse(di, hn::Gt(vmax, bounds.below_ovf)) ? 2 : lean_class(di, bounds, vmin);
-  if (kRule == 1 && cls <= 1) fl = hn::Add(fl, bfl);
+  if (kRule >= 1 && cls <= 1) fl = hn::Add(fl, bfl);
+  if (kRule == 2 && cls <= 1) *sat = hn::Add(*sat, bsat);
   return cls;
 }
 
@@ -475,13 +483,21 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
       counts.before_block(di, m);
       const float* xb = x + start[k];
       std::uint8_t* ob = codes + start[k];
-      // the lean rules (encode_block_lean) when fl32(amax · s), the block's largest |y|, is below ovf_min;
+      // the lean rules (encode_block_lean) when fl32(amax · s), the block's largest |y|, is below ovf_min
       // the first tried is the one the last block needed (its lean_class), then the next, then the full rule
-      if (m % N == 0 && std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax[k]) * scale[k]) < c.ovf_min) {
-        if (predicted == 0) predicted = encode_block_lean<F, kOp, 0>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl);
-        if (predicted == 0) continue;
-        if (predicted == 1) predicted = encode_block_lean<F, kOp, 1>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl);
-        if (predicted <= 1) continue;
+      // (kRule 2, which counts the saturated, when that max may reach ovf_min but is finite)
+      const std::uint32_t ymax = std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax[k]) * scale[k]);
+      if (m % N == 0 && ymax < 0x7f800000u) {
+        const bool below = ymax < c.ovf_min;
+        if (predicted == 0 && below) {
+          predicted = encode_block_lean<F, kOp, 0>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl);
+          if (predicted == 0) continue;
+        }
+        if (predicted <= 1) {
+          predicted = below ? encode_block_lean<F, kOp, 1>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl)
+                            : encode_block_lean<F, kOp, 2>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl, &counts.sat);
+          if (predicted <= 1) continue;
+        }
       }
       VI min_ay = hn::Set(di, 0x7fffffff);
       status[j0 + k] = encode_block_rne<F, kOp>(di, magnitude, xb, m, scale[k], sat_below, ob, counts.sat, counts.fl,
