@@ -156,6 +156,14 @@ std::uint8_t torchao_scale(ScaleRule rule, ElementType el, bool nan, float amax,
   return static_cast<std::uint8_t>(biased);
 }
 
+// One block's AbsMax into a tile statistic (order-free: max and or).
+template <class Stat>
+void merge_stat(Stat& s, const simd::AbsMax& m) {
+  s.nan = s.nan || m.nan;
+  s.inf = s.inf || m.inf;
+  if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
+}
+
 // Threads for one piece: at most `threads` (0 → all cores), at most one per 2^15 elements (a
 // thread costs more than it saves below that), at least 1. Any count gives the same bytes.
 unsigned effective_threads(unsigned threads, const QuantPiece& p) {
@@ -366,6 +374,11 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
   observed_ = true;
   const std::size_t tA = tile_rows_, tB = tile_cols_;
   std::vector<simd::AbsMax> mx;
+  // a block's statistics into the tensor amax (NaN ignored) and NaN flag
+  auto add_global = [&](const simd::AbsMax& m) {
+    if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+    if (m.nan) global_nan_ = true;
+  };
   if constexpr (std::is_same_v<T, float>) {
     // every tile of the piece whole: only the tensor amax (and NaN) to take, split over the threads
     const bool all_whole = p.rows > 0 && p.cols > 0 && p.row % tA == 0 &&
@@ -379,14 +392,10 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
         for (std::size_t r = r0; r < r1; ++r) {
           simd::AbsMax m;
           simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, c1 - c0, c1 - c0, &m);
-          if (m.amax > part[w].amax) part[w].amax = m.amax;
-          part[w].nan = part[w].nan || m.nan;
+          merge_stat(part[w], m);
         }
       });
-      for (const simd::AbsMax& m : part) {
-        if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
-        if (m.nan) global_nan_ = true;
-      }
+      for (const simd::AbsMax& m : part) add_global(m);
       return;
     }
   }
@@ -399,15 +408,11 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
       auto flush = [&] {
         const bool rows_whole = cur * tA >= p.row && std::min((cur + 1) * tA, file_rows_) <= p.row + p.rows;
         for (std::size_t j = 0; j < p.cols; ++j) {
-          const simd::AbsMax m = simd::absmax_of_column(acc[j], nan[j]);
-          if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
-          if (m.nan) global_nan_ = true;
+          const simd::AbsMax m = simd::absmax_from_bits(acc[j], nan[j] != 0);
+          add_global(m);
           if (rows_whole) continue;
           if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
-          TileStat& st = stats_[scale_index(cur, p.col + j)];
-          st.nan = st.nan || m.nan;
-          st.inf = st.inf || m.inf;
-          if (static_cast<double>(m.amax) > st.amax) st.amax = m.amax;
+          merge_stat(stats_[scale_index(cur, p.col + j)], m);
         }
         std::fill(acc.begin(), acc.end(), 0u);
         std::fill(nan.begin(), nan.end(), 0u);
@@ -437,16 +442,11 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
         mx.resize(p.cols / tB + 2);
         const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols, p.cols, first, all_whole ? p.cols : tB, mx.data());
         for (std::size_t j = 0; j < nb; ++j) {
-          const simd::AbsMax& m = mx[j];
-          if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
-          if (m.nan) global_nan_ = true;
+          add_global(mx[j]);
           const std::size_t tb = tbf + j;
           if (all_whole || (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols)) continue;
           if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
-          TileStat& st = stats_[scale_index(ta, tb)];
-          st.nan = st.nan || m.nan;
-          st.inf = st.inf || m.inf;
-          if (static_cast<double>(m.amax) > st.amax) st.amax = m.amax;
+          merge_stat(stats_[scale_index(ta, tb)], mx[j]);
         }
         continue;
       }
@@ -555,13 +555,6 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       }
   }
   // (rows [r0, r1) × piece columns [c0, c1) into `sl`; the pieces of a split merge order-free: max and or)
-  // one AbsMax into the statistic k of `sl` (order-free: max and or)
-  auto merge_stat = [&](std::vector<TileStat>& sl, std::size_t k, const simd::AbsMax& m) {
-    TileStat& s = sl[k];
-    s.nan = s.nan || m.nan;
-    s.inf = s.inf || m.inf;
-    if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
-  };
   auto stats_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, std::vector<TileStat>& sl) {
     std::vector<simd::AbsMax> mx;
     if constexpr (std::is_same_v<T, float>) {
@@ -571,7 +564,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         auto flush = [&] {
           for (std::size_t j = 0; j < c1 - c0; ++j) {
             const std::size_t k = cur * ntb + (p.col + c0 + j - tb0);
-            if (!cut[k]) merge_stat(sl, k, simd::absmax_of_column(acc[j], nan[j]));
+            if (!cut[k]) merge_stat(sl[k], simd::absmax_from_bits(acc[j], nan[j] != 0));
           }
           std::fill(acc.begin(), acc.end(), 0u);
           std::fill(nan.begin(), nan.end(), 0u);
@@ -598,7 +591,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
           const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, first, tB, mx.data());
           for (std::size_t j = 0; j < nb; ++j) {
             const std::size_t k = ia * ntb + (tbf - tb0) + j;
-            if (!cut[k]) merge_stat(sl, k, mx[j]);
+            if (!cut[k]) merge_stat(sl[k], mx[j]);
           }
           continue;
         }
@@ -990,10 +983,6 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
       sv_ta = ta;
     }
     const std::size_t off = r * p.cols - p.col;
-    if (tB == 1) {
-      for (std::size_t b = p.col; b < p.col + p.cols; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * sv[b - tb0]);
-      continue;
-    }
     for (std::size_t b0 = p.col, tb = tb0; b0 < p.col + p.cols; ++tb) {  // tile tb holds b0
       const std::size_t b1 = std::min((tb + 1) * tB, p.col + p.cols);
       const double s = sv[tb - tb0];

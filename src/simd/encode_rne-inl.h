@@ -88,8 +88,7 @@ struct RneMagnitude {
         magic_i(hn::Set(d, static_cast<std::int32_t>(kMagic))) {}
   HWY_INLINE VI operator()(VI a) const {
     const hn::RebindToFloat<DI> df;
-    const VI bit = hn::And(hn::ShiftRight<S>(a), one);
-    const VI cn = hn::ShiftRight<S>(hn::Add(hn::Add(a, bias), bit));
+    const VI cn = normal(a);
     const auto sum = hn::Add(hn::BitCast(df, a), hn::BitCast(df, magic_i));
     const VI cs = hn::Sub(hn::BitCast(di, sum), magic_i);
     // a < 2^emin: by the sign of a − 2^emin (blendvps; no compare). Highway 1.0.3's SSSE3
@@ -100,8 +99,9 @@ struct RneMagnitude {
     return hn::IfNegativeThenElse(hn::Sub(a, min_normal), cs, hn::Min(cn, max_code));
 #endif
   }
-  /// The same for a lane known to be normal in the target and below the overflow bound (2^emin ≤ |x| <
-  /// EncodeTable::rne.ovf_min): the normal rounding alone, which is then at most the largest finite code.
+  /// The normal rounding alone (the integer rounding bias), unclamped: the code of a lane known to be
+  /// normal in the target and below the overflow bound (2^emin ≤ |x| < EncodeTable::rne.ovf_min), where it
+  /// is at most the largest finite code.
   HWY_INLINE VI normal(VI a) const {
     return hn::ShiftRight<S>(hn::Add(hn::Add(a, bias), hn::And(hn::ShiftRight<S>(a), one)));
   }

@@ -70,6 +70,13 @@ HWY_INLINE hn::Vec<DI> count_if([[maybe_unused]] DI di, hn::Vec<DI> acc, hn::Mas
 #endif
 }
 
+/// |y| bits above this count as saturated: ovf_min − 1, or none (INT32_MAX) when the overflow code is not
+/// finite (QuantRne::sat_on_overflow).
+template <class DI>
+HWY_INLINE hn::Vec<DI> saturation_bound(DI di, const QuantRne& c) {
+  return hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
+}
+
 /// One block of m < 2^31 elements with scale s by operation Op (e8m0_exact, multiply or divide);
 /// codes to o; its counts (lanes with |y| bits > sat_below; flushed lanes) added to sat/fl only when it
 /// returns status 0 (file comment).
@@ -126,12 +133,12 @@ template <class DI>
 struct LeanBounds {
   hn::Vec<DI> normal, nonzero;
   hn::Vec<DI> below_ovf;  ///< ovf_min − 1 (encode_block_lean's kCheckMax)
-  hn::Vec<DI> sat_below;  ///< LaneCounts::sat_below (encode_block_lean's kRule 2)
+  hn::Vec<DI> sat_below;  ///< saturation_bound (encode_block_lean's kRule 2)
   HWY_INLINE LeanBounds(DI di, std::uint32_t normal_min, BlockOp op, const QuantRne& c)
       : normal(hn::Set(di, static_cast<std::int32_t>(normal_min))),
         nonzero(hn::Set(di, op == BlockOp::e8m0_exact ? 0x00800000 : 1)),
         below_ovf(hn::Set(di, static_cast<std::int32_t>(c.ovf_min - 1))),
-        sat_below(hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu))) {}
+        sat_below(saturation_bound(di, c)) {}
 };
 /// Which lane rule a block's |y| allow, from their min: 0 the normal rule, 1 the rule with subnormal
 /// results, 2 neither (encode_block_rne's).
@@ -195,10 +202,6 @@ struct LaneCounts {
   RunCounts rc;
   std::size_t since = 0;
   explicit HWY_INLINE LaneCounts(DI di) : sat(hn::Zero(di)), fl(hn::Zero(di)) {}
-  /// |y| bits above this count as saturated (none when the overflow code is not finite)
-  static HWY_INLINE hn::Vec<DI> sat_below(DI di, const QuantRne& c) {
-    return hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
-  }
   HWY_INLINE void before_block(DI di, std::size_t m) {
     if (since + m > (std::size_t{1} << 30)) sum(di);
     since += m;
@@ -265,7 +268,7 @@ HWY_INLINE RunCounts encode_lanes_rne(const QuantRne& c, const float* HWY_RESTRI
   const std::size_t N = hn::Lanes(di);
   const RneMagnitude<F, DI> magnitude(di, c.max_code);
   LaneCounts<DI> counts(di);
-  const VI sat_below = counts.sat_below(di, c), abs_mask = hn::Set(di, 0x7fffffff), op_mask = hn::Set(di, 0xff);
+  const VI sat_below = saturation_bound(di, c), abs_mask = hn::Set(di, 0x7fffffff), op_mask = hn::Set(di, 0xff);
   const VI op_e8m0 = hn::Set(di, static_cast<std::int32_t>(BlockOp::e8m0_exact)),
            op_divide = hn::Set(di, static_cast<std::int32_t>(BlockOp::divide)),
            op_skip = hn::Set(di, static_cast<std::int32_t>(BlockOp::skip));
@@ -332,7 +335,7 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
   if (bs == 1 && first == 1) return encode_lanes_rne<F>(c, x, n, blocks, codes, status);
   const RneMagnitude<F, DI> magnitude(di, c.max_code);
   LaneCounts<DI> counts(di);
-  const VI sat_below = counts.sat_below(di, c);
+  const VI sat_below = saturation_bound(di, c);
   const std::size_t N = hn::Lanes(di);
   const LeanBounds<DI> lean_e8m0(di, RneMagnitude<F, DI>::kMinNormal, BlockOp::e8m0_exact, c),
       lean_mul(di, RneMagnitude<F, DI>::kMinNormal, BlockOp::multiply, c);
@@ -448,7 +451,7 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   using VI = hn::Vec<DI>;
   const RneMagnitude<F, DI> magnitude(di, c.max_code);
   LaneCounts<DI> counts(di);
-  const VI sat_below = counts.sat_below(di, c);
+  const VI sat_below = saturation_bound(di, c);
   PrefetchAhead ahead{x, readable};
   const std::size_t N = hn::Lanes(di);
   const LeanBounds<DI> bounds(di, RneMagnitude<F, DI>::kMinNormal, kOp, c);

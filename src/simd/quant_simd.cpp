@@ -128,11 +128,7 @@ inline AbsMax absmax_inline(const float* x, std::size_t n) {
     const std::uint32_t v = isnan ? 0u : a;
     mx = v > mx ? v : mx;
   }
-  AbsMax r;
-  r.amax = float_of(mx);
-  r.nan = nan != 0;
-  r.inf = mx == 0x7f800000u;
-  return r;
+  return absmax_from_bits(mx, nan != 0);
 }
 
 constexpr std::size_t kChunk = 256;  // keys per lookup pass (stack buffer)
@@ -277,9 +273,7 @@ std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std:
       out[j] = absmax_inline(x + block_start(j, first, bs), block_length(j, n, first, bs));
       continue;
     }
-    out[j].amax = float_of(mx[j]);
-    out[j].nan = false;
-    out[j].inf = mx[j] == 0x7f800000u;
+    out[j] = absmax_from_bits(mx[j], false);
   }
   return nb;
 }
@@ -287,11 +281,11 @@ std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std:
 void absmax_columns(const float* x, std::size_t n, std::uint32_t* acc, std::uint32_t* nan) {
   HWY_DYNAMIC_DISPATCH(AbsmaxColumns)(x, n, acc, nan);
 }
-AbsMax absmax_of_column(std::uint32_t acc, std::uint32_t nan) {
+AbsMax absmax_from_bits(std::uint32_t amax_bits, bool nan) {
   AbsMax r;
-  r.amax = float_of(acc);
-  r.nan = nan != 0;
-  r.inf = acc == 0x7f800000u;
+  r.amax = float_of(amax_bits);
+  r.nan = nan;
+  r.inf = amax_bits == 0x7f800000u;
   return r;
 }
 
@@ -303,7 +297,6 @@ const EncodeTable* nvfp4_scale_table() {
 std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {
   return nvfp4_scale_code(*nvfp4_scale_table(), amax, fmul_rn(s_enc, frcp_rn(elem_max)));
 }
-
 
 namespace {
 template <KeyKind K>

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd/quant_simd.hpp (internal to the compiled library): the fast paths of the block quantizer
 // (src/quant.cpp) — the tile statistics (amax, NaN, Inf) of binary32 values of every block of a row in
-// one call, and the scale + encode of every block of a row in one call. They hold no rounding rule:
-// codes and counts come from tables the engine fills (QuantKernel), scales from quant.cpp's scalar
-// step (core/block_scale.hpp). Which tiles run here is decided in quant.cpp (BlockQuantizer::
-// element_path and the per-tile RowBlock rule); everything else stays on the scalar reference loop.
-// The loops are plain C++ written branch-free for GCC's vectoriser (baseline x86-64), not Highway:
-// the time is in the table lookups (one scalar load per element), which no target changes.
+// one call, and the scale + encode of every block of a row in one call — and the error sums of
+// accumulate_errors. They hold no rounding rule of their own: codes and counts come from tables the
+// engine fills (QuantKernel) or from the arithmetic rne kernel's lane rule checked against them
+// (QuantRne), scales from the engine's step (core/block_scale.hpp, or tables built from it). Which
+// tiles run here is decided in quant.cpp (BlockQuantizer::element_path and the per-tile RowBlock rule);
+// everything else stays on the scalar reference loop. The Highway kernels (one copy per target, run-time
+// dispatch) are in simd/quant-inl.h; the table lookups of quant_simd.cpp are plain C++ written
+// branch-free for GCC's vectoriser (one scalar load per element, which no target changes).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -97,9 +99,11 @@ struct AbsMax {
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out);
 /// The statistics of one-column tiles (tB = 1) over rows, in vectors: for each j < n, acc[j] = max(acc[j],
 /// |x[j]| bits) over the non-NaN x[j] and nan[j] |= 1 for a NaN x[j] (start both at 0; x is one row's
-/// n elements). absmax_of_column reads one column's pair as the AbsMax of absmax_blocks over those rows.
+/// n elements); absmax_from_bits(acc[j], nan[j] != 0) is then the AbsMax of column j over those rows.
 void absmax_columns(const float* x, std::size_t n, std::uint32_t* acc, std::uint32_t* nan);
-AbsMax absmax_of_column(std::uint32_t acc, std::uint32_t nan);
+/// The AbsMax of values whose largest non-NaN magnitude has the bits amax_bits (≤ +Inf's) and that hold a
+/// NaN or not.
+AbsMax absmax_from_bits(std::uint32_t amax_bits, bool nan);
 /// The blocks of that layout: how many cover n ≥ 1 elements, where block j starts, and its length.
 inline std::size_t block_count(std::size_t n, std::size_t first, std::size_t bs) {
   return n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
