@@ -478,8 +478,9 @@ TEST_F(SimdQuant, Mxint8EveryBf16PatternEveryMode) {
 // The arithmetic rne element kernel and the fused rows (simd::QuantRne, simd::fused_rows_rne) on every
 // bf16 and every f16 bit pattern: bf16 shuffled (mostly NaN/Inf or inexact blocks: the fallbacks) and
 // windowed as above (every sign and mantissa, products normal: the kernel itself), f16 shuffled (every
-// product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4 and an FP32-scaled 1x128 scheme, rne under each
-// overflow policy, on every Highway target (satfinite) or the best one. Oracle: the scalar quant.cpp path.
+// product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
+// schemes (fp8_channel, MXFP8 along axis first), rne under each overflow policy, on every Highway target
+// (satfinite) or the best one. Oracle: the scalar quant.cpp path.
 TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
   std::vector<float> bf16(65536), windowed(65536), f16(65536);
   for (std::uint32_t b = 0; b < 65536; ++b) {
@@ -493,10 +494,16 @@ TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
   std::shuffle(f16.begin(), f16.end(), std::mt19937(33));
   const std::vector<std::size_t> shape{512, 128};
   int combos = 0;
-  for (const char* n : {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp4", "nvfp4", "fp8_1x128"})
+  // (the last two: column tiles, one element per block: the per-lane kernel and the column statistics)
+  const std::pair<const char*, mf::BlockAxis> schemes[] = {
+      {"mxfp8_e4m3", mf::BlockAxis::last}, {"mxfp8_e5m2", mf::BlockAxis::last}, {"mxfp4", mf::BlockAxis::last},
+      {"nvfp4", mf::BlockAxis::last},      {"fp8_1x128", mf::BlockAxis::last},  {"fp8_channel", mf::BlockAxis::last},
+      {"mxfp8_e4m3", mf::BlockAxis::first}};
+  for (const auto& [n, axis] : schemes)
     for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satfinite, mf::Overflow::satpropagate}) {
       mf::QuantOptions opt;
       opt.rounding = {.rounding = mf::Rounding::rne, .overflow = ov};
+      opt.axis = axis;
       const mf::Scheme s = mf::parse_scheme(n);
       const mf::simd::QuantKernel* k =
           mf::simd::quant_kernel(s.element, opt.rounding, opt.profile, s.policy.mxint8_min);
@@ -505,8 +512,8 @@ TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
       if (ov == mf::Overflow::satfinite) targets = hwy::SupportedAndGeneratedTargets();
       for (const std::int64_t target : targets) {
         hwy::SetSupportedTargetsForTest(target);
-        const std::string what = std::string(n) + " " + std::string(mf::name(ov)) + " " +
-                                 (target ? hwy::TargetName(target) : "best");
+        const std::string what = std::string(n) + (axis == mf::BlockAxis::first ? " axis first " : " ") +
+                                 std::string(mf::name(ov)) + " " + (target ? hwy::TargetName(target) : "best");
         bool fast = false;
         expect_same(shape, bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
         EXPECT_TRUE(fast) << what;
@@ -517,7 +524,7 @@ TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
       }
       hwy::SetSupportedTargetsForTest(0);
     }
-  EXPECT_GE(combos, 15);
+  EXPECT_GE(combos, 21);
 }
 
 // The fast NVFP4 scale step (simd::nvfp4_block_scale_code_table: binary32 operations + the
