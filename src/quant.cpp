@@ -23,6 +23,16 @@
 namespace minifloat {
 namespace {
 
+/// The first j in [j, n) with f[j] != 0, else n (eight bytes at a time: the fused rows' statuses are almost all 0).
+std::size_t next_nonzero(const std::uint8_t* f, std::size_t j, std::size_t n) {
+  for (std::uint64_t w; j + 8 <= n; j += 8) {
+    std::memcpy(&w, f + j, 8);
+    if (w != 0) break;
+  }
+  while (j < n && f[j] == 0) ++j;
+  return j;
+}
+
 // The two kinds of source values. Binary32 values take the recipes' binary32 operations as written
 // (fmul_rn, fdiv_rn, the float overloads of the scale steps); binary64 values the exact forms of the
 // same formulas (core/block_scale.hpp: fl32_mul, fl32_div, the Unpacked overloads), which agree with
@@ -869,8 +879,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
                                                         codes.data() + r * p.cols + c0, fb.data());
             n.saturated += rc.saturated;
             n.flushed += rc.flushed;
-            for (std::size_t j = 0; j < nb; ++j) {
-              if (fb[j] == 0) continue;
+            for (std::size_t j = next_nonzero(fb.data(), 0, nb); j < nb; j = next_nonzero(fb.data(), j + 1, nb)) {
               const std::size_t tb = tbf + j;
               const std::size_t b0 = std::max(tb * tB, p.col + c0), b1 = std::min((tb + 1) * tB, p.col + c1);
               if (fb[j] == 1 && fscale.kind == simd::FusedScale::Kind::e8m0) {  // e from the written scale code; some x·2^−e not exact: the reference loop

@@ -249,6 +249,17 @@ HWY_INLINE std::uint32_t block_max_bits(const float* HWY_RESTRICT x, std::size_t
   return hn::GetLane(hn::MaxOfLanes(du, vmax));
 }
 
+/// block_max_bits of m elements, m a nonzero multiple of Lanes.
+HWY_INLINE std::uint32_t whole_block_max_bits(const float* HWY_RESTRICT x, std::size_t m) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
+  const auto abs_mask = hn::Set(du, 0x7fffffffu);
+  auto vmax = hn::And(hn::LoadU(du, xb), abs_mask);
+  for (std::size_t k = N; k < m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(du, xb + k), abs_mask));
+  return hn::GetLane(hn::MaxOfLanes(du, vmax));
+}
+
 /// Blocks of one element (column tiles, bs = first = 1): the lanes of encode_block_rne with each lane's
 /// own scale and operation from blocks[i] (RowBlock read as two 32-bit words, the op in the low byte of
 /// the second), and each lane's status as that one-element block's: 2 when y is ±Inf or NaN, else 1
@@ -465,6 +476,13 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   std::size_t j0 = 0;
   for (std::size_t s0 = 0, len0 = first; s0 < n; j0 += kGroup) {
     std::size_t g = 0, s = s0, len = len0;
+    if (len == bs && bs % N == 0 && n - s >= kGroup * bs) {  // kGroup whole blocks of whole vectors
+      ahead.upto(s + kGroup * bs);
+      for (; g < kGroup; ++g, s += bs) {
+        start[g] = s;
+        amax[g] = whole_block_max_bits(x + s, bs);
+      }
+    }
     for (; g < kGroup && s < n; ++g, s += len, len = bs) {
       const std::size_t m = n - s < len ? n - s : len;
       ahead.upto(s + m);

@@ -477,7 +477,8 @@ TEST_F(SimdQuant, Mxint8EveryBf16PatternEveryMode) {
 
 // The arithmetic rne element kernel and the fused rows (simd::QuantRne, simd::fused_rows_rne) on every
 // bf16 and every f16 bit pattern: bf16 shuffled (mostly NaN/Inf or inexact blocks: the fallbacks) and
-// windowed as above (every sign and mantissa, products normal: the kernel itself), f16 shuffled (every
+// windowed as above (every sign and mantissa, products normal: the kernel itself; in rows of 128 and of
+// 2048), f16 shuffled (every
 // product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
 // schemes (fp8_channel, MXFP8 along axis first), rne under each overflow policy, on every Highway target
 // (satfinite) or the best one. Oracle: the scalar quant.cpp path.
@@ -492,7 +493,8 @@ TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
   std::shuffle(bf16.begin(), bf16.end(), std::mt19937(31));
   std::shuffle(windowed.begin(), windowed.end(), std::mt19937(32));
   std::shuffle(f16.begin(), f16.end(), std::mt19937(33));
-  const std::vector<std::size_t> shape{512, 128};
+  // long_rows: rows of 2048 (64 MX blocks, 128 NVFP4 blocks) take the fused rows' path for groups of whole blocks
+  const std::vector<std::size_t> shape{512, 128}, long_rows{32, 2048};
   int combos = 0;
   // (the last two: column tiles, one element per block: the per-lane kernel and the column statistics)
   const std::pair<const char*, mf::BlockAxis> schemes[] = {
@@ -518,6 +520,7 @@ TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
         expect_same(shape, bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
         EXPECT_TRUE(fast) << what;
         expect_same(shape, windowed, s, opt, 2, 1 << 20, what + " bf16 windowed");
+        expect_same(long_rows, windowed, s, opt, 1, 1 << 20, what + " bf16 windowed, long rows");
         expect_same(shape, f16, s, opt, 1, 1 << 20, what + " f16");
         ++combos;
         if (HasFailure()) return;
