@@ -346,10 +346,9 @@ inline void PhiloxBlocks(std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, s
   using V = hn::Vec<decltype(du)>;
   std::uint32_t ka[10], kb[10];
   PhiloxRoundKeys(k0, k1, ka, kb);
-  const V x1 = hn::Set(du, c1), x2 = hn::Set(du, c2), x3 = hn::Set(du, c3);
   for (; j + 2 * N <= n; j += 2 * N) {
     V o[8];
-    PhiloxLanes2(du, c0 + static_cast<std::uint32_t>(j), x1, x2, x3, ka, kb, o);
+    PhiloxLanes2(du, c0 + static_cast<std::uint32_t>(j), c1, c2, c3, ka, kb, o);
     hn::StoreInterleaved4(o[0], o[1], o[2], o[3], du, words + 4 * j);  // block-major: words[4k + w]
     hn::StoreInterleaved4(o[4], o[5], o[6], o[7], du, words + 4 * (j + N));
   }

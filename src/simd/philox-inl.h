@@ -29,52 +29,45 @@ HWY_INLINE void PhiloxRoundKeys(std::uint32_t k0, std::uint32_t k1, std::uint32_
 }
 
 #if HWY_TARGET != HWY_SCALAR
-/// Philox4x32-10 (Random123 round order and constants) of the blocks (c0 + lane, c1, c2, c3) and,
-/// interleaved with them, of (c0 + Lanes + lane, c1, c2, c3): two independent chains, because one
-/// chain is latency bound (each round waits on the previous round's multiplies; perf of bench_sr).
-/// `ka`/`kb` hold the 10 round keys (PhiloxRoundKeys), precomputed per call.
-/// o[0..3] = words 0..3 of the first vector of blocks, o[4..7] of the second.
+/// Philox4x32-10 (Random123 round order and constants) of the 2·Lanes blocks (c0 + b, c1, c2, c3),
+/// b < 2·Lanes (c0 + b mod 2^32). o[0..3] = words 0..3 of blocks [0, Lanes) (lane b), o[4..7] of blocks
+/// [Lanes, 2·Lanes). `ka`/`kb` hold the 10 round keys (PhiloxRoundKeys), precomputed per call.
+/// The rounds run on 64-bit lanes, one block per lane with its words in the low 32 bits: the 32×32
+/// product is one MulEven, whose low half is already the next round's word (the high 32 bits of a lane
+/// are never read by a multiply or the output) and whose high half is one shift away; four quarters of
+/// Lanes / 2 blocks are independent chains (one chain waits on its multiplies' latency; perf of bench_sr).
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE void PhiloxLanes2(D du, std::uint32_t c0, V x1, V x2, V x3, const std::uint32_t* ka,
-                             const std::uint32_t* kb, V* o) {
+HWY_INLINE void PhiloxLanes2(D du, std::uint32_t c0, std::uint32_t c1, std::uint32_t c2, std::uint32_t c3,
+                             const std::uint32_t* ka, const std::uint32_t* kb, V* o) {
   const hn::Repartition<std::uint64_t, D> d64;
+  using V64 = hn::Vec<decltype(d64)>;
+  const std::size_t H = hn::Lanes(d64);
   const V m0 = hn::Set(du, 0xD2511F53u), m1 = hn::Set(du, 0xCD9E8D57u);
-  // hi and lo halves of the 32×32-bit products of every lane; m is a broadcast constant, so its
-  // odd lanes equal its even ones and only `a` is shifted for the odd products.
-  auto mulhilo = [&](V m, V a, V& hi, V& lo) {
-    const auto pe = hn::MulEven(a, m);
-    const auto po = hn::MulEven(hn::BitCast(du, hn::ShiftRight<32>(hn::BitCast(d64, a))), m);
-    hi = hn::OddEven(hn::BitCast(du, po), hn::BitCast(du, hn::ShiftRight<32>(pe)));
-    lo = hn::Mul(a, m);
-  };
-  const std::size_t N = hn::Lanes(du);
-  V a0 = hn::Add(hn::Set(du, c0), hn::Iota(du, 0)), a1 = x1, a2 = x2, a3 = x3;
-  V b0 = hn::Add(a0, hn::Set(du, static_cast<std::uint32_t>(N))), b1 = x1, b2 = x2, b3 = x3;
+  V64 w0[4], w1[4], w2[4], w3[4];
+  for (std::size_t q = 0; q < 4; ++q) {
+    w0[q] = hn::Add(hn::Set(d64, c0 + static_cast<std::uint32_t>(q * H)), hn::Iota(d64, 0));
+    w1[q] = hn::Set(d64, c1);
+    w2[q] = hn::Set(d64, c2);
+    w3[q] = hn::Set(d64, c3);
+  }
 #pragma GCC unroll 10
   for (int r = 0; r < 10; ++r) {
-    const V ka_r = hn::Set(du, ka[r]), kb_r = hn::Set(du, kb[r]);
-    V ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
-    mulhilo(m0, a0, ahi0, alo0);
-    mulhilo(m0, b0, bhi0, blo0);
-    mulhilo(m1, a2, ahi1, alo1);
-    mulhilo(m1, b2, bhi1, blo1);
-    a0 = hn::Xor(hn::Xor(ahi1, a1), ka_r);
-    b0 = hn::Xor(hn::Xor(bhi1, b1), ka_r);
-    a2 = hn::Xor(hn::Xor(ahi0, a3), kb_r);
-    b2 = hn::Xor(hn::Xor(bhi0, b3), kb_r);
-    a1 = alo1;
-    b1 = blo1;
-    a3 = alo0;
-    b3 = blo0;
+    const V64 ka_r = hn::Set(d64, ka[r]), kb_r = hn::Set(d64, kb[r]);
+#pragma GCC unroll 4
+    for (std::size_t q = 0; q < 4; ++q) {
+      const V64 p0 = hn::MulEven(hn::BitCast(du, w0[q]), m0);  // R0 · M0
+      const V64 p1 = hn::MulEven(hn::BitCast(du, w2[q]), m1);  // R2 · M1
+      w0[q] = hn::Xor3(hn::ShiftRight<32>(p1), w1[q], ka_r);   // hi(R2 · M1) ^ R1 ^ key0
+      w2[q] = hn::Xor3(hn::ShiftRight<32>(p0), w3[q], kb_r);   // hi(R0 · M0) ^ R3 ^ key1
+      w1[q] = p1;                                              // lo(R2 · M1)
+      w3[q] = p0;                                              // lo(R0 · M0)
+    }
   }
-  o[0] = a0;
-  o[1] = a1;
-  o[2] = a2;
-  o[3] = a3;
-  o[4] = b0;
-  o[5] = b1;
-  o[6] = b2;
-  o[7] = b3;
+  const V64* w[4] = {w0, w1, w2, w3};
+  for (int k = 0; k < 4; ++k) {
+    o[k] = hn::ConcatEven(du, hn::BitCast(du, w[k][1]), hn::BitCast(du, w[k][0]));
+    o[4 + k] = hn::ConcatEven(du, hn::BitCast(du, w[k][3]), hn::BitCast(du, w[k][2]));
+  }
 }
 
 #endif  // HWY_TARGET != HWY_SCALAR

@@ -145,11 +145,10 @@ HWY_INLINE std::size_t SrIndexImpl(const std::uint32_t* HWY_RESTRICT x, std::siz
   std::uint32_t c0 = p.c0;
   std::uint32_t ka[10], kb[10];
   PhiloxRoundKeys(p.k0, p.k1, ka, kb);
-  const V c1 = hn::Set(du, p.c1), c2 = hn::Set(du, p.c2), c3 = hn::Set(du, p.c3);
   // Two vectors of blocks per step (PhiloxLanes2): 2·N·E elements.
   for (; i + 2 * E * N <= n; i += 2 * E * N, c0 += static_cast<std::uint32_t>(2 * N)) {
     V w[8];
-    PhiloxLanes2(du, c0, c1, c2, c3, ka, kb, w);
+    PhiloxLanes2(du, c0, p.c1, p.c2, p.c3, ka, kb, w);
     for (std::size_t h = 0; h < 2; ++h) {
       const std::size_t at = i + h * E * N;
       const V* wh = w + 4 * h;
