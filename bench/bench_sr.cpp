@@ -6,7 +6,9 @@
 //   build/bench/bench_sr --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 // and divide the medians (cpu_time for 1 thread; real_time for both; the 2-thread CPU time counts
 // the calling thread only). The summary at the end prints the SR/RNE and ×memcpy ratios of the
-// 1-thread medians of this run.
+// 1-thread medians of this run. The "philox alone" rows time the vector Philox generator (simd::philox_blocks)
+// for the documented stream's blocks of the same elements (one per 2 elements for exact, per 4 for A/B/C)
+// into an L1-resident buffer: the least any SR path under that layout pays.
 #include <benchmark/benchmark.h>
 
 #include "bench_input.hpp"
@@ -23,7 +25,9 @@
 #include <vector>
 
 #include "minifloat/convert_span.hpp"
+#include "minifloat/core/random.hpp"
 #include "minifloat/stochastic.hpp"
+#include "simd/convert_simd.hpp"  // philox_blocks: the vector generator alone (the "philox alone" rows)
 
 namespace {
 
@@ -91,6 +95,22 @@ void f32_sr(benchmark::State& state) {
                                                 mf::SrStream{1, 0, step++, 0}, mf::profiles::ocp, t));
   });
 }
+/// The random bits alone: the documented stream's Philox4x32-10 blocks for the same elements (one block per
+/// 2 elements for exact, per 4 for A/B/C: random.hpp sr_bits), by the vector generator the fused kernel
+/// runs (simd::philox_blocks, PhiloxLanes2), into a 256-block buffer that stays in L1: no rounding and no
+/// array traffic, the least an SR path under that stream layout pays on this machine.
+template <mf::SrVariant V>
+void philox_only(benchmark::State& state) {
+  constexpr std::size_t kBuf = 256;
+  std::vector<std::uint32_t> words(4 * kBuf);
+  const std::size_t blocks = kElems * mf::sr_words(V) / 4;
+  loop(state, [&](unsigned) {
+    for (std::size_t b = 0; b < blocks; b += kBuf) {
+      mf::simd::philox_blocks(static_cast<std::uint32_t>(b), 0, 0, 7, 1, 0, kBuf, words.data());
+      benchmark::DoNotOptimize(words.data());
+    }
+  });
+}
 template <mf::SrVariant V>
 void f64_sr(benchmark::State& state) {
   std::vector<std::uint8_t> out(kElems);
@@ -109,6 +129,8 @@ MF_BENCH(f32_sr<mf::SrVariant::exact>);
 MF_BENCH(f32_sr<mf::SrVariant::a>);
 MF_BENCH(f32_sr<mf::SrVariant::b>);
 MF_BENCH(f32_sr<mf::SrVariant::c>);
+BENCHMARK(philox_only<mf::SrVariant::exact>)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(philox_only<mf::SrVariant::a>)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 MF_BENCH(memcpy_f64);
 MF_BENCH(f64_rne);
 MF_BENCH(f64_sr<mf::SrVariant::exact>);
@@ -157,6 +179,8 @@ int main(int argc, char** argv) {
   show("f32 sr a/8", "f32_sr<mf::SrVariant::a>", "memcpy_f32", "f32_rne");
   show("f32 sr b/8", "f32_sr<mf::SrVariant::b>", "memcpy_f32", "f32_rne");
   show("f32 sr c/8", "f32_sr<mf::SrVariant::c>", "memcpy_f32", "f32_rne");
+  show("philox alone, exact", "philox_only<mf::SrVariant::exact>", "memcpy_f32", "f32_rne");
+  show("philox alone, a/b/c", "philox_only<mf::SrVariant::a>", "memcpy_f32", "f32_rne");
   show("f64 rne", "f64_rne", "memcpy_f64", "f64_rne");
   show("f64 sr exact", "f64_sr<mf::SrVariant::exact>", "memcpy_f64", "f64_rne");
   return 0;
