@@ -118,7 +118,7 @@ void add_convert_command(CLI::App& app, ConvertOptions& o) {
   c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   c->add_option("--seed", o.sr.seed, "With --round sr: Philox seed (required); element i (flat index) reads "
                                      "sr_bits(seed, stream, 0, i)")
-      ->check(uint64_text);
+      ->type_name("UINT64")->check(uint64_text);
   c->add_option("--stream", o.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
   c->add_option("--as", o.as, "Output dtype: codes (|u1 for <= 8 bits, else <u2; the default) or ml_dtypes "
                               "(<V1, bf16 <V2, f16 <f2: load with .view(ml_dtypes.<type>))");
@@ -287,7 +287,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--sr-variant", g.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
   gen->add_option("--sr-bits", g.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   gen->add_option("--count", g.count, "Cases wanted, 1..100000000 (default 1048576)");
-  gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")->required()->check(uint64_text);
+  gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")->required()->type_name("UINT64")->check(uint64_text);
   gen->add_option("--ulps", g.ulps, "Source ulps around each midpoint and threshold, 1..64 (default 8)");
   gen->add_option("--model", g.model, "Dot/GEMM kernels: the accumulation model (`minifloat names accumulation`); "
                                       "--format is A's element format; writes a.npy b.npy c.npy (check_dot.hpp)");

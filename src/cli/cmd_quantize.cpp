@@ -51,7 +51,7 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--sr-variant", o.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
   c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i reads sr_bits(seed, 0, 0, i)")
-      ->check(uint64_text);
+      ->type_name("UINT64")->check(uint64_text);
   c->add_option("--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   c->add_option("--element", o.element, "Element format replacing the scheme's (fp8_* schemes and specs; e.g. e5m2)");
   c->add_option("--axis", o.axis, "Axis the blocks run along: " + choices<BlockAxis>("last"));

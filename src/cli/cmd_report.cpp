@@ -146,7 +146,7 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
   c->add_option("--tensor", o.tensor, "Only this tensor of a .safetensors file");
   c->add_option("--round", o.round, "Element rounding mode: " + choices<Rounding>("rne"));
   c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i of tensor k reads sr_bits(seed, k, 0, i)")
-      ->check(uint64_text);
+      ->type_name("UINT64")->check(uint64_text);
   c->add_option("--scale-rule", o.scale_rule,
                 "Use this scale rule for every listed scheme of its scale family (E8M0: ocp_floor rceil ceil even tosa; "
                 "FP32: fp32_amax fp32_pow2; nvfp4); the rule column shows the rule used");

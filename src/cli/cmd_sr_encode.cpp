@@ -20,7 +20,7 @@ const CLI::Validator uint64_text(
         return "'" + t + "' is not an unsigned 64-bit integer (accepted: 0.." + kMax + ")";
       return {};
     },
-    "UINT64");
+    "");  // no description: CLI11 would print it after the type ("UINT:UINT64", read as a colon form)
 
 namespace {
 std::string range_text(IntRange r) { return std::to_string(r.lo) + ".." + std::to_string(r.hi); }

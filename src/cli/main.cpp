@@ -447,7 +447,7 @@ int run(int argc, char** argv) {
                      "With --round sr: " + cli::choices<SrVariant>("exact") + " (exact reads 64 random bits, equal 1)");
   encode->add_option("--sr-bits", ea.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   encode->add_option("--seed", ea.sr.seed, "With --round sr: Philox seed (required), 0..18446744073709551615")
-      ->check(cli::uint64_text);
+      ->type_name("UINT64")->check(cli::uint64_text);
   encode->add_option("--stream", ea.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
   encode->add_option("--count", ea.count,
                      "With --round sr: print K codes per VALUE, 1..100000000 (default 1); the i-th code printed (over "

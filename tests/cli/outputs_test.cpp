@@ -291,6 +291,20 @@ TEST(Outputs, TrainHelpListsEveryModelAndRecipe) {
     EXPECT_NE(r.out.find("  " + std::string(e.name) + "  "), std::string::npos) << e.name;
 }
 
+// Every --seed reads as the one integer it takes: CLI11 printed a validator's description after the
+// type ("--seed UINT:UINT64"), which a user read as a colon form and tried ("--seed 7:11" is refused).
+TEST(Outputs, SeedHelpShowsOneUnsigned64BitInteger) {
+  for (const std::vector<std::string>& cmd : std::vector<std::vector<std::string>>{
+           {"encode", "--help"}, {"quantize", "--help"}, {"report", "--help"}, {"probe", "gen", "--help"}}) {
+    const Result r = run(cmd);
+    ASSERT_EQ(r.status, 0) << cmd[0];
+    const auto at = r.out.find("--seed ");
+    ASSERT_NE(at, std::string::npos) << cmd[0];
+    EXPECT_EQ(r.out.substr(at, 14), "--seed UINT64 ") << cmd[0];
+  }
+  expect_bad(run({"quantize", "--seed", "7:11"}), "'7:11' is not an unsigned 64-bit integer (accepted: 0..18446744073709551615)");
+}
+
 TEST(Outputs, MmaCheckHelpSaysWhenCZeroApplies) {
   const Result r = run({"mma-check", "--help"});
   ASSERT_EQ(r.status, 0);
