@@ -133,11 +133,22 @@ HWY_INLINE V UpShort(D du, V s, V R, V w, int n) {
   return hn::VecFromMask(du, up);
 }
 
+/// word4[i] for each lane's index i: the 4 bytes at word4 + i (word4 ends with one spare entry), low half.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Word4(D du, const std::uint16_t* HWY_RESTRICT word4, V i) {
+  const hn::RebindToSigned<D> di;
+  const V w = hn::GatherOffset(du, reinterpret_cast<const std::uint32_t*>(word4), hn::BitCast(di, hn::Add(i, i)));
+  return hn::And(w, hn::Set(du, 0xFFFFu));
+}
+
 template <int Variant>
 HWY_INLINE std::size_t SrIndexImpl(const std::uint32_t* HWY_RESTRICT x, std::size_t n, const SrLaneParams& p,
-                                   std::uint32_t* HWY_RESTRICT idx) {
+                                   const std::uint16_t* HWY_RESTRICT word4, std::uint32_t* HWY_RESTRICT idx,
+                                   std::uint8_t* HWY_RESTRICT out, std::uint32_t* HWY_RESTRICT words_or) {
   const hn::ScalableTag<std::uint32_t> du;
   using V = hn::Vec<decltype(du)>;
+  const V low8 = hn::Set(du, 0xFFu);
+  V acc = hn::Zero(du);  // the OR of every element's word (its flags, kEngineMark)
   const std::size_t N = hn::Lanes(du);
   const SrLanes<decltype(du)> L(du, p);
   constexpr std::size_t E = Variant == 0 ? 2 : 4;  // elements per Philox block
@@ -177,12 +188,19 @@ HWY_INLINE std::size_t SrIndexImpl(const std::uint32_t* HWY_RESTRICT x, std::siz
         }
         return L.index(xv, Rv, up, tiny_up);
       };
+      // the words of the indices: codes (low bytes) to out in element order, everything ORed into acc
       if constexpr (Variant == 0) {
         V xe, xo;
         hn::LoadInterleaved2(du, x + at, xe, xo);
         const V ie = one_group(xe, wh[1], wh[0]);
         const V io = one_group(xo, wh[3], wh[2]);
         hn::StoreInterleaved2(ie, io, du, idx + at);
+        const V we = Word4(du, word4, ie), wo = Word4(du, word4, io);
+        acc = hn::Or(acc, hn::Or(we, wo));
+        const hn::Rebind<std::uint16_t, decltype(du)> d16;  // lane l: bytes (code of 2l, code of 2l + 1)
+        const hn::RebindToSigned<decltype(du)> di;
+        const V c = hn::Or(hn::And(we, low8), hn::ShiftLeft<8>(hn::And(wo, low8)));
+        hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, c)), d16, reinterpret_cast<std::uint16_t*>(out + at));
       } else {
         V a0, a1, a2, a3;
         hn::LoadInterleaved4(du, x + at, a0, a1, a2, a3);
@@ -191,31 +209,45 @@ HWY_INLINE std::size_t SrIndexImpl(const std::uint32_t* HWY_RESTRICT x, std::siz
         const V i2 = one_group(a2, wh[2], wh[2]);
         const V i3 = one_group(a3, wh[3], wh[3]);
         hn::StoreInterleaved4(i0, i1, i2, i3, du, idx + at);
+        const V w0 = Word4(du, word4, i0), w1 = Word4(du, word4, i1), w2 = Word4(du, word4, i2),
+                w3 = Word4(du, word4, i3);
+        acc = hn::Or(acc, hn::Or(hn::Or(w0, w1), hn::Or(w2, w3)));
+        const V c = hn::Or(hn::Or(hn::And(w0, low8), hn::ShiftLeft<8>(hn::And(w1, low8))),  // lane l: codes 4l..4l + 3
+                           hn::Or(hn::ShiftLeft<16>(hn::And(w2, low8)), hn::ShiftLeft<24>(w3)));
+        hn::StoreU(c, du, reinterpret_cast<std::uint32_t*>(out + at));
       }
     }
   }
+  alignas(64) std::uint32_t lanes[hn::MaxLanes(du)];
+  hn::Store(acc, du, lanes);
+  for (std::size_t l = 0; l < N; ++l) *words_or |= lanes[l];
   return i;
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 
-/// Writes idx[0, m) for the first m elements of x (m = a multiple of 2·Lanes·(elements per Philox
-/// block), ≤ n) and returns m. Preconditions: the first element's index is a multiple of 2
-/// (exact) or 4 (others), and the n elements' blocks do not wrap c0. The scalar target returns 0.
+/// For the first m elements of x (m = a multiple of 2·Lanes·(elements per Philox block), ≤ n): idx[j] their
+/// word4 indices, out[j] the low byte (the code) of word4[idx[j]], *words_or the OR of those words; returns
+/// m. Preconditions: the first element's index is a multiple of 2 (exact) or 4 (others), the n elements'
+/// blocks do not wrap c0, and word4 holds one entry past the last index. The scalar target returns 0.
 inline std::size_t SrIndex(const std::uint32_t* HWY_RESTRICT x, std::size_t n, const SrLaneParams& p,
-                           std::uint32_t* HWY_RESTRICT idx) {
+                           const std::uint16_t* HWY_RESTRICT word4, std::uint32_t* HWY_RESTRICT idx,
+                           std::uint8_t* HWY_RESTRICT out, std::uint32_t* HWY_RESTRICT words_or) {
+  *words_or = 0;
 #if HWY_TARGET == HWY_SCALAR
   (void)x;
   (void)n;
   (void)p;
+  (void)word4;
   (void)idx;
+  (void)out;
   return 0;
 #else
   switch (p.variant) {
-    case 0: return SrIndexImpl<0>(x, n, p, idx);
-    case 1: return SrIndexImpl<1>(x, n, p, idx);
-    case 2: return SrIndexImpl<2>(x, n, p, idx);
-    case 3: return SrIndexImpl<3>(x, n, p, idx);
-    case 4: return SrIndexImpl<4>(x, n, p, idx);
+    case 0: return SrIndexImpl<0>(x, n, p, word4, idx, out, words_or);
+    case 1: return SrIndexImpl<1>(x, n, p, word4, idx, out, words_or);
+    case 2: return SrIndexImpl<2>(x, n, p, word4, idx, out, words_or);
+    case 3: return SrIndexImpl<3>(x, n, p, word4, idx, out, words_or);
+    case 4: return SrIndexImpl<4>(x, n, p, word4, idx, out, words_or);
   }
   return 0;
 #endif

@@ -87,14 +87,9 @@ unsigned sr_fused_f32_bits(const SrTable& t, const RoundingSpec& spec, const std
                          .variant = variant_code(spec.sr_variant),
                          .sr_bits = spec.sr_bits < 1 ? 1 : (spec.sr_bits > 32 ? 32 : spec.sr_bits),
                          .mantissa_bits = t.to.mantissa_bits};
-    const std::size_t done = HWY_DYNAMIC_DISPATCH(SrIndex)(x + i, len, p, idx.data());
     std::uint8_t* o = out + i;
-    unsigned tile = 0;
-    for (std::size_t j = 0; j < done; ++j) {
-      const unsigned w = word4[idx[j]];
-      o[j] = static_cast<std::uint8_t>(w);
-      tile |= w;
-    }
+    std::uint32_t tile = 0;  // the OR of the words the kernel took (codes written)
+    const std::size_t done = HWY_DYNAMIC_DISPATCH(SrIndex)(x + i, len, p, word4, idx.data(), o, &tile);
     if ((tile & kEngineMark) != 0) {  // rare: keys the engine rounds element by element (sr_table.hpp)
       tile = 0;
       for (std::size_t j = 0; j < done; ++j) {

@@ -77,7 +77,7 @@ std::unique_ptr<SrTableT<Bits>> build(Format to, Overflow overflow, const Profil
   }
   t->emin_biased = em + S::bias;
   if constexpr (sizeof(Bits) == 4) {
-    t->word4.resize(4 * keys);
+    t->word4.resize(4 * keys + 1);  // + 1: the kernel reads each entry as the low half of 4 bytes (sr-inl.h)
     for (std::size_t k = 0; k < keys; ++k) {
       const SrEntryT<Bits>& e = t->entry[k];
       const std::size_t biased = (k >> M) & exp_max;

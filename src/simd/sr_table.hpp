@@ -51,7 +51,8 @@ struct SrTableT {
   /// The fused kernel's words (simd/sr-inl.h, binary32 tables only): word4[4·key + j] = down (j = 0),
   /// up (1), exact (2), up with the finer decision of the tininess corner down (3; = up elsewhere);
   /// down and up carry kEngineMark when the key's inexact elements go to the engine (engine = 1),
-  /// except for the tininess corner, which the kernel decides itself.
+  /// except for the tininess corner, which the kernel decides itself. One more entry (0) ends it: the
+  /// kernel gathers an entry as the low half of the 4 bytes at its address.
   std::vector<std::uint16_t> word4;
   int emin_biased = 0;  ///< the target's emin + source bias
 };
