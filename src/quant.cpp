@@ -298,6 +298,10 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   q.scheme = scheme_name(scheme);
   q.rule = scheme.rule;
   q.element = scheme.element;
+  for (int c = 0; c < 256; ++c)  // codes above a floating format's width decode as 0 (dequantize's table)
+    element_lut_[static_cast<std::size_t>(c)] = (q.element.kind == ElementKind::floating && c >= (1 << q.element.format.bits))
+                                                     ? 0.0
+                                                     : element_value(q.element, static_cast<std::uint8_t>(c));
   q.shape = shape;
   q.axis = opt.axis;
   // The [rows, cols] view and the file-order [file_rows, file_cols] view.
@@ -957,26 +961,27 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
     throw Error("BlockQuantizer::dequantize: " + std::to_string(codes.size()) + " codes and " + std::to_string(out.size()) +
                 " outputs for a piece of " + std::to_string(p.size()));
   if (p.size() == 0) return;
-  double lut[256];
-  for (int c = 0; c < 256; ++c)
-    lut[c] = (q_.element.kind == ElementKind::floating && c >= (1 << q_.element.format.bits))
-                 ? 0.0
-                 : element_value(q_.element, static_cast<std::uint8_t>(c));
+  const double* lut = element_lut_.data();
   const std::size_t tA = tile_rows_, tB = tile_cols_;
-  // The fast path's NVFP4 and E8M0 block scales: block_scale_value of each of the 256 scale codes, once per
-  // call in place of one engine decode of the scale code per block (the same function of the same arguments).
+  // The fast path's NVFP4 and E8M0 block scales: block_scale_value of a tile holding scale code c, decoded
+  // once per code met in the call in place of once per block (the same function of the same arguments).
   const bool nv_table = path_ == ArrayPath::simd && (q_.rule == ScaleRule::nvfp4 || is_e8m0_rule(q_.rule));
   std::array<double, 256> nv{};
+  std::array<bool, 256> nv_done{};
+  QuantizedTensor one;  // one tile holding code c, under this tensor's decode scale
   if (nv_table) {
-    QuantizedTensor one;  // one tile holding code c, under this tensor's decode scale
     one.rule = q_.rule;
     one.tensor_decode_scale = q_.tensor_decode_scale;
     one.scale_codes = {0};
-    for (unsigned c = 0; c < 256; ++c) {
-      one.scale_codes[0] = static_cast<std::uint8_t>(c);
-      nv[c] = block_scale_value(one, 0, ftz);
-    }
   }
+  auto code_value = [&](std::uint8_t c) {
+    if (!nv_done[c]) {
+      one.scale_codes[0] = c;
+      nv[c] = block_scale_value(one, 0, ftz);
+      nv_done[c] = true;
+    }
+    return nv[c];
+  };
   // the decode scales of the piece's tile columns [tb0, tb1) in the current tile row (a tile row of
   // column tiles spans every row of the piece: its scales are decoded once, not once per element)
   const std::size_t tb0 = p.col / tB, tb1 = (p.col + p.cols - 1) / tB + 1;
@@ -987,7 +992,7 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
     if (ta != sv_ta) {
       for (std::size_t tb = tb0; tb < tb1; ++tb) {
         const std::size_t t = scale_index(ta, tb);
-        sv[tb - tb0] = nv_table ? nv[q_.scale_codes.at(t)] : block_scale_value(q_, t, ftz);
+        sv[tb - tb0] = nv_table ? code_value(q_.scale_codes.at(t)) : block_scale_value(q_, t, ftz);
       }
       sv_ta = ta;
     }
@@ -1154,13 +1159,27 @@ void finish_error_stats(ErrorStats& s, const QuantizedTensor& q) {
   s.saturated = q.saturated;
   s.flushed = q.flushed;
   const std::size_t nt = q.scale_rows * q.scale_cols;
-  for (std::size_t t = 0; t < nt; ++t) {
-    const double v = block_scale_value(q, t);
-    if (!(v > 0) || !std::isfinite(v)) continue;
+  auto take = [&](double v) {
+    if (!(v > 0) || !std::isfinite(v)) return;
     if (s.scale_max == 0) s.scale_min = s.scale_max = v;
     s.scale_min = std::min(s.scale_min, v);
     s.scale_max = std::max(s.scale_max, v);
+  };
+  if (is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4) {  // a scale is a function of its code: each code met, once
+    std::array<bool, 256> met{};
+    for (std::size_t t = 0; t < nt; ++t) met[q.scale_codes.at(t)] = true;
+    QuantizedTensor one;  // one tile holding code c, under this tensor's decode scale
+    one.rule = q.rule;
+    one.tensor_decode_scale = q.tensor_decode_scale;
+    one.scale_codes = {0};
+    for (unsigned c = 0; c < 256; ++c) {
+      if (!met[c]) continue;
+      one.scale_codes[0] = static_cast<std::uint8_t>(c);
+      take(block_scale_value(one, 0));
+    }
+    return;
   }
+  for (std::size_t t = 0; t < nt; ++t) take(block_scale_value(q, t));
 }
 
 ErrorStats error_stats(std::span<const double> x, const QuantizedTensor& q, const std::vector<double>& deq) {

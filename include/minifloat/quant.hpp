@@ -257,6 +257,7 @@ class BlockQuantizer {
   double global_amax_ = 0;  ///< NVFP4: over the tensor, NaN ignored
   bool global_nan_ = false;  ///< NVFP4: a NaN anywhere in the tensor (MxQuirks torchao: G = NaN)
   bool global_done_ = false;
+  std::array<double, 256> element_lut_{};  ///< element_value of each code (0 above a floating format's width)
 };
 
 /// Dequantize (exact products in double: element × scale [× tensor scale]). ScaleFtz::yes (D17)

@@ -381,6 +381,39 @@ TEST(ErrorStats, FiniteInputsLostToNanMakeSqnrMinusInfinity) {
   const QuantizedTensor r = quantize(y, {2, 32}, find_scheme("mxfp8_e4m3"));
   EXPECT_EQ(error_stats(y, r, dequantize(r)).nonfinite_out, 0u);
 }
+
+// scale_min / scale_max are the least and largest positive finite block_scale_value over the tiles (the
+// definition, written here as a loop over every tile), under scale rules whose value is a function of an
+// 8-bit code (E8M0, NVFP4: error_stats decodes each code met once) and FP32 scales; blocks spanning 2^-40
+// to 2^40, one block at 2^45 (tile 0: the largest scale, met once), zero blocks (scale value 0 under MX)
+// and an Inf block (NaN scale under NVFP4) included.
+TEST(ErrorStats, ScaleRangeIsTheRangeOverTiles) {
+  using namespace minifloat;
+  std::mt19937 rng(5);
+  std::vector<float> x(64 * 64);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = std::ldexp(std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng), static_cast<int>((i / 32) % 81) - 40);
+  for (std::size_t i = 0; i < 32; ++i) x[i] = std::ldexp(x[i], 85);  // tile 0 alone holds the largest scale
+  for (std::size_t i = 64; i < 128; ++i) x[i] = 0.0f;
+  x[1000] = std::numeric_limits<float>::infinity();
+  for (const char* scheme : {"mxfp8_e4m3", "mxfp4", "nvfp4", "fp8_1x128", "fp8_channel"}) {
+    const QuantizedTensor q = quantize(x, {64, 64}, find_scheme(scheme));
+    double lo = 0, hi = 0;
+    bool any = false;
+    for (std::size_t t = 0; t < q.scale_rows * q.scale_cols; ++t) {
+      const double v = block_scale_value(q, t);
+      if (!(v > 0) || !std::isfinite(v)) continue;
+      lo = any ? std::min(lo, v) : v;
+      hi = any ? std::max(hi, v) : v;
+      any = true;
+    }
+    ASSERT_TRUE(any) << scheme;
+    const ErrorStats s = error_stats(x, q, dequantize(q));
+    EXPECT_EQ(s.scale_min, lo) << scheme;
+    EXPECT_EQ(s.scale_max, hi) << scheme;
+    EXPECT_LT(lo * 4, hi) << scheme << ": the blocks have several scales";
+  }
+}
 }  // namespace
 
 namespace minifloat_test {
