@@ -2,6 +2,7 @@
 // tensor_file.cpp: bounded reads of a located tensor (tensor_file.hpp).
 #include "minifloat/tensor_file.hpp"
 
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -62,12 +63,20 @@ void refuse_codes(const TensorLocation& loc) {
 
 void TensorReader::read(std::size_t first, std::span<float> out, std::vector<std::byte>& scratch) const {
   refuse_codes(loc_);
+  if (loc_.dtype == "<f4" && std::endian::native == std::endian::little) {  // the file's bytes are the values
+    read_bytes(first, std::as_writable_bytes(out));
+    return;
+  }
   scratch.resize(out.size() * loc_.item_size);
   read_bytes(first, scratch);
   npy_decode(loc_.dtype, scratch, out);
 }
 void TensorReader::read(std::size_t first, std::span<double> out, std::vector<std::byte>& scratch) const {
   refuse_codes(loc_);
+  if (loc_.dtype == "<f8" && std::endian::native == std::endian::little) {  // the file's bytes are the values
+    read_bytes(first, std::as_writable_bytes(out));
+    return;
+  }
   scratch.resize(out.size() * loc_.item_size);
   read_bytes(first, scratch);
   npy_decode(loc_.dtype, scratch, out);

@@ -50,7 +50,8 @@ class TensorReader {
   /// the file is shorter than its header said (it changed since) or a read fails.
   void read_bytes(std::size_t first, std::span<std::byte> out) const;
   /// Elements [first, first + out.size()) as values (npy_decode: exact, but <f8 → float rounds to
-  /// nearest even). `scratch` is a reusable buffer for the raw bytes. Throws ParseError when
+  /// nearest even). `scratch` is a reusable buffer for the raw bytes (unused when the file holds the
+  /// values as they are: <f4 into float, <f8 into double, on a little-endian host). Throws ParseError when
   /// code_format is set (the bytes are codes, not numbers; as npy_as_f32).
   void read(std::size_t first, std::span<float> out, std::vector<std::byte>& scratch) const;
   void read(std::size_t first, std::span<double> out, std::vector<std::byte>& scratch) const;

@@ -3,7 +3,11 @@
 // malformed files (truncated, garbage, bad offsets): always a clear minifloat::Error, never a crash.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstdint>
 #include <cstdlib>
+#include <span>
+#include <type_traits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +19,7 @@
 
 #include "minifloat/npy.hpp"
 #include "minifloat/safetensors.hpp"
+#include "minifloat/tensor_file.hpp"
 
 namespace minifloat_test {
 using namespace minifloat;
@@ -116,6 +121,58 @@ TEST(Npy, MalformedFilesGiveClearErrors) {
   }
   EXPECT_THROW(read_npy(d / "does_not_exist.npy"), IoError);
   EXPECT_THROW(write_npy(d / "x.npy", NpyArray{"<f4", {3}, std::vector<std::byte>(4)}), ParseError);
+}
+
+// TensorReader::read of element ranges [first, first + k) equals those elements of the whole array decoded by
+// npy_as_f32 / npy_as_f64 (the oracle: decode_values, one element at a time), bit for bit, for .npy and
+// .safetensors tensors of <f4 (read straight into the destination), <f8 and <f2, into float and double;
+// NaN payloads and signed zeros included.
+TEST(TensorReader, EveryRangeEqualsTheWholeArrayDecoded) {
+  const fs::path d = tmpdir();
+  std::mt19937 rng(17);
+  const std::size_t n = 97;
+  std::vector<float> f(n);
+  std::vector<double> g(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    f[i] = std::bit_cast<float>(static_cast<std::uint32_t>(rng()));
+    g[i] = std::bit_cast<double>((static_cast<std::uint64_t>(rng()) << 32) | rng());
+  }
+  f[5] = -0.0f;
+  g[6] = -0.0;
+  NpyArray h{"<f2", {n}, {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto w = static_cast<std::uint16_t>(rng());
+    h.data.push_back(static_cast<std::byte>(w & 0xff));
+    h.data.push_back(static_cast<std::byte>(w >> 8));
+  }
+  const std::vector<NpyArray> arrays = {make_npy_f32({n}, f), make_npy_f64({n}, g), h};
+  write_safetensors(d / "r.safetensors", {{"f", arrays[0]}, {"g", arrays[1]}, {"h", arrays[2]}}, {});
+  const SafetensorsFile sf = read_safetensors_header(d / "r.safetensors");
+  auto bits = [](auto v) {
+    using U = std::conditional_t<sizeof(v) == 4, std::uint32_t, std::uint64_t>;
+    return std::bit_cast<U>(v);
+  };
+  for (std::size_t a = 0; a < arrays.size(); ++a) {
+    write_npy(d / "r.npy", arrays[a]);
+    const std::vector<float> whole_f = npy_as_f32(arrays[a]);
+    const std::vector<double> whole_d = npy_as_f64(arrays[a]);
+    for (const TensorLocation& loc : {locate_npy(d / "r.npy"), locate_safetensor(sf, sf.tensors[a])}) {
+      const TensorReader rd(loc);
+      std::vector<std::byte> scratch;
+      for (const std::size_t first : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{64}, n - 3})
+        for (const std::size_t k : {std::size_t{1}, std::size_t{3}, n - first}) {
+          if (first + k > n) continue;
+          std::vector<float> of(k);
+          std::vector<double> od(k);
+          rd.read(first, std::span<float>(of), scratch);
+          rd.read(first, std::span<double>(od), scratch);
+          for (std::size_t i = 0; i < k; ++i) {
+            ASSERT_EQ(bits(of[i]), bits(whole_f[first + i])) << arrays[a].dtype << " first " << first << " i " << i;
+            ASSERT_EQ(bits(od[i]), bits(whole_d[first + i])) << arrays[a].dtype << " first " << first << " i " << i;
+          }
+        }
+    }
+  }
 }
 
 TEST(Safetensors, RoundTripWithMetadata) {
