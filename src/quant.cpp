@@ -1000,7 +1000,10 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
     for (std::size_t b0 = p.col, tb = tb0; b0 < p.col + p.cols; ++tb) {  // tile tb holds b0
       const std::size_t b1 = std::min((tb + 1) * tB, p.col + p.cols);
       const double s = sv[tb - tb0];
-      for (std::size_t b = b0; b < b1; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * s);
+      if (path_ == ArrayPath::simd && b1 - b0 >= 16)  // (a column tile's run of one element: the loop below)
+        simd::dequantize_run(codes.data() + off + b0, b1 - b0, lut, s, out.data() + off + b0);
+      else
+        for (std::size_t b = b0; b < b1; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * s);
       b0 = b1;
     }
   }

@@ -608,6 +608,39 @@ HWY_INLINE bool error_sums8(const X* HWY_RESTRICT x, const double* HWY_RESTRICT 
   *mx = hn::GetLane(hn::MaxOfLanes(d, vm[0]));
   return true;
 }
+/// simd::dequantize_run (quant_simd.hpp): out[i] = (Out) (lut[codes[i]] · s), the product in binary64 (one
+/// Mul, no contraction) and, for a binary32 out, rounded by DemoteTo (to nearest even, as static_cast).
+template <class Out>
+HWY_INLINE void dequantize_run(const std::uint8_t* HWY_RESTRICT codes, std::size_t n, const double* HWY_RESTRICT lut,
+                               double s, Out* HWY_RESTRICT out) {
+  std::size_t k = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<std::int64_t, decltype(dd)> d64;
+  const hn::Rebind<std::int32_t, decltype(dd)> d32;
+  const hn::Rebind<std::uint8_t, decltype(dd)> d8;
+  const std::size_t N = hn::Lanes(dd);
+  const auto sv = hn::Set(dd, s);
+  for (; k + N <= n; k += N) {
+    const auto idx = hn::PromoteTo(d64, hn::PromoteTo(d32, hn::LoadU(d8, codes + k)));
+    const auto v = hn::Mul(hn::GatherIndex(dd, lut, idx), sv);
+    if constexpr (std::is_same_v<Out, double>) {
+      hn::StoreU(v, dd, out + k);
+    } else {
+      const hn::Rebind<float, decltype(dd)> df;
+      hn::StoreU(hn::DemoteTo(df, v), df, out + k);
+    }
+  }
+#endif
+  for (; k < n; ++k) out[k] = static_cast<Out>(lut[codes[k]] * s);
+}
+inline void DequantizeRunF64(const std::uint8_t* codes, std::size_t n, const double* lut, double s, double* out) {
+  dequantize_run(codes, n, lut, s, out);
+}
+inline void DequantizeRunF32(const std::uint8_t* codes, std::size_t n, const double* lut, double s, float* out) {
+  dequantize_run(codes, n, lut, s, out);
+}
+
 inline bool ErrorSums8F64(const double* x, const double* q, std::size_t m, double* sig, double* noi, double* mx) {
   return error_sums8(x, q, m, sig, noi, mx);
 }

@@ -31,6 +31,8 @@ HWY_EXPORT(AbsmaxColumns);
 HWY_EXPORT(FusedRowsRne);
 HWY_EXPORT(ErrorSums8F64);
 HWY_EXPORT(ErrorSums8F32);
+HWY_EXPORT(DequantizeRunF64);
+HWY_EXPORT(DequantizeRunF32);
 
 namespace {
 std::uint32_t bits_of(float x) {
@@ -359,6 +361,12 @@ bool error_sums8(const double* x, const double* q, std::size_t m, double* sig, d
 }
 bool error_sums8(const float* x, const double* q, std::size_t m, double* sig, double* noi, double& mx) {
   return HWY_DYNAMIC_DISPATCH(ErrorSums8F32)(x, q, m, sig, noi, &mx);
+}
+void dequantize_run(const std::uint8_t* codes, std::size_t n, const double* lut, double s, double* out) {
+  HWY_DYNAMIC_DISPATCH(DequantizeRunF64)(codes, n, lut, s, out);
+}
+void dequantize_run(const std::uint8_t* codes, std::size_t n, const double* lut, double s, float* out) {
+  HWY_DYNAMIC_DISPATCH(DequantizeRunF32)(codes, n, lut, s, out);
 }
 
 }  // namespace minifloat::simd

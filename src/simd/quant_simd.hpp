@@ -203,4 +203,10 @@ RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float
 bool error_sums8(const double* x, const double* q, std::size_t m, double* sig, double* noi, double& mx);
 bool error_sums8(const float* x, const double* q, std::size_t m, double* sig, double* noi, double& mx);
 
+/// Dequantize a run of codes under one scale: out[i] = lut[codes[i]] · s in binary64 (lut: the element value of
+/// each of the 256 codes), rounded to nearest even for a binary32 out — the statement of BlockQuantizer's
+/// dequantize, codes gathered from lut in vectors.
+void dequantize_run(const std::uint8_t* codes, std::size_t n, const double* lut, double s, double* out);
+void dequantize_run(const std::uint8_t* codes, std::size_t n, const double* lut, double s, float* out);
+
 }  // namespace minifloat::simd
