@@ -78,6 +78,26 @@ void quantize(benchmark::State& state, const char* scheme, mf::ArrayPath path) {
   }
   finish(state);
 }
+// NVFP4's two passes apart, to show where its time goes: pass 1 is observe() alone (the tensor amax: one read
+// of the tensor), pass 2 quantize() after an observe() made outside the timing (the fused rows).
+void nvfp4_pass(benchmark::State& state, int pass) {
+  std::vector<std::uint8_t> codes(kFloats, 1);
+  const auto threads = static_cast<unsigned>(state.range(0));
+  const mf::Scheme s = mf::parse_scheme("nvfp4");
+  for (auto _ : state) {
+    state.PauseTiming();
+    mf::BlockQuantizer bq({kRows, kCols}, s, {});
+    const mf::QuantPlan plan = bq.plan(kFloats);
+    const mf::QuantPiece p = plan.piece(0);
+    if (pass == 2) bq.observe(p, input(), threads);
+    state.ResumeTiming();
+    if (pass == 1) bq.observe(p, input(), threads);
+    else bq.quantize(p, input(), codes, threads);
+    benchmark::DoNotOptimize(codes.data());
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
 void dequantize(benchmark::State& state, const char* scheme) {
   const mf::Scheme s = mf::parse_scheme(scheme);
   mf::BlockQuantizer bq({kRows, kCols}, s, {});
@@ -104,6 +124,8 @@ BENCHMARK(ntcopy_f32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5
 MF_BENCH(quantize, mxfp8_e4m3_simd, "mxfp8_e4m3", mf::ArrayPath::simd);
 MF_BENCH(quantize, mxfp4_simd, "mxfp4", mf::ArrayPath::simd);
 MF_BENCH(quantize, nvfp4_simd, "nvfp4", mf::ArrayPath::simd);
+MF_BENCH(nvfp4_pass, nvfp4_pass1_observe, 1);
+MF_BENCH(nvfp4_pass, nvfp4_pass2_quantize, 2);
 MF_BENCH(quantize, fp8_1x128_simd, "fp8_1x128", mf::ArrayPath::simd);
 MF_BENCH(quantize, mxint8_simd, "mxint8", mf::ArrayPath::simd);
 BENCHMARK_CAPTURE(quantize, mxfp8_e4m3_engine_before, "mxfp8_e4m3", mf::ArrayPath::engine)
