@@ -382,6 +382,57 @@ TEST(ErrorStats, FiniteInputsLostToNanMakeSqnrMinusInfinity) {
   EXPECT_EQ(error_stats(y, r, dequantize(r)).nonfinite_out, 0u);
 }
 
+// InfInBlock::max_scale with an FP32 rule: the scale of a block holding ±Inf clamps to the largest, so under
+// fp32-order=divide (decode = amax / max) it is FLT_MAX, not Inf: Inf elements stay Inf for the overflow policy
+// (satfinite: ±448) and finite ones flush. It used to be Inf, and y = Inf/Inf gave a NaN code whose sign
+// the FPU picked (0xff from a float32 source, 0x7f from a float64 one: found by a new-user test). The
+// whole class: every FP32-scaled scheme × both orders × float32/float64 sources × the fast and engine
+// paths give no NaN code for an Inf block under max_scale, and the same bytes from either source.
+TEST(InfBlock, MaxScaleUnderEveryFp32OrderGivesNoNanAndTheSameCodesFromEverySource) {
+  using namespace minifloat;
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x(4 * 256);
+  std::mt19937 rng(3);
+  for (auto& v : x) v = std::uniform_real_distribution<float>(-3.0f, 3.0f)(rng);
+  x[0] = inf;
+  x[1] = -inf;
+  x[300] = -inf;  // another row and tile
+  const std::vector<double> xd(x.begin(), x.end());
+  for (const char* name : {"fp8_tensor", "fp8_row", "fp8_channel", "fp8_1x128"})
+    for (const Fp32ScaleOrder order : {Fp32ScaleOrder::te_multiply, Fp32ScaleOrder::divide})
+      for (const ArrayPath path : {ArrayPath::simd, ArrayPath::engine}) {
+        Scheme sc = find_scheme(name);
+        sc.policy.inf = InfInBlock::max_scale;
+        sc.policy.fp32_order = order;
+        const std::string what = std::string(name) + (order == Fp32ScaleOrder::divide ? " divide" : " te_multiply") +
+                                 (path == ArrayPath::simd ? " simd" : " engine");
+        std::vector<std::uint8_t> c32(x.size()), c64(x.size());
+        BlockQuantizer b32({4, 256}, sc, {}, path), b64({4, 256}, sc, {}, path);
+        const QuantPlan plan = b32.plan(x.size());
+        const QuantPiece p = plan.piece(0);
+        if (plan.first_pass) {
+          b32.observe(p, std::span<const float>(x));
+          b64.observe(p, std::span<const double>(xd));
+        }
+        b32.quantize(p, std::span<const float>(x), c32);
+        b64.quantize(p, std::span<const double>(xd), c64);
+        EXPECT_EQ(c32, c64) << what;
+        for (std::size_t i = 0; i < x.size(); ++i) ASSERT_NE(c32[i] & 0x7f, 0x7f) << what << " element " << i << ": a NaN code";
+        EXPECT_EQ(c32[0], 0x7e) << what << ": +Inf saturates (satfinite)";
+        EXPECT_EQ(c32[1], 0xfe) << what;
+        for (const float d : b32.result().scales) EXPECT_TRUE(std::isfinite(d) && d > 0) << what << ": decode scale " << d;
+      }
+  // the values themselves under divide: the Inf tile's decode scale is FLT_MAX, its finite elements flush
+  Scheme sc = find_scheme("fp8_tensor");
+  sc.policy.inf = InfInBlock::max_scale;
+  sc.policy.fp32_order = Fp32ScaleOrder::divide;
+  const std::vector<float> v = {inf, -inf, 1.0f, 2.0f};
+  const QuantizedTensor q = quantize(v, {1, 4}, sc);
+  EXPECT_EQ(q.scales, std::vector<float>{std::numeric_limits<float>::max()});
+  EXPECT_EQ(q.codes, (std::vector<std::uint8_t>{0x7e, 0xfe, 0x00, 0x00}));
+  EXPECT_EQ(q.flushed, 2u);
+}
+
 // scale_min / scale_max are the least and largest positive finite block_scale_value over the tiles (the
 // definition, written here as a loop over every tile), under scale rules whose value is a function of an
 // 8-bit code (E8M0, NVFP4: error_stats decodes each code met once) and FP32 scales; blocks spanning 2^-40

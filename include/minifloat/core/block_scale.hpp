@@ -385,7 +385,10 @@ struct Fp32Scale {
 /// TE `compute_scale_from_amax` (recipe_common.cuh): amax < eps → eps; amax Inf/0/NaN → 1;
 /// encode = fl32(max/amax), Inf → FLT_MAX; `rule` ScaleRule::fp32_pow2 clears the mantissa bits
 /// (force_pow_2_scales), ScaleRule::fp32_amax (or any other rule) keeps them; decode = fl32(1/encode).
-/// Order `divide` (DeepSeek; fp32_amax only): decode = fl32(amax/max) (0 for amax 0), encode unused.
+/// Order `divide` (DeepSeek; fp32_amax only): decode = fl32(amax/max) (0 for amax 0), Inf → FLT_MAX
+/// (an Inf amax reaches here only under InfInBlock::max_scale: the scale clamps to the largest, so finite
+/// elements x/FLT_MAX flush and Inf elements stay Inf for the element's overflow policy; without the clamp
+/// y = Inf/Inf is a NaN whose sign the FPU picks), encode unused.
 /// Order `exact` computes the scales as te_multiply. The ZeroBlock policy is applied by the caller.
 MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, ScaleRule rule, float eps,
                                                   Fp32ScaleOrder order) noexcept {
@@ -394,6 +397,7 @@ MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, Sc
   Fp32Scale s;
   if (order == Fp32ScaleOrder::divide && !pow2) {
     s.decode = fdiv_rn(amax, max_elem);
+    if (detail::f32_is_inf(s.decode)) s.decode = FLT_MAX;
     s.encode = 0.0f;
     return s;
   }
@@ -417,6 +421,7 @@ MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(Unpacked amax, float max_elem,
   const Unpacked um = detail::exact_f32(max_elem);
   if (order == Fp32ScaleOrder::divide && !pow2) {
     s.decode = fl32_div(amax, um);
+    if (detail::f32_is_inf(s.decode)) s.decode = FLT_MAX;
     s.encode = 0.0f;
     return s;
   }
