@@ -80,12 +80,18 @@ bool is_integer_dtype(const std::string& d) {
 }
 
 std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
-                                           const std::string& tensor, bool integers_as_values, bool quiet) {
+                                           const std::string& tensor, bool integers_as_values, bool quiet,
+                                           std::vector<std::size_t>* file_index) {
   std::vector<TensorLocation> out;
+  if (file_index != nullptr) file_index->clear();
+  auto take = [&](TensorLocation loc, std::size_t index) {
+    out.push_back(std::move(loc));
+    if (file_index != nullptr) file_index->push_back(index);
+  };
   if (ends_with(path, ".npy")) {
     if (!tensor.empty())
       throw Error("--tensor '" + tensor + "' applies to .safetensors files; '" + path + "' is a .npy file with one tensor");
-    out.push_back(locate_npy(path));
+    take(locate_npy(path), 0);
     refuse_codes(command, out.back(), integers_as_values);
     return out;
   }
@@ -93,7 +99,8 @@ std::vector<TensorLocation> locate_tensors(const std::string& command, const std
     throw Error("--in '" + path + "': unknown file type; accepted: .npy, .safetensors");
   const SafetensorsFile f = read_safetensors_header(path);
   if (!tensor.empty()) {
-    out.push_back(locate_safetensor(f, find_safetensor(f, tensor)));
+    const SafetensorInfo& t = find_safetensor(f, tensor);
+    take(locate_safetensor(f, t), static_cast<std::size_t>(&t - f.tensors.data()));
     refuse_codes(command, out.back(), integers_as_values);
     return out;
   }
@@ -111,7 +118,7 @@ std::vector<TensorLocation> locate_tensors(const std::string& command, const std
       if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: integers; --integers-as-values reads them as numbers)\n", command, t.name, t.dtype);
       continue;
     }
-    out.push_back(std::move(loc));
+    take(std::move(loc), static_cast<std::size_t>(&t - f.tensors.data()));
   }
   if (out.empty()) throw Error("'" + path + "' holds no F32/F16/BF16/F64 tensor");
   return out;
@@ -145,7 +152,7 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
                 "(`minifloat names scheme`)");
   c->add_option("--tensor", o.tensor, "Only this tensor of a .safetensors file");
   c->add_option("--round", o.round, "Element rounding mode: " + choices<Rounding>("rne"));
-  c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i of tensor k reads sr_bits(seed, k, 0, i)")
+  c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i of the tensor at position k of the file (0-based, data order, skipped tensors counted; a .npy file: 0) reads sr_bits(seed, k, 0, i), with or without --tensor")
       ->type_name("UINT64")->check(uint64_text);
   c->add_option("--scale-rule", o.scale_rule,
                 "Use this scale rule for every listed scheme of its scale family (E8M0: ocp_floor rceil ceil even tosa; "
@@ -198,7 +205,8 @@ int run_report(const ReportOptions& o) {
                   "family: E8M0, FP32 or nvfp4)");
     for (const Entry& e : list) with_option("--scale-rule", [&] { validate_scheme(e.scheme); });
   }
-  const auto tensors = locate_tensors("report", o.in, o.tensor, o.integers_as_values, o.quiet);
+  std::vector<std::size_t> file_index;  // each tensor's position in the file (its SR stream)
+  const auto tensors = locate_tensors("report", o.in, o.tensor, o.integers_as_values, o.quiet, &file_index);
   if (o.source_via_f32) {
     bool any = false;
     for (const auto& t : tensors) any = any || t.dtype == "<f8";
@@ -241,7 +249,7 @@ int run_report(const ReportOptions& o) {
     if (n == 0) continue;
     const TensorReader rd(t);
     const bool f64 = t.dtype == "<f8";
-    qo.sr_stream = static_cast<std::uint32_t>(k - 1);
+    qo.sr_stream = static_cast<std::uint32_t>(file_index[k - 1]);
     double next_note = 0.1;
     for (std::size_t si = 0; si < list.size(); ++si) {
       const Entry& e = list[si];

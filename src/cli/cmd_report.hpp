@@ -55,9 +55,11 @@ bool is_integer_dtype(const std::string& dtype);
 /// tensor of integers is an error unless `integers_as_values`; in a whole .safetensors file they
 /// are skipped with a note (as non-numeric tensors are) unless `integers_as_values`. Raw one-byte
 /// arrays (<V1: ml_dtypes float8/float4 codes) are always refused. Notes go to stderr unless `quiet`.
-/// Throws minifloat::Error naming the file for anything else.
+/// Throws minifloat::Error naming the file for anything else. `file_index`, when given, receives each
+/// returned tensor's position among all the file's tensors (data order, skipped ones counted; 0 for .npy).
 std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
-                                           const std::string& tensor, bool integers_as_values, bool quiet);
+                                           const std::string& tensor, bool integers_as_values, bool quiet,
+                                           std::vector<std::size_t>* file_index = nullptr);
 
 /// Split a --schemes list at commas, keeping the commas of a `custom:E,M,…` element inside its spec.
 std::vector<std::string> split_scheme_list(const std::string& list);

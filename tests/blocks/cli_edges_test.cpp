@@ -284,6 +284,36 @@ TEST(CliEdges, EveryIgnoredOptionIsAnError) {
   EXPECT_EQ(run("report --quiet --round sr --seed 4 --schemes mxfp4 --in " + (d / "x.npy")).status, 0);
 }
 
+// report --round sr: a tensor's SR stream is its position in the file (data order, skipped tensors
+// counted), so its row is the same with and without --tensor (it used to be the position among the
+// tensors read: 0 under --tensor, found by a new-user test), and behind a skipped integer tensor too.
+TEST(CliEdges, ReportSrRowOfATensorIsTheSameWithAndWithoutTensor) {
+  TempDir d("srk");
+  std::vector<float> v(3 * 64);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<float>(i)) * 3.0f;
+  const std::vector<float> w(v.begin(), v.begin() + 64);
+  write_safetensors(d / "m.safetensors", {{"a", make_npy_f32({64}, w)},
+                                          {"ids", make_npy_u8({64}, std::vector<std::uint8_t>(64, 3))},
+                                          {"b", make_npy_f32({3, 64}, v)},
+                                          {"c", make_npy_f32({3, 64}, v)}});
+  const std::string base = "report --quiet --csv --per-tensor --round sr --seed 9 --schemes mxfp4 --in " + (d / "m.safetensors");
+  const CliRun all = run(base);
+  ASSERT_EQ(all.status, 0) << all.out;
+  auto row = [](const std::string& out, const std::string& tensor) {
+    const auto at = out.find("\n" + tensor + ",");
+    return at == std::string::npos ? std::string() : out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+  };
+  for (const char* t : {"a", "b", "c"}) {
+    const CliRun one = run(base + " --tensor " + t);
+    ASSERT_EQ(one.status, 0) << one.out;
+    EXPECT_FALSE(row(all.out, t).empty()) << all.out;
+    EXPECT_EQ(row(all.out, t), row(one.out, t)) << t;
+  }
+  // b and c hold the same values at different positions: different streams, different errors
+  const std::string rb = row(all.out, "b"), rc = row(all.out, "c");
+  EXPECT_NE(rb.substr(rb.find(',')), rc.substr(rc.find(','))) << rb << "\n" << rc;
+}
+
 // ---- item 4: schemes as data on the command line -------------------------------------------------
 
 TEST(CliEdges, QuantizeAndReportTakeSchemeSpecs) {
