@@ -174,11 +174,12 @@ SafetensorsFile parse_header(std::string_view header, std::uint64_t data_size, c
   return f;
 }
 
-/// The array of `info` without its data; throws for the dtypes read_safetensor does not read.
-NpyArray empty_array(const SafetensorInfo& info) {
+/// The array of `info` without its data; throws for the dtypes read_safetensor does not read (one line
+/// naming the file, as every other refusal of a .safetensors file does).
+NpyArray empty_array(const SafetensorsFile& file, const SafetensorInfo& info) {
   const DtypeMap* m = find_dtype(info.dtype);
   if (!m)
-    throw ParseError("tensor " + quote_name(info.name) + " has dtype " + detail::excerpt(info.dtype) +
+    throw ParseError(file.path.string() + ": tensor " + quote_name(info.name) + " has dtype " + detail::excerpt(info.dtype) +
                      "; minifloat reads F32, F16, BF16, F64, U8, I8, U16 as numbers and F8_E4M3, F8_E5M2, "
                      "F8_E8M0 as codes");
   return NpyArray{m->npy, info.shape, {}, m->codes};
@@ -294,7 +295,7 @@ SafetensorsFile parse_safetensors(const std::byte* bytes, std::size_t size, cons
 }
 
 NpyArray read_safetensor(const SafetensorsFile& file, const SafetensorInfo& info) {
-  NpyArray a = empty_array(info);  // refuses unreadable dtypes before opening the file
+  NpyArray a = empty_array(file, info);  // refuses unreadable dtypes before opening the file
   std::ifstream in(file.path, std::ios::binary);
   if (!in) throw IoError("cannot open '" + file.path.string() + "' for reading");
   a.data.resize(info.end - info.begin);
@@ -309,7 +310,7 @@ NpyArray safetensor_from_bytes(const SafetensorsFile& file, const SafetensorInfo
   if (file.data_start > size || info.begin > info.end || info.end > size - file.data_start)
     throw ParseError("tensor " + quote_name(info.name) + " " + range(info) + " lies outside the " + std::to_string(size) +
                      " bytes given");
-  NpyArray a = empty_array(info);
+  NpyArray a = empty_array(file, info);
   const std::byte* p = bytes + file.data_start + info.begin;
   a.data.assign(p, p + (info.end - info.begin));
   return a;
@@ -329,7 +330,7 @@ NpyArray read_safetensor(const SafetensorsFile& file, const std::string& name) {
 }
 
 TensorLocation locate_safetensor(const SafetensorsFile& file, const SafetensorInfo& info) {
-  const NpyArray a = empty_array(info);  // the dtype mapping (and refusal) of read_safetensor
+  const NpyArray a = empty_array(file, info);  // the dtype mapping (and refusal) of read_safetensor
   TensorLocation t;
   t.path = file.path;
   t.name = info.name;

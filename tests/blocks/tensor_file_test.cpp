@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -219,6 +220,16 @@ TEST(Safetensors, MalformedFilesGiveClearErrors) {
   const auto f = read_safetensors_header(d / "i64.safetensors");
   EXPECT_FALSE(safetensors_dtype_is_numeric(f.tensors.at(0).dtype));
   EXPECT_THROW(read_safetensor(f, "p"), ParseError);
+  // the refusal names the file, as every other one does (it began with "tensor 'p'": found by a new-user test)
+  for (const auto& refuse : {std::function<void()>([&] { (void)read_safetensor(f, "p"); }),
+                             std::function<void()>([&] { (void)locate_safetensor(f, f.tensors.at(0)); })}) {
+    try {
+      refuse();
+      ADD_FAILURE() << "I64 read as numbers";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind((d / "i64.safetensors").string() + ": tensor 'p' has dtype I64; ", 0), 0u) << e.what();
+    }
+  }
   EXPECT_THROW(read_safetensors_header(d / "missing.safetensors"), IoError);
 }
 
