@@ -23,6 +23,25 @@
 namespace minifloat {
 namespace {
 
+/// Whether q's block scales are 8-bit codes (E8M0 rules, nvfp4's e4m3fn), a scale's value then being a
+/// function of its code.
+bool coded_scale(const QuantizedTensor& q) { return is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4; }
+/// The decode value of scale code `code` under q's coded rule (E8M0: 2^(code − 127); nvfp4: the e4m3fn
+/// value × the tensor decode scale); ScaleFtz::yes reads an FP32-subnormal value as 0 (block_scale_value).
+double coded_scale_value(const QuantizedTensor& q, std::uint8_t code, ScaleFtz ftz) {
+  if (is_e8m0_rule(q.rule)) return e8m0_value(code, ftz);
+  const double v = to_double(formats::e4m3fn, code) * static_cast<double>(q.tensor_decode_scale);
+  return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
+}
+
+/// dequantize's element table: element_value of each code, 0 for codes above a floating format's width.
+std::array<double, 256> element_lut(const ElementType& el) {
+  std::array<double, 256> lut{};
+  for (unsigned c = 0; c < 256; ++c)
+    lut[c] = (el.kind == ElementKind::floating && c >= (1u << el.format.bits)) ? 0.0 : element_value(el, static_cast<std::uint8_t>(c));
+  return lut;
+}
+
 /// The first j in [j, n) with f[j] != 0, else n (eight bytes at a time: the fused rows' statuses are almost all 0).
 std::size_t next_nonzero(const std::uint8_t* f, std::size_t j, std::size_t n) {
   for (std::uint64_t w; j + 8 <= n; j += 8) {
@@ -298,10 +317,7 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   q.scheme = scheme_name(scheme);
   q.rule = scheme.rule;
   q.element = scheme.element;
-  for (int c = 0; c < 256; ++c)  // codes above a floating format's width decode as 0 (dequantize's table)
-    element_lut_[static_cast<std::size_t>(c)] = (q.element.kind == ElementKind::floating && c >= (1 << q.element.format.bits))
-                                                     ? 0.0
-                                                     : element_value(q.element, static_cast<std::uint8_t>(c));
+  element_lut_ = element_lut(q.element);
   q.shape = shape;
   q.axis = opt.axis;
   // The [rows, cols] view and the file-order [file_rows, file_cols] view.
@@ -333,7 +349,7 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
     q.scale_shape = {q.scale_rows, q.scale_cols};
   }
   const std::size_t ntiles = q.scale_rows * q.scale_cols;
-  if (is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4) q.scale_codes.assign(ntiles, 0);
+  if (coded_scale(q)) q.scale_codes.assign(ntiles, 0);
   if (is_fp32_rule(q.rule)) q.scales.assign(ntiles, 1.0f);
   if (opt.axis == BlockAxis::first) {
     file_rows_ = C;
@@ -963,21 +979,14 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
   if (p.size() == 0) return;
   const double* lut = element_lut_.data();
   const std::size_t tA = tile_rows_, tB = tile_cols_;
-  // The fast path's NVFP4 and E8M0 block scales: block_scale_value of a tile holding scale code c, decoded
-  // once per code met in the call in place of once per block (the same function of the same arguments).
-  const bool nv_table = path_ == ArrayPath::simd && (q_.rule == ScaleRule::nvfp4 || is_e8m0_rule(q_.rule));
+  // The fast path's NVFP4 and E8M0 block scales: each scale code met in the call decoded once
+  // (coded_scale_value, block_scale_value's own step) in place of once per block.
+  const bool nv_table = path_ == ArrayPath::simd && coded_scale(q_);
   std::array<double, 256> nv{};
   std::array<bool, 256> nv_done{};
-  QuantizedTensor one;  // one tile holding code c, under this tensor's decode scale
-  if (nv_table) {
-    one.rule = q_.rule;
-    one.tensor_decode_scale = q_.tensor_decode_scale;
-    one.scale_codes = {0};
-  }
   auto code_value = [&](std::uint8_t c) {
     if (!nv_done[c]) {
-      one.scale_codes[0] = c;
-      nv[c] = block_scale_value(one, 0, ftz);
+      nv[c] = coded_scale_value(q_, c, ftz);
       nv_done[c] = true;
     }
     return nv[c];
@@ -1052,11 +1061,7 @@ QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_
 // ---- dequantize and statistics --------------------------------------------------------------
 
 double block_scale_value(const QuantizedTensor& q, std::size_t t, ScaleFtz ftz) {
-  if (is_e8m0_rule(q.rule)) return e8m0_value(q.scale_codes.at(t), ftz);
-  if (q.rule == ScaleRule::nvfp4) {
-    const double v = to_double(formats::e4m3fn, q.scale_codes.at(t)) * static_cast<double>(q.tensor_decode_scale);
-    return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
-  }
+  if (coded_scale(q)) return coded_scale_value(q, q.scale_codes.at(t), ftz);
   const double v = static_cast<double>(q.scales.at(t));
   return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
 }
@@ -1066,11 +1071,7 @@ std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz) {
   const std::size_t R = q.rows, C = q.cols;
   std::vector<double> sv(q.scale_rows * q.scale_cols);
   for (std::size_t t = 0; t < sv.size(); ++t) sv[t] = block_scale_value(q, t, scale_ftz);
-  double lut[256];
-  for (int c = 0; c < 256; ++c)
-    lut[c] = (q.element.kind == ElementKind::floating && c >= (1 << q.element.format.bits))
-                 ? 0.0
-                 : element_value(q.element, static_cast<std::uint8_t>(c));
+  const std::array<double, 256> lut = element_lut(q.element);
   for (std::size_t r = 0; r < R; ++r)
     for (std::size_t c = 0; c < C; ++c) {
       const std::size_t i = q.axis == BlockAxis::first ? c * R + r : r * C + c;
@@ -1168,18 +1169,11 @@ void finish_error_stats(ErrorStats& s, const QuantizedTensor& q) {
     s.scale_min = std::min(s.scale_min, v);
     s.scale_max = std::max(s.scale_max, v);
   };
-  if (is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4) {  // a scale is a function of its code: each code met, once
+  if (coded_scale(q)) {  // a scale is a function of its code: each code met, once
     std::array<bool, 256> met{};
     for (std::size_t t = 0; t < nt; ++t) met[q.scale_codes.at(t)] = true;
-    QuantizedTensor one;  // one tile holding code c, under this tensor's decode scale
-    one.rule = q.rule;
-    one.tensor_decode_scale = q.tensor_decode_scale;
-    one.scale_codes = {0};
-    for (unsigned c = 0; c < 256; ++c) {
-      if (!met[c]) continue;
-      one.scale_codes[0] = static_cast<std::uint8_t>(c);
-      take(block_scale_value(one, 0));
-    }
+    for (unsigned c = 0; c < 256; ++c)
+      if (met[c]) take(coded_scale_value(q, static_cast<std::uint8_t>(c), ScaleFtz::no));
     return;
   }
   for (std::size_t t = 0; t < nt; ++t) take(block_scale_value(q, t));

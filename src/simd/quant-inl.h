@@ -34,6 +34,7 @@
 #define MINIFLOAT_SIMD_QUANT_INL_H_
 #endif
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -232,24 +233,8 @@ struct PrefetchAhead {
   }
 };
 
-/// The max of the magnitude bits |x| of m elements (integer max; NaN bits are above +Inf's).
-HWY_INLINE std::uint32_t block_max_bits(const float* HWY_RESTRICT x, std::size_t m) {
-  const hn::ScalableTag<std::uint32_t> du;
-  const std::size_t N = hn::Lanes(du);
-  const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
-  const auto abs_mask = hn::Set(du, 0x7fffffffu);
-  auto vmax = hn::Zero(du);
-  std::size_t k = 0;
-  for (; k + N <= m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(du, xb + k), abs_mask));
-  if (k < m) {
-    alignas(64) std::uint32_t buf[hn::MaxLanes(du)] = {};
-    for (std::size_t i = 0; k + i < m; ++i) buf[i] = xb[k + i];
-    vmax = hn::Max(vmax, hn::And(hn::Load(du, buf), abs_mask));
-  }
-  return hn::GetLane(hn::MaxOfLanes(du, vmax));
-}
-
-/// block_max_bits of m elements, m a nonzero multiple of Lanes.
+/// The max of the magnitude bits |x| of m elements, m a nonzero multiple of Lanes, in vectors (integer max;
+/// NaN bits are above +Inf's). The fused rows' groups of whole blocks call it directly.
 HWY_INLINE std::uint32_t whole_block_max_bits(const float* HWY_RESTRICT x, std::size_t m) {
   const hn::ScalableTag<std::uint32_t> du;
   const std::size_t N = hn::Lanes(du);
@@ -258,6 +243,14 @@ HWY_INLINE std::uint32_t whole_block_max_bits(const float* HWY_RESTRICT x, std::
   auto vmax = hn::And(hn::LoadU(du, xb), abs_mask);
   for (std::size_t k = N; k < m; k += N) vmax = hn::Max(vmax, hn::And(hn::LoadU(du, xb + k), abs_mask));
   return hn::GetLane(hn::MaxOfLanes(du, vmax));
+}
+/// The same for any m ≥ 1: the whole vectors, then a cut block's last elements one by one.
+HWY_INLINE std::uint32_t block_max_bits(const float* HWY_RESTRICT x, std::size_t m) {
+  const std::size_t whole = m - m % hn::Lanes(hn::ScalableTag<std::uint32_t>());
+  const auto* xb = reinterpret_cast<const std::uint32_t*>(x);
+  std::uint32_t r = whole > 0 ? whole_block_max_bits(x, whole) : 0u;
+  for (std::size_t k = whole; k < m; ++k) r = std::max(r, xb[k] & 0x7fffffffu);
+  return r;
 }
 
 /// Blocks of one element (column tiles, bs = first = 1): the lanes of encode_block_rne with each lane's
