@@ -451,8 +451,17 @@ TEST(ErrorStats, ScaleRangeIsTheRangeOverTiles) {
     const QuantizedTensor q = quantize(x, {64, 64}, find_scheme(scheme));
     double lo = 0, hi = 0;
     bool any = false;
+    // each tile's decode scale from the formats' definitions, not block_scale_value (which error_stats shares):
+    // E8M0 2^(code − 127) (0xff NaN), NVFP4 the e4m3fn value × the tensor decode scale, FP32 the stored scale
+    auto value = [&](std::size_t t) {
+      if (q.rule == ScaleRule::nvfp4)
+        return to_double(formats::e4m3fn, q.scale_codes.at(t)) * static_cast<double>(q.tensor_decode_scale);
+      if (!q.scale_codes.empty())
+        return q.scale_codes.at(t) == 0xff ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, q.scale_codes.at(t) - 127);
+      return static_cast<double>(q.scales.at(t));
+    };
     for (std::size_t t = 0; t < q.scale_rows * q.scale_cols; ++t) {
-      const double v = block_scale_value(q, t);
+      const double v = value(t);
       if (!(v > 0) || !std::isfinite(v)) continue;
       lo = any ? std::min(lo, v) : v;
       hi = any ? std::max(hi, v) : v;
