@@ -52,27 +52,6 @@ std::size_t next_nonzero(const std::uint8_t* f, std::size_t j, std::size_t n) {
   return j;
 }
 
-// The two kinds of source values. Binary32 values take the recipes' binary32 operations as written
-// (fmul_rn, fdiv_rn, the float overloads of the scale steps); binary64 values the exact forms of the
-// same formulas (core/block_scale.hpp: fl32_mul, fl32_div, the Unpacked overloads), which agree with
-// the float ones on every binary32 value.
-Unpacked exact(float x) { return detail::exact_f32(x); }
-Unpacked exact(double x) { return detail::exact_f64(x); }
-float mul32(float x, float s) { return fmul_rn(x, s); }
-float mul32(double x, float s) { return fl32_mul(detail::exact_f64(x), detail::exact_f32(s)); }
-float div32(float x, float s) { return fdiv_rn(x, s); }
-float div32(double x, float s) { return fl32_div(detail::exact_f64(x), detail::exact_f32(s)); }
-// flatten: the engine's unpack and rule inlined here, once per block of the fast path (a call
-// returned Unpacked through memory and stalled on the store-forward: half of the scale step, perf)
-[[gnu::flatten]] int e8m0_exp(ScaleRule r, float amax, ElementType el) { return e8m0_exponent(r, amax, el); }
-int e8m0_exp(ScaleRule r, double amax, ElementType el) { return e8m0_exponent(r, detail::exact_f64(amax), el); }
-Fp32Scale fp32_scale_of(float amax, float m, ScaleRule r, Fp32ScaleOrder o) { return fp32_scale(amax, m, r, 0.0f, o); }
-Fp32Scale fp32_scale_of(double amax, float m, ScaleRule r, Fp32ScaleOrder o) {
-  return fp32_scale(detail::exact_f64(amax), m, r, 0.0f, o);
-}
-std::uint8_t nvfp4_block(float amax, float s_enc, float m) { return nvfp4_block_scale_code(amax, s_enc, m); }
-std::uint8_t nvfp4_block(double amax, float s_enc, float m) { return nvfp4_block_scale_code(detail::exact_f64(amax), s_enc, m); }
-
 std::size_t checked_product(const std::vector<std::size_t>& dims, const char* what) {
   std::size_t n = 1;
   for (auto d : dims) {
@@ -83,18 +62,27 @@ std::size_t checked_product(const std::vector<std::size_t>& dims, const char* wh
 }
 std::size_t ceil_div(std::size_t a, std::size_t b) { return b == 0 ? 0 : a / b + (a % b != 0); }
 
-// The scale of one tile, as the element loop needs it.
-struct TileScale {
-  enum class Kind : std::uint8_t { nan_block, e8m0, nvfp4, fp32 } kind = Kind::e8m0;
-  int e = 0;                        // E8M0 exponent
-  float enc = 1.0f, dec = 1.0f;     // FP32 / NVFP4 multipliers
-  bool divide = false;              // Fp32ScaleOrder::divide
-  bool flush = false;               // SubnormalAmax::flush_block zeroed the tile
+// The scale of one tile (core/tile_step.hpp), with MxQuirks::torchao_0_18's own element scaling.
+struct QTileScale : TileScale {
   // MxQuirks::torchao_0_18: y = fl32(x / tao_div) or fl32(x * tao_mul), clamped to ±max when tao_clamp
   bool tao = false, tao_divide = false, tao_clamp = false;
   bool tao_nvfp4 = false;  // NVFP4 torchao: y = tao_x86_mul(tao_mul, x), clamped to ±6 (see quant.hpp)
   float tao_div = 1.0f, tao_mul = 1.0f;
 };
+
+// NVFP4's block steps from the fast path's tables: the e4m3fn rounding of simd::nvfp4_block_scale_code_table
+// and the element multipliers of the 256 codes under the tensor's S_enc (the same functions of the same arguments).
+struct Nvfp4TableSteps {
+  const float* enc;
+  std::uint8_t code(float amax, float s_enc, float elem_max) const { return simd::nvfp4_block_scale_code_table(amax, s_enc, elem_max); }
+  float encode_scale(std::uint8_t c, float) const { return enc[c]; }
+};
+// flatten: the engine's unpack and rule inlined here, once per tile (a call returned Unpacked through
+// memory and stalled on the store-forward: half of the scale step, perf)
+template <class T, class Nv>
+[[gnu::flatten]] TileScale tile_scale_of(const TileStat<T>& s, const TileRule& r, const Nv& nv) {
+  return decide_tile_scale(s, r, nv);
+}
 
 // The binary32 operations of torchao's NVFP4 path with the NaN results of torch's x86 CPU kernels (SSE):
 // the first NaN operand, quieted; an invalid operation gives the default NaN 0xffc00000.
@@ -116,7 +104,7 @@ float tao_clamp(float v, float lo, float hi) { return std::isnan(v) ? v : std::c
 
 /// MxQuirks torchao_0_18 / torchao_0_18_no_tensor_scale for one NVFP4 tile (quant.hpp): the e4m3 code of
 /// s = clamp(fl32(A/6) [/ pts], 2^-6, 448) and the element multiplier r. `pts` is NaN-free unless the tensor is.
-std::uint8_t torchao_nvfp4_scale(bool two_level, bool nan, float amax, float pts, TileScale& sc) {
+std::uint8_t torchao_nvfp4_scale(bool two_level, bool nan, float amax, float pts, QTileScale& sc) {
   sc.tao = sc.tao_nvfp4 = sc.tao_clamp = true;
   const float a = nan ? detail::bit_cast<float>(0x7fc00000u) : amax;  // torch.amax(abs(x)): +NaN
   float s = tao_x86_div(a, 6.0f);
@@ -149,7 +137,7 @@ std::uint8_t torchao_floatx_nan(Format f, float y) {
 }
 
 /// MxQuirks::torchao_0_18 for one tile (see quant.hpp): the E8M0 code and how the elements are scaled.
-std::uint8_t torchao_scale(ScaleRule rule, ElementType el, bool nan, float amax, TileScale& sc) {
+std::uint8_t torchao_scale(ScaleRule rule, ElementType el, bool nan, float amax, QTileScale& sc) {
   sc.tao = true;
   const float mx = static_cast<float>(element_max(el));
   if (rule == ScaleRule::rceil) {
@@ -441,7 +429,7 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
           const simd::AbsMax m = simd::absmax_from_bits(acc[j], nan[j] != 0);
           add_global(m);
           if (rows_whole) continue;
-          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
+          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, Stat{});
           merge_stat(stats_[scale_index(cur, p.col + j)], m);
         }
         std::fill(acc.begin(), acc.end(), 0u);
@@ -475,7 +463,7 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
           add_global(mx[j]);
           const std::size_t tb = tbf + j;
           if (all_whole || (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols)) continue;
-          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
+          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, Stat{});
           merge_stat(stats_[scale_index(ta, tb)], mx[j]);
         }
         continue;
@@ -485,9 +473,9 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
       const std::size_t b = p.col + c, tb = b / tB;
       const std::size_t end = std::min((tb + 1) * tB, p.col + p.cols) - p.col;  // exclusive, piece-relative
       const bool whole = rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols;
-      TileStat* st = nullptr;
+      Stat* st = nullptr;
       if (!whole) {
-        if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, TileStat{});
+        if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, Stat{});
         st = &stats_[scale_index(ta, tb)];
       }
       for (; c < end; ++c) {
@@ -549,6 +537,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   const ElementType el = q.element;
   const BlockPolicy& pol = scheme_.policy;
   const bool e8m0 = is_e8m0_rule(q.rule), two_level = q.rule == ScaleRule::nvfp4;
+  const bool coded = e8m0 || two_level;  // scale codes; else FP32 scales
   const float emax_f = static_cast<float>(element_max(el));
   if (two_level && !global_done_) {
     if (!observed_) throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
@@ -571,7 +560,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   const char* const cut_without_stats =
       "BlockQuantizer::quantize: the piece cuts a tile; observe() every piece first (QuantPlan::first_pass)";
   // 1. the tiles' statistics: from the first pass for a tile this piece cuts, else from the piece
-  std::vector<TileStat> st(fused ? 0 : (ta1 - ta0) * ntb);
+  std::vector<Stat> st(fused ? 0 : (ta1 - ta0) * ntb);
   std::vector<char> cut(st.size(), 0);
   if (fused) {  // one-row tiles: only the piece's first and last tile columns can be cut
     if (stats_.empty() && (tile_cut(ta0, tb0) || tile_cut(ta0, tb1 - 1))) throw Error(cut_without_stats);
@@ -585,7 +574,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       }
   }
   // (rows [r0, r1) × piece columns [c0, c1) into `sl`; the pieces of a split merge order-free: max and or)
-  auto stats_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, std::vector<TileStat>& sl) {
+  auto stats_range = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, std::vector<Stat>& sl) {
     std::vector<simd::AbsMax> mx;
     if constexpr (std::is_same_v<T, float>) {
       if (fast && tB == 1 && c1 > c0) {  // one-column tiles: a tile row's column maxima in vectors, merged once
@@ -629,15 +618,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       for (std::size_t c = c0; c < c1; ++c) {
         const std::size_t k = ia * ntb + ((p.col + c) / tB - tb0);
         if (cut[k]) continue;
-        const T x = v[r * p.cols + c];
-        TileStat& s = sl[k];
-        if (std::isnan(x)) {
-          s.nan = true;
-        } else {
-          if (std::isinf(x)) s.inf = true;
-          const double m = std::fabs(static_cast<double>(x));
-          if (m > s.amax) s.amax = m;
-        }
+        sl[k].add(v[r * p.cols + c]);
       }
     }
   };
@@ -647,17 +628,13 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   } else if (nthreads <= 1) {
     stats_range(0, p.rows, 0, p.cols, st);
   } else {
-    std::vector<std::vector<TileStat>> part(nthreads, std::vector<TileStat>(st.size()));
+    std::vector<std::vector<Stat>> part(nthreads, std::vector<Stat>(st.size()));
     for_ranges(p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
       stats_range(r0, r1, c0, c1, part[w]);
     });
     for (const auto& pt : part)
-      for (std::size_t k = 0; k < st.size(); ++k) {
-        if (cut[k]) continue;
-        st[k].nan = st[k].nan || pt[k].nan;
-        st[k].inf = st[k].inf || pt[k].inf;
-        st[k].amax = std::max(st[k].amax, pt[k].amax);
-      }
+      for (std::size_t k = 0; k < st.size(); ++k)
+        if (!cut[k]) st[k].merge(pt[k]);
   }
   // The fast path's NVFP4 element multipliers: nvfp4_element_encode_scale of each of the 256 scale codes
   // under this tensor's S_enc, computed once per call (the same function of the same arguments as per tile).
@@ -667,7 +644,8 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       nvfp4_enc[c] = nvfp4_element_encode_scale(static_cast<std::uint8_t>(c), q.tensor_encode_scale);
   // 2. the scale of one tile t from its statistics (the special-block policies of core/block_scale.hpp,
   // in this order): sc set, q's scale code / FP32 scale of t written (workers write disjoint tiles).
-  auto scale_tile = [&](const TileStat& s, std::size_t t, TileScale& sc) {
+  const TileRule rule{.rule = q.rule, .element = el, .policy = pol, .s_enc = q.tensor_encode_scale};
+  auto scale_tile = [&](const Stat& s, std::size_t t, QTileScale& sc) {
     if (opt_.mx_quirks != MxQuirks::none && two_level) {
       sc.kind = TileScale::Kind::nvfp4;
       q.scale_codes[t] = torchao_nvfp4_scale(opt_.mx_quirks == MxQuirks::torchao_0_18, s.nan, static_cast<float>(s.amax),
@@ -679,54 +657,20 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       q.scale_codes[t] = torchao_scale(q.rule, el, s.nan, static_cast<float>(s.amax), sc);
       return;
     }
-    if ((s.nan && pol.nan == NanInBlock::whole_block_nan) || (s.inf && pol.inf == InfInBlock::nan_scale)) {
-      sc.kind = TileScale::Kind::nan_block;
-      if (e8m0) q.scale_codes[t] = 0xff;
-      if (two_level) q.scale_codes[t] = 0x7f;
-      if (!q.scales.empty()) q.scales[t] = std::numeric_limits<float>::quiet_NaN();
-      return;
-    }
-    T amax = static_cast<T>(s.amax);  // exact: it is one of the values
-    if (std::isfinite(amax) && amax < static_cast<T>(pol.amax_epsilon)) amax = static_cast<T>(pol.amax_epsilon);
-    if (amax > 0 && amax < static_cast<T>(std::numeric_limits<float>::min()) && pol.subnormal == SubnormalAmax::flush_block) {
-      sc.flush = true;
-      amax = 0;
-    }
-    const bool zero = amax == 0;
-    if (zero && pol.zero == ZeroBlock::nan && !two_level) {
-      sc.kind = TileScale::Kind::nan_block;
-      if (e8m0) q.scale_codes[t] = 0xff;
-      if (!q.scales.empty()) q.scales[t] = 0.0f;  // decode scale 0: y = 0/0
-      return;
-    }
-    if (e8m0) {
-      sc.kind = TileScale::Kind::e8m0;
-      if (zero) sc.e = pol.zero == ZeroBlock::unit_scale ? 0 : -127;
-      else if (s.inf) sc.e = 127;  // InfInBlock::max_scale
-      else sc.e = e8m0_exp(q.rule, amax, el);
-      q.scale_codes[t] = static_cast<std::uint8_t>(sc.e + 127);
-    } else if (two_level) {
-      sc.kind = TileScale::Kind::nvfp4;
-      std::uint8_t code;
-      if constexpr (std::is_same_v<T, float>)  // the fast path: the same operations, the e4m3fn rounding from the engine's table
-        code = fast ? simd::nvfp4_block_scale_code_table(amax, q.tensor_encode_scale, emax_f)
-                    : nvfp4_block(amax, q.tensor_encode_scale, emax_f);
-      else
-        code = nvfp4_block(amax, q.tensor_encode_scale, emax_f);
-      q.scale_codes[t] = code;
-      sc.enc = fast ? nvfp4_enc[code] : nvfp4_element_encode_scale(code, q.tensor_encode_scale);
+    const TileStat<T> stat{static_cast<T>(s.amax), s.nan, s.inf};  // exact: the amax is one of the values
+    if constexpr (std::is_same_v<T, float>) {
+      // the fast path: the same operations, the e4m3fn rounding from the engine's table, the element
+      // multipliers of the 256 codes computed once per call
+      if (fast) static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4TableSteps{nvfp4_enc.data()});
+      else static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4BlockSteps{});
     } else {
-      sc.kind = TileScale::Kind::fp32;
-      Fp32Scale f;
-      if (!zero) f = fp32_scale_of(amax, emax_f, q.rule, pol.fp32_order);
-      sc.divide = pol.fp32_order == Fp32ScaleOrder::divide && q.rule == ScaleRule::fp32_amax && !zero;
-      sc.enc = f.encode;
-      sc.dec = f.decode;
-      q.scales[t] = f.decode;
+      static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4BlockSteps{});
     }
+    if (coded) q.scale_codes[t] = sc.code;
+    else q.scales[t] = sc.scale;
   };
   auto scale_tiles = [&] {
-    std::vector<TileScale> out(st.size());
+    std::vector<QTileScale> out(st.size());
     for (std::size_t ta = ta0; ta < ta1; ++ta)
       for (std::size_t tb = tb0; tb < tb1; ++tb) {
         const std::size_t k = (ta - ta0) * ntb + (tb - tb0);
@@ -744,47 +688,38 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
     std::uint64_t saturated = 0, flushed = 0;
   };
   // The reference loop of one tile segment [b0, b1) of row r.
-  auto scalar_segment = [&](std::size_t r, std::size_t b0, std::size_t b1, const TileScale& sc, Counts& n) {
+  auto scalar_segment = [&](std::size_t r, std::size_t b0, std::size_t b1, const QTileScale& sc, Counts& n) {
     const std::size_t a = p.row + r, off = r * p.cols - p.col;
     for (std::size_t b = b0; b < b1; ++b) {
-      const T x0 = v[off + b];
-      const T x = (sc.flush && std::isfinite(x0)) ? std::copysign(T(0), x0) : x0;
+      const T x = v[off + b];
       const std::uint64_t rb = sr ? sr_bits(opt_.sr_seed, opt_.sr_stream, opt_.sr_step, a * B + b, spec.sr_variant) : 0;
-      ElementResult er;
-      if (sc.tao) {  // MxQuirks::torchao_0_18 (scalar path only: the fast path's whitelist refuses it)
-        float y;
-        if (sc.tao_nvfp4) y = tao_clamp(tao_x86_mul(sc.tao_mul, static_cast<float>(x)), -emax_f, emax_f);
-        else if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
-        else if (std::isnan(x)) y = quiet_f32(static_cast<float>(x));
-        else y = sc.tao_divide ? div32(x, sc.tao_div) : mul32(x, sc.tao_mul);
-        if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);  // (NVFP4: clamped above)
-        if (std::isnan(y) && el.format.bits < 8) er = {torchao_floatx_nan(el.format, y), flag_invalid, false};
-        else er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
-      } else {
-        switch (sc.kind) {
-          case TileScale::Kind::e8m0: er = quantize_element(el, exact(x), sc.e, spec, prof, rb, pol.mxint8_min); break;
-          case TileScale::Kind::nvfp4:
-          case TileScale::Kind::fp32:
-            if (one_rounding) {
-              er = quantize_element(el, detail::exact_mul(exact(x), detail::exact_f32(sc.enc)).value, 0, spec, prof, rb, pol.mxint8_min);
-            } else {
-              const float y = sc.divide ? div32(x, sc.dec) : mul32(x, sc.enc);
-              er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
-            }
-            break;
-          default: break;
-        }
+      if (!sc.tao) {  // the core's element step
+        const TileElement te = encode_in_tile(x, sc, rule, spec, prof, rb);
+        codes[off + b] = te.r.code;
+        if (te.r.saturated) ++n.saturated;
+        if (te.flushed) ++n.flushed;
+        continue;
       }
+      // MxQuirks::torchao_0_18 (scalar path only: the fast path's whitelist refuses it; no tile is flushed)
+      ElementResult er;
+      float y;
+      if (sc.tao_nvfp4) y = tao_clamp(tao_x86_mul(sc.tao_mul, static_cast<float>(x)), -emax_f, emax_f);
+      else if (!sc.tao_divide && std::isnan(sc.tao_mul)) y = detail::bit_cast<float>(0x7fc00000u);  // x * (+NaN descale)
+      else if (std::isnan(x)) y = quiet_f32(static_cast<float>(x));
+      else y = sc.tao_divide ? detail::src_div32(x, sc.tao_div) : detail::src_mul32(x, sc.tao_mul);
+      if (sc.tao_clamp && !std::isnan(y)) y = std::clamp(y, -emax_f, emax_f);  // (NVFP4: clamped above)
+      if (std::isnan(y) && el.format.bits < 8) er = {torchao_floatx_nan(el.format, y), flag_invalid, false};
+      else er = quantize_element(el, detail::exact_f32(y), 0, spec, prof, rb, pol.mxint8_min);
       codes[off + b] = er.code;
       if (er.saturated) ++n.saturated;
-      if (std::isfinite(x0) && x0 != 0 && element_value(el, er.code) == 0.0) ++n.flushed;
+      if (std::isfinite(x) && x != 0 && element_value(el, er.code) == 0.0) ++n.flushed;
     }
   };
   // The fast rule, per tile (simd::RowBlock): a floating element on the encode whitelist (kern), a
   // tile that is not a NaN block nor flushed; E8M0 tiles whose x · 2^−e are all exact in binary32
   // (BlockOp::e8m0_exact; else the tile falls back to the reference), FP32 / NVFP4 tiles in the
   // te_multiply or divide order. Every other tile is BlockOp::skip: NaN code or the reference loop.
-  const auto row_block = [&](const TileScale& sc) {
+  const auto row_block = [&](const QTileScale& sc) {
     simd::RowBlock b;
     if (sc.flush || sc.tao) return b;
     if (sc.kind == TileScale::Kind::e8m0) b = {simd::pow2_neg(sc.e), simd::BlockOp::e8m0_exact};
@@ -794,13 +729,13 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   };
   // The elements of row r, piece columns [c0, c1): tsr and rb (rb only with kern) hold the scales and
   // fast rules of the segment's tiles from its first, tile (p.col + c0) / tB; fb scratch of as many.
-  auto row_elements = [&](std::size_t r, std::size_t c0, std::size_t c1, const TileScale* tsr, const simd::RowBlock* rb,
+  auto row_elements = [&](std::size_t r, std::size_t c0, std::size_t c1, const QTileScale* tsr, const simd::RowBlock* rb,
                           std::uint8_t* fb, Counts& n) {
     const std::size_t off = r * p.cols - p.col;
     const std::size_t tbf = (p.col + c0) / tB;  // the row segment's first tile
     // the segment [b0, b1) of tile tbf + j by the reference loop (or the NaN code)
     auto tile_scalar = [&](std::size_t j, std::size_t b0, std::size_t b1) {
-      const TileScale& sc = tsr[j];
+      const QTileScale& sc = tsr[j];
       if (sc.kind == TileScale::Kind::nan_block) {
         for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
       } else {
@@ -874,7 +809,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
       const std::size_t tbf = (p.col + c0) / tB, nb = (p.col + c1 - 1) / tB + 1 - tbf;
       const std::size_t first = std::min((tbf + 1) * tB, p.col + c1) - (p.col + c0);
       std::vector<simd::AbsMax> mx(nb);
-      std::vector<TileScale> tsr(nb);
+      std::vector<QTileScale> tsr(nb);
       std::vector<simd::RowBlock> rb(nb);
       std::vector<std::uint8_t> fb(nb);
       // one tile column [b0, b1) of row r by the per-tile steps below (its statistics from the piece)
@@ -882,8 +817,8 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
         const std::size_t t = scale_index(p.row + r, tb);
         simd::AbsMax a;
         if constexpr (std::is_same_v<T, float>) simd::absmax_blocks(v.data() + r * p.cols + (b0 - p.col), b1 - b0, b1 - b0, b1 - b0, &a);
-        TileScale sc{};
-        scale_tile(TileStat{a.amax, a.nan, a.inf}, t, sc);
+        QTileScale sc{};
+        scale_tile(Stat{a.amax, a.nan, a.inf}, t, sc);
         simd::RowBlock b = row_block(sc);
         std::uint8_t f = 0;
         row_elements(r, b0 - p.col, b1 - p.col, &sc, &b, &f, n);
@@ -903,7 +838,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
               const std::size_t tb = tbf + j;
               const std::size_t b0 = std::max(tb * tB, p.col + c0), b1 = std::min((tb + 1) * tB, p.col + c1);
               if (fb[j] == 1 && fscale.kind == simd::FusedScale::Kind::e8m0) {  // e from the written scale code; some x·2^−e not exact: the reference loop
-                TileScale sc{};
+                QTileScale sc{};
                 sc.e = q.scale_codes[scale_index(ta, tb)] - 127;
                 scalar_segment(r, b0, b1, sc, n);
               } else {
@@ -917,7 +852,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
           simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, first, tB, mx.data());
         for (std::size_t j = 0; j < nb; ++j) {
           const std::size_t tb = tbf + j, t = scale_index(ta, tb);
-          TileStat s;
+          Stat s;
           if ((j == 0 || j + 1 == nb) && tile_cut(ta, tb)) {  // an inner tile of the segment is never cut
             s = stats_[t];
           } else {
@@ -925,7 +860,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
             s.nan = mx[j].nan;
             s.inf = mx[j].inf;
           }
-          tsr[j] = TileScale{};
+          tsr[j] = QTileScale{};
           scale_tile(s, t, tsr[j]);
           rb[j] = row_block(tsr[j]);
         }
@@ -936,7 +871,7 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
     count_ranges(fused_range, tB);
     return;
   }
-  const std::vector<TileScale> ts = scale_tiles();
+  const std::vector<QTileScale> ts = scale_tiles();
   std::vector<simd::RowBlock> rowblk;
   if (kern) {
     rowblk.resize(ts.size());

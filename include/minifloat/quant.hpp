@@ -16,6 +16,7 @@
 #include "core/block_scale.hpp"
 #include "core/format.hpp"
 #include "core/profile.hpp"
+#include "core/tile_step.hpp"
 #include "convert_span.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
@@ -235,10 +236,7 @@ class BlockQuantizer {
   const Scheme& scheme() const noexcept { return scheme_; }
 
  private:
-  struct TileStat {
-    double amax = 0;
-    bool nan = false, inf = false;
-  };
+  using Stat = TileStat<double>;  ///< a tile's statistic (core/tile_step.hpp), exact for both value types
   template <class T>
   void observe_impl(const QuantPiece& p, std::span<const T> values, unsigned threads);
   template <class T>
@@ -252,7 +250,7 @@ class BlockQuantizer {
   ArrayPath path_ = ArrayPath::engine;
   QuantizedTensor q_;
   std::size_t file_rows_ = 0, file_cols_ = 0, tile_rows_ = 1, tile_cols_ = 1;  ///< in file order
-  std::vector<TileStat> stats_;  ///< first pass: one per tile
+  std::vector<Stat> stats_;  ///< first pass: one per tile
   bool observed_ = false;
   double global_amax_ = 0;  ///< NVFP4: over the tensor, NaN ignored
   bool global_nan_ = false;  ///< NVFP4: a NaN anywhere in the tensor (MxQuirks torchao: G = NaN)

@@ -17,4 +17,5 @@
 #include "round_pack.hpp"
 #include "rounding.hpp"
 #include "tfdpa.hpp"
+#include "tile_step.hpp"
 #include "unpacked.hpp"

@@ -4,16 +4,16 @@
 // FP8 with FP32 or UE8M0 scales per tensor / row / channel / 1×128 / 128×128, every special-block
 // policy — plus the global statistic (per-tensor amax, a two-step reduction), FP4/FP6 packing and
 // the 128×4 scale swizzle. Host-device functors of one index each (tile, chunk, byte), built from the
-// core's block_scale.hpp steps only, so the same code runs on the GPU (src/cuda/blocks.cu) and on CPU
-// threads (cuda/launch_cpu.hpp). Each body follows quant.hpp's BlockQuantizer step for step (stats,
-// the special-block policies in the same order, the scale, the elements), so codes and scales are
-// those of minifloat::quantize for the same binary32 input (tests/cuda/cuda_blocks_test.cpp checks
+// core's steps only, so the same code runs on the GPU (src/cuda/blocks.cu) and on CPU threads
+// (cuda/launch_cpu.hpp). The tile body is the core's tile step (core/tile_step.hpp: TileStat,
+// decide_tile_scale, encode_in_tile), the one the host quantizer (quant.hpp) runs, so codes and scales
+// are those of minifloat::quantize for the same binary32 input (tests/cuda/cuda_blocks_test.cpp checks
 // it). Sources are binary32 only. Validation is the host API's (cuda/api.hpp quantize_blocks).
 #pragma once
-#include <cfloat>
 #include <cstdint>
 
 #include "../core/block_scale.hpp"
+#include "../core/tile_step.hpp"
 #include "../core/random.hpp"
 #include "kernels.hpp"
 
@@ -40,11 +40,6 @@ struct BlockLayout {
   }
 };
 
-namespace detail {
-MINIFLOAT_HOST_DEVICE inline bool f32_is_nan(float x) noexcept { return (minifloat::detail::bit_cast<std::uint32_t>(x) & 0x7fffffffu) > 0x7f800000u; }
-MINIFLOAT_HOST_DEVICE inline float f32_abs(float x) noexcept { return minifloat::detail::bit_cast<float>(minifloat::detail::bit_cast<std::uint32_t>(x) & 0x7fffffffu); }
-}  // namespace detail
-
 /// Elements per index of AmaxPartialBody.
 inline constexpr std::uint64_t kAmaxChunk = 4096;
 
@@ -59,7 +54,7 @@ struct AmaxPartialBody {
     float m = 0.0f;
     for (std::uint64_t i = b; i < e; ++i) {
       const float x = in[i];
-      if (!detail::f32_is_nan(x) && detail::f32_abs(x) > m) m = detail::f32_abs(x);
+      if (!minifloat::detail::src_is_nan(x) && minifloat::detail::src_abs(x) > m) m = minifloat::detail::src_abs(x);
     }
     partial[k] = m;
   }
@@ -87,8 +82,8 @@ struct TensorScaleBody {
 };
 
 /// One tile per index t = ta · tiles_b + tb (BlockLayout): the tile's statistics (amax, NaN, Inf),
-/// its scale under `rule` and `policy` (quant.hpp order: NaN/Inf block, amax_epsilon, subnormal
-/// flush, zero block, then the rule), and its elements (round_pack through quantize_element).
+/// its scale under `rule` and `policy` (decide_tile_scale: NaN/Inf block, amax_epsilon, subnormal
+/// flush, zero block, then the rule), and its elements (encode_in_tile).
 /// Outputs: codes[a · file_cols + b] (one per byte, file order); scale_codes[s] (E8M0 rules: the
 /// E8M0 code; nvfp4: the E4M3 code) or scales[s] (FP32 rules: the decode scale), s = scale_index;
 /// tile_counts[2t], [2t + 1] (nullable): saturated and flushed elements. NVFP4 reads S_enc from
@@ -115,88 +110,31 @@ struct BlockQuantBody {
     const std::uint64_t a1 = a0 + lay.tile_rows < lay.file_rows ? a0 + lay.tile_rows : lay.file_rows;
     const std::uint64_t b1 = b0 + lay.tile_cols < lay.file_cols ? b0 + lay.tile_cols : lay.file_cols;
     const std::uint64_t B = lay.file_cols, s = lay.scale_index(ta, tb);
-    // 1. statistics
-    bool nan = false, inf = false;
-    float amax = 0.0f;
+    // 1. statistics (core/tile_step.hpp)
+    TileStat<float> st;
     for (std::uint64_t a = a0; a < a1; ++a)
-      for (std::uint64_t b = b0; b < b1; ++b) {
-        const float x = in[a * B + b];
-        if (detail::f32_is_nan(x)) {
-          nan = true;
-        } else {
-          if (minifloat::detail::f32_is_inf(x)) inf = true;
-          if (detail::f32_abs(x) > amax) amax = detail::f32_abs(x);
-        }
-      }
-    // 2. the scale
-    const bool e8m0 = is_e8m0_rule(rule), two_level = rule == ScaleRule::nvfp4;
-    const float emax_f = static_cast<float>(element_max(element));
-    const std::uint8_t nan_code = element_nan_code(element, prof);
-    bool nan_block = (nan && policy.nan == NanInBlock::whole_block_nan) || (inf && policy.inf == InfInBlock::nan_scale);
-    bool flush = false, divide = false;
-    int e = 0;
-    float enc = 1.0f, dec = 1.0f;
-    if (nan_block) {
-      if (e8m0) scale_codes[s] = 0xff;
-      if (two_level) scale_codes[s] = 0x7f;
-      if (is_fp32_rule(rule)) scales[s] = minifloat::detail::bit_cast<float>(0x7fc00000u);
-    } else {
-      if (!minifloat::detail::f32_is_inf(amax) && amax < policy.amax_epsilon) amax = policy.amax_epsilon;
-      if (amax > 0.0f && amax < FLT_MIN && policy.subnormal == SubnormalAmax::flush_block) {
-        flush = true;
-        amax = 0.0f;
-      }
-      const bool zero = amax == 0.0f;
-      if (zero && policy.zero == ZeroBlock::nan && !two_level) {
-        nan_block = true;
-        if (e8m0) scale_codes[s] = 0xff;
-        if (is_fp32_rule(rule)) scales[s] = 0.0f;  // decode scale 0: y = 0/0
-      } else if (e8m0) {
-        if (zero) e = policy.zero == ZeroBlock::unit_scale ? 0 : -127;
-        else if (inf) e = 127;  // InfInBlock::max_scale
-        else e = e8m0_exponent(rule, amax, element);
-        scale_codes[s] = static_cast<std::uint8_t>(e + 127);
-      } else if (two_level) {
-        const float s_enc = tensor_scales[0];
-        const std::uint8_t code = nvfp4_block_scale_code(amax, s_enc, emax_f);
-        scale_codes[s] = code;
-        enc = nvfp4_element_encode_scale(code, s_enc);
-      } else {
-        Fp32Scale f;
-        if (!zero) f = fp32_scale(amax, emax_f, rule, 0.0f, policy.fp32_order);
-        divide = policy.fp32_order == Fp32ScaleOrder::divide && rule == ScaleRule::fp32_amax && !zero;
-        enc = f.encode;
-        dec = f.decode;
-        scales[s] = f.decode;
-      }
-    }
+      for (std::uint64_t b = b0; b < b1; ++b) st.add(in[a * B + b]);
+    // 2. the scale: the special-block policies, then the rule (the core's tile step)
+    const TileRule tr{.rule = rule, .element = element, .policy = policy, .s_enc = rule == ScaleRule::nvfp4 ? tensor_scales[0] : 1.0f};
+    const TileScale sc = decide_tile_scale(st, tr);
+    if (is_fp32_rule(rule)) scales[s] = sc.scale;
+    else scale_codes[s] = sc.code;
     // 3. the elements
-    const bool sr_on = spec.rounding == Rounding::sr, one_rounding = policy.fp32_order == Fp32ScaleOrder::exact;
+    const std::uint8_t nan_code = element_nan_code(element, prof);
+    const bool sr_on = spec.rounding == Rounding::sr;
     std::uint64_t saturated = 0, flushed = 0;
     for (std::uint64_t a = a0; a < a1; ++a)
       for (std::uint64_t b = b0; b < b1; ++b) {
         const std::uint64_t i = a * B + b;
-        if (nan_block) {
+        if (sc.kind == TileScale::Kind::nan_block) {
           codes[i] = nan_code;
           continue;
         }
-        const float x0 = in[i];
-        const bool finite = !minifloat::detail::f32_is_inf_or_nan(x0);
-        const float x = (flush && finite) ? minifloat::detail::bit_cast<float>(minifloat::detail::bit_cast<std::uint32_t>(x0) & 0x80000000u) : x0;
         const std::uint64_t rb = sr_on ? sr_bits(sr.seed, sr.stream, sr.step, i, spec.sr_variant) : 0;
-        ElementResult er;
-        if (e8m0) {
-          er = quantize_element(element, minifloat::detail::exact_f32(x), e, spec, prof, rb, policy.mxint8_min);
-        } else if (one_rounding) {
-          er = quantize_element(element, minifloat::detail::exact_mul(minifloat::detail::exact_f32(x), minifloat::detail::exact_f32(enc)).value, 0, spec, prof,
-                                rb, policy.mxint8_min);
-        } else {
-          const float y = divide ? fdiv_rn(x, dec) : fmul_rn(x, enc);
-          er = quantize_element(element, minifloat::detail::exact_f32(y), 0, spec, prof, rb, policy.mxint8_min);
-        }
-        codes[i] = er.code;
-        if (er.saturated) ++saturated;
-        if (finite && x0 != 0.0f && element_value(element, er.code) == 0.0) ++flushed;
+        const TileElement te = encode_in_tile(in[i], sc, tr, spec, prof, rb);
+        codes[i] = te.r.code;
+        if (te.r.saturated) ++saturated;
+        if (te.flushed) ++flushed;
       }
     if (tile_counts) {
       tile_counts[2 * t] = saturated;
