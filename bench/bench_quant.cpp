@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_quant.cpp: block quantization (issue 11) of a 64 MiB f32 tensor [4096, 4096] of N(0, 0.02)
 // values, 1 and 2 threads, each against a memcpy and a non-temporal copy of the same bytes timed
-// in the same run. "engine_before" rows force the scalar reference loops of src/quant.cpp in the
+// in the same run. "engine_before" rows force the scalar reference loops of src/quant/tile_loops.cpp in the
 // same process (BlockQuantizer with ArrayPath::engine), i.e. the code before the fast path.
 // Prints: operation, Gelem/s, wall-time ratio to memcpy and to the non-temporal copy, and the ratio of
 // the process CPU time (every thread) to memcpy's CPU time.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// quant.hpp: tensor quantizers — any block scheme (scheme.hpp: MX, NVFP4, scaled FP8 per tensor /
-// row / channel / 1×128 / 128×128, user specs) on whole arrays or streamed piece by piece, delayed
-// scaling with an amax history (Transformer Engine), the dequantization, error statistics, and
-// the OCP MX dot product and GEMM.
+// quant.hpp: the tensor quantizer — any block scheme (scheme.hpp: MX, NVFP4, scaled FP8 per tensor /
+// row / channel / 1×128 / 128×128, user specs) on whole arrays or streamed piece by piece, and the
+// dequantization. Beside it: error_stats.hpp (error statistics), delayed_scaling.hpp (Transformer
+// Engine delayed scaling), mx_dot.hpp (the OCP MX dot product and GEMM). The tile step every loop
+// runs is the core's (core/tile_step.hpp).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -188,7 +189,7 @@ class BlockQuantizer {
   ///    ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4;
   ///  - (element format, rounding, overflow, profile) is on encode_path's whitelist (convert_span.hpp;
   ///    Rounding::sr → engine; int8: a mode, overflow and profile of those lists); every other field of QuantOptions, RoundingSpec and BlockPolicy than
-  ///    those named in quant.cpp's fast_path_whitelisted holds its default (an option added later
+  ///    those named in src/quant/block_quantizer.cpp's fast_path_whitelisted holds its default (an option added later
   ///    goes to the engine until it is specialised and tested);
   /// and then, per tile and run (the explicit rule, tested): NaN-block tiles write the NaN code as
   /// the engine does; tiles flushed by SubnormalAmax::flush_block and FP32/NVFP4 tiles with
@@ -264,87 +265,5 @@ std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz = Sc
 
 /// The decode value of tile (i, j)'s scale (E8M0: 2^(code−127); nvfp4: e4m3 value × tensor decode; FP32).
 double block_scale_value(const QuantizedTensor& q, std::size_t tile_index, ScaleFtz scale_ftz = ScaleFtz::no);
-
-/// Error statistics of a dequantized tensor against its input (finite inputs only).
-///
-/// The order of the sums (accumulate_errors): element g of the stream of elements given to
-/// accumulate_errors (g counts every element, finite or not, from 0 across calls) adds its terms to
-/// lane g mod 8, each lane in stream order in binary64 (the term x·x or e·e rounded, then the add);
-/// signal and noise are then ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)) of the lanes. So the
-/// result depends on the stream alone, never on how it is cut into calls, pieces or threads, and each
-/// lane's rounding error grows with n/8 terms, not n.
-struct ErrorStats {
-  std::uint64_t count = 0;         ///< finite elements compared
-  double signal = 0;               ///< Σ x² (the order above)
-  double noise = 0;                ///< Σ (x − q)² (the order above); +inf once a finite x dequantized to NaN/Inf
-  double max_abs_err = 0;
-  std::uint64_t saturated = 0;
-  std::uint64_t flushed = 0;
-  std::uint64_t nonfinite_out = 0; ///< finite inputs that dequantized to NaN/Inf (they make noise and
-                                   ///< max_abs_err +inf, so SQNR is −inf: a NaN block is never "perfect")
-  double scale_min = 0, scale_max = 0;  ///< range of the block decode scales (> 0 only)
-  /// SQNR in dB: 10·log10(signal / noise); +inf when noise is 0.
-  double sqnr_db() const;
-  /// ‖x − q‖ / ‖x‖.
-  double rel_frobenius() const;
-  /// Adds o's counts and finished sums (signal += o.signal, …; the statistics of several tensors).
-  /// The lanes are not merged: accumulate_errors goes on with this object's own stream.
-  void merge(const ErrorStats& o);
-  /// accumulate_errors' state: the elements given so far and the 8 lanes of each sum.
-  std::uint64_t stream = 0;
-  std::array<double, 8> signal_lanes{}, noise_lanes{};
-};
-/// error_stats of a whole tensor: accumulate_errors over its values in C order, then finish_error_stats.
-ErrorStats error_stats(std::span<const float> x, const QuantizedTensor& q, const std::vector<double>& deq);
-ErrorStats error_stats(std::span<const double> x, const QuantizedTensor& q, const std::vector<double>& deq);
-/// Add the errors of the next elements of s's stream (input x, dequantized deq; same size) to `s`, the
-/// sums in ErrorStats' 8-lane order (the same bits however the stream is cut into calls); signal and
-/// noise are up to date after each call. Throws Error when the sizes differ.
-void accumulate_errors(ErrorStats& s, std::span<const double> x, std::span<const double> deq);
-/// The same with binary32 inputs (each x widened exactly to binary64: the same sums as from those doubles).
-void accumulate_errors(ErrorStats& s, std::span<const float> x, std::span<const double> deq);
-/// Fill the counts and scale range of `s` from the quantized tensor (its codes are not read).
-void finish_error_stats(ErrorStats& s, const QuantizedTensor& q);
-
-/// Transformer Engine DelayedScaling for one tensor (recipe/delayed_scaling.cu, spec-digest §7.2):
-/// quantize with the scale from previous steps and record this step's amax in history slot 0;
-/// `update()` (end of step) computes amax = max over the history ("max") or slot 0
-/// ("most_recent"), scale = fl32(fl32(max · 2^−margin) / amax) if amax is finite and > 0 (else the
-/// previous scale), scale_inv = fl32(1/scale), then rolls the history by −1 and zeroes slot 0.
-class DelayedScaling {
- public:
-  enum class AmaxAlgo : std::uint8_t { max, most_recent };
-  struct Config {
-    Format element = formats::e4m3fn;
-    std::size_t history_len = 1024;
-    AmaxAlgo algo = AmaxAlgo::max;
-    float margin = 0.0f;
-    RoundingSpec rounding{Rounding::rne, Overflow::satfinite};
-    Profile profile = profiles::ocp;
-  };
-  explicit DelayedScaling(Config cfg);
-  /// Quantize with the current scale (elements fl32(x · scale) → element); records amax into slot 0.
-  QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape);
-  /// End-of-step update (see the class comment).
-  void update();
-  float scale() const noexcept { return scale_; }
-  float scale_inv() const noexcept { return scale_inv_; }
-  const std::vector<float>& history() const noexcept { return history_; }
-
- private:
-  Config cfg_;
-  std::vector<float> history_;
-  float scale_ = 1.0f, scale_inv_ = 1.0f;
-};
-
-/// OCP MX dot product of row `ra` of `a` and row `rb` of `b` (both quantized with E8M0 rules along
-/// the last axis, same element block size and column count):
-/// Dot = Σ_j X_A,j · X_B,j · Σ_i P_A,i · P_B,i. **Stated order (D14)**: each block's sum of element
-/// products is computed exactly, multiplied by its two scales exactly and rounded once to FP32
-/// (RNE); the block results are added in FP32 (RNE) from block 0 upwards, starting from +0.
-/// A NaN scale or element gives NaN. Throws Error for mismatched or non-MX operands.
-float mx_dot(const QuantizedTensor& a, std::size_t ra, const QuantizedTensor& b, std::size_t rb);
-/// C = A · Bᵀ with A [M, K] and B [N, K] (both quantized along K): C[m][n] = mx_dot(a, m, b, n).
-std::vector<float> mx_gemm(const QuantizedTensor& a, const QuantizedTensor& b);
 
 }  // namespace minifloat

@@ -21,6 +21,7 @@
 
 #include "with_arg.hpp"
 #include "minifloat/pack.hpp"
+#include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 

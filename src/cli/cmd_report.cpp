@@ -13,6 +13,7 @@
 
 #include "cmd_sr_encode.hpp"
 #include "minifloat/npy.hpp"
+#include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/safetensors.hpp"

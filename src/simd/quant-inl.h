@@ -13,7 +13,7 @@
 // EncodeBlocksRne, the arithmetic element kernel, is simd::encode_blocks (simd/quant_simd.hpp)
 // for the combinations of QuantRne — rne into e4m3fn, e5m2 or e2m1fn — and holds no rounding rule of
 // its own: each block's y = x · s (or x / s) is the binary32 operation of the reference
-// (src/quant.cpp), and y is encoded by the arithmetic rne kernel's lane rule (RneMagnitude,
+// (src/quant/tile_loops.cpp), and y is encoded by the arithmetic rne kernel's lane rule (RneMagnitude,
 // simd/encode_rne-inl.h), whose overflow code comes from the engine's table (EncodeTable::rne). Per
 // block, in vectors (lanes past the block's end are loaded as +0, which counts nothing):
 //   saturated = lanes with |y| ≥ ovf_min, when QuantRne::sat_on_overflow (the table's sat bit of

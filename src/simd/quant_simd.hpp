@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd/quant_simd.hpp (internal to the compiled library): the fast paths of the block quantizer
-// (src/quant.cpp) — the tile statistics (amax, NaN, Inf) of binary32 values of every block of a row in
+// (src/quant/tile_loops.cpp) — the tile statistics (amax, NaN, Inf) of binary32 values of every block of a row in
 // one call, and the scale + encode of every block of a row in one call — and the error sums of
 // accumulate_errors. They hold no rounding rule of their own: codes and counts come from tables the
 // engine fills (QuantKernel) or from the arithmetic rne kernel's lane rule checked against them
 // (QuantRne), scales from the engine's step (core/block_scale.hpp, or tables built from it). Which
-// tiles run here is decided in quant.cpp (BlockQuantizer::element_path and the per-tile RowBlock rule);
+// tiles run here is decided in src/quant/ (BlockQuantizer::element_path and the per-tile RowBlock rule);
 // everything else stays on the scalar reference loop. The Highway kernels (one copy per target, run-time
 // dispatch) are in simd/quant-inl.h; the table lookups of quant_simd.cpp are plain C++ written
 // branch-free for GCC's vectoriser (one scalar load per element, which no target changes).
@@ -195,7 +195,7 @@ RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float
                          std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
                          std::uint8_t* codes, std::uint8_t* status);
 
-/// The sums of accumulate_errors (minifloat/quant.hpp: ErrorStats' 8-lane order) over m elements, m a
+/// The sums of accumulate_errors (minifloat/error_stats.hpp: ErrorStats' 8-lane order) over m elements, m a
 /// multiple of 8, whose element 0 is in lane 0: lane l of sig and noi adds fl(x·x) and fl(e·e), e = x − q,
 /// of elements l, l + 8, … in order; mx becomes the max of mx and every |e|. Returns false, and leaves
 /// sig, noi and mx as they were, when some x or q is not finite (the caller's element loop takes them).

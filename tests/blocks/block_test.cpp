@@ -14,6 +14,9 @@
 
 #include "minifloat/core/block_scale.hpp"
 #include "minifloat/core/convert.hpp"
+#include "minifloat/delayed_scaling.hpp"
+#include "minifloat/error_stats.hpp"
+#include "minifloat/mx_dot.hpp"
 #include "minifloat/quant.hpp"
 
 namespace minifloat_test {

@@ -2,7 +2,7 @@
 // check_block_test.cpp: the block-kernel checker (check_block.hpp). Oracle: an independent MX
 // quantizer written here from OCP MX v1.0 §6.3 and the e4m3fn / e2m1fn tables of OCP OFP8 v1.0 /
 // MX v1.0 §5.3 (values by their formula, RNE by nearest-with-even-code search over the grid; the
-// E8M0 exponent by exact double comparisons) — it shares no code with quant.cpp or round_pack.
+// E8M0 exponent by exact double comparisons) — it shares no code with src/quant/ or round_pack.
 // The deliberately wrong block kernels (E8M0 floor instead of RCEIL; FP4 nibbles swapped) are the
 // same quantizer with the one bug; their minimal blocks are derived by hand in the comments.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd_quant_test.cpp: the block quantizer's fast path (src/simd/quant_simd.cpp, BlockQuantizer with
-// ArrayPath::simd) against THE scalar reference loops of src/quant.cpp (ArrayPath::engine), on every
-// Highway target the CPU supports and the library compiled. Oracle: the scalar path of quant.cpp
+// ArrayPath::simd) against THE scalar reference loops of src/quant/tile_loops.cpp (ArrayPath::engine), on every
+// Highway target the CPU supports and the library compiled. Oracle: the scalar path of src/quant/tile_loops.cpp
 // (the engine per element); the fast path is a second implementation and is never trusted.
 // Compared byte for byte: element codes, E8M0/E4M3 scale codes, FP32 scales, NVFP4 tensor scales,
 // saturated and flushed counts, the dequantized values (float and double) and the ErrorStats of
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "minifloat/core/convert.hpp"
+#include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
@@ -481,7 +482,7 @@ TEST_F(SimdQuant, Mxint8EveryBf16PatternEveryMode) {
 // 2048), f16 shuffled (every
 // product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
 // schemes (fp8_channel, MXFP8 along axis first), rne under each overflow policy, on every Highway target
-// (satfinite) or the best one. Oracle: the scalar quant.cpp path.
+// (satfinite) or the best one. Oracle: the scalar path of src/quant/tile_loops.cpp.
 TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
   std::vector<float> bf16(65536), windowed(65536), f16(65536);
   for (std::uint32_t b = 0; b < 65536; ++b) {

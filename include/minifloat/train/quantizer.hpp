@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "../delayed_scaling.hpp"
 #include "../quant.hpp"
 #include "recipe.hpp"
 #include "tensor.hpp"

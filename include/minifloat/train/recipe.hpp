@@ -11,6 +11,7 @@
 
 #include "../core/format.hpp"
 #include "../core/rounding.hpp"
+#include "../delayed_scaling.hpp"
 #include "../quant.hpp"
 #include "../registry.hpp"
 

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: Apache-2.0
+// quant/block_quantizer.cpp: the streaming quantizer of quant.hpp — the tensor's views and tiling,
+// the piece plan, the first pass (tile statistics, NVFP4's tensor scales), the fast path's whitelist,
+// dequantization, and quantize() of a whole array. The tile loops of one piece: tile_loops.cpp.
+#include "minifloat/quant.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "minifloat/core/convert.hpp"
+#include "quant/internal.hpp"
+#include "quant/torchao_quirks.hpp"
+
+namespace minifloat {
+namespace quant_detail {
+
+// The positive whitelist of the fast element path (quant.hpp, BlockQuantizer::element_path): every
+// option the fast path was written and tested for, at any value; any other field of QuantOptions or
+// BlockPolicy (present or future) must hold its default, else the engine runs.
+bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
+  switch (scheme.rule) {
+    case ScaleRule::ocp_floor: case ScaleRule::rceil: case ScaleRule::ceil: case ScaleRule::even: case ScaleRule::tosa:
+    case ScaleRule::fp32_amax: case ScaleRule::fp32_pow2: case ScaleRule::nvfp4: break;
+    default: return false;
+  }
+  if (scheme.element.kind != ElementKind::floating && scheme.element.kind != ElementKind::int8) return false;
+  if (opt.rounding.rounding == Rounding::sr) return false;
+  QuantOptions o = opt;  // the fields handled: rounding mode and overflow, profile, axis, SR stream (unused)
+  const QuantOptions d{};
+  o.rounding = d.rounding;
+  o.profile = d.profile;
+  o.axis = d.axis;
+  o.sr_seed = d.sr_seed;
+  o.sr_stream = d.sr_stream;
+  o.sr_step = d.sr_step;
+  if (!(o == d)) return false;
+  BlockPolicy pol = scheme.policy;  // every BlockPolicy field of core/block_scale.hpp today
+  const BlockPolicy dp{};
+  pol.zero = dp.zero;
+  pol.nan = dp.nan;
+  pol.inf = dp.inf;
+  pol.subnormal = dp.subnormal;
+  pol.mxint8_min = dp.mxint8_min;
+  pol.fp32_order = dp.fp32_order;
+  pol.amax_epsilon = dp.amax_epsilon;
+  if (!(pol == dp)) return false;
+  // RoundingSpec: the fields known today (the SR ones are not read by the deterministic modes)
+  if (!(RoundingSpec{.rounding = opt.rounding.rounding, .overflow = opt.rounding.overflow, .sr_variant = opt.rounding.sr_variant,
+                     .sr_bits = opt.rounding.sr_bits} == opt.rounding))
+    return false;
+  return simd::quant_kernel(scheme.element, opt.rounding, opt.profile, scheme.policy.mxint8_min) != nullptr;
+}
+
+}  // namespace quant_detail
+
+using namespace quant_detail;
+
+// ---- the streaming engine -------------------------------------------------------------------
+
+std::size_t QuantPlan::count() const noexcept {
+  if (file_rows == 0 || file_cols == 0 || piece_rows == 0 || piece_cols == 0) return 0;
+  if (piece_cols >= file_cols) return ceil_div(file_rows, piece_rows);
+  return file_rows * ceil_div(file_cols, piece_cols);
+}
+
+QuantPiece QuantPlan::piece(std::size_t k) const noexcept {
+  QuantPiece p;
+  if (piece_cols >= file_cols) {
+    p.row = k * piece_rows;
+    p.rows = std::min(piece_rows, file_rows - p.row);
+    p.col = 0;
+    p.cols = file_cols;
+    return p;
+  }
+  const std::size_t segs = ceil_div(file_cols, piece_cols);
+  p.row = k / segs;
+  p.rows = 1;
+  p.col = (k % segs) * piece_cols;
+  p.cols = std::min(piece_cols, file_cols - p.col);
+  return p;
+}
+
+BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt,
+                               ArrayPath path)
+    : scheme_(scheme), opt_(opt) {
+  validate_scheme(scheme);
+  if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
+    throw Error("quantize: sr_bits is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32");
+  const bool nvfp4_1x16_e2m1 = scheme.rule == ScaleRule::nvfp4 && scheme.element == elements::e2m1fn &&
+                               scheme.block_rows == 1 && scheme.block_cols == 16;
+  if (opt.mx_quirks == MxQuirks::torchao_0_18 && !nvfp4_1x16_e2m1 &&
+      (scheme.element.kind != ElementKind::floating ||
+       !(scheme.rule == ScaleRule::ocp_floor || scheme.rule == ScaleRule::ceil || scheme.rule == ScaleRule::even ||
+         scheme.rule == ScaleRule::rceil)))
+    throw Error("quantize: mx-quirks torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
+                "rceil, and to nvfp4 (e2m1fn, 1x16); not " + scheme_name(scheme));
+  if (opt.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale && !nvfp4_1x16_e2m1)
+    throw Error("quantize: mx-quirks torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
+                "ue4m3:nvfp4 scales); not " + scheme_name(scheme));
+  if (opt.mx_quirks != MxQuirks::none && !(scheme.policy == BlockPolicy{}))
+    throw Error("quantize: mx-quirks " + std::string(name(opt.mx_quirks)) +
+                " reproduces the peer's own special-block handling, so it takes the default block policy (no zero-block, "
+                "nan-block, inf-block, subnormal-amax, fp32-order or amax-epsilon); not " + scheme_name(scheme));
+  path_ = path == ArrayPath::simd && fast_path_whitelisted(scheme, opt) ? ArrayPath::simd : ArrayPath::engine;
+  checked_product(shape, "quantize");
+  QuantizedTensor& q = q_;
+  q.scheme = scheme_name(scheme);
+  q.rule = scheme.rule;
+  q.element = scheme.element;
+  element_lut_ = element_lut(q.element);
+  q.shape = shape;
+  q.axis = opt.axis;
+  // The [rows, cols] view and the file-order [file_rows, file_cols] view.
+  std::size_t R = 1, C = 1;
+  if (!shape.empty()) {
+    if (opt.axis == BlockAxis::first) {
+      C = shape[0];
+      R = checked_product(std::vector<std::size_t>(shape.begin() + 1, shape.end()), "quantize");
+    } else {
+      C = shape.back();
+      R = checked_product(std::vector<std::size_t>(shape.begin(), shape.end() - 1), "quantize");
+    }
+  }
+  q.rows = R;
+  q.cols = C;
+  q.block_rows = scheme.block_rows ? scheme.block_rows : std::max<std::size_t>(R, 1);
+  q.block_cols = scheme.block_cols ? scheme.block_cols : std::max<std::size_t>(C, 1);
+  q.scale_rows = ceil_div(R, q.block_rows);
+  q.scale_cols = ceil_div(C, q.block_cols);
+  if (shape.empty()) {
+    q.scale_shape = {};
+  } else if (shape.size() == 1) {
+    q.scale_shape = {q.scale_cols};
+  } else if (scheme.block_rows == 1) {
+    q.scale_shape = opt.axis == BlockAxis::first ? std::vector<std::size_t>(shape.begin() + 1, shape.end())
+                                                 : std::vector<std::size_t>(shape.begin(), shape.end() - 1);
+    q.scale_shape.push_back(q.scale_cols);
+  } else {
+    q.scale_shape = {q.scale_rows, q.scale_cols};
+  }
+  const std::size_t ntiles = q.scale_rows * q.scale_cols;
+  if (coded_scale(q)) q.scale_codes.assign(ntiles, 0);
+  if (is_fp32_rule(q.rule)) q.scales.assign(ntiles, 1.0f);
+  if (opt.axis == BlockAxis::first) {
+    file_rows_ = C;
+    file_cols_ = R;
+    tile_rows_ = q.block_cols;
+    tile_cols_ = q.block_rows;
+  } else {
+    file_rows_ = R;
+    file_cols_ = C;
+    tile_rows_ = q.block_rows;
+    tile_cols_ = q.block_cols;
+  }
+}
+
+std::size_t BlockQuantizer::scale_index(std::size_t ta, std::size_t tb) const noexcept {
+  return opt_.axis == BlockAxis::first ? tb * q_.scale_cols + ta : ta * q_.scale_cols + tb;
+}
+
+QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
+  if (max_elements == 0) max_elements = 1;
+  QuantPlan p;
+  p.file_rows = file_rows_;
+  p.file_cols = file_cols_;
+  const std::size_t A = file_rows_, B = file_cols_, tA = tile_rows_, tB = tile_cols_;
+  bool local = true;
+  if (B == 0 || A <= max_elements / B) {  // the whole tensor
+    p.piece_rows = std::max<std::size_t>(A, 1);
+    p.piece_cols = B;
+  } else if (B <= max_elements) {  // whole rows
+    p.piece_cols = B;
+    p.piece_rows = max_elements / B;
+    if (p.piece_rows >= tA) p.piece_rows -= p.piece_rows % tA;
+    else local = false;
+  } else {  // parts of one row, byte-aligned for FP4/FP6 packing
+    p.piece_rows = 1;
+    const std::size_t L = tB % 8 == 0 ? tB : (tB % 4 == 0 ? 2 * tB : (tB % 2 == 0 ? 4 * tB : 8 * tB));  // lcm(tB, 8)
+    if (tA == 1 && tB <= max_elements && L <= max_elements) {
+      p.piece_cols = max_elements - max_elements % L;
+    } else {
+      p.piece_cols = std::max<std::size_t>(8, max_elements - max_elements % 8);
+      local = false;
+    }
+  }
+  p.first_pass = !local || q_.rule == ScaleRule::nvfp4;
+  return p;
+}
+
+template <class T>
+void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, unsigned threads) {
+  if (v.size() != p.size()) throw Error("BlockQuantizer::observe: " + std::to_string(v.size()) + " values for a piece of " + std::to_string(p.size()));
+  if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_) throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
+  observed_ = true;
+  const std::size_t tA = tile_rows_, tB = tile_cols_;
+  std::vector<simd::AbsMax> mx;
+  // a block's statistics into the tensor amax (NaN ignored) and NaN flag
+  auto add_global = [&](const simd::AbsMax& m) {
+    if (static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+    if (m.nan) global_nan_ = true;
+  };
+  if constexpr (std::is_same_v<T, float>) {
+    // every tile of the piece whole: only the tensor amax (and NaN) to take, split over the threads
+    const bool all_whole = p.rows > 0 && p.cols > 0 && p.row % tA == 0 &&
+                           ((p.row + p.rows) % tA == 0 || p.row + p.rows == file_rows_) && p.col % tB == 0 &&
+                           ((p.col + p.cols) % tB == 0 || p.col + p.cols == file_cols_);
+    const unsigned nthreads = effective_threads(threads, p);
+    if (path_ == ArrayPath::simd && all_whole && nthreads > 1) {
+      std::vector<simd::AbsMax> part(nthreads);
+      for_ranges(p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+        if (c1 <= c0) return;
+        for (std::size_t r = r0; r < r1; ++r) {
+          simd::AbsMax m;
+          simd::absmax_blocks(v.data() + r * p.cols + c0, c1 - c0, c1 - c0, c1 - c0, &m);
+          merge_stat(part[w], m);
+        }
+      });
+      for (const simd::AbsMax& m : part) add_global(m);
+      return;
+    }
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (path_ == ArrayPath::simd && tB == 1 && p.cols > 0 && p.rows > 0) {
+      // one-column tiles: the column maxima of each tile row's rows in vectors, then per column the same
+      // steps as the per-block loop below (the tensor amax; the tile's statistic unless its rows are whole)
+      std::vector<std::uint32_t> acc(p.cols), nan(p.cols);
+      std::size_t cur = p.row / tA;
+      auto flush = [&] {
+        const bool rows_whole = cur * tA >= p.row && std::min((cur + 1) * tA, file_rows_) <= p.row + p.rows;
+        for (std::size_t j = 0; j < p.cols; ++j) {
+          const simd::AbsMax m = simd::absmax_from_bits(acc[j], nan[j] != 0);
+          add_global(m);
+          if (rows_whole) continue;
+          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, Stat{});
+          merge_stat(stats_[scale_index(cur, p.col + j)], m);
+        }
+        std::fill(acc.begin(), acc.end(), 0u);
+        std::fill(nan.begin(), nan.end(), 0u);
+      };
+      for (std::size_t r = 0; r < p.rows; ++r) {
+        const std::size_t ta = (p.row + r) / tA;
+        if (ta != cur) {
+          flush();
+          cur = ta;
+        }
+        simd::absmax_columns(v.data() + r * p.cols, p.cols, acc.data(), nan.data());
+      }
+      flush();
+      return;
+    }
+  }
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    const std::size_t a = p.row + r, ta = a / tA;
+    const bool rows_whole = ta * tA >= p.row && std::min((ta + 1) * tA, file_rows_) <= p.row + p.rows;
+    if constexpr (std::is_same_v<T, float>) {
+      if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free, the row's tiles in one call
+        if (p.cols == 0) continue;
+        // a row whose tiles are all whole only adds to the tensor amax: its maximum in one block
+        const bool all_whole = rows_whole && p.col % tB == 0 && ((p.col + p.cols) % tB == 0 || p.col + p.cols == file_cols_);
+        const std::size_t tbf = p.col / tB;
+        const std::size_t first = all_whole ? p.cols : std::min((tbf + 1) * tB, p.col + p.cols) - p.col;
+        mx.resize(p.cols / tB + 2);
+        const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols, p.cols, first, all_whole ? p.cols : tB, mx.data());
+        for (std::size_t j = 0; j < nb; ++j) {
+          add_global(mx[j]);
+          const std::size_t tb = tbf + j;
+          if (all_whole || (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols)) continue;
+          if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, Stat{});
+          merge_stat(stats_[scale_index(ta, tb)], mx[j]);
+        }
+        continue;
+      }
+    }
+    for (std::size_t c = 0; c < p.cols;) {
+      const std::size_t b = p.col + c, tb = b / tB;
+      const std::size_t end = std::min((tb + 1) * tB, p.col + p.cols) - p.col;  // exclusive, piece-relative
+      const bool whole = rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols;
+      Stat* st = nullptr;
+      if (!whole) {
+        if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, Stat{});
+        st = &stats_[scale_index(ta, tb)];
+      }
+      for (; c < end; ++c) {
+        const T x = v[r * p.cols + c];
+        if (std::isnan(x)) {
+          if (st) st->nan = true;
+          global_nan_ = true;
+          continue;
+        }
+        const double m = std::fabs(static_cast<double>(x));
+        if (m > global_amax_) global_amax_ = m;  // fmax: NaN ignored
+        if (st) {
+          if (std::isinf(x)) st->inf = true;
+          if (m > st->amax) st->amax = m;
+        }
+      }
+    }
+  }
+}
+
+void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values, unsigned threads) {
+  observe_impl(p, values, threads);
+}
+
+void BlockQuantizer::end_first_pass() {
+  if (global_done_) return;
+  global_done_ = true;
+  if (q_.rule != ScaleRule::nvfp4) return;
+  if (opt_.mx_quirks == MxQuirks::torchao_0_18) {  // per_tensor_amax_to_scale(torch.max(torch.abs(x))) (quant.hpp)
+    const float g = global_nan_ ? detail::bit_cast<float>(0xffffffffu) : static_cast<float>(global_amax_);
+    q_.tensor_decode_scale = tao_x86_div(g, 2688.0f);
+    q_.tensor_encode_scale = tao_x86_div(1.0f, q_.tensor_decode_scale);
+    return;
+  }
+  if (opt_.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale) return;  // per_tensor_scale None: 1 and 1
+  // The exact form of TE's fl32(2688 / amax): for a binary32 amax (every value of a float source)
+  // it is the float formula's result.
+  q_.tensor_encode_scale = nvfp4_global_encode_scale(detail::exact_f64(global_amax_), static_cast<float>(element_max(q_.element)));
+  q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
+}
+void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values, unsigned threads) {
+  if (opt_.profile.source_via_f32) {
+    std::vector<float> f(values.begin(), values.end());  // RNE (D11: the f32-first behaviour of ml_dtypes)
+    observe_impl<float>(p, f, threads);
+    return;
+  }
+  observe_impl(p, values, threads);
+}
+
+template <class T>
+void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<T> out,
+                                     ScaleFtz ftz) const {
+  if (codes.size() != p.size() || out.size() != p.size())
+    throw Error("BlockQuantizer::dequantize: " + std::to_string(codes.size()) + " codes and " + std::to_string(out.size()) +
+                " outputs for a piece of " + std::to_string(p.size()));
+  if (p.size() == 0) return;
+  const double* lut = element_lut_.data();
+  const std::size_t tA = tile_rows_, tB = tile_cols_;
+  // The fast path's NVFP4 and E8M0 block scales: each scale code met in the call decoded once
+  // (coded_scale_value, block_scale_value's own step) in place of once per block.
+  const bool nv_table = path_ == ArrayPath::simd && coded_scale(q_);
+  std::array<double, 256> nv{};
+  std::array<bool, 256> nv_done{};
+  auto code_value = [&](std::uint8_t c) {
+    if (!nv_done[c]) {
+      nv[c] = coded_scale_value(q_, c, ftz);
+      nv_done[c] = true;
+    }
+    return nv[c];
+  };
+  // the decode scales of the piece's tile columns [tb0, tb1) in the current tile row (a tile row of
+  // column tiles spans every row of the piece: its scales are decoded once, not once per element)
+  const std::size_t tb0 = p.col / tB, tb1 = (p.col + p.cols - 1) / tB + 1;
+  std::vector<double> sv(tb1 - tb0);
+  std::size_t sv_ta = SIZE_MAX;
+  for (std::size_t r = 0; r < p.rows; ++r) {
+    const std::size_t ta = (p.row + r) / tA;
+    if (ta != sv_ta) {
+      for (std::size_t tb = tb0; tb < tb1; ++tb) {
+        const std::size_t t = scale_index(ta, tb);
+        sv[tb - tb0] = nv_table ? code_value(q_.scale_codes.at(t)) : block_scale_value(q_, t, ftz);
+      }
+      sv_ta = ta;
+    }
+    const std::size_t off = r * p.cols - p.col;
+    for (std::size_t b0 = p.col, tb = tb0; b0 < p.col + p.cols; ++tb) {  // tile tb holds b0
+      const std::size_t b1 = std::min((tb + 1) * tB, p.col + p.cols);
+      const double s = sv[tb - tb0];
+      if (path_ == ArrayPath::simd && b1 - b0 >= 16)  // (a column tile's run of one element: the loop below)
+        simd::dequantize_run(codes.data() + off + b0, b1 - b0, lut, s, out.data() + off + b0);
+      else
+        for (std::size_t b = b0; b < b1; ++b) out[off + b] = static_cast<T>(lut[codes[off + b]] * s);
+      b0 = b1;
+    }
+  }
+}
+void BlockQuantizer::dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<double> out,
+                                ScaleFtz ftz) const {
+  dequantize_impl(p, codes, out, ftz);
+}
+void BlockQuantizer::dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<float> out,
+                                ScaleFtz ftz) const {
+  dequantize_impl(p, codes, out, ftz);
+}
+
+namespace {
+template <class T>
+QuantizedTensor quantize_whole(std::span<const T> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                               const QuantOptions& opt, unsigned threads) {
+  BlockQuantizer bq(shape, scheme, opt);
+  std::size_t n = 1;
+  for (auto d : shape) n *= d;
+  if (n != x.size())
+    throw Error("quantize: " + std::to_string(x.size()) + " values do not match the shape (" + std::to_string(n) +
+                " elements)");
+  const QuantPlan plan = bq.plan(std::numeric_limits<std::size_t>::max());
+  std::vector<std::uint8_t> codes(n, 0);
+  if (plan.count() == 1) {
+    const QuantPiece all = plan.piece(0);
+    if (plan.first_pass) bq.observe(all, x, threads);
+    bq.quantize(all, x, codes, threads);
+  }
+  QuantizedTensor q = std::move(bq.result());
+  q.codes = std::move(codes);
+  return q;
+}
+}  // namespace
+
+QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt, unsigned threads) {
+  return quantize_whole(x, shape, scheme, opt, threads);
+}
+QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt, unsigned threads) {
+  return quantize_whole(x, shape, scheme, opt, threads);
+}
+
+// ---- dequantize and statistics --------------------------------------------------------------
+
+double block_scale_value(const QuantizedTensor& q, std::size_t t, ScaleFtz ftz) {
+  if (coded_scale(q)) return coded_scale_value(q, q.scale_codes.at(t), ftz);
+  const double v = static_cast<double>(q.scales.at(t));
+  return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
+}
+
+std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz) {
+  std::vector<double> out(q.codes.size());
+  const std::size_t R = q.rows, C = q.cols;
+  std::vector<double> sv(q.scale_rows * q.scale_cols);
+  for (std::size_t t = 0; t < sv.size(); ++t) sv[t] = block_scale_value(q, t, scale_ftz);
+  const std::array<double, 256> lut = element_lut(q.element);
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::size_t i = q.axis == BlockAxis::first ? c * R + r : r * C + c;
+      const std::size_t t = (r / q.block_rows) * q.scale_cols + c / q.block_cols;
+      out[i] = lut[q.codes[i]] * sv[t];
+    }
+  return out;
+}
+
+}  // namespace minifloat

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+// quant/internal.hpp: what the quantizer's files share (src/quant/; not installed): the scale-code
+// helpers, the host tile scale (the core's TileScale plus torchao's element scaling), the fast path's
+// NVFP4 table steps, and the thread split of a piece.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "minifloat/core/tile_step.hpp"
+#include "minifloat/quant.hpp"
+#include "simd/quant_simd.hpp"
+
+namespace minifloat::quant_detail {
+
+/// Whether q's block scales are 8-bit codes (E8M0 rules, nvfp4's e4m3fn), a scale's value then being a
+/// function of its code.
+inline bool coded_scale(const QuantizedTensor& q) { return is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4; }
+/// The decode value of scale code `code` under q's coded rule (E8M0: 2^(code − 127); nvfp4: the e4m3fn
+/// value × the tensor decode scale); ScaleFtz::yes reads an FP32-subnormal value as 0 (block_scale_value).
+inline double coded_scale_value(const QuantizedTensor& q, std::uint8_t code, ScaleFtz ftz) {
+  if (is_e8m0_rule(q.rule)) return e8m0_value(code, ftz);
+  const double v = to_double(formats::e4m3fn, code) * static_cast<double>(q.tensor_decode_scale);
+  return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
+}
+
+/// dequantize's element table: element_value of each code, 0 for codes above a floating format's width.
+inline std::array<double, 256> element_lut(const ElementType& el) {
+  std::array<double, 256> lut{};
+  for (unsigned c = 0; c < 256; ++c)
+    lut[c] = (el.kind == ElementKind::floating && c >= (1u << el.format.bits)) ? 0.0 : element_value(el, static_cast<std::uint8_t>(c));
+  return lut;
+}
+
+/// The first j in [j, n) with f[j] != 0, else n (eight bytes at a time: the fused rows' statuses are almost all 0).
+inline std::size_t next_nonzero(const std::uint8_t* f, std::size_t j, std::size_t n) {
+  for (std::uint64_t w; j + 8 <= n; j += 8) {
+    std::memcpy(&w, f + j, 8);
+    if (w != 0) break;
+  }
+  while (j < n && f[j] == 0) ++j;
+  return j;
+}
+
+inline std::size_t checked_product(const std::vector<std::size_t>& dims, const char* what) {
+  std::size_t n = 1;
+  for (auto d : dims) {
+    if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) throw Error(std::string(what) + ": the shape's size overflows");
+    n *= d;
+  }
+  return n;
+}
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return b == 0 ? 0 : a / b + (a % b != 0); }
+
+// The scale of one tile (core/tile_step.hpp), with MxQuirks::torchao_0_18's own element scaling.
+struct QTileScale : TileScale {
+  // MxQuirks::torchao_0_18: y = fl32(x / tao_div) or fl32(x * tao_mul), clamped to ±max when tao_clamp
+  bool tao = false, tao_divide = false, tao_clamp = false;
+  bool tao_nvfp4 = false;  // NVFP4 torchao: y = tao_x86_mul(tao_mul, x), clamped to ±6 (see quant.hpp)
+  float tao_div = 1.0f, tao_mul = 1.0f;
+};
+
+// NVFP4's block steps from the fast path's tables: the e4m3fn rounding of simd::nvfp4_block_scale_code_table
+// and the element multipliers of the 256 codes under the tensor's S_enc (the same functions of the same arguments).
+struct Nvfp4TableSteps {
+  const float* enc;
+  std::uint8_t code(float amax, float s_enc, float elem_max) const { return simd::nvfp4_block_scale_code_table(amax, s_enc, elem_max); }
+  float encode_scale(std::uint8_t c, float) const { return enc[c]; }
+};
+// flatten: the engine's unpack and rule inlined here, once per tile (a call returned Unpacked through
+// memory and stalled on the store-forward: half of the scale step, perf)
+template <class T, class Nv>
+[[gnu::flatten]] TileScale tile_scale_of(const TileStat<T>& s, const TileRule& r, const Nv& nv) {
+  return decide_tile_scale(s, r, nv);
+}
+
+// One block's AbsMax into a tile statistic (order-free: max and or).
+template <class Stat>
+void merge_stat(Stat& s, const simd::AbsMax& m) {
+  s.nan = s.nan || m.nan;
+  s.inf = s.inf || m.inf;
+  if (static_cast<double>(m.amax) > s.amax) s.amax = m.amax;
+}
+
+// Threads for one piece: at most `threads` (0 → all cores), at most one per 2^15 elements (a
+// thread costs more than it saves below that), at least 1. Any count gives the same bytes.
+inline unsigned effective_threads(unsigned threads, const QuantPiece& p) {
+  unsigned t = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+  const std::size_t by_size = std::max<std::size_t>(1, p.size() >> 15);
+  if (by_size < t) t = static_cast<unsigned>(by_size);
+  return std::max(1u, t);
+}
+// Run fn(worker, r0, r1, c0, c1) on `t` std::threads over a split of the piece: by rows when it has
+// at least t rows, else by columns (every row of the piece, a column range each; with `align` > 1 the
+// column cuts fall on multiples of `align` in tensor columns, so that no tile of that width is split;
+// a range may then be empty). The work of every element does not depend on the split; the caller
+// merges the workers' results order-free.
+template <class Fn>
+void for_ranges(const QuantPiece& p, unsigned t, Fn fn, std::size_t align = 1) {
+  std::vector<std::thread> pool;
+  pool.reserve(t);
+  const bool by_rows = p.rows >= t;
+  const std::size_t n = by_rows ? p.rows : p.cols;
+  auto cut = [&](unsigned w) -> std::size_t {
+    const std::size_t c = n * w / t;
+    if (by_rows || align <= 1 || w == 0 || w == t) return c;
+    const std::size_t abs = (p.col + c) / align * align;  // round down to a tile edge, within the piece
+    return abs <= p.col ? 0 : abs - p.col;
+  };
+  for (unsigned w = 0; w < t; ++w) {
+    const std::size_t a = cut(w), b = cut(w + 1);
+    if (by_rows) pool.emplace_back([=, &fn] { fn(w, a, b, std::size_t{0}, p.cols); });
+    else pool.emplace_back([=, &fn] { fn(w, std::size_t{0}, p.rows, a, b); });
+  }
+  for (auto& th : pool) th.join();
+}
+
+/// The positive whitelist of the fast element path (quant.hpp, BlockQuantizer::element_path; block_quantizer.cpp).
+bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt);
+
+}  // namespace minifloat::quant_detail
