@@ -192,6 +192,36 @@ Scheme parse_scheme(std::string_view text) {
   return s;
 }
 
+std::vector<ScaleRule> rules_in(ScaleFamily f) {
+  std::vector<ScaleRule> out;
+  for (const auto& e : name_table(ScaleRule{}).entries)
+    if (family(e.value) == f) out.push_back(e.value);
+  return out;
+}
+
+std::string_view family_label(ScaleFamily f) {
+  switch (f) {
+    case ScaleFamily::e8m0: return "E8M0";
+    case ScaleFamily::fp32: return "FP32";
+    case ScaleFamily::nvfp4: return "NVFP4";
+  }
+  return "NVFP4";
+}
+
+Scheme with_scale_rule(const Scheme& s, ScaleRule r, std::string_view shown_as) {
+  if (family(r) != family(s.rule)) {
+    std::string rules;
+    for (const ScaleRule x : rules_in(family(s.rule))) (rules += rules.empty() ? "" : ", ") += name(x);
+    throw Error(std::string(name(r)) + " is an " + std::string(family_label(family(r))) + " rule but " + std::string(shown_as) +
+                " has " + std::string(family_label(family(s.rule))) + " scales (rules of its family: " + rules +
+                "); another scale format is another scheme: give a spec such as " +
+                scheme_spec(Scheme{.element = s.element, .block_rows = s.block_rows, .block_cols = s.block_cols, .rule = r}));
+  }
+  Scheme out = s;
+  out.rule = r;
+  return out;
+}
+
 std::string scheme_spec(const Scheme& s) {
   std::string out = s.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(s.element.format);
   out += '/';

@@ -96,6 +96,19 @@ struct QuantOptions {
   friend bool operator==(const QuantOptions&, const QuantOptions&) = default;
 };
 
+/// Why QuantOptions do not apply to a scheme, as data: the option (spelled as the CLI and Python
+/// spell it without dashes: `mx-quirks`, `sr_bits`) and the reason, so that no front end reads an
+/// error message's text. BlockQuantizer's constructor throws Error("quantize: " + option + " " + why).
+struct OptionIssue {
+  std::string option;
+  std::string why;
+};
+/// The options' check against a valid scheme (validate_scheme): nullopt when they apply. Refused: SR
+/// with sr_bits outside 1..32; mx-quirks torchao_0_18 outside floating elements with ocp_floor, ceil,
+/// even or rceil and nvfp4 e2m1fn 1x16; torchao_0_18_no_tensor_scale outside that nvfp4; either
+/// quirk with a block policy other than the default.
+std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOptions& opt);
+
 /// A quantized tensor. Codes are one per element, right-aligned in a byte, in the input's
 /// C order (use pack.hpp for packed layouts). Scales are row-major over the tile grid
 /// [scale_rows, scale_cols] of the (for BlockAxis::first: transposed) [rows, cols] view;
@@ -160,6 +173,11 @@ struct QuantPlan {
   /// Piece k (0 ≤ k < count()), in file order.
   QuantPiece piece(std::size_t k) const noexcept;
 };
+
+namespace quant_detail {
+template <class T>
+class PieceRun;  // src/quant/tile_loops.cpp: the loops of one BlockQuantizer::quantize call
+}  // namespace quant_detail
 
 /// The streaming block quantizer: quantizes a tensor piece by piece, in file order, holding only
 /// the scales (one per tile) and, with a first pass, one statistic per tile — never the tensor.
@@ -237,6 +255,8 @@ class BlockQuantizer {
   const Scheme& scheme() const noexcept { return scheme_; }
 
  private:
+  template <class T>
+  friend class quant_detail::PieceRun;
   using Stat = TileStat<double>;  ///< a tile's statistic (core/tile_step.hpp), exact for both value types
   template <class T>
   void observe_impl(const QuantPiece& p, std::span<const T> values, unsigned threads);

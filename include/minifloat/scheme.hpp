@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/block_scale.hpp"
 #include "error.hpp"
@@ -81,6 +82,14 @@ const Scheme& find_scheme(std::string_view name);
 /// for an unknown name or a malformed spec (one line naming the part that is wrong and what is
 /// accepted), Error for a combination validate_scheme refuses.
 Scheme parse_scheme(std::string_view text);
+/// The rules of a scale family, in the order of the rule names (`minifloat names scale-rule`).
+std::vector<ScaleRule> rules_in(ScaleFamily f);
+/// The family's name as the messages and help texts write it: "E8M0", "FP32", "NVFP4".
+std::string_view family_label(ScaleFamily f);
+/// `s` with scale rule `r` (not validated: the caller may change more first). Throws Error when r is of another scale family than
+/// s.rule (another scale format is another scheme), naming both families, the rules of s's family
+/// and the spec of the scheme meant; `shown_as` is how the caller's user named s.
+Scheme with_scale_rule(const Scheme& s, ScaleRule r, std::string_view shown_as);
 /// The canonical spec string of `s` (always a spec, even for a named scheme).
 std::string scheme_spec(const Scheme& s);
 /// The table name of `s` when it equals a named scheme, else scheme_spec(s).

@@ -53,14 +53,7 @@ Scheme scheme_arg(std::string_view scheme, const std::optional<std::string_view>
   if (rule) {
     const ScaleRule r = with_arg("rule", [&] { return parse<ScaleRule>(*rule); });
     // As the CLI's --scale-rule: a rule of another scale family would silently make another scheme.
-    const auto fam = [](ScaleRule x) { return is_e8m0_rule(x) ? "E8M0" : is_fp32_rule(x) ? "FP32" : "NVFP4"; };
-    if (std::string(fam(r)) != fam(s.rule))
-      throw Error("rule: " + std::string(name(r)) + " is an " + fam(r) + " rule but " + std::string(scheme) + " has " +
-                  fam(s.rule) + " scales (rules of its family: " +
-                  (is_e8m0_rule(s.rule) ? "ocp_floor, rceil, ceil, even, tosa" : is_fp32_rule(s.rule) ? "fp32_amax, fp32_pow2" : "nvfp4") +
-                  "); another scale format is another scheme: give a spec such as " +
-                  scheme_spec(Scheme{.element = s.element, .block_rows = s.block_rows, .block_cols = s.block_cols, .rule = r}));
-    s.rule = r;
+    s = with_arg("rule", [&] { return with_scale_rule(s, r, scheme); });
     with_arg("rule", [&] {
       validate_scheme(s);
       return 0;

@@ -90,14 +90,11 @@ int run_quantize(const QuantizeOptions& o) {
   const bool named = find_name(scheme_table(), o.scheme) != nullptr;
   if (o.scale_rule) {
     const ScaleRule r = parse_option<ScaleRule>("--scale-rule", *o.scale_rule);
-    const auto fam = [](ScaleRule x) { return is_e8m0_rule(x) ? "E8M0" : is_fp32_rule(x) ? "FP32" : "NVFP4"; };
-    if (std::string(fam(r)) != fam(scheme.rule))
-      throw Error("--scale-rule " + std::string(name(r)) + " is an " + fam(r) + " rule but " + given_name + " has " +
-                  fam(scheme.rule) + " scales (rules of its family: " +
-                  (is_e8m0_rule(scheme.rule) ? "ocp_floor, rceil, ceil, even, tosa" : is_fp32_rule(scheme.rule) ? "fp32_amax, fp32_pow2" : "nvfp4") +
-                  "); another scale format is another scheme: give a spec such as " +
-                  scheme_spec(Scheme{.element = scheme.element, .block_rows = scheme.block_rows, .block_cols = scheme.block_cols, .rule = r}));
-    scheme.rule = r;
+    try {
+      scheme = with_scale_rule(scheme, r, given_name);
+    } catch (const Error& e) {
+      throw Error(std::string("--scale-rule ") + e.what());
+    }
   }
   if (o.element) {
     if (scheme.element.kind != ElementKind::floating || (named && is_mx_name(given_name)))
@@ -135,14 +132,8 @@ int run_quantize(const QuantizeOptions& o) {
   if (o.source_via_f32) q.profile.source_via_f32 = true;
   q.axis = parse_option<BlockAxis>("--axis", o.axis);
   if (o.mx_quirks) q.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
-  if (q.mx_quirks != MxQuirks::none) {  // where the option applies: one line naming it (BlockQuantizer's rule)
-    try {
-      const BlockQuantizer applies({0}, scheme, q);
-    } catch (const Error& e) {
-      const std::string w = e.what();
-      throw Error("--mx-quirks " + w.substr(w.find("mx-quirks ") == std::string::npos ? 0 : w.find("mx-quirks ") + 10));
-    }
-  }
+  if (const std::optional<OptionIssue> issue = check_options(scheme, q))  // where the option applies: one line naming it
+    throw Error("--" + issue->option + " " + issue->why);
   const auto threads = static_cast<unsigned>(parse_int_option("--threads", o.threads, kQuantThreads));
 
   const int ebits = element_bits(scheme.element);

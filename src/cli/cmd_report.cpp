@@ -48,6 +48,18 @@ void for_subpieces(const QuantPiece& p, F f) {
       f(QuantPiece{p.row + r, p.col + c, 1, std::min(kErrorChunk, p.cols - c)}, r * p.cols + c);
 }
 
+/// The scale families and their rules, from the rules: "E8M0: ocp_floor rceil ceil even tosa; FP32: …; nvfp4".
+std::string scale_families_help() {
+  std::string out;
+  for (const ScaleFamily f : {ScaleFamily::e8m0, ScaleFamily::fp32, ScaleFamily::nvfp4}) {
+    const std::vector<ScaleRule> rules = rules_in(f);
+    std::string names;
+    for (const ScaleRule r : rules) (names += names.empty() ? "" : " ") += name(r);
+    (out += out.empty() ? "" : "; ") += rules.size() > 1 ? std::string(family_label(f)) + ": " + names : names;
+  }
+  return out;
+}
+
 std::string scale_range(const ErrorStats& s) {
   if (!(s.scale_max > 0)) return "-";
   return fmt_scale(s.scale_min) + ".." + fmt_scale(s.scale_max);
@@ -58,8 +70,6 @@ std::string fmt_sqnr(double db) {
 }
 double pct(std::uint64_t k, std::uint64_t n) { return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0; }
 
-/// The scale family of a rule: E8M0, FP32 or NVFP4 (a --scale-rule override stays in its family).
-int family(ScaleRule r) { return is_e8m0_rule(r) ? 0 : is_fp32_rule(r) ? 1 : 2; }
 
 void refuse_codes(const std::string& command, const TensorLocation& t, bool integers_as_values) {
   const std::string where = "--in '" + t.path.string() + "'" + (t.name.empty() ? "" : " tensor '" + t.name + "'");
@@ -156,8 +166,8 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
   c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i of the tensor at position k of the file (0-based, data order, skipped tensors counted; a .npy file: 0) reads sr_bits(seed, k, 0, i), with or without --tensor")
       ->type_name("UINT64")->check(uint64_text);
   c->add_option("--scale-rule", o.scale_rule,
-                "Use this scale rule for every listed scheme of its scale family (E8M0: ocp_floor rceil ceil even tosa; "
-                "FP32: fp32_amax fp32_pow2; nvfp4); the rule column shows the rule used");
+                "Use this scale rule for every listed scheme of its scale family (" + scale_families_help() +
+                    "); the rule column shows the rule used");
   c->add_flag("--source-via-f32", o.source_via_f32,
               "Round F64 tensors to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: exact f64 values)");
   c->add_flag("--integers-as-values", o.integers_as_values, "Read U8/I8/U16 (|u1 |i1 <u2) tensors as numbers (default: skipped as codes)");

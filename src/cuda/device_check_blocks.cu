@@ -114,7 +114,7 @@ std::vector<Run> runs() {
   std::vector<Run> v;
   for (const auto& e : scheme_table().entries) v.push_back({std::string(e.name), e.value, {}});
   for (const char* base : {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "mxint8", "fp8_1x128_ue8m0"})
-    for (const ScaleRule r : {ScaleRule::ocp_floor, ScaleRule::rceil, ScaleRule::ceil, ScaleRule::even, ScaleRule::tosa}) {
+    for (const ScaleRule r : rules_in(ScaleFamily::e8m0)) {
       Scheme s = find_scheme(base);
       if (s.rule == r) continue;
       s.rule = r;

@@ -86,27 +86,34 @@ QuantPiece QuantPlan::piece(std::size_t k) const noexcept {
   return p;
 }
 
-BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt,
-                               ArrayPath path)
-    : scheme_(scheme), opt_(opt) {
-  validate_scheme(scheme);
+std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOptions& opt) {
   if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
-    throw Error("quantize: sr_bits is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32");
+    return OptionIssue{"sr_bits", "is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32"};
   const bool nvfp4_1x16_e2m1 = scheme.rule == ScaleRule::nvfp4 && scheme.element == elements::e2m1fn &&
                                scheme.block_rows == 1 && scheme.block_cols == 16;
   if (opt.mx_quirks == MxQuirks::torchao_0_18 && !nvfp4_1x16_e2m1 &&
       (scheme.element.kind != ElementKind::floating ||
        !(scheme.rule == ScaleRule::ocp_floor || scheme.rule == ScaleRule::ceil || scheme.rule == ScaleRule::even ||
          scheme.rule == ScaleRule::rceil)))
-    throw Error("quantize: mx-quirks torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
-                "rceil, and to nvfp4 (e2m1fn, 1x16); not " + scheme_name(scheme));
+    return OptionIssue{"mx-quirks", "torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
+                                    "rceil, and to nvfp4 (e2m1fn, 1x16); not " + scheme_name(scheme)};
   if (opt.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale && !nvfp4_1x16_e2m1)
-    throw Error("quantize: mx-quirks torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
-                "ue4m3:nvfp4 scales); not " + scheme_name(scheme));
+    return OptionIssue{"mx-quirks", "torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
+                                    "ue4m3:nvfp4 scales); not " + scheme_name(scheme)};
   if (opt.mx_quirks != MxQuirks::none && !(scheme.policy == BlockPolicy{}))
-    throw Error("quantize: mx-quirks " + std::string(name(opt.mx_quirks)) +
-                " reproduces the peer's own special-block handling, so it takes the default block policy (no zero-block, "
-                "nan-block, inf-block, subnormal-amax, fp32-order or amax-epsilon); not " + scheme_name(scheme));
+    return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
+                                        " reproduces the peer's own special-block handling, so it takes the default block "
+                                        "policy (no zero-block, nan-block, inf-block, subnormal-amax, fp32-order or "
+                                        "amax-epsilon); not " + scheme_name(scheme)};
+  return std::nullopt;
+}
+
+BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt,
+                               ArrayPath path)
+    : scheme_(scheme), opt_(opt) {
+  validate_scheme(scheme);
+  if (const std::optional<OptionIssue> issue = check_options(scheme, opt))
+    throw Error("quantize: " + issue->option + " " + issue->why);
   path_ = path == ArrayPath::simd && fast_path_whitelisted(scheme, opt) ? ArrayPath::simd : ArrayPath::engine;
   checked_product(shape, "quantize");
   QuantizedTensor& q = q_;

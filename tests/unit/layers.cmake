@@ -28,3 +28,13 @@ else()
   set_tests_properties(unit.fp_contract_off_everywhere PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
 endif()
 set_tests_properties(unit.fp_contract_off_everywhere PROPERTIES LABELS unit)
+
+# Front ends learn why the library refused something from data, never from an error message's text
+# (error_text_scan.cmake); the self-test plants 3 such readings the scan must report.
+add_test(NAME unit.front_ends_read_no_error_text
+         COMMAND ${CMAKE_COMMAND} "-DDIRS=${PROJECT_SOURCE_DIR}/src/cli;${PROJECT_SOURCE_DIR}/python/src;${PROJECT_SOURCE_DIR}/python/minifloat"
+                 -P ${CMAKE_CURRENT_LIST_DIR}/error_text_scan.cmake)
+add_test(NAME unit.front_ends_read_no_error_text_detects
+         COMMAND ${CMAKE_COMMAND} -DDIRS=${CMAKE_CURRENT_LIST_DIR}/error_text_fixture -DEXPECT=3
+                 -P ${CMAKE_CURRENT_LIST_DIR}/error_text_scan.cmake)
+set_tests_properties(unit.front_ends_read_no_error_text unit.front_ends_read_no_error_text_detects PROPERTIES LABELS unit)

@@ -91,12 +91,30 @@ MINIFLOAT_HOST_DEVICE constexpr int element_bits(ElementType e) noexcept { retur
 /// `nvfp4`: the two-level NVFP4 rule (FP32 tensor scale, E4M3 block scale; TE op order, §4.3).
 enum class ScaleRule : std::uint8_t { ocp_floor, rceil, ceil, even, tosa, fp32_amax, fp32_pow2, nvfp4 };
 
-/// True for the rules whose scale is an E8M0 code.
-MINIFLOAT_HOST_DEVICE constexpr bool is_e8m0_rule(ScaleRule r) noexcept {
-  return r == ScaleRule::ocp_floor || r == ScaleRule::rceil || r == ScaleRule::ceil || r == ScaleRule::even ||
-         r == ScaleRule::tosa;
+/// The scale format a rule's scales are stored in: its family. A rule is replaced only by a rule of
+/// its family (another family is another scheme). The one place that says which rule is which;
+/// rules_in (scheme.hpp) lists a family's rules from the rule names.
+enum class ScaleFamily : std::uint8_t {
+  e8m0,   ///< E8M0 codes (power-of-two scales): ocp_floor rceil ceil even tosa
+  fp32,   ///< an FP32 decode scale per tile: fp32_amax fp32_pow2
+  nvfp4,  ///< NVFP4's two levels (an e4m3fn block code and an FP32 tensor scale): nvfp4
+};
+MINIFLOAT_HOST_DEVICE constexpr ScaleFamily family(ScaleRule r) noexcept {
+  switch (r) {
+    case ScaleRule::ocp_floor:
+    case ScaleRule::rceil:
+    case ScaleRule::ceil:
+    case ScaleRule::even:
+    case ScaleRule::tosa: return ScaleFamily::e8m0;
+    case ScaleRule::fp32_amax:
+    case ScaleRule::fp32_pow2: return ScaleFamily::fp32;
+    case ScaleRule::nvfp4: return ScaleFamily::nvfp4;
+  }
+  return ScaleFamily::nvfp4;
 }
-MINIFLOAT_HOST_DEVICE constexpr bool is_fp32_rule(ScaleRule r) noexcept { return r == ScaleRule::fp32_amax || r == ScaleRule::fp32_pow2; }
+/// True for the rules whose scale is an E8M0 code.
+MINIFLOAT_HOST_DEVICE constexpr bool is_e8m0_rule(ScaleRule r) noexcept { return family(r) == ScaleFamily::e8m0; }
+MINIFLOAT_HOST_DEVICE constexpr bool is_fp32_rule(ScaleRule r) noexcept { return family(r) == ScaleFamily::fp32; }
 
 /// D7: a block whose amax is 0 (after `amax_epsilon`).
 enum class ZeroBlock : std::uint8_t {
