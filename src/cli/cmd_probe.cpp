@@ -18,6 +18,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "common.hpp"
 #include "minifloat/check.hpp"
 #include "minifloat/check_block.hpp"
 #include "minifloat/convert_span.hpp"
@@ -28,7 +29,6 @@
 #include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
-#include "cmd_report.hpp"
 #include "options.hpp"
 
 namespace minifloat::cli {

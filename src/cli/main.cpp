@@ -34,6 +34,7 @@
 #include "cmd_report.hpp"
 #include "cmd_sr_encode.hpp"
 #include "cmd_train.hpp"
+#include "common.hpp"
 #include "options.hpp"
 
 namespace {
