@@ -19,14 +19,14 @@
 #include <sys/wait.h>
 
 #include "common.hpp"
-#include "minifloat/check.hpp"
-#include "minifloat/check_block.hpp"
+#include "minifloat/check/check.hpp"
+#include "minifloat/check/check_block.hpp"
+#include "minifloat/check/probe_files.hpp"
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
-#include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 #include "options.hpp"

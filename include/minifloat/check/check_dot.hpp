@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "accumulate.hpp"
+#include "../accumulate.hpp"
+#include "../core/format.hpp"
+#include "../registry.hpp"
 #include "check.hpp"
-#include "core/format.hpp"
-#include "registry.hpp"
 
 namespace minifloat::check {
 

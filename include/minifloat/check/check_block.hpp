@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "../quant.hpp"
+#include "../scheme.hpp"
 #include "check.hpp"
-#include "quant.hpp"
-#include "scheme.hpp"
 
 namespace minifloat::check {
 

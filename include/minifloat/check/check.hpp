@@ -28,12 +28,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/format.hpp"
-#include "core/profile.hpp"
-#include "core/round_pack.hpp"
-#include "core/rounding.hpp"
-#include "error.hpp"
-#include "registry.hpp"
+#include "../core/format.hpp"
+#include "../core/profile.hpp"
+#include "../core/round_pack.hpp"
+#include "../core/rounding.hpp"
+#include "../error.hpp"
+#include "../registry.hpp"
 
 namespace minifloat::check {
 

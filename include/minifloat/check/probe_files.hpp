@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "../npy.hpp"
 #include "check.hpp"
 #include "check_block.hpp"
 #include "check_dot.hpp"
-#include "npy.hpp"
 
 namespace minifloat::check {
 

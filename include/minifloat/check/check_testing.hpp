@@ -3,7 +3,7 @@
 // (check.hpp). Optional: CMake target minifloat::check_testing (links RapidCheck and GoogleTest);
 // minifloat::minifloat depends on neither. A user's test is three lines (four with RapidCheck):
 //
-//   #include <minifloat/check_testing.hpp>
+//   #include <minifloat/check/check_testing.hpp>
 //   const minifloat::check::Target t{.to = minifloat::formats::e4m3fn, .spec = {.overflow = minifloat::Overflow::satfinite}};
 //   TEST(MyKernel, Bitexact) { MINIFLOAT_EXPECT_KERNEL(my_kernel, t); }           // the whole checker
 //   RC_GTEST_PROP(MyKernel, Cases, ()) {                                          // or RapidCheck
