@@ -13,8 +13,8 @@
 #include <string>
 
 #include "fuzz_common.hpp"
+#include "minifloat/check/probe_files.hpp"
 #include "minifloat/npy.hpp"
-#include "minifloat/probe_files.hpp"
 #include "minifloat/scheme.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
-#include "minifloat/probe_files.hpp"
+#include "minifloat/check/probe_files.hpp"
 #include "minifloat/registry.hpp"
 
 namespace {

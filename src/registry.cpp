@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// registry.cpp: the one name registry — every table of {value, name, summary} of the compiled
-// library (registry.hpp), the format list and the listings of every kind.
+// registry.cpp: the one name registry — the NameTable machinery and the tables of the core's kinds
+// (registry.hpp) and the format list. Each module above defines its own tables; names.cpp lists them.
 #include "minifloat/registry.hpp"
 
 #include <algorithm>
@@ -9,12 +9,6 @@
 #include <charconv>
 #include <string>
 
-#include "minifloat/accumulate.hpp"
-#include "minifloat/check.hpp"
-#include "minifloat/check_dot.hpp"
-#include "minifloat/check_block.hpp"
-#include "minifloat/quant.hpp"
-#include "minifloat/tables.hpp"
 #include "excerpt.hpp"
 
 namespace minifloat {
@@ -222,26 +216,6 @@ constexpr Entries<Fp32ScaleOrder, 3> kFp32Order{{
     {Fp32ScaleOrder::divide, "divide", "fp32_amax: decode = amax/max, y = fl32(x/decode) (DeepSeek-V3 act_quant)"},
     {Fp32ScaleOrder::exact, "exact", "scales as te_multiply; x*encode rounded once into the element (no binary32 step)"},
 }};
-constexpr Entries<BlockAxis, 2> kBlockAxis{{
-    {BlockAxis::last, "last", "blocks run along the last axis (rows of the [rows, cols] view); the default"},
-    {BlockAxis::first, "first", "blocks run along axis 0 (the tensor is viewed as [shape[0], rest] and transposed)"},
-}};
-constexpr Entries<TableStyle, 3> kTableStyle{{
-    {TableStyle::csv, "csv", "comma-separated, exact decimals"},
-    {TableStyle::md, "md", "Markdown tables"},
-    {TableStyle::json, "json", "one JSON document"},
-}};
-constexpr Entries<TablePart, 4> kTablePart{{
-    {TablePart::all, "all", "every code, the midpoints and the overflow thresholds"},
-    {TablePart::codes, "codes", "every code with its fields, exact value and class"},
-    {TablePart::midpoints, "midpoints", "the rounding midpoints between consecutive values"},
-    {TablePart::overflow, "overflow", "the overflow threshold per rounding mode, policy and sign"},
-}};
-constexpr Entries<CatalogueStyle, 3> kCatalogueStyle{{
-    {CatalogueStyle::text, "text", "aligned columns for a terminal, short exact values"},
-    {CatalogueStyle::csv, "csv", "comma-separated, exact decimals"},
-    {CatalogueStyle::md, "md", "a Markdown table, short exact values"},
-}};
 constexpr Entries<Profile, 5> kProfiles{{
     {profiles::ocp, "ocp", "OCP OFP8/MX v1.0 choices; the default"},
     {profiles::nvidia, "nvidia", "CUDA 13 host conversion API (cuda_fp8.hpp, cuda_fp6.hpp, cuda_fp4.hpp)"},
@@ -281,19 +255,6 @@ MINIFLOAT_NAME_TABLE(InfInBlock, "inf-block", "Inf-in-block policy", kInfInBlock
 MINIFLOAT_NAME_TABLE(SubnormalAmax, "subnormal-amax", "subnormal-amax policy", kSubnormalAmax)
 MINIFLOAT_NAME_TABLE(Mxint8Min, "mxint8-min", "MXINT8 minimum", kMxint8Min)
 MINIFLOAT_NAME_TABLE(Fp32ScaleOrder, "fp32-order", "FP32 scale order", kFp32Order)
-MINIFLOAT_NAME_TABLE(BlockAxis, "block-axis", "block axis", kBlockAxis)
-constexpr Entries<MxQuirks, 3> kMxQuirks{{
-    {MxQuirks::none, "none", "the OCP MX v1.0 and NVIDIA/TE NVFP4 definitions (the default)"},
-    {MxQuirks::torchao_0_18, "torchao_0_18",
-     "torchao 0.18 to_mx: FP32-bit scales, Inf blocks finite, code 0x00 divides by 2^-126, RCEIL by FP32 log2; "
-     "nvfp4_quantize with its per-tensor scale amax/2688: (amax/6)/pts clamped to [2^-6, 448], x*((1/pts)/s)"},
-    {MxQuirks::torchao_0_18_no_tensor_scale, "torchao_0_18_no_tensor_scale",
-     "nvfp4 only: torchao 0.18 nvfp4_quantize without a per-tensor scale: amax/6 clamped to [2^-6, 448], x*(1/s)"},
-}};
-MINIFLOAT_NAME_TABLE(MxQuirks, "mx-quirks", "MX quirks", kMxQuirks)
-MINIFLOAT_NAME_TABLE(TableStyle, "table-style", "table style", kTableStyle)
-MINIFLOAT_NAME_TABLE(TablePart, "table-part", "table part", kTablePart)
-MINIFLOAT_NAME_TABLE(CatalogueStyle, "catalogue-style", "catalogue style", kCatalogueStyle)
 #undef MINIFLOAT_NAME_TABLE
 
 
@@ -361,39 +322,6 @@ std::string format_name(Format f) {
   return "custom:" + std::to_string(f.exponent_bits) + "," + std::to_string(f.mantissa_bits) + "," +
          std::to_string(f.bias) + "," + (f.is_signed ? "signed" : "unsigned") + "," +
          std::string(sp[static_cast<int>(f.specials)]) + (f.has_zero ? "" : ",nozero");
-}
-
-std::vector<NameListing> name_listings() {
-  std::vector<NameListing> v;
-  NameListing fl{"format", "format", {}, {kFormatPatterns, kFormatPatterns + std::size(kFormatPatterns)}};
-  for (const auto& nf : named_formats())
-    if (nf.family != "p3109") fl.names.emplace_back(nf.name, nf.summary);
-  v.push_back(std::move(fl));
-  v.push_back(listing(name_table(Rounding{})));
-  v.push_back(listing(name_table(Overflow{})));
-  v.push_back(listing(profile_table()));
-  v.push_back(listing(name_table(SrVariant{})));
-  v.push_back(listing(scheme_table()));
-  v.push_back(listing(name_table(ScaleRule{})));
-  v.push_back(listing(name_table(ZeroBlock{})));
-  v.push_back(listing(name_table(NanInBlock{})));
-  v.push_back(listing(name_table(InfInBlock{})));
-  v.push_back(listing(name_table(SubnormalAmax{})));
-  v.push_back(listing(name_table(Mxint8Min{})));
-  v.push_back(listing(name_table(Fp32ScaleOrder{})));
-  v.push_back(listing(name_table(BlockAxis{})));
-  v.push_back(listing(name_table(MxQuirks{})));
-  v.push_back(listing(dot_model_table()));
-  v.push_back(listing(tensor_core_table()));
-  v.push_back(listing(name_table(TableStyle{})));
-  v.push_back(listing(name_table(TablePart{})));
-  v.push_back(listing(name_table(CatalogueStyle{})));
-  v.push_back(listing(decode_target_table()));
-  v.push_back(listing(name_table(check::CaseClass{})));
-  v.push_back(listing(name_table(check::DotClass{})));
-  v.push_back(listing(name_table(check::BlockClass{})));
-  v.push_back(listing(name_table(check::Packing{})));
-  return v;
 }
 
 }  // namespace minifloat

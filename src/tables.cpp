@@ -243,6 +243,24 @@ Row catalogue_row(const NamedFormat& nf, bool short_values) {
           yes_no(has_negative_zero(f))};
 }
 
+// ---- the name tables of tables.hpp (registry.hpp NameTable; listed by names.cpp) ----------------
+
+constexpr NameEntry<TableStyle> kTableStyle[] = {
+    {TableStyle::csv, "csv", "comma-separated, exact decimals"},
+    {TableStyle::md, "md", "Markdown tables"},
+    {TableStyle::json, "json", "one JSON document"},
+};
+constexpr NameEntry<TablePart> kTablePart[] = {
+    {TablePart::all, "all", "every code, the midpoints and the overflow thresholds"},
+    {TablePart::codes, "codes", "every code with its fields, exact value and class"},
+    {TablePart::midpoints, "midpoints", "the rounding midpoints between consecutive values"},
+    {TablePart::overflow, "overflow", "the overflow threshold per rounding mode, policy and sign"},
+};
+constexpr NameEntry<CatalogueStyle> kCatalogueStyle[] = {
+    {CatalogueStyle::text, "text", "aligned columns for a terminal, short exact values"},
+    {CatalogueStyle::csv, "csv", "comma-separated, exact decimals"},
+    {CatalogueStyle::md, "md", "a Markdown table, short exact values"},
+};
 
 }  // namespace
 
@@ -431,6 +449,19 @@ std::vector<std::string> write_tables(const std::filesystem::path& dir) {
   for (const auto& nf : list) out.write(ids[k++], json_of(nf.name, nf.format, TablePart::all));
   out.commit();
   return written;
+}
+
+const NameTable<TableStyle>& name_table(TableStyle) {
+  static constexpr NameTable<TableStyle> t{"table-style", "table style", kTableStyle};
+  return t;
+}
+const NameTable<TablePart>& name_table(TablePart) {
+  static constexpr NameTable<TablePart> t{"table-part", "table part", kTablePart};
+  return t;
+}
+const NameTable<CatalogueStyle>& name_table(CatalogueStyle) {
+  static constexpr NameTable<CatalogueStyle> t{"catalogue-style", "catalogue style", kCatalogueStyle};
+  return t;
 }
 
 }  // namespace minifloat

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// tensor_file.cpp: bounded reads of a located tensor (tensor_file.hpp).
+// tensor_file.cpp: bounded reads of a located tensor, and the tensors of an --in file (tensor_file.hpp).
 #include "minifloat/tensor_file.hpp"
 
 #include <bit>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -12,8 +13,32 @@
 
 #include "minifloat/npy.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/safetensors.hpp"
 
 namespace minifloat {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suf) {
+  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+/// A note of locate_tensors on stderr.
+void note(const std::string& line) { std::fputs(line.c_str(), stderr); }
+
+void refuse_codes(const std::string& command, const TensorLocation& t, bool integers_as_values) {
+  const std::string where = "--in '" + t.path.string() + "'" + (t.name.empty() ? "" : " tensor '" + t.name + "'");
+  if (t.code_format)  // F8_E4M3 / F8_E5M2 / F8_E8M0 tensors (safetensors.hpp): codes whatever --integers-as-values says
+    throw Error(where + " holds " + format_name(*t.code_format) + " codes, not numbers; " + command +
+                " reads values: decode them with that format first");
+  if (t.dtype == "<V1" || t.dtype == "|V1")
+    throw Error(where + " holds raw one-byte codes (" + t.dtype + ", an ml_dtypes float8/float4 array); " + command +
+                " reads values: decode them with their format first");
+  if (is_integer_dtype(t.dtype) && !integers_as_values)
+    throw Error(where + " holds integers (" + t.dtype + "), e.g. codes; " + command +
+                " reads values: give --integers-as-values to take the integers as numbers");
+}
+
+}  // namespace
 
 std::size_t TensorLocation::element_count() const noexcept {
   std::size_t n = 1;
@@ -80,6 +105,57 @@ void TensorReader::read(std::size_t first, std::span<double> out, std::vector<st
   scratch.resize(out.size() * loc_.item_size);
   read_bytes(first, scratch);
   npy_decode(loc_.dtype, scratch, out);
+}
+
+// ---- locating the tensors of an --in file ------------------------------------------------------
+
+bool is_integer_dtype(const std::string& d) {
+  return d == "|u1" || d == "<u1" || d == "|i1" || d == "<i1" || d == "<u2";
+}
+
+std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
+                                           const std::string& tensor, bool integers_as_values, bool quiet,
+                                           std::vector<std::size_t>* file_index) {
+  std::vector<TensorLocation> out;
+  if (file_index != nullptr) file_index->clear();
+  auto take = [&](TensorLocation loc, std::size_t index) {
+    out.push_back(std::move(loc));
+    if (file_index != nullptr) file_index->push_back(index);
+  };
+  if (ends_with(path, ".npy")) {
+    if (!tensor.empty())
+      throw Error("--tensor '" + tensor + "' applies to .safetensors files; '" + path + "' is a .npy file with one tensor");
+    take(locate_npy(path), 0);
+    refuse_codes(command, out.back(), integers_as_values);
+    return out;
+  }
+  if (!ends_with(path, ".safetensors"))
+    throw Error("--in '" + path + "': unknown file type; accepted: .npy, .safetensors");
+  const SafetensorsFile f = read_safetensors_header(path);
+  if (!tensor.empty()) {
+    const SafetensorInfo& t = find_safetensor(f, tensor);
+    take(locate_safetensor(f, t), static_cast<std::size_t>(&t - f.tensors.data()));
+    refuse_codes(command, out.back(), integers_as_values);
+    return out;
+  }
+  for (const auto& t : f.tensors) {
+    if (const auto codes = safetensors_code_format(t.dtype)) {
+      if (!quiet) note(command + ": skipping " + t.name + " (" + t.dtype + ": " + format_name(*codes) + " codes, not numbers)\n");
+      continue;
+    }
+    if (!safetensors_dtype_is_numeric(t.dtype)) {
+      if (!quiet) note(command + ": skipping " + t.name + " (" + t.dtype + ": not a floating-point tensor)\n");
+      continue;
+    }
+    TensorLocation loc = locate_safetensor(f, t);
+    if (is_integer_dtype(loc.dtype) && !integers_as_values) {
+      if (!quiet) note(command + ": skipping " + t.name + " (" + t.dtype + ": integers; --integers-as-values reads them as numbers)\n");
+      continue;
+    }
+    take(std::move(loc), static_cast<std::size_t>(&t - f.tensors.data()));
+  }
+  if (out.empty()) throw Error("'" + path + "' holds no F32/F16/BF16/F64 tensor");
+  return out;
 }
 
 }  // namespace minifloat

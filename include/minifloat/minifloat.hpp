@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // minifloat.hpp: umbrella header of the whole public library: the device-safe core (core/, target
 // minifloat::core; device code includes core/core.hpp) and the compiled library (this folder,
-// target minifloat::minifloat). The training simulator (train/, minifloat::train) is not included.
+// target minifloat::minifloat). Not included: the layers above it, the kernel checker (check/,
+// minifloat::check), the training simulator (train/, minifloat::train) and the CUDA layer (cuda/).
 #pragma once
 #include "accumulate.hpp"
 #include "convert_span.hpp"
@@ -13,6 +14,7 @@
 #include "file_io.hpp"
 #include "mx_dot.hpp"
 #include "gaussws.hpp"
+#include "names.hpp"
 #include "npy.hpp"
 #include "pack.hpp"
 #include "parse.hpp"

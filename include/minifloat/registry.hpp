@@ -7,9 +7,12 @@
 // parse(name(x)) == x is tested for every entry of every table, and a test checks that the README
 // lists exactly these names.
 //
-// Adding a kind: declare `const NameTable<E>& name_table(E);` next to the enum (an overload found by
-// argument-dependent lookup; the argument is only a tag), define the table in src/registry.cpp, and
-// add it to name_listings(). Parameterised families (Binary{K}p{P}{s|u}{e|f}, custom:…, blocked<N>,
+// This header holds the machinery and the tables of the core's kinds (formats, rounding, overflow,
+// profiles, SR variants, the block-scaling policies of core/block_scale.hpp, decode targets). Adding a
+// kind: declare `const NameTable<E>& name_table(E);` next to the enum (an overload found by
+// argument-dependent lookup; the argument is only a tag), define the table in that module's .cpp
+// (src/registry.cpp for the core's kinds), and add it to its layer's name_listings() (names.hpp for
+// the compiled library; check/names.hpp, train/study.hpp, cuda/names.hpp). Parameterised families (Binary{K}p{P}{s|u}{e|f}, custom:…, blocked<N>,
 // <preset>+blocked<N>, block-scheme spec strings: scheme.hpp) are listed as NamePatterns.
 #pragma once
 #include <concepts>
@@ -190,7 +193,7 @@ std::string format_name(Format f);
 const NameTable<Format>& decode_target_table();
 
 // =============================================================================================
-// Listing every kind (`minifloat names`, the README test)
+// Listing a kind (`minifloat names`, the README test; each layer's name_listings(): names.hpp)
 // =============================================================================================
 
 /// One kind of name as `minifloat names` prints it and the README lists it.
@@ -208,14 +211,5 @@ NameListing listing(const NameTable<V>& t) {
   for (const auto& e : t.entries) l.names.emplace_back(e.name, e.summary);
   return l;
 }
-
-/// Every kind the compiled library names, in this order: format (the named formats of
-/// named_formats() that are not P3109, then the patterns), rounding, overflow, profile,
-/// sr-variant, scheme (scheme.hpp's table and spec pattern), scale-rule, zero-block, nan-block, inf-block,
-/// subnormal-amax, mxint8-min, fp32-order, block-axis, accumulation and tensor-core
-/// (accumulate.hpp), table-style, table-part, catalogue-style, decode-target, probe-class (check.hpp),
-/// block-class and probe-packing (check_block.hpp). The training layer adds recipe and train-model
-/// (train/recipe.hpp), the CUDA layer cuda-path, cuda-relu and hw-cvt (cuda/names.hpp).
-std::vector<NameListing> name_listings();
 
 }  // namespace minifloat

@@ -10,29 +10,17 @@
 #include "convert_span.hpp"
 #include "core/format.hpp"
 #include "core/profile.hpp"
+#include "core/random.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
 
 namespace minifloat {
 
-/// Where the random bits of one array come from (random.hpp `sr_bits`): element i of the array
-/// reads `sr_bits(seed, stream, step, index_base + i, spec.sr_variant)`.
-///
-/// Convention: `stream` names the tensor, `step` the training step, `index_base` the position of
-/// the array's first element in the tensor (row-major flat index). Splitting a tensor into chunks
-/// and calling once per chunk with `index_base` = the chunk's offset gives exactly the codes of
-/// one call over the whole tensor.
-struct SrStream {
-  std::uint64_t seed = 0;        ///< Philox key (k0 = low 32 bits, k1 = high 32 bits)
-  std::uint32_t stream = 0;      ///< tensor / stream id: Philox counter word c2
-  std::uint32_t step = 0;        ///< training step: Philox counter word c3
-  std::uint64_t index_base = 0;  ///< flat index of element 0 of the array
-
-  friend constexpr bool operator==(const SrStream&, const SrStream&) = default;
-};
+// SrStream (where the random bits of one array come from) is core/random.hpp's.
 
 /// Fill `out[i]` with `sr_bits(s.seed, s.stream, s.step, s.index_base + i, variant)` (random.hpp),
-/// computing each Philox block once. These are the `rbits` the functions below hand to the engine:
+/// computing each Philox block once, in vectors (the same words as core/random.hpp's scalar
+/// `fill_sr_bits(s, variant, out, n)`). These are the `rbits` the functions below hand to the engine:
 /// for SrVariant::exact all 64 bits (two consecutive 32-bit cuRAND draws, low word first), for
 /// A/B/C/equal one 32-bit draw (the engine reads its low `sr_bits` bits; `equal` its bit 0).
 void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t> out) noexcept;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // tensor_file.hpp: one tensor of a .npy or .safetensors file, located from the file's header
 // (npy.hpp locate_npy, safetensors.hpp locate_safetensor) and read in bounded pieces — the
-// streaming input of quantize/report/compare: memory stays O(piece), never the whole tensor.
+// streaming input of quantize/report/compare: memory stays O(piece), never the whole tensor; and
+// locate_tensors, which finds the tensors of such a file that the CLI's commands read.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -60,5 +61,21 @@ class TensorReader {
   TensorLocation loc_;
   int fd_ = -1;
 };
+
+/// Whether a NumPy descr holds integers (|u1 <u1 |i1 <i1 <u2): codes, unless the user says otherwise.
+bool is_integer_dtype(const std::string& dtype);
+
+/// The tensors `command` reads from `path` (option `--in` of the CLI's quantize, report and compare),
+/// located but not loaded: a .npy file gives one tensor named after the file; a .safetensors file
+/// every numeric tensor in data order (or only `tensor` when not empty). Integer tensors are codes,
+/// not values: a .npy file or a named tensor of integers is an error unless `integers_as_values`; in
+/// a whole .safetensors file they are skipped with a note (as non-numeric tensors are) unless
+/// `integers_as_values`. Raw one-byte arrays (<V1: ml_dtypes float8/float4 codes) are always refused.
+/// Notes ("COMMAND: skipping NAME (…)") go to stderr unless `quiet`. Throws minifloat::Error naming
+/// the file (and the option) for anything else. `file_index`, when given, receives each returned
+/// tensor's position among all the file's tensors (data order, skipped ones counted; 0 for .npy).
+std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
+                                           const std::string& tensor, bool integers_as_values, bool quiet,
+                                           std::vector<std::size_t>* file_index = nullptr);
 
 }  // namespace minifloat

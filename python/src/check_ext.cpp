@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "with_arg.hpp"
-#include "minifloat/check.hpp"
+#include "minifloat/check/check.hpp"
 #include "minifloat/registry.hpp"
 
 namespace nb = nanobind;

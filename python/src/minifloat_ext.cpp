@@ -34,10 +34,12 @@
 #include "minifloat/core/random.hpp"
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/decimal.hpp"
+#include "minifloat/names.hpp"
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
 #include "minifloat/tables.hpp"
+#include "minifloat/check/names.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -337,7 +339,9 @@ names_listing() {
   std::vector<std::tuple<std::string, std::string, std::vector<std::pair<std::string, std::string>>,
                          std::vector<std::pair<std::string, std::string>>>>
       out;
-  for (const auto& l : name_listings()) {
+  std::vector<NameListing> all = name_listings();  // the library's kinds, then the checker's
+  for (auto& l : check::name_listings()) all.push_back(std::move(l));
+  for (const auto& l : all) {
     std::vector<std::pair<std::string, std::string>> pats;
     for (const auto& p : l.patterns) pats.emplace_back(std::string(p.pattern), std::string(p.summary));
     out.emplace_back(l.id, l.kind, l.names, pats);

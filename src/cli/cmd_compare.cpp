@@ -7,7 +7,7 @@
 #include <cstring>
 #include <optional>
 
-#include "cmd_report.hpp"
+#include "common.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/decimal.hpp"
 #include "minifloat/npy.hpp"

@@ -18,17 +18,17 @@
 #include <sstream>
 #include <sys/wait.h>
 
-#include "minifloat/check.hpp"
-#include "minifloat/check_block.hpp"
+#include "common.hpp"
+#include "minifloat/check/check.hpp"
+#include "minifloat/check/check_block.hpp"
+#include "minifloat/check/probe_files.hpp"
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
-#include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
-#include "cmd_report.hpp"
 #include "options.hpp"
 
 namespace minifloat::cli {

@@ -20,7 +20,7 @@
 #include <string>
 #include <utility>
 
-#include "cmd_sr_encode.hpp"
+#include "common.hpp"
 
 namespace minifloat::cli {
 

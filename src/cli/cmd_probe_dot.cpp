@@ -11,10 +11,10 @@
 #include <tuple>
 
 #include "cmd_probe.hpp"
-#include "minifloat/check_dot.hpp"
+#include "minifloat/check/check_dot.hpp"
+#include "minifloat/check/probe_files.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
-#include "minifloat/probe_files.hpp"
 #include "minifloat/registry.hpp"
 #include "options.hpp"
 

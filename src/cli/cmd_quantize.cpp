@@ -2,7 +2,7 @@
 // cmd_quantize.cpp: `minifloat quantize` — one tensor through a block scheme, streamed piece by piece;
 // codes/scales/dequant out as one transaction.
 #include "cmd_quantize.hpp"
-#include "cmd_sr_encode.hpp"
+#include "common.hpp"
 
 #include <fmt/core.h>
 
@@ -12,7 +12,6 @@
 #include <memory>
 #include <string>
 
-#include "cmd_report.hpp"
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"

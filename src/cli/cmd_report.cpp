@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // cmd_report.cpp: `minifloat report` (per-scheme SQNR, errors, saturation, flush and scale range),
-// streamed piece by piece; the tensor inputs of quantize and report.
+// streamed piece by piece.
 #include "cmd_report.hpp"
 
 #include <fmt/core.h>
@@ -11,20 +11,18 @@
 #include <map>
 #include <optional>
 
-#include "cmd_sr_encode.hpp"
+#include "common.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/safetensors.hpp"
+#include "minifloat/tensor_file.hpp"
 #include "options.hpp"
 
 namespace minifloat::cli {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suf) {
-  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
 
 std::string fmt_scale(double v) {
   int e;
@@ -71,69 +69,7 @@ std::string fmt_sqnr(double db) {
 double pct(std::uint64_t k, std::uint64_t n) { return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0; }
 
 
-void refuse_codes(const std::string& command, const TensorLocation& t, bool integers_as_values) {
-  const std::string where = "--in '" + t.path.string() + "'" + (t.name.empty() ? "" : " tensor '" + t.name + "'");
-  if (t.code_format)  // F8_E4M3 / F8_E5M2 / F8_E8M0 tensors (safetensors.hpp): codes whatever --integers-as-values says
-    throw Error(where + " holds " + format_name(*t.code_format) + " codes, not numbers; " + command +
-                " reads values: decode them with that format first");
-  if (t.dtype == "<V1" || t.dtype == "|V1")
-    throw Error(where + " holds raw one-byte codes (" + t.dtype + ", an ml_dtypes float8/float4 array); " + command +
-                " reads values: decode them with their format first");
-  if (is_integer_dtype(t.dtype) && !integers_as_values)
-    throw Error(where + " holds integers (" + t.dtype + "), e.g. codes; " + command +
-                " reads values: give --integers-as-values to take the integers as numbers");
-}
-
 }  // namespace
-
-bool is_integer_dtype(const std::string& d) {
-  return d == "|u1" || d == "<u1" || d == "|i1" || d == "<i1" || d == "<u2";
-}
-
-std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
-                                           const std::string& tensor, bool integers_as_values, bool quiet,
-                                           std::vector<std::size_t>* file_index) {
-  std::vector<TensorLocation> out;
-  if (file_index != nullptr) file_index->clear();
-  auto take = [&](TensorLocation loc, std::size_t index) {
-    out.push_back(std::move(loc));
-    if (file_index != nullptr) file_index->push_back(index);
-  };
-  if (ends_with(path, ".npy")) {
-    if (!tensor.empty())
-      throw Error("--tensor '" + tensor + "' applies to .safetensors files; '" + path + "' is a .npy file with one tensor");
-    take(locate_npy(path), 0);
-    refuse_codes(command, out.back(), integers_as_values);
-    return out;
-  }
-  if (!ends_with(path, ".safetensors"))
-    throw Error("--in '" + path + "': unknown file type; accepted: .npy, .safetensors");
-  const SafetensorsFile f = read_safetensors_header(path);
-  if (!tensor.empty()) {
-    const SafetensorInfo& t = find_safetensor(f, tensor);
-    take(locate_safetensor(f, t), static_cast<std::size_t>(&t - f.tensors.data()));
-    refuse_codes(command, out.back(), integers_as_values);
-    return out;
-  }
-  for (const auto& t : f.tensors) {
-    if (const auto codes = safetensors_code_format(t.dtype)) {
-      if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: {} codes, not numbers)\n", command, t.name, t.dtype, format_name(*codes));
-      continue;
-    }
-    if (!safetensors_dtype_is_numeric(t.dtype)) {
-      if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: not a floating-point tensor)\n", command, t.name, t.dtype);
-      continue;
-    }
-    TensorLocation loc = locate_safetensor(f, t);
-    if (is_integer_dtype(loc.dtype) && !integers_as_values) {
-      if (!quiet) fmt::print(stderr, "{}: skipping {} ({}: integers; --integers-as-values reads them as numbers)\n", command, t.name, t.dtype);
-      continue;
-    }
-    take(std::move(loc), static_cast<std::size_t>(&t - f.tensors.data()));
-  }
-  if (out.empty()) throw Error("'" + path + "' holds no F32/F16/BF16/F64 tensor");
-  return out;
-}
 
 std::vector<std::string> split_scheme_list(const std::string& list) {
   std::vector<std::string> out;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // cmd_report.hpp: `minifloat report --in FILE [--schemes all|LIST] [--tensor NAME] [--per-tensor] [--csv]`
 // — quantization error of every scheme on real tensors (.safetensors or .npy), per tensor and overall,
-// streamed piece by piece; and the tensor inputs quantize and report share.
+// streamed piece by piece (the tensor input it shares with quantize and compare: common.hpp).
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -11,16 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "minifloat/tensor_file.hpp"
 #include "options.hpp"
 
 namespace minifloat::cli {
-
-/// Elements per piece that quantize, report and compare hold at once (2 Mi: 8 MiB of f32 values,
-/// 16 MiB as doubles); each command's peak memory is a few such buffers plus the scales.
-inline constexpr std::size_t kPieceElements = std::size_t{1} << 21;
-/// --threads of quantize and report: 0..1024, 0 = all cores (std::thread::hardware_concurrency), as train.
-inline constexpr IntRange kQuantThreads{0, 1024};
 
 /// Flags of `report`.
 struct ReportOptions {
@@ -45,21 +38,6 @@ void add_report_command(CLI::App& app, ReportOptions& opts);
 /// line) for bad input: unreadable or malformed file, unknown scheme, no tensor, an option that
 /// does not apply.
 int run_report(const ReportOptions& opts);
-
-/// Whether a NumPy descr holds integers (|u1 <u1 |i1 <i1 <u2): codes, unless the user says otherwise.
-bool is_integer_dtype(const std::string& dtype);
-
-/// The tensors `command` reads from `path` (option `--in`), located but not loaded: a .npy file
-/// gives one tensor named after the file; a .safetensors file every numeric tensor in data order
-/// (or only `tensor` when not empty). Integer tensors are codes, not values: a .npy file or a named
-/// tensor of integers is an error unless `integers_as_values`; in a whole .safetensors file they
-/// are skipped with a note (as non-numeric tensors are) unless `integers_as_values`. Raw one-byte
-/// arrays (<V1: ml_dtypes float8/float4 codes) are always refused. Notes go to stderr unless `quiet`.
-/// Throws minifloat::Error naming the file for anything else. `file_index`, when given, receives each
-/// returned tensor's position among all the file's tensors (data order, skipped ones counted; 0 for .npy).
-std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
-                                           const std::string& tensor, bool integers_as_values, bool quiet,
-                                           std::vector<std::size_t>* file_index = nullptr);
 
 /// Split a --schemes list at commas, keeping the commas of a `custom:E,M,…` element inside its spec.
 std::vector<std::string> split_scheme_list(const std::string& list);

@@ -21,9 +21,11 @@
 #include "minifloat/core/random.hpp"
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/decimal.hpp"
+#include "minifloat/names.hpp"
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/tables.hpp"
+#include "minifloat/check/names.hpp"
 #include "minifloat/cuda/names.hpp"
 #include "minifloat/train/study.hpp"
 
@@ -34,6 +36,7 @@
 #include "cmd_report.hpp"
 #include "cmd_sr_encode.hpp"
 #include "cmd_train.hpp"
+#include "common.hpp"
 #include "options.hpp"
 
 namespace {
@@ -358,9 +361,10 @@ std::string cli_error_text(const CLI::ParseError& e, const CLI::App& app) {
 
 // ---- names ---------------------------------------------------------------------------------
 
-/// Every kind the tool names: the library's, then the training layer's.
+/// Every kind the tool names: the library's, then the checker's, the training layer's and the CUDA layer's.
 std::vector<NameListing> all_listings() {
   std::vector<NameListing> v = name_listings();
+  for (auto& l : check::name_listings()) v.push_back(std::move(l));
   for (auto& l : train::name_listings()) v.push_back(std::move(l));
   for (auto& l : cuda::name_listings()) v.push_back(std::move(l));
   return v;

@@ -2,6 +2,9 @@
 # src/cuda/cuda.cmake (included from the top-level CMakeLists.txt, issue 10): minifloat::cuda.
 #   minifloat_cuda_host   always: request validation + the CPU launcher API (cuda/api.hpp), plain C++
 #   minifloat::cuda       when CUDA is enabled: the kernels and the device API (cuda/cuda.hpp)
+#   minifloat_cuda_check  the kernels as kernels of the checker (cuda/check_kernel.hpp; with CUDA also
+#                         cuda/check_device.hpp): the bridge above both minifloat::check and the CUDA
+#                         layer, which know nothing of each other (unit.layers_point_down)
 #   minifloat_device_check  the staged device validation (scripts/device-check)
 # MINIFLOAT_CUDA=AUTO (default: build when a CUDA compiler is found), ON (required), OFF.
 # MINIFLOAT_CUDA_ARCHITECTURES (default 89;90a;100a: each with its PTX embedded). Every device TU is
@@ -14,9 +17,12 @@ if(NOT MINIFLOAT_CUDA MATCHES "^(AUTO|ON|OFF)$")
   message(FATAL_ERROR "MINIFLOAT_CUDA must be AUTO, ON or OFF (got '${MINIFLOAT_CUDA}')")
 endif()
 
-add_library(minifloat_cuda_host STATIC ${CMAKE_CURRENT_LIST_DIR}/api.cpp ${CMAKE_CURRENT_LIST_DIR}/check_kernel.cpp
+add_library(minifloat_cuda_host STATIC ${CMAKE_CURRENT_LIST_DIR}/api.cpp
             ${CMAKE_CURRENT_LIST_DIR}/mma_probe.cpp ${CMAKE_CURRENT_LIST_DIR}/names.cpp ${CMAKE_CURRENT_LIST_DIR}/blocks_host.cpp)
 target_link_libraries(minifloat_cuda_host PUBLIC minifloat PRIVATE $<BUILD_INTERFACE:minifloat_warnings>)
+add_library(minifloat_cuda_check STATIC ${CMAKE_CURRENT_LIST_DIR}/check_kernel.cpp)
+target_link_libraries(minifloat_cuda_check PUBLIC minifloat_cuda_host minifloat_check
+                      PRIVATE $<BUILD_INTERFACE:minifloat_warnings>)
 
 set(MINIFLOAT_CUDA_ENABLED OFF)
 if(NOT MINIFLOAT_CUDA STREQUAL "OFF")
@@ -51,14 +57,15 @@ endif()
 
 if(MINIFLOAT_CUDA_ENABLED)
   find_package(CUDAToolkit REQUIRED)
-  add_library(minifloat_cuda STATIC ${CMAKE_CURRENT_LIST_DIR}/kernels.cu ${CMAKE_CURRENT_LIST_DIR}/check_device.cpp
-              ${CMAKE_CURRENT_LIST_DIR}/blocks.cu)
+  add_library(minifloat_cuda STATIC ${CMAKE_CURRENT_LIST_DIR}/kernels.cu ${CMAKE_CURRENT_LIST_DIR}/blocks.cu)
   add_library(minifloat::cuda ALIAS minifloat_cuda)
   target_link_libraries(minifloat_cuda PUBLIC minifloat_cuda_host minifloat_core CUDA::cudart_static)
   target_compile_options(minifloat_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--Werror all-warnings>)
   set_target_properties(minifloat_cuda PROPERTIES CUDA_ARCHITECTURES "${MINIFLOAT_CUDA_ARCHITECTURES}"
                         CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON CUDA_EXTENSIONS OFF CUDA_SEPARABLE_COMPILATION OFF
                         POSITION_INDEPENDENT_CODE ON)
+  target_sources(minifloat_cuda_check PRIVATE ${CMAKE_CURRENT_LIST_DIR}/check_device.cpp)
+  target_link_libraries(minifloat_cuda_check PUBLIC minifloat_cuda)
 
   add_executable(minifloat_device_check ${CMAKE_CURRENT_LIST_DIR}/device_check.cu ${CMAKE_CURRENT_LIST_DIR}/device_check_curand.cu
                  ${CMAKE_CURRENT_LIST_DIR}/device_check_mma.cu

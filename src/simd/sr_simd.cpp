@@ -13,7 +13,6 @@
 #if HWY_ONCE
 #include <algorithm>
 #include <array>
-#include <span>
 
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
@@ -36,7 +35,7 @@ int variant_code(SrVariant v) {
   return 0;
 }
 
-/// Elements [0, n) through fill_sr_bits and the table loop (the path of sr_encode_f32_bits).
+/// Elements [0, n) through fill_sr_bits (core/random.hpp) and the table loop (the path of sr_encode_f32_bits).
 unsigned table_loop(const SrTable& t, const RoundingSpec& spec, const std::uint32_t* x, std::size_t n,
                     const SrStream& s, std::uint8_t* out) {
   std::array<std::uint64_t, 64> rb;
@@ -45,7 +44,7 @@ unsigned table_loop(const SrTable& t, const RoundingSpec& spec, const std::uint3
     const std::size_t len = std::min(rb.size(), n - i);
     SrStream c = s;
     c.index_base = s.index_base + i;
-    fill_sr_bits(c, spec.sr_variant, std::span<std::uint64_t>(rb.data(), len));
+    fill_sr_bits(c, spec.sr_variant, rb.data(), len);
     flags |= sr_encode_f32_bits(t, spec, x + i, rb.data(), out + i, len);
   }
   return flags;

@@ -27,8 +27,8 @@
 
 #include "minifloat/core/format.hpp"
 #include "minifloat/core/profile.hpp"
+#include "minifloat/core/random.hpp"
 #include "minifloat/core/rounding.hpp"
-#include "minifloat/stochastic.hpp"
 
 namespace minifloat::simd {
 
@@ -62,7 +62,7 @@ using SrTable = SrTableT<std::uint32_t>;    ///< binary32 keys (f32, and f16/bf1
 using SrTable64 = SrTableT<std::uint64_t>;  ///< binary64 keys
 
 /// The cached table, or nullptr when (to, spec.overflow, prof) is not on the whitelist of
-/// sr_path (stochastic.hpp): the 12 named ≤ 8-bit formats × 3 policies × 4 named profiles
+/// sr_path (stochastic.hpp, the library above): the 12 named ≤ 8-bit formats × 3 policies × 4 named profiles
 /// (for sr_table64 only the profiles without source_via_f32).
 const SrTable* sr_table(Format to, const RoundingSpec& spec, const Profile& prof);
 const SrTable64* sr_table64(Format to, const RoundingSpec& spec, const Profile& prof);
@@ -85,7 +85,7 @@ struct SrLaneParams {
 /// binary32 pattern x[i] with the random bits of element `s.index_base + i` of stream `s`
 /// (random.hpp sr_bits), generated in registers; elements the vector kernel does not take (the
 /// stream's alignment, a wrap of counter word c0, the tail, the HWY_SCALAR target) go through
-/// fill_sr_bits and sr_encode_f32_bits, keys marked kEngineMark through the engine. Returns the
+/// core/random.hpp's fill_sr_bits and sr_encode_f32_bits, keys marked kEngineMark through the engine. Returns the
 /// OR of the flags. `idx_out`, when not null, receives the word4 index of every element the vector
 /// kernel took (else UINT32_MAX) — for tests.
 unsigned sr_fused_f32_bits(const SrTable& t, const RoundingSpec& spec, const std::uint32_t* x, std::size_t n,

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "minifloat/names.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "minifloat/check_block.hpp"
+#include "minifloat/check/check_block.hpp"
 
 namespace {
 

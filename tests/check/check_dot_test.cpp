@@ -13,7 +13,7 @@
 #include <limits>
 #include <string>
 
-#include "minifloat/check_dot.hpp"
+#include "minifloat/check/check_dot.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "minifloat/check_testing.hpp"
+#include "minifloat/check/check_testing.hpp"
 
 namespace {
 

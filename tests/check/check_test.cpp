@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "minifloat/check.hpp"
+#include "minifloat/check/check.hpp"
 #include "minifloat/core/convert.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <functional>
 #include <string>
 
-#include "minifloat/check.hpp"
+#include "minifloat/check/check.hpp"
 
 #if MINIFLOAT_HAVE_CUDA_FP_HEADERS
 #include <cuda_fp4.h>

@@ -32,6 +32,7 @@ run("configure the consumer" ${CMAKE_COMMAND} -S "${CONSUMER_DIR}" -B "${cbuild}
 run("build the consumer" ${CMAKE_COMMAND} --build "${cbuild}" -j 2)
 run("run consumer" "${cbuild}/consumer")
 run("run consumer_core" "${cbuild}/consumer_core")
+run("run consumer_check" "${cbuild}/consumer_check")
 if(QUICKSTART_SOURCE)
   run("run quickstart (installed library)" "${cbuild}/quickstart")
 endif()

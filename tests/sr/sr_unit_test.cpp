@@ -120,6 +120,21 @@ TEST(SrStreamLayout, FillMatchesScalarForAnyBase) {
   }
 }
 
+// The core's scalar, device-safe fill (core/random.hpp) gives the same words as the library's
+// vectorized one, for every variant, any base (a wrap of counter word c0 included) and any length.
+TEST(SrStreamLayout, CoreFillMatchesLibraryFill) {
+  for (SrVariant v : {SrVariant::exact, SrVariant::a, SrVariant::b, SrVariant::c, SrVariant::equal}) {
+    for (std::uint64_t base : {0ULL, 1ULL, 2ULL, 3ULL, 4095ULL, (1ULL << 34) - 7, (1ULL << 33) + 5}) {
+      for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1031}}) {
+        std::vector<std::uint64_t> lib(n), core(n, 0x5555);
+        fill_sr_bits(SrStream{0x123456789abcdefULL, 3, 11, base}, v, lib);
+        fill_sr_bits(SrStream{0x123456789abcdefULL, 3, 11, base}, v, core.data(), core.size());
+        EXPECT_EQ(core, lib) << sr_variant_name(v) << " base " << base << " n " << n;
+      }
+    }
+  }
+}
+
 // ---- exhaustive enumeration of the N-bit variants ------------------------------------------------
 //
 // For an input x with grid neighbours RD < x < RU (grid_oracle.hpp, independent of the engine) and

@@ -1,9 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-# layers.cmake: the checks of the layer layout (issue 9 items 2 and 3); included from tests/unit/CMakeLists.txt.
+# layers.cmake: the checks of the layer layout (issue 9 items 2 and 3, issue 24 item 3); included from
+# tests/unit/CMakeLists.txt.
 #   unit.core_is_device_safe          include/minifloat/core/ has no exceptions, allocation, <cmath>, strings,
 #                                     containers, streams, nor includes from above (core_device_safe.cmake)
 #   unit.core_is_device_safe_detects  the same scan reports exactly the planted violations of core_scan_fixture/
 #   unit.fp_contract_off_everywhere   every TU of this build carries -ffp-contract=off (fp_contract_check.cmake)
+#   unit.layers_point_down            every include of include/, src/ and python/src points down or within its
+#                                     layer: core < library (simd inside) < check | train | cuda < cli | python,
+#                                     and no CLI command includes another (layers_scan.cmake)
+#   unit.layers_point_down_rejects_fixture  the same scan fails on layers_fixture/ (WILL_FAIL), a fake tree with
+#                                     upward and sideways includes, and
+#   unit.layers_point_down_detects    reports exactly the arrows of layers_fixture/expected.txt there
 # (FpContract.MulAddIsNotFusedWhereFmaIsAvailable, in minifloat_unit_tests, shows the flag works.)
 add_test(NAME unit.core_is_device_safe
          COMMAND ${CMAKE_COMMAND} -DCORE_DIR=${PROJECT_SOURCE_DIR}/include/minifloat/core
@@ -13,6 +20,18 @@ add_test(NAME unit.core_is_device_safe_detects
                  -DEXPECT=${CMAKE_CURRENT_LIST_DIR}/core_scan_fixture/expected.txt
                  -P ${CMAKE_CURRENT_LIST_DIR}/core_device_safe.cmake)
 set_tests_properties(unit.core_is_device_safe unit.core_is_device_safe_detects PROPERTIES LABELS unit)
+
+add_test(NAME unit.layers_point_down
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P ${CMAKE_CURRENT_LIST_DIR}/layers_scan.cmake)
+add_test(NAME unit.layers_point_down_rejects_fixture
+         COMMAND ${CMAKE_COMMAND} -DROOT=${CMAKE_CURRENT_LIST_DIR}/layers_fixture -P ${CMAKE_CURRENT_LIST_DIR}/layers_scan.cmake)
+add_test(NAME unit.layers_point_down_detects
+         COMMAND ${CMAKE_COMMAND} -DROOT=${CMAKE_CURRENT_LIST_DIR}/layers_fixture
+                 -DEXPECT=${CMAKE_CURRENT_LIST_DIR}/layers_fixture/expected.txt
+                 -P ${CMAKE_CURRENT_LIST_DIR}/layers_scan.cmake)
+set_tests_properties(unit.layers_point_down_rejects_fixture PROPERTIES WILL_FAIL TRUE)
+set_tests_properties(unit.layers_point_down unit.layers_point_down_rejects_fixture unit.layers_point_down_detects
+                     PROPERTIES LABELS unit)
 
 if(CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
   # Sources that must be in the database ('|'-separated): the library, the CLI, a test, the FMA probe.

@@ -8,9 +8,11 @@
 #include <string>
 
 #include "minifloat/accumulate.hpp"
+#include "minifloat/names.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/tables.hpp"
+#include "minifloat/check/names.hpp"
 #include "minifloat/cuda/names.hpp"
 #include "minifloat/train/recipe.hpp"
 #include "minifloat/train/study.hpp"
@@ -200,6 +202,7 @@ TEST(Names, AccumulationPatterns) {
 
 TEST(Names, ListingsHaveUniqueIdsAndNames) {
   auto all = name_listings();
+  for (auto& l : check::name_listings()) all.push_back(l);
   for (auto& l : train::name_listings()) all.push_back(l);
   for (auto& l : cuda::name_listings()) all.push_back(l);
   std::set<std::string> ids;

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "minifloat/names.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/check/names.hpp"
 #include "minifloat/cuda/names.hpp"
 #include "minifloat/train/study.hpp"
 
@@ -74,6 +76,7 @@ std::vector<std::vector<std::string>> table_after(const std::vector<std::string>
 
 std::vector<NameListing> all_listings() {
   std::vector<NameListing> v = name_listings();
+  for (auto& l : check::name_listings()) v.push_back(std::move(l));
   for (auto& l : train::name_listings()) v.push_back(std::move(l));
   for (auto& l : cuda::name_listings()) v.push_back(std::move(l));
   return v;

@@ -5,6 +5,7 @@
 #pragma once
 #include <Random123/philox.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "config.hpp"
@@ -68,6 +69,47 @@ MINIFLOAT_HOST_DEVICE inline std::uint64_t sr_bits(std::uint64_t seed, std::uint
     return std::uint64_t{b.w[w]} | (std::uint64_t{b.w[w + 1]} << 32);
   }
   return curand_word(seed, sub, index);
+}
+
+/// Where the random bits of one array come from (`sr_bits` above): element i of the array reads
+/// `sr_bits(seed, stream, step, index_base + i, spec.sr_variant)`.
+///
+/// Convention: `stream` names the tensor, `step` the training step, `index_base` the position of
+/// the array's first element in the tensor (row-major flat index). Splitting a tensor into chunks
+/// and calling once per chunk with `index_base` = the chunk's offset gives exactly the codes of
+/// one call over the whole tensor.
+struct SrStream {
+  std::uint64_t seed = 0;        ///< Philox key (k0 = low 32 bits, k1 = high 32 bits)
+  std::uint32_t stream = 0;      ///< tensor / stream id: Philox counter word c2
+  std::uint32_t step = 0;        ///< training step: Philox counter word c3
+  std::uint64_t index_base = 0;  ///< flat index of element 0 of the array
+
+  friend constexpr bool operator==(const SrStream&, const SrStream&) = default;
+};
+
+/// Fill `out[0…n)` with `sr_bits(s.seed, s.stream, s.step, s.index_base + i, variant)`, computing
+/// each Philox block once (2 elements per block for SrVariant::exact, else 4). These are the
+/// `rbits` the engine reads: for SrVariant::exact all 64 bits (two consecutive 32-bit cuRAND draws,
+/// low word first), for A/B/C/equal one 32-bit draw (the engine reads its low `sr_bits` bits; `equal`
+/// its bit 0). Scalar and device-safe; the compiled library's span overload (stochastic.hpp) gives
+/// the same words with the blocks computed in vectors.
+MINIFLOAT_HOST_DEVICE inline void fill_sr_bits(const SrStream& s, SrVariant variant, std::uint64_t* out,
+                                               std::size_t n) noexcept {
+  const std::uint64_t words = sr_words(variant);
+  const auto k0 = static_cast<std::uint32_t>(s.seed);
+  const auto k1 = static_cast<std::uint32_t>(s.seed >> 32);
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t block = ((s.index_base + i) * words) >> 2;
+    const PhiloxBlock b = philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
+                                        s.stream, s.step, k0, k1);
+    // The elements of this block: those whose first word lies in [4·block, 4·block + 4).
+    for (; i < n; ++i) {
+      const std::uint64_t off = (s.index_base + i) * words;
+      if ((off >> 2) != block) break;
+      const unsigned w = static_cast<unsigned>(off & 3);
+      out[i] = words == 2 ? (std::uint64_t{b.w[w]} | (std::uint64_t{b.w[w + 1]} << 32)) : std::uint64_t{b.w[w]};
+    }
+  }
 }
 
 }  // namespace minifloat

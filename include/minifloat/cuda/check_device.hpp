@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // cuda/check_device.hpp: the project's CUDA kernels on the device as kernels of the checker (the
-// device twin of cuda/check_kernel.hpp's cpu_check_kernel; target minifloat::cuda). Each batch is
+// device twin of cuda/check_kernel.hpp's cpu_check_kernel; target minifloat_cuda_check with CUDA). Each batch is
 // packed into the kernels' storage, copied to the device, converted by cuda::convert on `stream`,
 // synchronised and copied back.
 #pragma once

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuda/check_kernel.hpp: the project's CUDA kernels as kernels of the checker (check.hpp; issue 10 ↔
+// cuda/check_kernel.hpp: the project's CUDA kernels as kernels of the checker (check/check.hpp; issue 10 ↔
 // 12). A check::Target becomes a ConvertRequest (cuda/api.hpp), and the request a check::BatchKernel
 // that packs each batch's inputs into the kernels' storage (cuda/kernels.hpp: 1, 2, 4 or 8 bytes per
 // element), runs the CPU launcher (here) or the device (cuda/check_device.hpp) and unpacks the codes.
-// Layers point down: this adapter lives in minifloat::cuda and uses check.hpp; check knows nothing
-// of CUDA. Part of minifloat_cuda_host (plain C++, no CUDA runtime).
+// Layers point down: this adapter is the bridge above both the checker (minifloat::check) and the
+// CUDA layer, which know nothing of each other. Target minifloat_cuda_check (plain C++, no CUDA runtime).
 //
 //   check::Target t{.from = formats::f32, .to = formats::e4m3fn, .spec = {Rounding::rne, Overflow::satfinite},
 //                   .profile = profiles::nvidia};
 //   check::Report r = check::check_batch(cuda::cpu_check_kernel(cuda::request_for(t, cuda::Path::hardware)), t);
 #pragma once
-#include "../check.hpp"
+#include "../check/check.hpp"
 #include "api.hpp"
 
 namespace minifloat::cuda {

@@ -11,6 +11,9 @@
 #include <span>
 #include <vector>
 #endif
+#ifdef CONSUMER_CHECK
+#include <minifloat/check/check.hpp>  // the kernel checker (minifloat::check)
+#endif
 
 namespace mf = minifloat;
 
@@ -44,6 +47,13 @@ int main() {
   check("span 464 -> e4m3fn", out[1], 0x7e);
   check("span -0 -> e4m3fn", out[2], 0x80);
   check("span flags", f, mf::flag_inexact);
+#endif
+#ifdef CONSUMER_CHECK
+  const mf::check::Target t{.from = mf::formats::f32, .to = mf::formats::e4m3fn};
+  check("check::expected 464 -> e4m3fn", mf::check::expected(t, mf::check::Case{.input = 0x43e80000}).code, 0x7e);
+  check("check: a correct kernel passes",
+        mf::check::check([](std::uint64_t x) { return mf::convert(mf::formats::f32, x, mf::formats::e4m3fn).code; }, t,
+                         mf::check::Options{.gen = {.count = 4096}}).ok(), 1);
 #endif
   std::printf("install consumer: %s\n", failures == 0 ? "ok" : "MISMATCH");
   return failures == 0 ? 0 : 1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // check_dot.cpp: the dot-product / GEMM checker (check_dot.hpp).
-#include "minifloat/check_dot.hpp"
+#include "minifloat/check/check_dot.hpp"
 #include "check_rng.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // probe_files.cpp: probe folder readers (probe_files.hpp).
-#include "minifloat/probe_files.hpp"
+#include "minifloat/check/probe_files.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,8 @@
 // bit for bit with the one rounding engine, shrink each failing class to its simplest failing
 // input (one kernel call per shrink round), and diagnose what the kernel does instead by scoring
 // its outputs against a panel of alternative semantics (other modes, policies, profiles, double
-// rounding, flush-to-zero, NaN codes). Part of the compiled library minifloat::minifloat; the
+// rounding, flush-to-zero, NaN codes). Part of the checker, minifloat::check (above the compiled
+// library minifloat::minifloat, which knows nothing of it); the
 // RapidCheck generators and the GoogleTest macro live in check_testing.hpp (target
 // minifloat::check_testing), so this header depends on neither.
 //
@@ -28,12 +29,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/format.hpp"
-#include "core/profile.hpp"
-#include "core/round_pack.hpp"
-#include "core/rounding.hpp"
-#include "error.hpp"
-#include "registry.hpp"
+#include "../core/format.hpp"
+#include "../core/profile.hpp"
+#include "../core/round_pack.hpp"
+#include "../core/rounding.hpp"
+#include "../error.hpp"
+#include "../registry.hpp"
 
 namespace minifloat::check {
 

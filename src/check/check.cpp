@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // check.cpp: the kernel checker (check.hpp): generators from the format tables, bit-for-bit
 // comparison with the one rounding engine, shrinking, diagnosis against a panel of alternatives.
-#include "minifloat/check.hpp"
+#include "minifloat/check/check.hpp"
 #include "check_rng.hpp"
 
 #include <nlohmann/json.hpp>

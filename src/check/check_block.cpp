@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // check_block.cpp: the block-kernel checker (check_block.hpp): block generators in named classes,
 // bit-for-bit comparison of element codes and scales with quant.hpp, shrinking, diagnosis.
-#include "minifloat/check_block.hpp"
+#include "minifloat/check/check_block.hpp"
 #include "check_rng.hpp"
 
 #include <algorithm>

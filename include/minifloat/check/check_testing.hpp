@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // check_testing.hpp: RapidCheck generators and a GoogleTest macro over the kernel checker
 // (check.hpp). Optional: CMake target minifloat::check_testing (links RapidCheck and GoogleTest);
-// minifloat::minifloat depends on neither. A user's test is three lines (four with RapidCheck):
+// minifloat::check and minifloat::minifloat depend on neither. A user's test is three lines (four with RapidCheck):
 //
-//   #include <minifloat/check_testing.hpp>
+//   #include <minifloat/check/check_testing.hpp>
 //   const minifloat::check::Target t{.to = minifloat::formats::e4m3fn, .spec = {.overflow = minifloat::Overflow::satfinite}};
 //   TEST(MyKernel, Bitexact) { MINIFLOAT_EXPECT_KERNEL(my_kernel, t); }           // the whole checker
 //   RC_GTEST_PROP(MyKernel, Cases, ()) {                                          // or RapidCheck

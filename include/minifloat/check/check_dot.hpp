@@ -7,7 +7,7 @@
 // bits, shrink each failing class to its simplest failing dot product (fewest nonzero terms, then
 // simplest values; one kernel call per shrink round), and diagnose the kernel against a panel of
 // other models (every preset, the f32 chain, alignment rounding, F ± 1, output rounding, group
-// size) and C rules (C read as +0). Part of the compiled library (minifloat::minifloat), beside
+// size) and C rules (C read as +0). Part of the checker (minifloat::check), beside
 // check.hpp whose Diagnosis/Alternative/NanCompare it reuses.
 //
 // Design: ../shared/cuda-notes.md §B (harness), training-sim.md §1.2 (T-FDPA), the probe families of
@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "accumulate.hpp"
+#include "../accumulate.hpp"
+#include "../core/format.hpp"
+#include "../registry.hpp"
 #include "check.hpp"
-#include "core/format.hpp"
-#include "registry.hpp"
 
 namespace minifloat::check {
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // probe_files.hpp: the readers of a probe folder (what `probe check` reads): the manifest.json that
 // `probe gen` writes and the kernel's --got array, for elementwise targets (check.hpp), dot targets
-// (check_dot.hpp) and block targets (check_block.hpp: --got codes and --got-scales). Compiled library; each has a libFuzzer target (fuzz/fuzz_probe_manifest.cpp,
+// (check_dot.hpp) and block targets (check_block.hpp: --got codes and --got-scales). Part of the checker
+// (minifloat::check); each has a libFuzzer target (fuzz/fuzz_probe_manifest.cpp,
 // fuzz/fuzz_probe_got.cpp).
 #pragma once
 #include <cstddef>
@@ -10,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "../npy.hpp"
 #include "check.hpp"
 #include "check_block.hpp"
 #include "check_dot.hpp"
-#include "npy.hpp"
 
 namespace minifloat::check {
 

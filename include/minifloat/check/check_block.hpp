@@ -6,7 +6,7 @@
 // launcher fits), compares with the library's quantizer (quant.hpp: round_pack for the elements,
 // the exact scale rules of core/block_scale.hpp), shrinks each failing class to its simplest
 // failing block, and diagnoses the kernel against a panel of other scale rules, special-block
-// policies, FP32 op orders, element roundings and nibble orders. Compiled layer; the elementwise
+// policies, FP32 op orders, element roundings and nibble orders. Part of the checker (minifloat::check); the elementwise
 // checker is check.hpp (its Packing, Alternative and Diagnosis are reused here).
 //
 //   using namespace minifloat;
@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "../quant.hpp"
+#include "../scheme.hpp"
 #include "check.hpp"
-#include "quant.hpp"
-#include "scheme.hpp"
 
 namespace minifloat::check {
 
