@@ -28,11 +28,14 @@ elseif(CHECK STREQUAL "links")
   foreach(page IN LISTS pages)
     get_filename_component(dir "${page}" DIRECTORY)
     file(READ "${page}" text)
-    # Inline code may show link-like text that is not a link: drop `…` spans first.
+    # Inline code may show link-like text that is not a link: drop `…` spans first. Brackets and
+    # semicolons would split or join CMake list items: "](" becomes a marker, the rest spaces.
     string(REGEX REPLACE "`[^`\n]*`" "" text "${text}")
-    string(REGEX MATCHALL "\\]\\([^) \n]+\\)" links "${text}")
+    string(REPLACE "](" " LINK:(" text "${text}")
+    string(REGEX REPLACE "[][;]" " " text "${text}")
+    string(REGEX MATCHALL "LINK:\\([^) \n]+\\)" links "${text}")
     foreach(link IN LISTS links)
-      string(REGEX REPLACE "^\\]\\(([^)]*)\\)$" "\\1" target "${link}")
+      string(REGEX REPLACE "^LINK:\\(([^)]*)\\)$" "\\1" target "${link}")
       if(target MATCHES "^(https?:|mailto:|#)")
         continue()
       endif()
