@@ -100,6 +100,18 @@ def test_docs_safetensors_example_runs_and_prints_what_the_page_says(capsys):
     assert capsys.readouterr().out.strip() == claimed
 
 
+def test_readme_python_quickstart_prints_what_its_comments_say(capsys):
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
+    sec = readme[readme.index("**Python**"):]
+    code = sec[sec.index("```python\n") + 10:sec.index("```", sec.index("```python\n") + 10)]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    prints = [line for line in code.splitlines() if line.startswith("print(")]
+    assert len(out) == len(prints) == 3
+    for got, line in zip(out[:2], prints[:2]):  # the third line's comment names its values, not their digits
+        assert got == line.split("# ")[-1].strip(), (got, line)
+
+
 @pytest.mark.parametrize("scheme, rule", [("nvfp4", "rceil"), ("mxfp4", "fp32_amax"), ("fp8_tensor", "rceil"), ("mxfp4", "nvfp4")])
 def test_a_rule_of_another_scale_family_is_refused_as_the_cli_does(scheme, rule):
     x = np.linspace(-3, 3, 64, dtype=np.float32).reshape(2, 32)
