@@ -2,8 +2,9 @@
 # docs_check.cmake: checks of README.md and docs/ (cmake -P; no other tool needed).
 #   -DCHECK=size       README.md is at most 25,600 bytes: it is the front page, the reference is docs/
 #   -DCHECK=links      every relative link [text](target) of README.md and docs/*.md names a file or
-#                      folder of the repository (the part before any #anchor; http(s) and mailto links
-#                      and pure #anchors are not checked)
+#                      folder of the repository, and an #anchor into a .md page (or a bare #anchor)
+#                      names one of its headings, slugged as GitHub does (http(s) and mailto links are
+#                      not checked)
 #   -DCHECK=decisions  every decision or trap ID (D1 … D17, T1 … T26: `\b[DT][0-9]{1,2}\b`) and every
 #                      `spec-digest §N` that the files of SCAN cite has an entry in docs/decisions.md (a
 #                      heading `### D7 …`, `### spec-digest §2.3 …`)
@@ -11,6 +12,21 @@
 # -DEXCLUDE=<a folder under ROOT to skip> (the negative fixture decisions_fixture/, which cites IDs
 # the page lacks: unit.decisions_scanner_rejects_unknown_ids scans it and must fail).
 cmake_minimum_required(VERSION 3.25)
+
+# The anchors of a Markdown page's headings, as GitHub makes them: lower case, every character but
+# letters, digits, space, '_' and '-' dropped (so "§", "—", "(" vanish), spaces become '-'.
+function(md_anchors file out)
+  file(STRINGS "${file}" heads REGEX "^#+ " ENCODING UTF-8)
+  set(slugs "")
+  foreach(h IN LISTS heads)
+    string(REGEX REPLACE "^#+ +" "" h "${h}")
+    string(TOLOWER "${h}" h)
+    string(REGEX REPLACE "[^a-z0-9 _-]" "" h "${h}")
+    string(REPLACE " " "-" h "${h}")
+    list(APPEND slugs "${h}")
+  endforeach()
+  set(${out} "${slugs}" PARENT_SCOPE)
+endfunction()
 
 if(CHECK STREQUAL "size")
   file(SIZE "${ROOT}/README.md" size)
@@ -36,21 +52,31 @@ elseif(CHECK STREQUAL "links")
     string(REGEX MATCHALL "LINK:\\([^) \n]+\\)" links "${text}")
     foreach(link IN LISTS links)
       string(REGEX REPLACE "^LINK:\\(([^)]*)\\)$" "\\1" target "${link}")
-      if(target MATCHES "^(https?:|mailto:|#)")
+      if(target MATCHES "^(https?:|mailto:)")
         continue()
       endif()
       string(REGEX REPLACE "#.*$" "" path "${target}")
       math(EXPR count "${count} + 1")
-      if(NOT EXISTS "${dir}/${path}")
-        file(RELATIVE_PATH rel "${ROOT}" "${page}")
+      file(RELATIVE_PATH rel "${ROOT}" "${page}")
+      set(file "${dir}/${path}")
+      if(path STREQUAL "")
+        set(file "${page}")
+      endif()
+      if(NOT EXISTS "${file}")
         string(APPEND bad "\n  ${rel}: (${target}) names no file")
+      elseif(target MATCHES "#" AND file MATCHES "\\.md$")
+        string(REGEX REPLACE "^[^#]*#" "" anchor "${target}")
+        md_anchors("${file}" anchors)
+        if(NOT anchor IN_LIST anchors)
+          string(APPEND bad "\n  ${rel}: (${target}) names no heading of ${path}")
+        endif()
       endif()
     endforeach()
   endforeach()
   if(bad)
-    message(FATAL_ERROR "links to files that do not exist:${bad}")
+    message(FATAL_ERROR "links to files or headings that do not exist:${bad}")
   endif()
-  message(STATUS "ok: ${count} relative links of README.md and docs/*.md resolve")
+  message(STATUS "ok: ${count} relative links of README.md and docs/*.md resolve (files and anchors)")
 
 elseif(CHECK STREQUAL "decisions")
   file(READ "${ROOT}/docs/decisions.md" page)
