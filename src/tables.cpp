@@ -454,8 +454,8 @@ std::string md_cell(std::string_view s) {
 std::string render_formats_page() {
   std::string out(kGeneratedNote);
   out += "\n# Formats\n\n"
-         "Every format name the library and the tool accept (`minifloat formats`, `minifloat names format`); "
-         "names are case-insensitive, and the ml_dtypes spellings such as `float8_e4m3fn` are accepted as "
+         "Every format name the library and the tool accept (`minifloat formats`, `minifloat names format`);\n"
+         "names are case-insensitive, and the ml_dtypes spellings such as `float8_e4m3fn` are accepted as\n"
          "aliases. How a value is rounded into them: [conversion.md](conversion.md).\n\n"
          "| name | family | summary |\n| --- | --- | --- |\n";
   std::vector<NamedFormat> named, p3109_8;
@@ -471,7 +471,7 @@ std::string render_formats_page() {
          "Exact values, shortened where long (`minifloat formats --as csv` gives them in full).\n\n";
   out += render_catalogue(named, TableStyle::md);
   out += "\n## IEEE P3109, K = 8\n\n"
-         "The P3109 formats of 8 bits (`minifloat formats --family p3109 --bits 8`; every K of 3..16 is "
+         "The P3109 formats of 8 bits (`minifloat formats --family p3109 --bits 8`; every K of 3..16 is\n"
          "accepted).\n\n";
   out += render_catalogue(p3109_8, TableStyle::md);
   return out;
@@ -480,9 +480,9 @@ std::string render_formats_page() {
 std::string render_names_page(const std::vector<NameListing>& listings) {
   std::string out(kGeneratedNote);
   out += "\n# Names\n\n"
-         "Every name the library and the tool accept, by kind, from the one registry "
-         "(`include/minifloat/registry.hpp`; the training and CUDA layers add theirs); `minifloat names [KIND]` "
-         "prints the same. Names are case-insensitive. Which option takes which kind: "
+         "Every name the library and the tool accept, by kind, from the one registry\n"
+         "(`include/minifloat/registry.hpp`; the training and CUDA layers add theirs); `minifloat names [KIND]`\n"
+         "prints the same. Names are case-insensitive. Which option takes which kind:\n"
          "[cli.md](cli.md#names-and-options).\n";
   for (const auto& l : listings) {
     out += "\n## `" + l.id + "`\n\n`minifloat names " + l.id + "`: " + md_cell(l.kind) +
