@@ -3,16 +3,17 @@
 // overflow policies, profiles, SR variants, scale rules, special-block policies, block schemes,
 // accumulation models, table styles, …; the training layer adds recipes and models) has one table
 // of {value, canonical name, one-line summary}, and everything else — parse_*(), name(), the CLI's
-// help and accepted-list errors, `minifloat names`, the README's lists — is derived from it.
-// parse(name(x)) == x is tested for every entry of every table, and a test checks that the README
-// lists exactly these names.
+// help and accepted-list errors, `minifloat names`, docs/names.md and docs/formats.md (generated:
+// `minifloat docs`) — is derived from it. parse(name(x)) == x is tested for every entry of every
+// table, and a test checks that docs/cli.md lists exactly these kinds.
 //
 // This header holds the machinery and the tables of the core's kinds (formats, rounding, overflow,
 // profiles, SR variants, the block-scaling policies of core/block_scale.hpp, decode targets). Adding a
 // kind: declare `const NameTable<E>& name_table(E);` next to the enum (an overload found by
 // argument-dependent lookup; the argument is only a tag), define the table in that module's .cpp
-// (src/registry.cpp for the core's kinds), and add it to its layer's name_listings() (names.hpp for
-// the compiled library; check/names.hpp, train/study.hpp, cuda/names.hpp). Parameterised families (Binary{K}p{P}{s|u}{e|f}, custom:…, blocked<N>,
+// (src/registry.cpp for the core's kinds), add it to its layer's name_listings() (names.hpp for the
+// compiled library; check/names.hpp, train/study.hpp, cuda/names.hpp), its row (which options take it)
+// to docs/cli.md, and regenerate docs/names.md (`minifloat docs --out docs`). Parameterised families (Binary{K}p{P}{s|u}{e|f}, custom:…, blocked<N>,
 // <preset>+blocked<N>, block-scheme spec strings: scheme.hpp) are listed as NamePatterns.
 #pragma once
 #include <concepts>
@@ -193,10 +194,10 @@ std::string format_name(Format f);
 const NameTable<Format>& decode_target_table();
 
 // =============================================================================================
-// Listing a kind (`minifloat names`, the README test; each layer's name_listings(): names.hpp)
+// Listing a kind (`minifloat names`, docs/names.md, the docs test; each layer's name_listings(): names.hpp)
 // =============================================================================================
 
-/// One kind of name as `minifloat names` prints it and the README lists it.
+/// One kind of name as `minifloat names` prints it and docs/names.md lists it.
 struct NameListing {
   std::string id;    ///< NameTable::id
   std::string kind;  ///< NameTable::kind

@@ -121,5 +121,17 @@ std::vector<NamedFormat> tabled_formats();
 /// signal. Returns the paths written, relative to `dir`. Throws IoError on an I/O failure.
 std::vector<std::string> write_tables(const std::filesystem::path& dir);
 
+/// docs/formats.md: every named format but the P3109 family (name, family, summary), the format
+/// patterns, and the catalogue of their parameters and limits and of the P3109 K = 8 formats
+/// (render_catalogue). Generated from the registry, as tables/ is; deterministic.
+std::string render_formats_page();
+/// docs/names.md: every kind of `listings` (name_listings(), plus the training and CUDA layers'
+/// for the CLI) with every name and pattern and its summary, in registry order.
+std::string render_names_page(const std::vector<NameListing>& listings);
+/// Write formats.md and names.md under `dir` (`minifloat docs --out docs`; one transaction, as
+/// write_tables; `dir` is created only when its parent exists). Returns the paths written,
+/// relative to `dir`. The ctest cli.docs_regenerate_identical diffs them against docs/.
+std::vector<std::string> write_docs(const std::filesystem::path& dir, const std::vector<NameListing>& listings);
+
 
 }  // namespace minifloat

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // main.cpp: the `minifloat` command-line tool: formats, encode (incl. stochastic rounding),
-// decode, table, tables, quantize, report, compare, convert, probe gen/check, mma-check, dot, train, names. Every valued
+// decode, table, tables, quantize, report, compare, convert, probe gen/check, mma-check, dot, train, names, docs. Every valued
 // option's accepted names come from the registry (registry.hpp; options.hpp).
 // Exit status: 0 success, 2 bad input (one line on stderr), 1 reserved for "checked and found
 // a mismatch" in later commands.
@@ -512,6 +512,11 @@ int run(int argc, char** argv) {
   for (const auto& l : all_listings()) (kinds += kinds.empty() ? "" : ", ") += l.id;
   names->add_option("kind", names_kind, "Only this kind: " + kinds);
 
+  std::string docs_dir;
+  auto* docs = app.add_subcommand("docs", "Write the generated reference pages formats.md and names.md (docs/)");
+  docs->add_option("--out", docs_dir, "Folder to write (created when its parent folder exists); both files are replaced together")
+      ->required();
+
   std::vector<std::string> args(argv + 1, argv + argc);
   // An unknown command gets a clear message before CLI11 sees it.
   const auto subs = app.get_subcommands({});
@@ -550,6 +555,10 @@ int run(int argc, char** argv) {
   if (table->parsed()) return run_table(ta);
   if (tables->parsed()) return run_tables(out_dir);
   if (names->parsed()) return run_names(names_kind);
+  if (docs->parsed()) {
+    for (const auto& f : write_docs(docs_dir, all_listings())) fmt::print("minifloat: wrote {}/{}\n", docs_dir, f);
+    return 0;
+  }
   for (CLI::App* sub : app.get_subcommands()) {
     const std::string name = sub->get_name();
     if (name == "quantize") return cli::run_quantize(qo);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // src/cuda/names.cpp: the CUDA layer's names (cuda/names.hpp), kept in the CUDA layer so that the
-// compiled library's registry does not include from above it; the CLI and the README test add them.
+// compiled library's registry does not include from above it; the CLI and the docs test add them.
 #include "minifloat/cuda/names.hpp"
 
 #include <array>

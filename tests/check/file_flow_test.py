@@ -263,7 +263,7 @@ def errors_flow(d):
     r = mf("convert", "--in", bad, "--format", "e4m3fn", "--out", os.path.join(d, "o.npy"))
     check(r.returncode == 2 and "--from" in r.stderr, f"codes without --from: {r.stderr}")
     # probe gen --out: a new folder inside an existing one is made; a missing nested folder is refused
-    # with one line and nothing is created (README "Output files": a missing folder is refused).
+    # with one line and nothing is created (docs/cli.md "Output files": a missing folder is refused).
     nested = os.path.join(d, "missing", "deeper", "p")
     r = mf("probe", "gen", "--format", "e4m3fn", "--count", "10", "--seed", "1", "--out", nested)
     check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "does not exist" in r.stderr

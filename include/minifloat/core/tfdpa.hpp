@@ -112,8 +112,8 @@ inline constexpr Format e8m13{.bits = 22, .exponent_bits = 8, .mantissa_bits = 1
                               .is_signed = true, .specials = Specials::ieee, .has_zero = true};
 }  // namespace formats
 
-/// Tensor-core presets, one per architecture × operand type × destination (docs: README "Tensor-core
-/// models"). Parameters and their sources:
+/// Tensor-core presets, one per architecture × operand type × destination (docs:
+/// docs/tensor-cores.md). Parameters and their sources:
 ///   - Khattak & Mikaitis arXiv 2512.07004, MATLAB models `models/<GPU>TC.m` (BSD-2): `fma` = L,
 ///     `neab` = F − 23 (extra alignment bits over FP32's 23), `frmode` = output rounding,
 ///     `min_exp_limit` = zero_exponent;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// readme_test.cpp: the README lists exactly the registry's names — the Names table (one row per kind
-// of name_listings() and train::name_listings(): every name and pattern, nothing else), the format
-// overview table (every named format; every entry an accepted name) and the profile table's columns.
+// docs_test.cpp: the hand-written lists of the registry in docs/ — the table of which option takes
+// which kind (docs/cli.md "Names and options": one row per kind of name_listings(),
+// train::name_listings() and cuda::name_listings(), nothing else) and the profile table's columns
+// (docs/conversion.md). docs/formats.md and docs/names.md, which list every name, are generated
+// (`minifloat docs --out docs`) and diffed by cli.docs_regenerate_identical.
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <map>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,8 +20,9 @@
 namespace {
 using namespace minifloat;
 
-std::vector<std::string> readme_lines() {
-  std::ifstream in(MINIFLOAT_README);
+std::vector<std::string> page_lines(const std::string& page) {
+  std::ifstream in(std::string(MINIFLOAT_DOCS) + "/" + page);
+  EXPECT_TRUE(in.good()) << "cannot read docs/" << page;
   std::vector<std::string> v;
   for (std::string l; std::getline(in, l);) v.push_back(l);
   return v;
@@ -66,7 +67,7 @@ std::vector<std::vector<std::string>> table_after(const std::vector<std::string>
                                                   std::vector<std::string>* header = nullptr) {
   std::size_t i = 0;
   while (i < lines.size() && lines[i].rfind(heading, 0) != 0) ++i;
-  EXPECT_LT(i, lines.size()) << "README has no line starting with " << heading;
+  EXPECT_LT(i, lines.size()) << "the page has no line starting with " << heading;
   while (i < lines.size() && lines[i].rfind("|", 0) != 0) ++i;
   std::vector<std::vector<std::string>> rows;
   if (i < lines.size() && header) *header = cells(lines[i]);
@@ -82,52 +83,23 @@ std::vector<NameListing> all_listings() {
   return v;
 }
 
-TEST(ReadmeNames, TheNamesTableListsExactlyTheRegistry) {
-  const auto rows = table_after(readme_lines(), "## Names");
-  std::map<std::string, std::vector<std::string>> readme;
+TEST(DocsNames, TheOptionsTableListsExactlyTheRegistrysKinds) {
+  const auto rows = table_after(page_lines("cli.md"), "## Names and options");
+  std::vector<std::string> listed;
   for (const auto& r : rows) {
-    ASSERT_EQ(r.size(), 3u);
+    ASSERT_EQ(r.size(), 2u);
     const auto id = code_spans(r[0]);
     ASSERT_EQ(id.size(), 1u) << r[0];
-    EXPECT_EQ(readme.count(id[0]), 0u) << "kind listed twice: " << id[0];
-    readme[id[0]] = code_spans(r[2]);
+    listed.push_back(id[0]);
   }
-  for (const NameListing& l : all_listings()) {
-    SCOPED_TRACE(l.id);
-    ASSERT_EQ(readme.count(l.id), 1u) << "kind missing from the README Names table";
-    std::vector<std::string> want;
-    for (const auto& [n, _] : l.names) want.push_back(n);
-    for (const auto& p : l.patterns) want.emplace_back(p.pattern);
-    EXPECT_EQ(readme[l.id], want) << "the README row must list exactly these names, in registry order";
-    readme.erase(l.id);
-  }
-  for (const auto& [id, _] : readme) ADD_FAILURE() << "README lists a kind the registry does not have: " << id;
+  std::vector<std::string> want;
+  for (const NameListing& l : all_listings()) want.push_back(l.id);
+  EXPECT_EQ(listed, want) << "docs/cli.md 'Names and options' must list every kind once, in registry order";
 }
 
-TEST(ReadmeNames, TheFormatTableNamesEveryFormatAndOnlyAcceptedOnes) {
-  const auto rows = table_after(readme_lines(), "**Formats**");
-  std::set<std::string> listed;
-  for (const auto& r : rows) {
-    ASSERT_GE(r.size(), 2u);
-    for (const std::string& span : code_spans(r[1])) {
-      listed.insert(span);
-      bool pattern = false;
-      for (const auto& p : format_patterns()) pattern = pattern || span == p.pattern;
-      if (!pattern) {
-        EXPECT_NO_THROW(parse_format(span)) << "README format table: '" << span << "' is not accepted";
-      }
-    }
-  }
-  for (const auto& nf : named_formats())
-    if (nf.family != "p3109") {
-      EXPECT_EQ(listed.count(nf.name), 1u) << nf.name << " missing from the README format table";
-    }
-  for (const auto& p : format_patterns()) EXPECT_EQ(listed.count(std::string(p.pattern)), 1u) << p.pattern;
-}
-
-TEST(ReadmeNames, TheProfileTableHasOneColumnPerProfile) {
+TEST(DocsNames, TheProfileTableHasOneColumnPerProfile) {
   std::vector<std::string> header;
-  table_after(readme_lines(), "**Profiles**", &header);
+  table_after(page_lines("conversion.md"), "**Profiles**", &header);
   std::vector<std::string> cols;
   for (std::size_t c = 1; c < header.size(); ++c) {
     const auto spans = code_spans(header[c]);
