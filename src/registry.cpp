@@ -73,7 +73,7 @@ struct Alias {
   std::string_view alias;
   std::string_view name;
 };
-constexpr std::array<Alias, 20> kAliases{{
+constexpr Alias kAliases[] = {
     {"float8_e4m3fn", "e4m3fn"},     {"float8_e5m2", "e5m2"},         {"float8_e4m3fnuz", "e4m3fnuz"},
     {"float8_e5m2fnuz", "e5m2fnuz"}, {"float8_e4m3b11fnuz", "e4m3b11fnuz"}, {"float8_e4m3", "e4m3"},
     {"float8_e3m4", "e3m4"},         {"float6_e3m2fn", "e3m2fn"},     {"float6_e2m3fn", "e2m3fn"},
@@ -81,7 +81,7 @@ constexpr std::array<Alias, 20> kAliases{{
     {"binary16", "f16"},             {"binary32", "f32"},             {"binary64", "f64"},
     {"ue8m0", "e8m0fnu"},            {"half", "f16"},               {"float16", "f16"},
     {"float32", "f32"},              {"float64", "f64"},
-}};
+};
 
 Format parse_custom(std::string_view spec, std::string_view full) {
   // custom:E,M,BIAS,signed|unsigned,SPECIALS[,nozero]
@@ -155,10 +155,7 @@ constexpr NamePattern kFormatPatterns[] = {
 
 // ---- the enum tables (registry.hpp) --------------------------------------------------------
 
-template <class E, std::size_t N>
-using Entries = std::array<NameEntry<E>, N>;
-
-constexpr Entries<Rounding, 7> kRounding{{
+constexpr NameEntry<Rounding> kRounding[] = {
     {Rounding::rne, "rne", "round to nearest, ties to even (IEEE 754 roundTiesToEven; PTX .rn); the default"},
     {Rounding::rna, "rna", "round to nearest, ties away from zero (roundTiesToAway)"},
     {Rounding::rtz, "rtz", "round toward zero (roundTowardZero; PTX .rz)"},
@@ -166,20 +163,20 @@ constexpr Entries<Rounding, 7> kRounding{{
     {Rounding::rtn, "rtn", "round toward -inf (roundTowardNegative; PTX .rm)"},
     {Rounding::rto, "rto", "round to odd: truncate, then OR the sticky bit into the last kept bit"},
     {Rounding::sr, "sr", "stochastic rounding: a pure function of the value and caller-supplied random bits"},
-}};
-constexpr Entries<Overflow, 3> kOverflow{{
+};
+constexpr NameEntry<Overflow> kOverflow[] = {
     {Overflow::nonsat, "nonsat", "finite overflow -> +-Inf where the format has it, else NaN, else +-max (IEEE 754 7.4)"},
     {Overflow::satfinite, "satfinite", "finite overflow and +-Inf -> +-max; NaN stays NaN (PTX .satfinite, OCP SAT)"},
     {Overflow::satpropagate, "satpropagate", "finite overflow -> +-max; +-Inf stays Inf where the format has it"},
-}};
-constexpr Entries<SrVariant, 5> kSr{{
+};
+constexpr NameEntry<SrVariant> kSr[] = {
     {SrVariant::exact, "exact", "up iff R < nu*2^64, R 64 random bits: P(up) = nu to within 2^-64"},
     {SrVariant::a, "A", "P3109 StochasticA<N>: up iff floor(nu*2^N) + R >= 2^N (N random bits)"},
     {SrVariant::b, "B", "P3109 StochasticB<N>: up iff floor(nu*2^(N+1)) + 2R + 1 >= 2^(N+1)"},
     {SrVariant::c, "C", "P3109 StochasticC<N>: up iff RNE(nu*2^N) + R >= 2^N"},
     {SrVariant::equal, "equal", "CPFloat equal-probability SR: up iff inexact and one random bit is 1"},
-}};
-constexpr Entries<ScaleRule, 8> kScaleRule{{
+};
+constexpr NameEntry<ScaleRule> kScaleRule[] = {
     {ScaleRule::ocp_floor, "ocp_floor", "E8M0: floor(log2 amax) - emax_elem (OCP MX v1.0 6.3, torchao FLOOR)"},
     {ScaleRule::rceil, "rceil", "E8M0: smallest e with max*2^e >= amax (NVIDIA cvt.rp ue8m0, torchao RCEIL, DeepSeek-V3.1)"},
     {ScaleRule::ceil, "ceil", "E8M0: FP32 exponent of amax - emax_elem, +1 if its mantissa is nonzero (torchao CEIL)"},
@@ -188,47 +185,47 @@ constexpr Entries<ScaleRule, 8> kScaleRule{{
     {ScaleRule::fp32_amax, "fp32_amax", "FP32: encode = max/amax (Transformer Engine compute_scale_from_amax)"},
     {ScaleRule::fp32_pow2, "fp32_pow2", "FP32: max/amax with its mantissa cleared (TE force_pow_2_scales)"},
     {ScaleRule::nvfp4, "nvfp4", "NVFP4 two-level: FP32 tensor scale and E4M3 block scale (TE operation order)"},
-}};
-constexpr Entries<ZeroBlock, 4> kZeroBlock{{
+};
+constexpr NameEntry<ZeroBlock> kZeroBlock[] = {
     {ZeroBlock::standard, "standard", "E8M0 rules: min_scale; FP32 rules: unit_scale (OCP, TE); the default"},
     {ZeroBlock::min_scale, "min_scale", "scale 0x00 = 2^-127 (FP32 rules: as unit_scale)"},
     {ZeroBlock::unit_scale, "unit_scale", "scale 1.0 (E8M0 0x7f)"},
     {ZeroBlock::nan, "nan", "NaN scale, elements 0/0 = NaN (old DeepSeek act_quant, trap T20)"},
-}};
-constexpr Entries<NanInBlock, 2> kNanInBlock{{
+};
+constexpr NameEntry<NanInBlock> kNanInBlock[] = {
     {NanInBlock::whole_block_nan, "whole_block_nan", "scale NaN, every element NaN (OCP MX, mx-emu, torchao, TOSA); the default"},
     {NanInBlock::element_only, "element_only", "amax ignores NaN: finite scale, only the NaN element is NaN (TE CUDA, T18)"},
-}};
-constexpr Entries<InfInBlock, 2> kInfInBlock{{
+};
+constexpr NameEntry<InfInBlock> kInfInBlock[] = {
     {InfInBlock::nan_scale, "nan_scale", "scale NaN, whole block NaN (mx-emu, TOSA); the default"},
     {InfInBlock::max_scale, "max_scale", "scale clamps to the largest (E8M0 0xfe; TE satfinite); Inf elements saturate"},
-}};
-constexpr Entries<SubnormalAmax, 2> kSubnormalAmax{{
+};
+constexpr NameEntry<SubnormalAmax> kSubnormalAmax[] = {
     {SubnormalAmax::keep, "keep", "an FP32-subnormal amax follows the rule as usual; the default"},
     {SubnormalAmax::flush_block, "flush_block", "the whole block becomes zeros, scale as for a zero block (mx-emu)"},
-}};
-constexpr Entries<Mxint8Min, 2> kMxint8Min{{
+};
+constexpr NameEntry<Mxint8Min> kMxint8Min[] = {
     {Mxint8Min::twos_complement, "twos_complement", "-2 (code 0x80) is representable (OCP MX, TOSA, gfloat); the default"},
     {Mxint8Min::symmetric, "symmetric", "clamp to +-127/64 (mx-emu)"},
-}};
-constexpr Entries<Fp32ScaleOrder, 3> kFp32Order{{
+};
+constexpr NameEntry<Fp32ScaleOrder> kFp32Order[] = {
     {Fp32ScaleOrder::te_multiply, "te_multiply", "encode = max/amax, y = fl32(x*encode), decode = 1/encode (TE); the default"},
     {Fp32ScaleOrder::divide, "divide", "fp32_amax: decode = amax/max, y = fl32(x/decode) (DeepSeek-V3 act_quant)"},
     {Fp32ScaleOrder::exact, "exact", "scales as te_multiply; x*encode rounded once into the element (no binary32 step)"},
-}};
-constexpr Entries<Profile, 5> kProfiles{{
+};
+constexpr NameEntry<Profile> kProfiles[] = {
     {profiles::ocp, "ocp", "OCP OFP8/MX v1.0 choices; the default"},
     {profiles::nvidia, "nvidia", "CUDA 13 host conversion API (cuda_fp8.hpp, cuda_fp6.hpp, cuda_fp4.hpp)"},
     {profiles::ml_dtypes, "ml_dtypes", "ml_dtypes 0.6 NumPy casts"},
     {profiles::p3109, "p3109", "IEEE P3109 interim report v4.0"},
     {profiles::torch, "torch", "PyTorch 2.15 Tensor.to casts (e4m3fn saturates; f64 via f32)"},
-}};
-constexpr Entries<Format, 4> kDecodeTargets{{
+};
+constexpr NameEntry<Format> kDecodeTargets[] = {
     {formats::f32, "f32", "IEEE 754 binary32 bits"},
     {formats::f64, "f64", "IEEE 754 binary64 bits"},
     {formats::f16, "f16", "IEEE 754 binary16 bits"},
     {formats::bf16, "bf16", "bfloat16 bits"},
-}};
+};
 
 }  // namespace
 

@@ -19,8 +19,8 @@ namespace minifloat {
 /// (rows = the product of the others; with BlockAxis::first the view is [rest, shape[0]]); a block
 /// is a tile of block_rows × block_cols elements (0 = the whole dimension), tiles start at (0, 0)
 /// and the last ones may be partial (the amax is taken over the elements present, as if
-/// zero-padded: DeepSeek-V3 README_WEIGHTS). The scale rule fixes the scale format: an E8M0 rule
-/// (ocp_floor rceil ceil even tosa) stores e8m0fnu codes, an FP32 rule (fp32_amax fp32_pow2) FP32
+/// zero-padded: DeepSeek-V3 README_WEIGHTS). The scale rule fixes the scale format, its family
+/// (family(rule); rules_in(family) lists them): an E8M0 rule stores e8m0fnu codes, an FP32 rule FP32
 /// decode scales, nvfp4 ue4m3 codes (as e4m3fn bytes, bit 7 zero) under an FP32 per-tensor scale.
 ///
 /// The named schemes (scheme_table(), in this order):
@@ -49,8 +49,8 @@ namespace minifloat {
 ///     ELEMENT = a format name parse_format accepts, of at most 8 bits (e4m3fn, e2m3fn,
 ///               Binary8p3se, custom:E,M,BIAS,…), or "mxint8" (OCP MX INT8: k · 2^−6)
 ///     BLOCK   = DIM "x" DIM          rows × columns of a tile; DIM = a positive integer or "all"
-///     SCALE   = "e8m0fnu:" RULE      RULE one of ocp_floor rceil ceil even tosa
-///             | "f32:" RULE          RULE one of fp32_amax fp32_pow2
+///     SCALE   = "e8m0fnu:" RULE      RULE of the E8M0 family (rules_in(ScaleFamily::e8m0))
+///             | "f32:" RULE          RULE of the FP32 family (rules_in(ScaleFamily::fp32))
 ///             | "ue4m3:nvfp4"        NVFP4 two-level scaling (needs a floating-point element)
 ///     POLICY  = KEY "=" VALUE        at most once per key, any order:
 ///               zero-block=standard|min_scale|unit_scale|nan   nan-block=whole_block_nan|element_only

@@ -644,7 +644,7 @@ def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last"
     fp8_row fp8_channel fp8_1x128 fp8_128x128 fp8_1x128_ue8m0 fp8_128x128_ue8m0; OCP MX v1.0, NVIDIA
     NVFP4, TE/DeepSeek-V3) or a spec string ``ELEMENT/ROWSxCOLS/SCALE[/POLICY...]``
     (``e2m3fn/1x16/e8m0fnu:rceil``; docs/names.md). ``rule`` overrides the scheme's scale rule
-    (ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4). Blocks run along the last axis
+    with one of its scale family (``names("scale-rule")`` lists the rules; another family is another scheme). Blocks run along the last axis
     (``axis="first"``: along axis 0). Elements round with ``round``/``overflow``/``profile``
     (default rne + satfinite, as OCP MX); ``sr=dict(seed=, stream=, step=, variant=, bits=)`` with
     round="sr" (element i = flat C-order index). An f64 input enters every formula exactly.

@@ -36,9 +36,9 @@ namespace minifloat::check {
 /// Outputs per block: k element codes (Packing::none: one per byte; Packing::fp4x2: k/2 bytes,
 /// element 2j in the low nibble, needs a 4-bit element and an even k; Packing::fp6_dense: 3k/4 bytes,
 /// four codes per 3 bytes LSB-first, needs a 6-bit element and k a multiple of 4) and one scale word:
-///  - E8M0 rules (ocp_floor rceil ceil even tosa): the e8m0fnu code (X = 2^(code − 127), 0xff NaN);
+///  - E8M0 rules (ScaleFamily::e8m0): the e8m0fnu code (X = 2^(code − 127), 0xff NaN);
 ///  - nvfp4: the ue4m3 block-scale code (an e4m3fn byte, bit 7 zero);
-///  - FP32 rules (fp32_amax fp32_pow2): the binary32 bits of the decode scale.
+///  - FP32 rules (ScaleFamily::fp32): the binary32 bits of the decode scale.
 struct BlockTarget {
   Scheme scheme{};
   RoundingSpec rounding{Rounding::rne, Overflow::satfinite};  ///< element rounding
