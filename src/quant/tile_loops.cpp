@@ -61,7 +61,7 @@ class PieceRun {
     if (fast && two_level && opt.mx_quirks == MxQuirks::none)
       for (unsigned c = 0; c < 256; ++c)
         nvfp4_enc[c] = nvfp4_element_encode_scale(static_cast<std::uint8_t>(c), q.tensor_encode_scale);
-    rule = TileRule{.rule = q.rule, .element = el, .policy = pol, .s_enc = q.tensor_encode_scale};
+    rule = make_tile_rule(q.rule, el, pol, q.tensor_encode_scale);
     nan_code = element_nan_code(el, opt.profile);
     spec = opt.rounding;
     prof = opt.profile;
@@ -178,7 +178,7 @@ void PieceRun<T>::stats_range(std::size_t r0, std::size_t r1, std::size_t c0, st
 // The scale of one tile t from its statistics (the core's tile step, or torchao's): sc set, q's scale
 // code / FP32 scale of t written (workers write disjoint tiles).
 template <class T>
-void PieceRun<T>::scale_tile(const Stat& s, std::size_t t, QTileScale& sc) {
+[[gnu::always_inline]] inline void PieceRun<T>::scale_tile(const Stat& s, std::size_t t, QTileScale& sc) {
   if (opt.mx_quirks != MxQuirks::none && two_level) {
     sc.kind = TileScale::Kind::nvfp4;
     q.scale_codes[t] = torchao_nvfp4_scale(opt.mx_quirks == MxQuirks::torchao_0_18, s.nan, static_cast<float>(s.amax),
@@ -230,7 +230,7 @@ void PieceRun<T>::scalar_segment(std::size_t r, std::size_t b0, std::size_t b1, 
 // (BlockOp::e8m0_exact; else the tile falls back to the reference), FP32 / NVFP4 tiles in the
 // te_multiply or divide order. Every other tile is BlockOp::skip: NaN code or the reference loop.
 template <class T>
-simd::RowBlock PieceRun<T>::row_block(const QTileScale& sc) const {
+[[gnu::always_inline]] inline simd::RowBlock PieceRun<T>::row_block(const QTileScale& sc) const {
   simd::RowBlock b;
   if (sc.flush || sc.tao) return b;
   if (sc.kind == TileScale::Kind::e8m0) b = {simd::pow2_neg(sc.e), simd::BlockOp::e8m0_exact};

@@ -117,14 +117,22 @@ struct Nvfp4BlockSteps {
   }
 };
 
-/// What the tile step needs of a scheme: the rule, the element, the policies, and NVFP4's tensor
-/// encode scale S_enc (nvfp4_global_encode_scale; unused by other rules).
+/// What the tile step needs of a scheme: the rule, the element, the policies, NVFP4's tensor encode
+/// scale S_enc (nvfp4_global_encode_scale; unused by other rules), and the element's largest finite
+/// magnitude in binary32 (element_max, computed once: make_tile_rule).
 struct TileRule {
   ScaleRule rule = ScaleRule::ocp_floor;
   ElementType element = elements::e4m3fn;
   BlockPolicy policy{};
   float s_enc = 1.0f;
+  float elem_max = 448.0f;
 };
+/// The TileRule of a scheme's rule, element and policy (elem_max = element_max(element)).
+MINIFLOAT_HOST_DEVICE inline TileRule make_tile_rule(ScaleRule rule, ElementType element, const BlockPolicy& policy,
+                                                     float s_enc) noexcept {
+  return TileRule{.rule = rule, .element = element, .policy = policy, .s_enc = s_enc,
+                  .elem_max = static_cast<float>(element_max(element))};
+}
 
 /// The scale of a tile with statistic `s` (its amax exact in T) under `r`, the special-block
 /// policies first, in this order (core/block_scale.hpp):
@@ -160,7 +168,7 @@ MINIFLOAT_HOST_DEVICE inline TileScale decide_tile_scale(const TileStat<T>& s, c
     sc.scale = 0.0f;  // decode scale 0: y = 0/0
     return sc;
   }
-  const float elem_max = static_cast<float>(element_max(r.element));
+  const float elem_max = r.elem_max;
   if (e8m0) {
     sc.kind = TileScale::Kind::e8m0;
     if (zero) sc.e = pol.zero == ZeroBlock::unit_scale ? 0 : -127;

@@ -115,7 +115,7 @@ struct BlockQuantBody {
     for (std::uint64_t a = a0; a < a1; ++a)
       for (std::uint64_t b = b0; b < b1; ++b) st.add(in[a * B + b]);
     // 2. the scale: the special-block policies, then the rule (the core's tile step)
-    const TileRule tr{.rule = rule, .element = element, .policy = policy, .s_enc = rule == ScaleRule::nvfp4 ? tensor_scales[0] : 1.0f};
+    const TileRule tr = make_tile_rule(rule, element, policy, rule == ScaleRule::nvfp4 ? tensor_scales[0] : 1.0f);
     const TileScale sc = decide_tile_scale(st, tr);
     if (is_fp32_rule(rule)) scales[s] = sc.scale;
     else scale_codes[s] = sc.code;
