@@ -72,10 +72,11 @@ struct Nvfp4TableSteps {
   std::uint8_t code(float amax, float s_enc, float elem_max) const { return simd::nvfp4_block_scale_code_table(amax, s_enc, elem_max); }
   float encode_scale(std::uint8_t c, float) const { return enc[c]; }
 };
-// The core's tile step inlined into the tile loop: as a call it cost fp8_1x128 (a scale step per 128
-// elements) 6-11 % and mxint8 5 % (bench_quant, alternating pairs); the E8M0 rule's unpack and
-// comparisons must be inlined too (a call returned Unpacked through memory and stalled on the
-// store-forward: half of the scale step).
+// The core's tile step inlined where the tile loop takes a tile's scale (PieceRun::scale_tile, itself
+// flatten: one call per tile with the rule's unpack and comparisons inside it; a call that returned
+// Unpacked through memory stalled on the store-forward, half of the scale step). bench_quant against
+// ebcb847 in alternating pairs: as separate calls fp8_1x128 was 6-11 % slower; with scale_tile
+// always_inline the engine rows were 5-15 % slower; so, within the noise (about 8 %) of both.
 template <class T, class Nv>
 [[gnu::always_inline]] inline TileScale tile_scale_of(const TileStat<T>& s, const TileRule& r, const Nv& nv) {
   return decide_tile_scale(s, r, nv);

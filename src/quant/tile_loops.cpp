@@ -178,7 +178,7 @@ void PieceRun<T>::stats_range(std::size_t r0, std::size_t r1, std::size_t c0, st
 // The scale of one tile t from its statistics (the core's tile step, or torchao's): sc set, q's scale
 // code / FP32 scale of t written (workers write disjoint tiles).
 template <class T>
-[[gnu::always_inline]] inline void PieceRun<T>::scale_tile(const Stat& s, std::size_t t, QTileScale& sc) {
+[[gnu::flatten]] void PieceRun<T>::scale_tile(const Stat& s, std::size_t t, QTileScale& sc) {
   if (opt.mx_quirks != MxQuirks::none && two_level) {
     sc.kind = TileScale::Kind::nvfp4;
     q.scale_codes[t] = torchao_nvfp4_scale(opt.mx_quirks == MxQuirks::torchao_0_18, s.nan, static_cast<float>(s.amax),
