@@ -295,17 +295,13 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
       }
       for (; c < end; ++c) {
         const T x = v[r * p.cols + c];
+        if (st) st->add(x);  // the tile's statistic (core/tile_step.hpp)
         if (std::isnan(x)) {
-          if (st) st->nan = true;
           global_nan_ = true;
           continue;
         }
         const double m = std::fabs(static_cast<double>(x));
         if (m > global_amax_) global_amax_ = m;  // fmax: NaN ignored
-        if (st) {
-          if (std::isinf(x)) st->inf = true;
-          if (m > st->amax) st->amax = m;
-        }
       }
     }
   }

@@ -38,7 +38,7 @@ MINIFLOAT_HOST_DEVICE inline bool src_is_nan(float x) noexcept { return (bit_cas
 MINIFLOAT_HOST_DEVICE inline bool src_is_nan(double x) noexcept {
   return (bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
 }
-MINIFLOAT_HOST_DEVICE inline bool src_is_inf(float x) noexcept { return (bit_cast<std::uint32_t>(x) & 0x7fffffffu) == 0x7f800000u; }
+MINIFLOAT_HOST_DEVICE inline bool src_is_inf(float x) noexcept { return f32_is_inf(x); }
 MINIFLOAT_HOST_DEVICE inline bool src_is_inf(double x) noexcept {
   return (bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
 }

@@ -51,12 +51,9 @@ struct AmaxPartialBody {
   float* partial = nullptr;
   MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t k) const noexcept {
     const std::uint64_t b = k * kAmaxChunk, e = b + kAmaxChunk < n ? b + kAmaxChunk : n;
-    float m = 0.0f;
-    for (std::uint64_t i = b; i < e; ++i) {
-      const float x = in[i];
-      if (!minifloat::detail::src_is_nan(x) && minifloat::detail::src_abs(x) > m) m = minifloat::detail::src_abs(x);
-    }
-    partial[k] = m;
+    TileStat<float> st;  // the tiles' statistic: NaN ignored by the amax
+    for (std::uint64_t i = b; i < e; ++i) st.add(in[i]);
+    partial[k] = st.amax;
   }
 };
 /// Number of partial maxima for n elements.
