@@ -11,6 +11,7 @@
 #include <cctype>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -556,7 +557,7 @@ int run(int argc, char** argv) {
   if (tables->parsed()) return run_tables(out_dir);
   if (names->parsed()) return run_names(names_kind);
   if (docs->parsed()) {
-    for (const auto& f : write_docs(docs_dir, all_listings())) fmt::print("minifloat: wrote {}/{}\n", docs_dir, f);
+    for (const auto& f : write_docs(docs_dir, all_listings())) fmt::print("minifloat: wrote {}\n", (std::filesystem::path(docs_dir) / f).string());
     return 0;
   }
   for (CLI::App* sub : app.get_subcommands()) {
