@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// big_nat.hpp (library-private): the one arbitrary-size natural number of the compiled library, for
+// exact decimal parsing (parse.cpp: long division of D·10^E into 64 bits and sticky) and exact decimal
+// printing (decimal.cpp: sig·2^n and sig·5^n printed in base 10). The core's fixed 256-bit detail::Wide
+// (core/arith.hpp) serves device-safe arithmetic and the T-FDPA model.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace minifloat::detail {
+
+/// Little-endian base-2^32 natural number: w[0] least significant, no high zero limbs after trim()
+/// (zero is the empty vector).
+struct BigNat {
+  std::vector<std::uint32_t> w;
+  /// v (64 bits).
+  static BigNat of(std::uint64_t v) {
+    BigNat r;
+    r.w = {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)};
+    r.trim();
+    return r;
+  }
+  void trim() {
+    while (!w.empty() && w.back() == 0) w.pop_back();
+  }
+  bool zero() const { return w.empty(); }
+  /// *this = *this·m + a.
+  void mul_add(std::uint32_t m, std::uint32_t a) {
+    std::uint64_t carry = a;
+    for (auto& x : w) {
+      const std::uint64_t t = std::uint64_t{x} * m + carry;
+      x = static_cast<std::uint32_t>(t);
+      carry = t >> 32;
+    }
+    if (carry) w.push_back(static_cast<std::uint32_t>(carry));
+  }
+  int bit_length() const {
+    if (w.empty()) return 0;
+    int b = 32 * static_cast<int>(w.size() - 1);
+    std::uint32_t top = w.back();
+    while (top) {
+      ++b;
+      top >>= 1;
+    }
+    return b;
+  }
+  /// *this <<= s (s ≥ 0).
+  void shl(int s) {
+    if (w.empty() || s == 0) return;
+    const int words = s / 32, bits = s % 32;
+    std::vector<std::uint32_t> r(w.size() + static_cast<std::size_t>(words) + 1, 0);
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      const std::uint64_t v = std::uint64_t{w[i]} << bits;
+      r[i + static_cast<std::size_t>(words)] |= static_cast<std::uint32_t>(v);
+      r[i + static_cast<std::size_t>(words) + 1] |= static_cast<std::uint32_t>(v >> 32);
+    }
+    w = std::move(r);
+    trim();
+  }
+  void shr1() {
+    for (std::size_t i = 0; i < w.size(); ++i)
+      w[i] = (w[i] >> 1) | (i + 1 < w.size() ? (w[i + 1] << 31) : 0u);
+    trim();
+  }
+  /// −1, 0 or 1 as a <, = or > b (both trimmed).
+  static int cmp(const BigNat& a, const BigNat& b) {
+    if (a.w.size() != b.w.size()) return a.w.size() < b.w.size() ? -1 : 1;
+    for (std::size_t i = a.w.size(); i-- > 0;)
+      if (a.w[i] != b.w[i]) return a.w[i] < b.w[i] ? -1 : 1;
+    return 0;
+  }
+  void sub(const BigNat& b) {  // *this -= b, requires *this >= b
+    std::int64_t borrow = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      std::int64_t t = std::int64_t{w[i]} - borrow - (i < b.w.size() ? std::int64_t{b.w[i]} : 0);
+      borrow = t < 0;
+      if (t < 0) t += std::int64_t{1} << 32;
+      w[i] = static_cast<std::uint32_t>(t);
+    }
+    trim();
+  }
+  /// *this *= 5^n (n ≥ 0).
+  void mul_pow5(long long n) {
+    for (; n >= 13; n -= 13) mul_add(1220703125u, 0);  // 5^13
+    std::uint32_t r = 1;
+    for (; n > 0; --n) r *= 5;
+    mul_add(r, 0);
+  }
+  /// The decimal digits, without leading zeros ("0" for zero).
+  std::string decimal() const {
+    std::vector<std::uint32_t> chunks;  // base 10^9, least significant first
+    std::vector<std::uint32_t> n = w;
+    while (!n.empty()) {
+      std::uint64_t rem = 0;
+      for (std::size_t i = n.size(); i-- > 0;) {
+        const std::uint64_t cur = (rem << 32) | n[i];
+        n[i] = static_cast<std::uint32_t>(cur / 1000000000u);
+        rem = cur % 1000000000u;
+      }
+      chunks.push_back(static_cast<std::uint32_t>(rem));
+      while (!n.empty() && n.back() == 0) n.pop_back();
+    }
+    if (chunks.empty()) return "0";
+    std::string s = std::to_string(chunks.back());
+    for (std::size_t i = chunks.size() - 1; i-- > 0;) {
+      const std::string part = std::to_string(chunks[i]);
+      s.append(9 - part.size(), '0');
+      s += part;
+    }
+    return s;
+  }
+};
+
+}  // namespace minifloat::detail
