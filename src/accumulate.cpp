@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "big_nat.hpp"
 #include "minifloat/error.hpp"
 
 namespace minifloat {
@@ -109,58 +110,6 @@ static_assert(presets_consistent(), "tensor-core presets: name, validation, vali
 constexpr NamePattern kDotPatterns[] = {
     {"blocked<N>", "hopper-fp8 inside, partial sums promoted to f32 every N lanes (DeepSeek-V3: blocked128)"},
     {"<preset>+blocked<N>", "a tensor-core preset inside, promoted to f32 every N lanes (hopper-fp8+blocked128)"},
-};
-
-/// Unsigned big integer (little-endian 64-bit limbs) for the exact dot product.
-struct BigUint {
-  std::vector<std::uint64_t> limb;
-  explicit BigUint(std::size_t n) : limb(n, 0) {}
-  /// += v << shift (v a 128-bit value in two limbs)
-  void add_shifted(std::uint64_t lo, std::uint64_t hi, std::size_t shift) {
-    const std::size_t li = shift / 64, bi = shift % 64;
-    std::uint64_t part[3] = {lo << bi, bi ? (hi << bi) | (lo >> (64 - bi)) : hi, bi ? hi >> (64 - bi) : 0};
-    std::uint64_t carry = 0;
-    for (std::size_t i = li; i < limb.size(); ++i) {
-      const std::uint64_t add = (i - li < 3 ? part[i - li] : 0);
-      const std::uint64_t s1 = limb[i] + add;
-      const std::uint64_t c1 = s1 < add ? 1 : 0;
-      const std::uint64_t s2 = s1 + carry;
-      const std::uint64_t c2 = s2 < carry ? 1 : 0;
-      limb[i] = s2;
-      carry = c1 + c2;
-      if (i - li >= 2 && carry == 0) break;
-    }
-  }
-  int compare(const BigUint& o) const {
-    for (std::size_t i = limb.size(); i-- > 0;)
-      if (limb[i] != o.limb[i]) return limb[i] < o.limb[i] ? -1 : 1;
-    return 0;
-  }
-  void subtract(const BigUint& o) {  // *this −= o, requires *this ≥ o
-    std::uint64_t borrow = 0;
-    for (std::size_t i = 0; i < limb.size(); ++i) {
-      const std::uint64_t d = limb[i] - o.limb[i];
-      const std::uint64_t b1 = limb[i] < o.limb[i] ? 1 : 0;
-      limb[i] = d - borrow;
-      borrow = b1 + (d < borrow ? 1 : 0);
-    }
-  }
-  std::size_t bit_width() const {
-    for (std::size_t i = limb.size(); i-- > 0;)
-      if (limb[i] != 0) return 64 * i + static_cast<std::size_t>(detail::bit_width(limb[i]));
-    return 0;
-  }
-  bool bit(std::size_t i) const { return ((limb[i / 64] >> (i % 64)) & 1) != 0; }
-  /// The 64 bits [from, from + 64) and whether any bit below `from` is set.
-  std::uint64_t window(std::size_t from, bool& sticky) const {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < 64; ++i)
-      if (from + i < limb.size() * 64 && bit(from + i)) v |= std::uint64_t{1} << i;
-    sticky = false;
-    for (std::size_t i = 0; i < from / 64 && !sticky; ++i) sticky = limb[i] != 0;
-    if (!sticky && from % 64 != 0) sticky = detail::low_bits(limb[from / 64], static_cast<int>(from % 64)) != 0;
-    return v;
-  }
 };
 
 struct Term {
@@ -307,19 +256,15 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
   if (pinf || ninf) return round_pack(out, detail::special(Class::inf, ninf), spec);
   if (terms.empty()) return round_pack(out, detail::special(Class::zero, all_neg_zero), spec);
 
-  int lo = terms[0].exp, hi = terms[0].exp;
-  for (const Term& t : terms) {
-    lo = std::min(lo, t.exp);
-    hi = std::max(hi, t.exp + 128);
-  }
-  const std::size_t width = static_cast<std::size_t>(hi - lo) + 64;  // + carry room for 2^64 terms
-  BigUint pos(width / 64 + 2), neg(width / 64 + 2);
+  int lo = terms[0].exp;
+  for (const Term& t : terms) lo = std::min(lo, t.exp);
+  detail::BigNat pos, neg;  // the positive and the negative terms, in units of 2^lo
   for (const Term& t : terms) (t.neg ? neg : pos).add_shifted(t.lo, t.hi, static_cast<std::size_t>(t.exp - lo));
-  const int cmp = pos.compare(neg);
+  const int cmp = detail::BigNat::cmp(pos, neg);
   if (cmp == 0) return round_pack(out, detail::special(Class::zero, spec.rounding == Rounding::rtn), spec);
-  BigUint& big = cmp > 0 ? pos : neg;
-  big.subtract(cmp > 0 ? neg : pos);
-  const std::size_t n = big.bit_width();
+  detail::BigNat& big = cmp > 0 ? pos : neg;
+  big.sub(cmp > 0 ? neg : pos);
+  const auto n = static_cast<std::size_t>(big.bit_length());
   const std::size_t from = n > 64 ? n - 64 : 0;
   bool sticky = false;
   x.cls = Class::normal;

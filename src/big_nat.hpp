@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // big_nat.hpp (library-private): the one arbitrary-size natural number of the compiled library, for
-// exact decimal parsing (parse.cpp: long division of D·10^E into 64 bits and sticky) and exact decimal
-// printing (decimal.cpp: sig·2^n and sig·5^n printed in base 10). The core's fixed 256-bit detail::Wide
-// (core/arith.hpp) serves device-safe arithmetic and the T-FDPA model.
+// exact decimal parsing (parse.cpp: long division of D·10^E into 64 bits and sticky), exact decimal
+// printing (decimal.cpp: sig·2^n and sig·5^n printed in base 10) and the exact dot product's two
+// accumulators (accumulate.cpp dot_exact: 128-bit products added at their exponents, a width that
+// depends on the formats, up to 2^17 bits). The core's fixed 256-bit detail::Wide (core/arith.hpp)
+// serves device-safe arithmetic and the T-FDPA model.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -81,6 +83,39 @@ struct BigNat {
       w[i] = static_cast<std::uint32_t>(t);
     }
     trim();
+  }
+  /// *this += (hi·2^64 + lo)·2^shift.
+  void add_shifted(std::uint64_t lo, std::uint64_t hi, std::size_t shift) {
+    const std::size_t li = shift / 32;
+    const unsigned bi = shift % 32;
+    const std::uint32_t v[4] = {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(lo >> 32),
+                                static_cast<std::uint32_t>(hi), static_cast<std::uint32_t>(hi >> 32)};
+    std::uint32_t part[5];
+    for (unsigned k = 0; k < 5; ++k)
+      part[k] = (k < 4 ? v[k] << bi : 0u) | (k > 0 && bi != 0 ? v[k - 1] >> (32 - bi) : 0u);
+    if (w.size() < li + 5) w.resize(li + 5, 0);
+    std::uint64_t carry = 0;
+    for (std::size_t i = li; i < w.size(); ++i) {
+      const std::uint64_t t = std::uint64_t{w[i]} + (i - li < 5 ? part[i - li] : 0u) + carry;
+      w[i] = static_cast<std::uint32_t>(t);
+      carry = t >> 32;
+      if (i - li >= 4 && carry == 0) break;
+    }
+    if (carry != 0) w.push_back(static_cast<std::uint32_t>(carry));
+    trim();
+  }
+  /// Bit i (0 beyond the top).
+  bool bit(std::size_t i) const { return i / 32 < w.size() && ((w[i / 32] >> (i % 32)) & 1u) != 0; }
+  /// The 64 bits [from, from + 64) and whether any bit below `from` is set.
+  std::uint64_t window(std::size_t from, bool& sticky) const {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < 64; ++i)
+      if (bit(from + i)) v |= std::uint64_t{1} << i;
+    sticky = false;
+    for (std::size_t i = 0; i < from / 32 && i < w.size() && !sticky; ++i) sticky = w[i] != 0;
+    if (!sticky && from % 32 != 0 && from / 32 < w.size())
+      sticky = (w[from / 32] & ((std::uint32_t{1} << (from % 32)) - 1u)) != 0;
+    return v;
   }
   /// *this *= 5^n (n ≥ 0).
   void mul_pow5(long long n) {
