@@ -256,10 +256,18 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
   if (pinf || ninf) return round_pack(out, detail::special(Class::inf, ninf), spec);
   if (terms.empty()) return round_pack(out, detail::special(Class::zero, all_neg_zero), spec);
 
-  int lo = terms[0].exp;
-  for (const Term& t : terms) lo = std::min(lo, t.exp);
+  int lo = terms[0].exp, hi = terms[0].exp;
+  for (const Term& t : terms) {
+    lo = std::min(lo, t.exp);
+    hi = std::max(hi, t.exp + 128);
+  }
   detail::BigNat pos, neg;  // the positive and the negative terms, in units of 2^lo
+  const std::size_t limbs = static_cast<std::size_t>(hi - lo) / 32 + 8;  // + carry room for 2^64 terms
+  pos.w.reserve(limbs);
+  neg.w.reserve(limbs);
   for (const Term& t : terms) (t.neg ? neg : pos).add_shifted(t.lo, t.hi, static_cast<std::size_t>(t.exp - lo));
+  pos.trim();
+  neg.trim();
   const int cmp = detail::BigNat::cmp(pos, neg);
   if (cmp == 0) return round_pack(out, detail::special(Class::zero, spec.rounding == Rounding::rtn), spec);
   detail::BigNat& big = cmp > 0 ? pos : neg;

@@ -84,7 +84,7 @@ struct BigNat {
     }
     trim();
   }
-  /// *this += (hi·2^64 + lo)·2^shift.
+  /// *this += (hi·2^64 + lo)·2^shift. Leaves high zero limbs: trim() before cmp() or bit_length().
   void add_shifted(std::uint64_t lo, std::uint64_t hi, std::size_t shift) {
     const std::size_t li = shift / 32;
     const unsigned bi = shift % 32;
@@ -102,15 +102,16 @@ struct BigNat {
       if (i - li >= 4 && carry == 0) break;
     }
     if (carry != 0) w.push_back(static_cast<std::uint32_t>(carry));
-    trim();
   }
   /// Bit i (0 beyond the top).
   bool bit(std::size_t i) const { return i / 32 < w.size() && ((w[i / 32] >> (i % 32)) & 1u) != 0; }
   /// The 64 bits [from, from + 64) and whether any bit below `from` is set.
   std::uint64_t window(std::size_t from, bool& sticky) const {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < 64; ++i)
-      if (bit(from + i)) v |= std::uint64_t{1} << i;
+    auto limb = [&](std::size_t i) -> std::uint64_t { return i < w.size() ? w[i] : 0u; };
+    const std::size_t q = from / 32;
+    const unsigned r = from % 32;
+    const std::uint64_t v = r == 0 ? limb(q) | limb(q + 1) << 32
+                                   : limb(q) >> r | limb(q + 1) << (32 - r) | limb(q + 2) << (64 - r);
     sticky = false;
     for (std::size_t i = 0; i < from / 32 && i < w.size() && !sticky; ++i) sticky = w[i] != 0;
     if (!sticky && from % 32 != 0 && from / 32 < w.size())
