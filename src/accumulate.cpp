@@ -4,11 +4,13 @@
 #include "minifloat/accumulate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "big_nat.hpp"
 #include "minifloat/error.hpp"
 
 namespace minifloat {
@@ -16,116 +18,72 @@ namespace {
 
 constexpr std::uint64_t kF32One = 0x3f800000u;
 
-constexpr Format kFp8Operands[] = {formats::e4m3fn, formats::e5m2};
-constexpr Format kF16Operands[] = {formats::f16};
-constexpr Format kBf16Operands[] = {formats::bf16};
-constexpr Format kTf32Operands[] = {formats::tf32};
-constexpr Format kF8f6f4Operands[] = {formats::e4m3fn, formats::e5m2, formats::e2m3fn, formats::e3m2fn, formats::e2m1fn};
-constexpr Format kFp4Operands[] = {formats::e2m1fn};
+constexpr std::size_t kPresetCount = std::size(mma_models::all);
 
-constexpr NameEntry<TensorCorePreset> kPresets[] = {
-    {{&mma_models::volta_f16_unvalidated, kF16Operands}, "volta-f16-unvalidated",
-     "Volta sm_70 f16 mma/wmma, FP32 accumulate (published: V100TC.m)"},
-    {{&mma_models::volta_f16_f16_unvalidated, kF16Operands}, "volta-f16-f16-unvalidated",
-     "Volta sm_70 f16, FP16 accumulate (published: V100TC.m)"},
-    {{&mma_models::ampere_f16, kF16Operands}, "ampere-f16",
-     "Ampere sm_80 f16 mma, FP32 accumulate (validated: A100-fp16)"},
-    {{&mma_models::ampere_f16_f16, kF16Operands}, "ampere-f16-f16",
-     "Ampere sm_80 f16 mma, FP16 accumulate (validated: A100-fp16 d_fp16)"},
-    {{&mma_models::ampere_bf16, kBf16Operands}, "ampere-bf16",
-     "Ampere sm_80 bf16 mma, FP32 accumulate (validated: A100-bf16)"},
-    {{&mma_models::ampere_tf32, kTf32Operands}, "ampere-tf32",
-     "Ampere sm_80 tf32 mma, FP32 accumulate (validated: A100-tf32)"},
-    {{&mma_models::ada_f16_unvalidated, kF16Operands}, "ada-f16-unvalidated",
-     "Ada sm_89 f16 mma, FP32 accumulate (published: L40STC.m)"},
-    {{&mma_models::ada_bf16_unvalidated, kBf16Operands}, "ada-bf16-unvalidated",
-     "Ada sm_89 bf16 mma, FP32 accumulate (published: L40STC.m)"},
-    {{&mma_models::ada_tf32_unvalidated, kTf32Operands}, "ada-tf32-unvalidated",
-     "Ada sm_89 tf32 mma, FP32 accumulate (published: L40STC.m)"},
-    {{&mma_models::ada_fp8, kFp8Operands}, "ada-fp8",
-     "Ada sm_89 FP8 mma.sync, FP32 accumulate (validated: Ada-E4M3)"},
-    {{&mma_models::ada_fp8_f16, kFp8Operands}, "ada-fp8-f16",
-     "Ada sm_89 FP8 mma.sync, FP16 accumulate (validated: Ada-E4M3 d_fp16)"},
-    {{&mma_models::hopper_fp8, kFp8Operands}, "hopper-fp8",
-     "Hopper sm_90 FP8 wgmma/mma, FP32 accumulate (validated: H100-E4M3, C = +0)"},
-    {{&mma_models::hopper_fp8_f16_unvalidated, kFp8Operands}, "hopper-fp8-f16-unvalidated",
-     "Hopper sm_90 FP8, FP16 accumulate (published; H100 d_fp16 not matched)"},
-    {{&mma_models::hopper_f16_unvalidated, kF16Operands}, "hopper-f16-unvalidated",
-     "Hopper sm_90 f16 wgmma, FP32 accumulate (published)"},
-    {{&mma_models::hopper_f16_f16_unvalidated, kF16Operands}, "hopper-f16-f16-unvalidated",
-     "Hopper sm_90 f16 wgmma, FP16 accumulate (published)"},
-    {{&mma_models::hopper_bf16_unvalidated, kBf16Operands}, "hopper-bf16-unvalidated",
-     "Hopper sm_90 bf16 wgmma, FP32 accumulate (published)"},
-    {{&mma_models::hopper_tf32, kTf32Operands}, "hopper-tf32",
-     "Hopper sm_90 tf32 wgmma, FP32 accumulate (validated: H100-tf32)"},
-    {{&mma_models::blackwell_fp8, kFp8Operands}, "blackwell-fp8",
-     "Blackwell sm_100 FP8 mma.sync, FP32 accumulate (validated: B200-E4M3)"},
-    {{&mma_models::blackwell_tcgen05_fp8_unvalidated, kFp8Operands}, "blackwell-tcgen05-fp8-unvalidated",
-     "Blackwell sm_100 tcgen05 f8f6f4 FP8, unit scales (published: MMA-Sim)"},
-    {{&mma_models::blackwell_f16_unvalidated, kF16Operands}, "blackwell-f16-unvalidated",
-     "Blackwell sm_100 f16, FP32 accumulate (published: B200TC.m)"},
-    {{&mma_models::blackwell_bf16_unvalidated, kBf16Operands}, "blackwell-bf16-unvalidated",
-     "Blackwell sm_100 bf16, FP32 accumulate (published: B200TC.m)"},
-    {{&mma_models::blackwell_tf32, kTf32Operands}, "blackwell-tf32",
-     "Blackwell sm_100 tf32, FP32 accumulate (validated: B200-tf32)"},
-    {{&mma_models::blackwell_f16_f16_unvalidated, kF16Operands}, "blackwell-f16-f16-unvalidated",
-     "Blackwell sm_100 f16, FP16 accumulate (published: B200TC.m)"},
-    {{&mma_models::blackwell_fp8_f16_unvalidated, kFp8Operands}, "blackwell-fp8-f16-unvalidated",
-     "Blackwell sm_100 FP8 mma.sync, FP16 accumulate (B200 d_fp16 not matched)"},
-    {{&mma_models::blackwell_tcgen05_mxf8f6f4_unvalidated, kF8f6f4Operands}, "blackwell-tcgen05-mxf8f6f4-unvalidated",
-     "Blackwell sm_100a tcgen05 mxf8f6f4, UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)"},
-    {{&mma_models::blackwell_tcgen05_mxf4_unvalidated, kFp4Operands}, "blackwell-tcgen05-mxf4-unvalidated",
-     "Blackwell sm_100a tcgen05 mxf4 (e2m1), UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)"},
-    {{&mma_models::blackwell_tcgen05_nvf4_unvalidated, kFp4Operands}, "blackwell-tcgen05-nvf4-unvalidated",
-     "Blackwell sm_100a tcgen05 mxf4nvf4 (e2m1), UE4M3 scale per 16, FP32 accumulate (published: MMA-Sim)"},
+/// The "tensor-core" table: mma_models::all with each model's name, summary and operands.
+constexpr std::array<NameEntry<TensorCorePreset>, kPresetCount> kPresets = [] {
+  std::array<NameEntry<TensorCorePreset>, kPresetCount> t{};
+  for (std::size_t i = 0; i < kPresetCount; ++i) {
+    const TfdpaModel* m = mma_models::all[i];
+    t[i] = {{m, {m->operands.formats, static_cast<std::size_t>(m->operands.count)}}, m->name, m->summary};
+  }
+  return t;
+}();
+
+/// The summary of a preset as an "accumulation" name: "the <name> tensor-core model alone over all k",
+/// and for a block-scaled preset " (UE8M0 scales per 32)" or " (UE4M3 scales per 16)".
+struct PresetDotSummary {
+  char text[128]{};
+  std::size_t size = 0;
+  constexpr void append(std::string_view s) {
+    for (const char ch : s) text[size++] = ch;
+  }
 };
-constexpr NameEntry<AccumKind> kDotModels[] = {
+constexpr std::array<PresetDotSummary, kPresetCount> kPresetDotSummaries = [] {
+  std::array<PresetDotSummary, kPresetCount> t{};
+  for (std::size_t i = 0; i < kPresetCount; ++i) {
+    const TfdpaModel& m = *mma_models::all[i];
+    t[i].append("the ");
+    t[i].append(m.name);
+    t[i].append(" tensor-core model alone over all k");
+    if (m.scale.application != BlockScaleApplication::none) {
+      t[i].append(m.scale.format == formats::e8m0fnu ? " (UE8M0 scales per " : " (UE4M3 scales per ");
+      const int b = m.scale.block;  // two digits: presets_consistent()
+      const char digits[2] = {static_cast<char>('0' + b / 10), static_cast<char>('0' + b % 10)};
+      t[i].append(std::string_view(digits, 2));
+      t[i].append(")");
+    }
+  }
+  return t;
+}();
+
+constexpr NameEntry<AccumKind> kFixedDotModels[] = {
     {AccumKind::exact, "exact", "exact sum of the products and C, rounded once to f32"},
     {AccumKind::fp32, "fp32", "sequential FFMA chain in f32 (acc = fma(a_i, b_i, acc))"},
     {AccumKind::pairwise, "pairwise", "f32 products, pairwise (recursive halves) f32 sum, then + C"},
     {AccumKind::kahan, "kahan", "f32 products, Kahan compensated f32 sum starting from C"},
     {AccumKind::fp64_fma, "dmma-f64-unvalidated",
      "FP64 DMMA (Ampere/Hopper mma .f64): sequential IEEE f64 FMA chain from C, f64 result (published: MMA-Sim)"},
-    {AccumKind::tfdpa, "volta-f16-unvalidated", "the volta-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "volta-f16-f16-unvalidated", "the volta-f16-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ampere-f16", "the ampere-f16 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ampere-f16-f16", "the ampere-f16-f16 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ampere-bf16", "the ampere-bf16 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ampere-tf32", "the ampere-tf32 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ada-f16-unvalidated", "the ada-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ada-bf16-unvalidated", "the ada-bf16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ada-tf32-unvalidated", "the ada-tf32-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ada-fp8", "the ada-fp8 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "ada-fp8-f16", "the ada-fp8-f16 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "hopper-fp8", "the hopper-fp8 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "hopper-fp8-f16-unvalidated", "the hopper-fp8-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "hopper-f16-unvalidated", "the hopper-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "hopper-f16-f16-unvalidated", "the hopper-f16-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "hopper-bf16-unvalidated", "the hopper-bf16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "hopper-tf32", "the hopper-tf32 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-fp8", "the blackwell-fp8 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-tcgen05-fp8-unvalidated", "the blackwell-tcgen05-fp8-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-f16-unvalidated", "the blackwell-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-bf16-unvalidated", "the blackwell-bf16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-tf32", "the blackwell-tf32 tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-f16-f16-unvalidated", "the blackwell-f16-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-fp8-f16-unvalidated", "the blackwell-fp8-f16-unvalidated tensor-core model alone over all k"},
-    {AccumKind::tfdpa, "blackwell-tcgen05-mxf8f6f4-unvalidated",
-     "the blackwell-tcgen05-mxf8f6f4-unvalidated tensor-core model alone over all k (UE8M0 scales per 32)"},
-    {AccumKind::tfdpa, "blackwell-tcgen05-mxf4-unvalidated",
-     "the blackwell-tcgen05-mxf4-unvalidated tensor-core model alone over all k (UE8M0 scales per 32)"},
-    {AccumKind::tfdpa, "blackwell-tcgen05-nvf4-unvalidated",
-     "the blackwell-tcgen05-nvf4-unvalidated tensor-core model alone over all k (UE4M3 scales per 16)"},
 };
+/// The "accumulation" table: the fixed models, then every preset alone over all k (AccumKind::tfdpa).
+constexpr std::array<NameEntry<AccumKind>, std::size(kFixedDotModels) + kPresetCount> kDotModels = [] {
+  std::array<NameEntry<AccumKind>, std::size(kFixedDotModels) + kPresetCount> t{};
+  std::size_t n = 0;
+  for (const auto& e : kFixedDotModels) t[n++] = e;
+  for (std::size_t i = 0; i < kPresetCount; ++i)
+    t[n++] = {AccumKind::tfdpa, mma_models::all[i]->name,
+              std::string_view(kPresetDotSummaries[i].text, kPresetDotSummaries[i].size)};
+  return t;
+}();
 constexpr bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
-/// Every preset's table name is its model's name, and a name says "unvalidated" exactly when the
+/// Every preset has a summary and 1..5 operand formats, and a name says "unvalidated" exactly when the
 /// preset is not validated on measured vectors (issue 14: unvalidated presets are marked by name).
 constexpr bool presets_consistent() {
   for (const auto& p : kPresets) {
     const TfdpaModel& m = *p.value.model;
-    if (std::string_view(m.name) != p.name) return false;
+    if (std::string_view(m.summary).empty() || m.operands.count < 1 || m.operands.count > 5) return false;
     const bool validated = m.validation == TfdpaValidation::hardware_vectors;
     if (validated == ends_with(m.name, "-unvalidated")) return false;
     if (validated == std::string_view(m.validated_on).empty()) return false;
@@ -137,69 +95,21 @@ constexpr bool presets_consistent() {
         (sc.block <= 0 || m.group % sc.block != 0 || p.value.operands.empty()))
       return false;
     if (sc.application == BlockScaleApplication::product_exponent && sc.format.mantissa_bits != 0) return false;
+    // the "accumulation" summary names the scale format and block (two digits): kPresetDotSummaries
+    if (sc.application != BlockScaleApplication::none &&
+        ((sc.format != formats::e8m0fnu && sc.format != formats::ue4m3) || sc.block < 10 || sc.block > 99))
+      return false;
     if (sc.application == BlockScaleApplication::subblock_sum &&
         (sc.subblock <= 0 || sc.block % sc.subblock != 0 || m.frac_bits + 13 >= 62))
       return false;
   }
   return true;
 }
-static_assert(presets_consistent(), "tensor-core preset names, validation and validated_on disagree");
+static_assert(presets_consistent(), "tensor-core presets: name, validation, validated_on, operands or scales disagree");
 
 constexpr NamePattern kDotPatterns[] = {
     {"blocked<N>", "hopper-fp8 inside, partial sums promoted to f32 every N lanes (DeepSeek-V3: blocked128)"},
     {"<preset>+blocked<N>", "a tensor-core preset inside, promoted to f32 every N lanes (hopper-fp8+blocked128)"},
-};
-
-/// Unsigned big integer (little-endian 64-bit limbs) for the exact dot product.
-struct BigUint {
-  std::vector<std::uint64_t> limb;
-  explicit BigUint(std::size_t n) : limb(n, 0) {}
-  /// += v << shift (v a 128-bit value in two limbs)
-  void add_shifted(std::uint64_t lo, std::uint64_t hi, std::size_t shift) {
-    const std::size_t li = shift / 64, bi = shift % 64;
-    std::uint64_t part[3] = {lo << bi, bi ? (hi << bi) | (lo >> (64 - bi)) : hi, bi ? hi >> (64 - bi) : 0};
-    std::uint64_t carry = 0;
-    for (std::size_t i = li; i < limb.size(); ++i) {
-      const std::uint64_t add = (i - li < 3 ? part[i - li] : 0);
-      const std::uint64_t s1 = limb[i] + add;
-      const std::uint64_t c1 = s1 < add ? 1 : 0;
-      const std::uint64_t s2 = s1 + carry;
-      const std::uint64_t c2 = s2 < carry ? 1 : 0;
-      limb[i] = s2;
-      carry = c1 + c2;
-      if (i - li >= 2 && carry == 0) break;
-    }
-  }
-  int compare(const BigUint& o) const {
-    for (std::size_t i = limb.size(); i-- > 0;)
-      if (limb[i] != o.limb[i]) return limb[i] < o.limb[i] ? -1 : 1;
-    return 0;
-  }
-  void subtract(const BigUint& o) {  // *this −= o, requires *this ≥ o
-    std::uint64_t borrow = 0;
-    for (std::size_t i = 0; i < limb.size(); ++i) {
-      const std::uint64_t d = limb[i] - o.limb[i];
-      const std::uint64_t b1 = limb[i] < o.limb[i] ? 1 : 0;
-      limb[i] = d - borrow;
-      borrow = b1 + (d < borrow ? 1 : 0);
-    }
-  }
-  std::size_t bit_width() const {
-    for (std::size_t i = limb.size(); i-- > 0;)
-      if (limb[i] != 0) return 64 * i + static_cast<std::size_t>(detail::bit_width(limb[i]));
-    return 0;
-  }
-  bool bit(std::size_t i) const { return ((limb[i / 64] >> (i % 64)) & 1) != 0; }
-  /// The 64 bits [from, from + 64) and whether any bit below `from` is set.
-  std::uint64_t window(std::size_t from, bool& sticky) const {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < 64; ++i)
-      if (from + i < limb.size() * 64 && bit(from + i)) v |= std::uint64_t{1} << i;
-    sticky = false;
-    for (std::size_t i = 0; i < from / 64 && !sticky; ++i) sticky = limb[i] != 0;
-    if (!sticky && from % 64 != 0) sticky = detail::low_bits(limb[from / 64], static_cast<int>(from % 64)) != 0;
-    return v;
-  }
 };
 
 struct Term {
@@ -351,14 +261,18 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
     lo = std::min(lo, t.exp);
     hi = std::max(hi, t.exp + 128);
   }
-  const std::size_t width = static_cast<std::size_t>(hi - lo) + 64;  // + carry room for 2^64 terms
-  BigUint pos(width / 64 + 2), neg(width / 64 + 2);
+  detail::BigNat pos, neg;  // the positive and the negative terms, in units of 2^lo
+  const std::size_t limbs = static_cast<std::size_t>(hi - lo) / 32 + 8;  // + carry room for 2^64 terms
+  pos.w.reserve(limbs);
+  neg.w.reserve(limbs);
   for (const Term& t : terms) (t.neg ? neg : pos).add_shifted(t.lo, t.hi, static_cast<std::size_t>(t.exp - lo));
-  const int cmp = pos.compare(neg);
+  pos.trim();
+  neg.trim();
+  const int cmp = detail::BigNat::cmp(pos, neg);
   if (cmp == 0) return round_pack(out, detail::special(Class::zero, spec.rounding == Rounding::rtn), spec);
-  BigUint& big = cmp > 0 ? pos : neg;
-  big.subtract(cmp > 0 ? neg : pos);
-  const std::size_t n = big.bit_width();
+  detail::BigNat& big = cmp > 0 ? pos : neg;
+  big.sub(cmp > 0 ? neg : pos);
+  const auto n = static_cast<std::size_t>(big.bit_length());
   const std::size_t from = n > 64 ? n - 64 : 0;
   bool sticky = false;
   x.cls = Class::normal;

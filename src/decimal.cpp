@@ -1,60 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// decimal.cpp: exact decimal and hex-float printing of sig·2^exp with a small base-10^9 bignum.
+// decimal.cpp: exact decimal and hex-float printing of sig·2^exp (decimals through detail::BigNat).
 #include "minifloat/decimal.hpp"
 
-#include <vector>
-
+#include "big_nat.hpp"
 #include "minifloat/core/bits.hpp"
 
 namespace minifloat {
 namespace {
-
-/// Little-endian base-10^9 natural number: just multiply-by-small and print.
-class BigDec {
- public:
-  explicit BigDec(std::uint64_t v) {
-    do {
-      limbs_.push_back(static_cast<std::uint32_t>(v % kBase));
-      v /= kBase;
-    } while (v != 0);
-  }
-  /// *this *= m, m < 2^32 (limb·m + carry < 10^9·2^32 + 2^32 fits in 64 bits).
-  void mul(std::uint32_t m) {
-    std::uint64_t carry = 0;
-    for (auto& l : limbs_) {
-      const std::uint64_t t = std::uint64_t{l} * m + carry;
-      l = static_cast<std::uint32_t>(t % kBase);
-      carry = t / kBase;
-    }
-    while (carry != 0) {
-      limbs_.push_back(static_cast<std::uint32_t>(carry % kBase));
-      carry /= kBase;
-    }
-  }
-  void mul_pow2(long long n) {
-    for (; n >= 31; n -= 31) mul(std::uint32_t{1} << 31);
-    if (n > 0) mul(std::uint32_t{1} << n);
-  }
-  void mul_pow5(long long n) {
-    for (; n >= 13; n -= 13) mul(1220703125u);  // 5^13
-    std::uint32_t r = 1;
-    for (; n > 0; --n) r *= 5;
-    mul(r);
-  }
-  std::string str() const {
-    std::string s = std::to_string(limbs_.back());
-    for (std::size_t i = limbs_.size() - 1; i-- > 0;) {
-      const std::string part = std::to_string(limbs_[i]);
-      s.append(9 - part.size(), '0');
-      s += part;
-    }
-    return s;
-  }
-
- private:
-  static constexpr std::uint64_t kBase = 1000000000;
-  std::vector<std::uint32_t> limbs_;
-};
 
 [[noreturn]] void not_exact() {
   throw Error("internal: a sticky (inexact) value has no exact decimal form");
@@ -73,16 +25,16 @@ std::string to_decimal(const Unpacked& v) {
     sig >>= 1;
     ++exp;
   }
-  BigDec d(sig);
+  detail::BigNat d = detail::BigNat::of(sig);
   std::string s;
   if (exp >= 0) {
-    d.mul_pow2(exp);
-    s = d.str();
+    d.shl(static_cast<int>(exp));
+    s = d.decimal();
   } else {
     // sig·2^−n = sig·5^n / 10^n; sig odd, so the last digit of sig·5^n is 5: shortest form.
     const long long n = -exp;
     d.mul_pow5(n);
-    s = d.str();
+    s = d.decimal();
     if (static_cast<long long>(s.size()) <= n) s.insert(0, static_cast<std::size_t>(n + 1) - s.size(), '0');
     s.insert(s.size() - static_cast<std::size_t>(n), 1, '.');
   }

@@ -14,6 +14,20 @@
 #include "minifloat/registry.hpp"
 
 namespace minifloat {
+
+namespace {
+constexpr NameEntry<MmaCRule> kCRules[] = {
+    {MmaCRule::file, "file", "C is the c_ file's value (mma-check --model's default)"},
+    {MmaCRule::zero, "zero", "C = +0: vectors measured with a zero accumulator (the H100 FP8 set of mma-vectors)"},
+    {MmaCRule::automatic, "auto",
+     "per set, whichever of file and zero reproduces more rows (mma-check --all's default)"},
+};
+}  // namespace
+
+const NameTable<MmaCRule>& name_table(MmaCRule) {
+  static constexpr NameTable<MmaCRule> t{"c-rule", "C rule", kCRules};
+  return t;
+}
 namespace {
 
 namespace fs = std::filesystem;

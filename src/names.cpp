@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "minifloat/accumulate.hpp"
+#include "minifloat/mma_vectors.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
@@ -36,6 +37,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(MxQuirks{})));
   v.push_back(listing(dot_model_table()));
   v.push_back(listing(tensor_core_table()));
+  v.push_back(listing(name_table(MmaCRule{})));
   v.push_back(listing(name_table(TableStyle{})));
   v.push_back(listing(name_table(TablePart{})));
   v.push_back(listing(name_table(CatalogueStyle{})));

@@ -9,72 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "big_nat.hpp"
 #include "excerpt.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat {
 namespace {
 
-/// Little-endian base-2^32 natural number, just enough for exact decimal conversion.
-struct BigNat {
-  std::vector<std::uint32_t> w;
-  void trim() {
-    while (!w.empty() && w.back() == 0) w.pop_back();
-  }
-  bool zero() const { return w.empty(); }
-  void mul_add(std::uint32_t m, std::uint32_t a) {
-    std::uint64_t carry = a;
-    for (auto& x : w) {
-      const std::uint64_t t = std::uint64_t{x} * m + carry;
-      x = static_cast<std::uint32_t>(t);
-      carry = t >> 32;
-    }
-    if (carry) w.push_back(static_cast<std::uint32_t>(carry));
-  }
-  int bit_length() const {
-    if (w.empty()) return 0;
-    int b = 32 * static_cast<int>(w.size() - 1);
-    std::uint32_t top = w.back();
-    while (top) {
-      ++b;
-      top >>= 1;
-    }
-    return b;
-  }
-  void shl(int s) {
-    if (w.empty() || s == 0) return;
-    const int words = s / 32, bits = s % 32;
-    std::vector<std::uint32_t> r(w.size() + static_cast<std::size_t>(words) + 1, 0);
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      const std::uint64_t v = std::uint64_t{w[i]} << bits;
-      r[i + static_cast<std::size_t>(words)] |= static_cast<std::uint32_t>(v);
-      r[i + static_cast<std::size_t>(words) + 1] |= static_cast<std::uint32_t>(v >> 32);
-    }
-    w = std::move(r);
-    trim();
-  }
-  void shr1() {
-    for (std::size_t i = 0; i < w.size(); ++i)
-      w[i] = (w[i] >> 1) | (i + 1 < w.size() ? (w[i + 1] << 31) : 0u);
-    trim();
-  }
-  static int cmp(const BigNat& a, const BigNat& b) {
-    if (a.w.size() != b.w.size()) return a.w.size() < b.w.size() ? -1 : 1;
-    for (std::size_t i = a.w.size(); i-- > 0;)
-      if (a.w[i] != b.w[i]) return a.w[i] < b.w[i] ? -1 : 1;
-    return 0;
-  }
-  void sub(const BigNat& b) {  // *this -= b, requires *this >= b
-    std::int64_t borrow = 0;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      std::int64_t t = std::int64_t{w[i]} - borrow - (i < b.w.size() ? std::int64_t{b.w[i]} : 0);
-      borrow = t < 0;
-      if (t < 0) t += std::int64_t{1} << 32;
-      w[i] = static_cast<std::uint32_t>(t);
-    }
-    trim();
-  }
-};
+using detail::BigNat;
+
 
 BigNat pow10(int n) {
   BigNat r;

@@ -58,13 +58,14 @@ struct DotModel {
 Format result_format(const DotModel& m);
 
 /// A tensor-core preset as the registry names it: the model and the operand formats its MMA
-/// instruction multiplies (FP8 presets: e4m3fn and e5m2; *-f16: f16; *-bf16: bf16; *-tf32: tf32).
+/// instruction multiplies (FP8 presets: e4m3fn and e5m2; *-f16: f16; *-bf16: bf16; *-tf32: tf32),
+/// a view of the model's `operands`.
 struct TensorCorePreset {
   const TfdpaModel* model;
   std::span<const Format> operands;
 };
-/// "tensor-core" (registry.hpp NameTable): every mma_models:: preset (core/tfdpa.hpp), Volta to
-/// Blackwell; a name ends in "-unvalidated" unless the preset reproduces a measured set bit for bit.
+/// "tensor-core" (registry.hpp NameTable): every preset of mma_models::all (core/tfdpa.hpp, where each
+/// model carries its name, summary and operands), Volta to Blackwell; a name ends in "-unvalidated" unless the preset reproduces a measured set bit for bit.
 const NameTable<TensorCorePreset>& tensor_core_table();
 /// "accumulation": the fixed names exact, fp32, pairwise, kahan and the tensor-core presets
 /// (alone over all k), with the patterns blocked<N> (hopper-fp8 inside, promoted to FP32 every N

@@ -12,6 +12,7 @@
 
 #include "error.hpp"
 #include "core/format.hpp"
+#include "registry.hpp"
 
 namespace minifloat {
 
@@ -44,6 +45,16 @@ struct MmaVectorTexts {
 /// that is not 32 binary digits, no rows, or files with different row counts (naming the file
 /// that ends early and its last line).
 MmaVectors parse_mma_vectors(const MmaVectorTexts& texts, Format element);
+
+/// Where the accumulator C of a vector set comes from when a model is checked against it
+/// (`minifloat mma-check --c`).
+enum class MmaCRule : std::uint8_t {
+  file,       ///< the c_ file's value
+  zero,       ///< +0: vectors measured with a zero accumulator (the H100 FP8 folder of the shared mma-vectors)
+  automatic,  ///< decided per set from the data: whichever of file and zero reproduces more rows
+};
+/// "c-rule" (registry.hpp NameTable): file, zero, auto.
+const NameTable<MmaCRule>& name_table(MmaCRule);
 
 /// Which measured destination file a set's d comes from.
 enum class MmaDestination : std::uint8_t {

@@ -73,17 +73,12 @@ void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts) {
 
 namespace {
 
-enum class CRule : std::uint8_t { file, zero, automatic };
-
-CRule parse_c_rule(const MmaCheckOptions& opts, CRule dflt) {
-  if (opts.c_zero && !opts.c_rule.empty() && opts.c_rule != "zero")
+MmaCRule parse_c_rule(const MmaCheckOptions& opts, MmaCRule dflt) {
+  if (opts.c_rule.empty()) return opts.c_zero ? MmaCRule::zero : dflt;
+  const MmaCRule rule = parse_option<MmaCRule>("--c", opts.c_rule);
+  if (opts.c_zero && rule != MmaCRule::zero)
     throw Error("--c-zero contradicts --c " + quote_input(opts.c_rule) + "; pass one of them");
-  if (opts.c_zero) return CRule::zero;
-  if (opts.c_rule.empty()) return dflt;
-  if (opts.c_rule == "file") return CRule::file;
-  if (opts.c_rule == "zero") return CRule::zero;
-  if (opts.c_rule == "auto") return CRule::automatic;
-  throw Error("--c " + quote_input(opts.c_rule) + " is not a C rule; accepted: file, zero, auto");
+  return rule;
 }
 
 bool multiplies(const TensorCorePreset& p, Format f) {
@@ -124,7 +119,7 @@ bool validated_on(const TfdpaModel& m, const std::string& name) {
 
 int run_mma_all(const MmaCheckOptions& opts) {
   namespace fs = std::filesystem;
-  const CRule rule = parse_c_rule(opts, CRule::automatic);
+  const MmaCRule rule = parse_c_rule(opts, MmaCRule::automatic);
   const fs::path root = opts.all;
   if (!fs::is_directory(root)) throw IoError("mma-check --all: '" + root.string() + "' is not a folder");
   std::vector<fs::path> dirs;
@@ -151,7 +146,7 @@ int run_mma_all(const MmaCheckOptions& opts) {
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   // counts[p][s] with the set's C rule; best per rule decides auto
   std::vector<std::vector<std::size_t>> counts(presets.size(), std::vector<std::size_t>(sets.size(), kNone));
-  std::vector<bool> c_zero(sets.size(), rule == CRule::zero);
+  std::vector<bool> c_zero(sets.size(), rule == MmaCRule::zero);
   std::vector<std::string> c_note(sets.size());
   for (std::size_t s = 0; s < sets.size(); ++s) {
     const VectorSet& set = sets[s];
@@ -160,16 +155,16 @@ int run_mma_all(const MmaCheckOptions& opts) {
     for (std::size_t p = 0; p < presets.size(); ++p) {
       const TfdpaModel& m = *presets[p].value.model;
       if (!multiplies(presets[p].value, set.v.element) || !(m.dest == dest_of(set.destination))) continue;
-      if (rule != CRule::zero) best_file = std::max(best_file, with_file[p] = count_matches(m, set.v, false));
-      if (rule != CRule::file) best_zero = std::max(best_zero, with_zero[p] = count_matches(m, set.v, true));
+      if (rule != MmaCRule::zero) best_file = std::max(best_file, with_file[p] = count_matches(m, set.v, false));
+      if (rule != MmaCRule::file) best_zero = std::max(best_zero, with_zero[p] = count_matches(m, set.v, true));
     }
     const std::size_t rows = set.v.d.size();
-    if (rule == CRule::automatic) {
+    if (rule == MmaCRule::automatic) {
       c_zero[s] = best_zero > best_file;
       c_note[s] = fmt::format("{} (auto: best {}/{} with the file's C, {}/{} with +0)", c_zero[s] ? "+0" : "file",
                               best_file, rows, best_zero, rows);
     } else {
-      c_note[s] = rule == CRule::zero ? "+0 (--c zero)" : "file (--c file)";
+      c_note[s] = rule == MmaCRule::zero ? "+0 (--c zero)" : "file (--c file)";
     }
     for (std::size_t p = 0; p < presets.size(); ++p) counts[p][s] = c_zero[s] ? with_zero[p] : with_file[p];
   }
@@ -263,9 +258,9 @@ int run_mma_check(const MmaCheckOptions& opts) {
   if (opts.model.empty()) throw Error("mma-check needs --model PRESET --dir DIR, or --all DIR");
   const TensorCorePreset& preset = parse_option("--model", tensor_core_table(), opts.model).value;
   const TfdpaModel& model = *preset.model;
-  const CRule rule = parse_c_rule(opts, CRule::file);
-  if (rule == CRule::automatic) throw Error("--c auto is for --all; with --model pass --c file or --c zero");
-  const bool c_zero = rule == CRule::zero;
+  const MmaCRule rule = parse_c_rule(opts, MmaCRule::file);
+  if (rule == MmaCRule::automatic) throw Error("--c auto is for --all; with --model pass --c file or --c zero");
+  const bool c_zero = rule == MmaCRule::zero;
   const auto show = static_cast<std::size_t>(parse_int_option("--show", opts.show, {0, 1000000}));
   if (!opts.format.empty())
     require_operand_format(preset.operands, opts.model, with_option("--format", [&] { return parse_format(opts.format); }),

@@ -33,6 +33,102 @@ float parse_f32_option(std::string_view option, const std::string& text) {
   return detail::bit_cast<float>(static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
 }
 
+/// The metadata of a .safetensors --out-codes file: the scheme, rule, element, block and how the scales
+/// are encoded (and, for nvfp4, the FP32 tensor decode scale).
+std::map<std::string, std::string> safetensors_metadata(const QuantizedTensor& r, const Scheme& scheme,
+                                                        const QuantOptions& q) {
+  const bool scales_u8 = !r.scale_codes.empty();
+  std::map<std::string, std::string> meta{
+      {"scheme", r.scheme},
+      {"scheme_spec", scheme_spec(scheme)},
+      {"scale_rule", std::string(scale_rule_name(r.rule))},
+      {"element", r.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(r.element.format)},
+      {"block", std::to_string(r.block_rows) + "x" + std::to_string(r.block_cols)},
+      {"blocks_along", r.axis == BlockAxis::first ? "first axis" : "last axis"},
+      // NVFP4's block scale is UE4M3 (7 bits, bit 7 of the byte zero); torchao's NVFP4 (--mx-quirks) stores a
+      // float8_e4m3fn scale, whose NaN block scale 0x7f/0xff UE4M3 cannot decode.
+      {"scale_encoding", r.rule == ScaleRule::nvfp4 ? (q.mx_quirks != MxQuirks::none ? "e4m3fn" : "ue4m3")
+                         : scales_u8              ? "e8m0fnu"
+                                                  : "f32 decode scale"},
+      {"producer", "minifloat quantize"}};
+  if (q.mx_quirks != MxQuirks::none) meta["mx_quirks"] = std::string(name(q.mx_quirks));
+  if (scheme.rule == ScaleRule::nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
+  return meta;
+}
+
+/// The command's one line on stdout: counts of elements, scales, saturated and flushed elements, and
+/// for nvfp4 the tensor decode scale with its bits.
+void print_summary(const QuantizedTensor& r, std::size_t elements, bool nvfp4) {
+  fmt::print("{} rule {}: {} elements, {} scales ({}x{} tiles of {}x{}), saturated {}, flushed to zero {}", r.scheme,
+             scale_rule_name(r.rule), elements, r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols,
+             r.block_rows, r.block_cols, r.saturated, r.flushed);
+  if (nvfp4) {
+    std::uint32_t b;
+    std::memcpy(&b, &r.tensor_decode_scale, 4);
+    fmt::print(", tensor decode scale {:.9g} (0x{:08x})", r.tensor_decode_scale, b);
+  }
+  fmt::print("\n");
+}
+
+/// What --out-codes is: a .safetensors file (codes, then the scales, and the metadata), an .npy of codes,
+/// or an .npy of packed codes (--packed).
+enum class CodesFile : std::uint8_t { safetensors, npy, packed_npy };
+
+/// --out-codes, written piece by piece in file order.
+class CodesOut {
+ public:
+  /// `cols`: the last axis (packing is along it); r, scheme and q give a .safetensors file its metadata.
+  CodesOut(OutputSet& out, OutputId id, CodesFile file, const std::vector<std::size_t>& shape, std::size_t cols,
+           const QuantizedTensor& r, const Scheme& scheme, const QuantOptions& q)
+      : file_(file), ebits_(element_bits(scheme.element)) {
+    const bool scales_u8 = !r.scale_codes.empty();
+    if (file == CodesFile::safetensors) {
+      st_ = std::make_unique<SafetensorsWriter>(
+          out, id,
+          std::vector<SafetensorSpec>{{"codes", "|u1", shape}, {"scales", scales_u8 ? "|u1" : "<f4", r.scale_shape}},
+          safetensors_metadata(r, scheme, q));
+    } else if (file == CodesFile::packed_npy) {
+      const std::size_t row_bytes = ebits_ == 4 ? (cols + 1) / 2 : (cols * 6 + 7) / 8;
+      std::vector<std::size_t> packed = shape;
+      if (packed.empty()) packed.push_back(row_bytes);
+      else packed.back() = row_bytes;
+      npy_ = std::make_unique<NpyWriter>(out, id, "|u1", packed);
+    } else {
+      npy_ = std::make_unique<NpyWriter>(out, id, "|u1", shape);
+    }
+  }
+  /// The codes of piece `p`.
+  void append(const QuantPiece& p, std::span<const std::uint8_t> codes) {
+    if (st_) {
+      st_->append(std::as_bytes(codes));
+    } else if (file_ == CodesFile::packed_npy) {
+      // each row (or aligned part of a row: a multiple of 8 codes) on its own
+      for (std::size_t rr = 0; rr < p.rows; ++rr) {
+        const std::span<const std::uint8_t> row(codes.data() + rr * p.cols, p.cols);
+        const std::vector<std::uint8_t> b = ebits_ == 4 ? pack_fp4(row) : pack_fp6(row, Fp6Packing::dense);
+        npy_->append(std::as_bytes(std::span<const std::uint8_t>(b)));
+      }
+    } else {
+      npy_->append(std::as_bytes(codes));
+    }
+  }
+  /// After the last piece: a .safetensors file takes the scales (`scale_bytes`) too.
+  void finish(std::span<const std::byte> scale_bytes) {
+    if (st_) {
+      st_->append(scale_bytes);
+      st_->finish();
+    } else {
+      npy_->finish();
+    }
+  }
+
+ private:
+  CodesFile file_;
+  int ebits_;
+  std::unique_ptr<NpyWriter> npy_;
+  std::unique_ptr<SafetensorsWriter> st_;
+};
+
 }  // namespace
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
@@ -203,37 +299,9 @@ int run_quantize(const QuantizeOptions& o) {
   bq.end_first_pass();  // the tensor scale is known from here on (the .safetensors metadata holds it)
 
   const bool scales_u8 = !r.scale_codes.empty();
-  std::unique_ptr<NpyWriter> w_codes, w_deq;
-  std::unique_ptr<SafetensorsWriter> w_st;
-  const std::size_t cols = plan.file_cols;  // the last axis (packing is along it)
-  const std::size_t row_bytes = ebits == 4 ? (cols + 1) / 2 : (cols * 6 + 7) / 8;
-  if (st_out) {
-    std::map<std::string, std::string> meta{
-        {"scheme", r.scheme},
-        {"scheme_spec", scheme_spec(scheme)},
-        {"scale_rule", std::string(scale_rule_name(r.rule))},
-        {"element", r.element.kind == ElementKind::int8 ? std::string("mxint8") : format_name(r.element.format)},
-        {"block", std::to_string(r.block_rows) + "x" + std::to_string(r.block_cols)},
-        {"blocks_along", r.axis == BlockAxis::first ? "first axis" : "last axis"},
-        // NVFP4's block scale is UE4M3 (7 bits, bit 7 of the byte zero); torchao's NVFP4 (--mx-quirks) stores a
-        // float8_e4m3fn scale, whose NaN block scale 0x7f/0xff UE4M3 cannot decode.
-        {"scale_encoding", r.rule == ScaleRule::nvfp4 ? (q.mx_quirks != MxQuirks::none ? "e4m3fn" : "ue4m3")
-                           : scales_u8              ? "e8m0fnu"
-                                                    : "f32 decode scale"},
-        {"producer", "minifloat quantize"}};
-    if (q.mx_quirks != MxQuirks::none) meta["mx_quirks"] = std::string(name(q.mx_quirks));
-    if (nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
-    w_st = std::make_unique<SafetensorsWriter>(
-        out, id_codes,
-        std::vector<SafetensorSpec>{{"codes", "|u1", in.shape}, {"scales", scales_u8 ? "|u1" : "<f4", r.scale_shape}}, meta);
-  } else if (o.packed) {
-    std::vector<std::size_t> shape = in.shape;
-    if (shape.empty()) shape.push_back(row_bytes);
-    else shape.back() = row_bytes;
-    w_codes = std::make_unique<NpyWriter>(out, id_codes, "|u1", shape);
-  } else {
-    w_codes = std::make_unique<NpyWriter>(out, id_codes, "|u1", in.shape);
-  }
+  const CodesFile codes_file = st_out ? CodesFile::safetensors : o.packed ? CodesFile::packed_npy : CodesFile::npy;
+  CodesOut w_codes(out, id_codes, codes_file, in.shape, plan.file_cols, r, scheme, q);
+  std::unique_ptr<NpyWriter> w_deq;
   // The dequantized values in the source's precision: an f64 source gets <f8 (its values, e.g. 448·2^124,
   // may not fit float32, which would turn them into inf silently).
   if (id_deq) w_deq = std::make_unique<NpyWriter>(out, *id_deq, f64 ? "<f8" : "<f4", in.shape);
@@ -247,17 +315,7 @@ int run_quantize(const QuantizeOptions& o) {
     codes.resize(p.size());
     if (f64) bq.quantize(p, std::span<const double>(xd), codes, threads);
     else bq.quantize(p, std::span<const float>(xf), codes, threads);
-    if (w_st) {
-      w_st->append(std::as_bytes(std::span<const std::uint8_t>(codes)));
-    } else if (o.packed) {  // each row (or aligned part of a row: a multiple of 8 codes) on its own
-      for (std::size_t rr = 0; rr < p.rows; ++rr) {
-        const std::span<const std::uint8_t> row(codes.data() + rr * p.cols, p.cols);
-        const std::vector<std::uint8_t> b = ebits == 4 ? pack_fp4(row) : pack_fp6(row, Fp6Packing::dense);
-        w_codes->append(std::as_bytes(std::span<const std::uint8_t>(b)));
-      }
-    } else {
-      w_codes->append(std::as_bytes(std::span<const std::uint8_t>(codes)));
-    }
+    w_codes.append(p, codes);
     if (w_deq) {
       const ScaleFtz ftz = o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no;
       if (f64) {
@@ -273,12 +331,7 @@ int run_quantize(const QuantizeOptions& o) {
   }
   const std::span<const std::byte> scale_bytes =
       scales_u8 ? std::as_bytes(std::span<const std::uint8_t>(r.scale_codes)) : std::as_bytes(std::span<const float>(r.scales));
-  if (w_st) {
-    w_st->append(scale_bytes);
-    w_st->finish();
-  } else {
-    w_codes->finish();
-  }
+  w_codes.finish(scale_bytes);
   if (w_deq) w_deq->finish();
   if (id_scales) {
     NpyWriter w(out, *id_scales, scales_u8 ? "|u1" : "<f4", r.scale_shape);
@@ -288,15 +341,7 @@ int run_quantize(const QuantizeOptions& o) {
   if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));
   out.commit();
 
-  fmt::print("{} rule {}: {} elements, {} scales ({}x{} tiles of {}x{}), saturated {}, flushed to zero {}", r.scheme,
-             scale_rule_name(r.rule), in.element_count(), r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols,
-             r.block_rows, r.block_cols, r.saturated, r.flushed);
-  if (nvfp4) {
-    std::uint32_t b;
-    std::memcpy(&b, &r.tensor_decode_scale, 4);
-    fmt::print(", tensor decode scale {:.9g} (0x{:08x})", r.tensor_decode_scale, b);
-  }
-  fmt::print("\n");
+  print_summary(r, in.element_count(), nvfp4);
   return 0;
 }
 

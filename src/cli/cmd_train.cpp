@@ -57,7 +57,7 @@ void add_train_command(CLI::App& app, TrainOptions& o) {
 
 int run_train(const TrainOptions& o) {
   train::StudyConfig cfg;
-  cfg.model = std::string(parse_option("--model", name_table(train::TrainModel{}), o.model).name);
+  cfg.model = parse_option<train::TrainModel>("--model", o.model);
   cfg.recipes = with_option("--recipes", [&] { return train::parse_recipes(o.recipes); });
   cfg.seeds = static_cast<int>(parse_int_option("--seeds", o.seeds, kSeeds));
   cfg.steps = static_cast<int>(parse_int_option("--steps", o.steps, kSteps));
@@ -68,7 +68,7 @@ int run_train(const TrainOptions& o) {
   cfg.progress = !o.no_progress;
   cfg.gemm = o.gemm;
   if (o.gates && train::applicable_gates(cfg).empty())
-    throw Error("--gates: no acceptance criterion of training-sim.md §4.7 applies to --model " + cfg.model +
+    throw Error("--gates: no acceptance criterion of training-sim.md §4.7 applies to --model " + std::string(name(cfg.model)) +
                 " with --recipes " + quote_input(o.recipes) +
                 " (each compares a recipe with its FP32 baseline run alongside: fp32, or fp32-lr0.01 for the "
                 "weight-storage recipes; mlp-fashion has none); add the baseline and a recipe, or drop --gates");

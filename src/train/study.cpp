@@ -44,8 +44,8 @@ constexpr NameEntry<TrainModel> kModels[] = {
     {TrainModel::char_lm_large, "char-lm-large", "M3b (opt-in long run): 4-layer character transformer (d = 128), 2000 steps"},
 };
 
-std::unique_ptr<detail::Model> make_model(const std::string& name, std::uint64_t seed, const std::filesystem::path& data) {
-  switch (parse<TrainModel>(name)) {
+std::unique_ptr<detail::Model> make_model(TrainModel model, std::uint64_t seed, const std::filesystem::path& data) {
+  switch (model) {
     case TrainModel::mlp_digits: return detail::make_mlp_digits(seed, data);
     case TrainModel::char_lm: return detail::make_char_lm(seed, data);
     case TrainModel::mlp_fashion: return detail::make_mlp_fashion(seed, data);
@@ -256,7 +256,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   if (cfg.recipes.empty()) throw Error("no recipes given");
   if (cfg.seeds < 1) throw Error("--seeds must be at least 1");
   if (cfg.out.empty()) throw Error("--out: no output folder given");
-  make_model(cfg.model, 0, cfg.data);  // validates the model name and the data before forking
+  make_model(cfg.model, 0, cfg.data);  // validates the data before forking
   if (!cfg.gemm.empty()) parse_dot_model(cfg.gemm);  // and the accumulation model
   struct Job {
     std::size_t recipe;
@@ -270,7 +270,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   std::vector<OutputId> csv_out;
   create_output_folder(cfg.out, "--out");
   for (const Job& j : jobs) {
-    const std::filesystem::path folder = cfg.out / cfg.model / cfg.recipes[j.recipe].name;
+    const std::filesystem::path folder = cfg.out / name(cfg.model) / cfg.recipes[j.recipe].name;
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec) throw IoError("--out '" + cfg.out.string() + "': cannot create '" + folder.string() + "': " + ec.message());
@@ -322,7 +322,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   std::ostringstream csv, md;
   csv << "model,recipe,seeds,test_loss_mean,test_loss_std,gap_vs_fp32_pct,train_loss_mean,train_gap_vs_fp32_pct,"
          "test_accuracy_mean,grad_flush_mean,diverged,seconds_mean\n";
-  md << "# " << cfg.model << ": " << cfg.seeds << " seed(s)\n\n"
+  md << "# " << name(cfg.model) << ": " << cfg.seeds << " seed(s)\n\n"
      << "| recipe | test loss (mean ± sd) | gap vs FP32 | train loss | train gap | test acc | grad flush | diverged | s/run |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
   std::map<double, double> fp32_train;
@@ -360,7 +360,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
     const auto tbase = fp32_train.find(lr_of(cfg.recipes[r]));
     const double gap = base != fp32_loss.end() ? 100.0 * (a.mean / base->second - 1) : NAN;
     const double tgap = tbase != fp32_train.end() ? 100.0 * (t.mean / tbase->second - 1) : NAN;
-    csv << cfg.model << ',' << cfg.recipes[r].name << ',' << cfg.seeds << ',' << num(a.mean) << ',' << num(a.sd) << ','
+    csv << name(cfg.model) << ',' << cfg.recipes[r].name << ',' << cfg.seeds << ',' << num(a.mean) << ',' << num(a.sd) << ','
         << num(gap, 6) << ',' << num(t.mean) << ',' << num(tgap, 6) << ',' << num(ac.mean, 6) << ',' << num(f.mean, 6)
         << ',' << (div ? 1 : 0) << ',' << num(sc.mean, 4) << '\n';
     md << "| " << cfg.recipes[r].name << " | " << num(a.mean, 4) << " ± " << num(a.sd, 2) << " | "
@@ -373,7 +373,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
         "Train loss: mean over the last 10 % of steps. Grad flush: nonzero output-gradient entries that quantize to 0.\n";
   outputs.write(summary_csv, csv.str());
   outputs.write(summary_md, md.str());
-  outputs.write(loss_svg, svg_plot(cfg.model + " — train loss by recipe", curves));
+  outputs.write(loss_svg, svg_plot(std::string(name(cfg.model)) + " — train loss by recipe", curves));
   if (png) outputs.write(loss_png, render_png(outputs.temporary(loss_svg)));
   outputs.commit();
   return results;
@@ -435,7 +435,7 @@ std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSumma
     return train ? m[a].train / m[b].train : m[a].test / m[b].test;
   };
   auto add = [&](std::string id, bool pass, std::string detail) { g.push_back({std::move(id), pass, std::move(detail)}); };
-  if (cfg.model == "mlp-digits") {
+  if (cfg.model == TrainModel::mlp_digits) {
     if (has("fp32")) {
       const M& f = m["fp32"];
       add("4.7.2 fp32 baseline", f.acc >= 0.965 && f.test <= 0.13,
@@ -478,7 +478,7 @@ std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSumma
         add("4.7.6 bf16+SR weights recover", t <= 1.03, "test loss " + num(t, 4) + "x fp32 at lr 0.01 (<= 1.03)");
       }
     }
-  } else if ((cfg.model == "char-lm" || cfg.model == "char-lm-large") && has("fp32")) {
+  } else if ((cfg.model == TrainModel::char_lm || cfg.model == TrainModel::char_lm_large) && has("fp32")) {
     for (const char* r : {"fp8-delayed", "fp8-current", "deepseek-block", "infir2-ue8m0", "mxfp8"}) {
       if (!has(r)) continue;
       const double t = ratio(r, "fp32", false);

@@ -277,7 +277,7 @@ TEST(Outputs, TrainGatesWithoutACriterionIsAnErrorBeforeAnyWork) {
   EXPECT_FALSE(fs::exists(d / "runs"));
   // A criterion that applies is accepted (the gate list is computed from the model and recipes).
   train::StudyConfig c;
-  c.model = "char-lm";
+  c.model = train::TrainModel::char_lm;
   c.recipes = train::parse_recipes("fp32,fp8-current");
   EXPECT_EQ(train::applicable_gates(c), std::vector<std::string>{"4.7.9 fp8-current"});
 }
@@ -362,6 +362,15 @@ TEST(Outputs, IntegerOptionsNameTheirRange) {
   expect_bad(run({"mma-check", "--model", "hopper-fp8", "--dir", ".", "--show", "-1"}),
              "--show '-1' is out of range; accepted: 0..1000000");
   expect_bad(run({"train", "--steps", "-1", "--out", "x"}), "--steps '-1' is out of range; accepted: 0..1000000");
+}
+
+TEST(Outputs, MmaCheckCRuleIsANamedKind) {
+  // --c takes the names of the "c-rule" table (mma_vectors.hpp MmaCRule), in any case.
+  expect_bad(run({"mma-check", "--model", "hopper-fp8", "--dir", ".", "--c", "rounded"}),
+             "--c: unknown C rule 'rounded'; accepted: file, zero, auto");
+  expect_bad(run({"mma-check", "--model", "hopper-fp8", "--dir", ".", "--c", "FILE", "--c-zero"}),
+             "--c-zero contradicts --c FILE; pass one of them");
+  expect_bad(run({"mma-check", "--model", "hopper-fp8", "--dir", ".", "--c", "Auto"}), "--c auto is for --all");
 }
 
 }  // namespace

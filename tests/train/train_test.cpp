@@ -96,7 +96,7 @@ TEST(Train, SameSeedSameBytesAcrossThreadCounts) {
   std::filesystem::remove_all(base);
   std::filesystem::create_directory(base);  // --out creates only its last folder (file_io.hpp create_output_folder)
   StudyConfig c;
-  c.model = "mlp-digits";
+  c.model = TrainModel::mlp_digits;
   c.recipes = parse_recipes("nvfp4,fp8-delayed,bf16-sr-weights");  // SR on gradients and weights, amax history
   c.seeds = 2;
   c.steps = 25;
@@ -186,7 +186,7 @@ TEST(Train, AccumulationModelsPlugIntoTheGemms) {
     GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
   auto run = [](const std::string& gemm) {
     StudyConfig c;
-    c.model = "mlp-digits";
+    c.model = TrainModel::mlp_digits;
     c.recipes = parse_recipes("fp8-current");
     c.steps = 20;
     c.progress = false;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "minifloat/accumulate.hpp"
+#include "minifloat/mma_vectors.hpp"
 #include "minifloat/names.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
@@ -67,6 +68,7 @@ TEST(Names, EveryEnumTableRoundTrips) {
   check_enum_table<TablePart>();
   check_enum_table<CatalogueStyle>();
   check_enum_table<train::TrainModel>();
+  check_enum_table<MmaCRule>();
 }
 
 /// Tables whose values are records: every entry is found by its name, in any case.

@@ -86,9 +86,19 @@ enum class TfdpaValidation : std::uint8_t {
   hardware_vectors,  ///< bit-exact on every vector of the measured sets in `validated_on`
 };
 
-/// The parameters of a T-FDPA tensor-core model (all data; see `mma_models::` for presets).
+/// The operand formats a tensor-core instruction multiplies: `formats[0..count)` (at most 5; the
+/// a and b operands each take any of them).
+struct TfdpaOperands {
+  Format formats[5]{};
+  int count = 0;
+};
+
+/// The parameters of a T-FDPA tensor-core model (all data; see `mma_models::` for presets, and
+/// `mma_models::all` for the list the registry names).
 struct TfdpaModel {
   const char* name;           ///< preset name ("hopper-fp8", …); "-unvalidated" unless hardware_vectors
+  const char* summary = "";   ///< one line for the name listing: architecture, instruction, accumulator, trust
+  TfdpaOperands operands;     ///< the formats its instruction multiplies (FP8: e4m3fn, e5m2; *-f16: f16; …)
   int group;                  ///< L: lanes per normalisation group (1..64)
   int frac_bits;              ///< F: fraction bits kept relative to 2^E (1..52)
   AlignRounding align;        ///< rounding of the aligned terms
@@ -125,13 +135,27 @@ inline constexpr Format e8m13{.bits = 22, .exponent_bits = 8, .mantissa_bits = 1
 /// papers alone even in validated presets (said per preset).
 /// In CUDA device code copy a preset into a local first (`constexpr TfdpaModel m =
 /// mma_models::hopper_fp8;`): namespace-scope constexpr objects are host variables.
+
+/// The operand sets of the presets.
+namespace tfdpa_operands {
+inline constexpr TfdpaOperands fp8{{formats::e4m3fn, formats::e5m2}, 2};
+inline constexpr TfdpaOperands f16{{formats::f16}, 1};
+inline constexpr TfdpaOperands bf16{{formats::bf16}, 1};
+inline constexpr TfdpaOperands tf32{{formats::tf32}, 1};
+inline constexpr TfdpaOperands f8f6f4{
+    {formats::e4m3fn, formats::e5m2, formats::e2m3fn, formats::e3m2fn, formats::e2m1fn}, 5};
+inline constexpr TfdpaOperands fp4{{formats::e2m1fn}, 1};
+}  // namespace tfdpa_operands
+
 namespace mma_models {
 
 // ---- Volta (sm_70, V100): no public vectors here ----------------------------------------------
 /// Volta f16 mma (m8n8k4) / wmma, FP32 accumulate. V100TC.m: fma = 4, neab = 0 (F = 23), frmode 'rz';
 /// Fasi et al. PeerJ CS 7:e330 (2021): truncation, no guard bits.
 inline constexpr TfdpaModel volta_f16_unvalidated{
-    .name = "volta-f16-unvalidated", .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
+    .name = "volta-f16-unvalidated",
+    .summary = "Volta sm_70 f16 mma/wmma, FP32 accumulate (published: V100TC.m)",
+    .operands = tfdpa_operands::f16, .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -139,7 +163,9 @@ inline constexpr TfdpaModel volta_f16_unvalidated{
               "Fasi et al. PeerJ CS 7:e330"};
 /// Volta f16 with an FP16 destination: as volta-f16, output RNE to f16 (V100TC.m frmode 'rne').
 inline constexpr TfdpaModel volta_f16_f16_unvalidated{
-    .name = "volta-f16-f16-unvalidated", .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
+    .name = "volta-f16-f16-unvalidated",
+    .summary = "Volta sm_70 f16, FP16 accumulate (published: V100TC.m)",
+    .operands = tfdpa_operands::f16, .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -151,7 +177,9 @@ inline constexpr TfdpaModel volta_f16_f16_unvalidated{
 /// (F = 25: 169/200, F = 23 lower), RZ output (RNE: 151/200) and C inside the alignment; L ≥ 8 and
 /// zero_exponent from A100TC.m alone).
 inline constexpr TfdpaModel ampere_f16{
-    .name = "ampere-f16", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .name = "ampere-f16",
+    .summary = "Ampere sm_80 f16 mma, FP32 accumulate (validated: A100-fp16)",
+    .operands = tfdpa_operands::f16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-fp16",
@@ -161,7 +189,9 @@ inline constexpr TfdpaModel ampere_f16{
 /// as ampere-f16 with the group result rounded RNE to f16 (A100TC.m frmode 'rne'). Validated: the
 /// A100-fp16 d_*_fp16 file 5000/5000 (the file's C rounded to f16; with the unrounded C 262/299).
 inline constexpr TfdpaModel ampere_f16_f16{
-    .name = "ampere-f16-f16", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .name = "ampere-f16-f16",
+    .summary = "Ampere sm_80 f16 mma, FP16 accumulate (validated: A100-fp16 d_fp16)",
+    .operands = tfdpa_operands::f16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-fp16:fp16",
@@ -169,7 +199,9 @@ inline constexpr TfdpaModel ampere_f16_f16{
               "to f16 from the A100-fp16 d_fp16 vectors (5000/5000)"};
 /// Ampere bf16, FP32 accumulate: as ampere-f16. Validated: A100-bf16 5000/5000 (file's C).
 inline constexpr TfdpaModel ampere_bf16{
-    .name = "ampere-bf16", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .name = "ampere-bf16",
+    .summary = "Ampere sm_80 bf16 mma, FP32 accumulate (validated: A100-bf16)",
+    .operands = tfdpa_operands::bf16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-bf16",
@@ -178,7 +210,9 @@ inline constexpr TfdpaModel ampere_bf16{
 /// Ampere tf32 mma m16n8k8, FP32 accumulate: L = 4, F = 24 (A100TC.m tf32 fma = 4). Validated:
 /// A100-tf32 5000/5000 (K = 4: fixes F = 24 and RZ; L = 4 from A100TC.m).
 inline constexpr TfdpaModel ampere_tf32{
-    .name = "ampere-tf32", .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
+    .name = "ampere-tf32",
+    .summary = "Ampere sm_80 tf32 mma, FP32 accumulate (validated: A100-tf32)",
+    .operands = tfdpa_operands::tf32, .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-tf32",
@@ -188,21 +222,27 @@ inline constexpr TfdpaModel ampere_tf32{
 // ---- Ada (sm_89, L40S) -------------------------------------------------------------------------
 /// Ada f16 mma, FP32 accumulate: L40STC.m fma = 8, neab = 1 (F = 24), RZ. No f16 vectors here.
 inline constexpr TfdpaModel ada_f16_unvalidated{
-    .name = "ada-f16-unvalidated", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .name = "ada-f16-unvalidated",
+    .summary = "Ada sm_89 f16 mma, FP32 accumulate (published: L40STC.m)",
+    .operands = tfdpa_operands::f16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=8, neab=1, frmode=rz)"};
 /// Ada bf16, FP32 accumulate: as ada-f16 (L40STC.m).
 inline constexpr TfdpaModel ada_bf16_unvalidated{
-    .name = "ada-bf16-unvalidated", .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
+    .name = "ada-bf16-unvalidated",
+    .summary = "Ada sm_89 bf16 mma, FP32 accumulate (published: L40STC.m)",
+    .operands = tfdpa_operands::bf16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=8, neab=1, frmode=rz)"};
 /// Ada tf32, FP32 accumulate: L40STC.m tf32 fma = 4, F = 24.
 inline constexpr TfdpaModel ada_tf32_unvalidated{
-    .name = "ada-tf32-unvalidated", .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
+    .name = "ada-tf32-unvalidated",
+    .summary = "Ada sm_89 tf32 mma, FP32 accumulate (published: L40STC.m)",
+    .operands = tfdpa_operands::tf32, .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -211,7 +251,9 @@ inline constexpr TfdpaModel ada_tf32_unvalidated{
 /// 16 (lanes 0–15 with C first, then 16–31), i.e. L = 16. Validated: 5000/5000 on the Ada E4M3
 /// vectors with the file's C. zero_exponent −132 as MMA-Sim's Ada e5m2 case.
 inline constexpr TfdpaModel ada_fp8{
-    .name = "ada-fp8", .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
+    .name = "ada-fp8",
+    .summary = "Ada sm_89 FP8 mma.sync, FP32 accumulate (validated: Ada-E4M3)",
+    .operands = tfdpa_operands::fp8, .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
     .out = formats::e8m13, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -132, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "Ada-E4M3",
@@ -221,7 +263,9 @@ inline constexpr TfdpaModel ada_fp8{
 /// FP8 frmode 'rne'); C an f16 register. Validated: the Ada-E4M3 d_*_fp16 file 5000/5000 with the
 /// file's C rounded RNE to f16 (unrounded C: 127/199).
 inline constexpr TfdpaModel ada_fp8_f16{
-    .name = "ada-fp8-f16", .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
+    .name = "ada-fp8-f16",
+    .summary = "Ada sm_89 FP8 mma.sync, FP16 accumulate (validated: Ada-E4M3 d_fp16)",
+    .operands = tfdpa_operands::fp8, .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
     .zero_exponent = -132, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "Ada-E4M3:fp16",
@@ -238,7 +282,9 @@ inline constexpr TfdpaModel ada_fp8_f16{
 /// L = 32, F = 13, RZ aligned terms, RZ to e8m13. Validated: 5000/5000 on the H100 E4M3 vectors
 /// (with C = +0, see the README of mma-vectors). zero_exponent −126 as MMA-Sim fdpa.py (unprobed).
 inline constexpr TfdpaModel hopper_fp8{
-    .name = "hopper-fp8", .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
+    .name = "hopper-fp8",
+    .summary = "Hopper sm_90 FP8 wgmma/mma, FP32 accumulate (validated: H100-E4M3, C = +0)",
+    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
     .out = formats::e8m13, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "H100-E4M3",
@@ -249,7 +295,9 @@ inline constexpr TfdpaModel hopper_fp8{
 /// any variant tried (mma-check --all probes L 16/32 × F 10..30 × RZ/RNE × C file/+0: best 3128/5000;
 /// lane orders, L 4/8, C rounded to other formats, double rounding via FP32/e8m13: ≤ ~66 %).
 inline constexpr TfdpaModel hopper_fp8_f16_unvalidated{
-    .name = "hopper-fp8-f16-unvalidated", .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
+    .name = "hopper-fp8-f16-unvalidated",
+    .summary = "Hopper sm_90 FP8, FP16 accumulate (published; H100 d_fp16 not matched)",
+    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
     .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -258,7 +306,9 @@ inline constexpr TfdpaModel hopper_fp8_f16_unvalidated{
 /// Hopper f16 wgmma with FP32 accumulate: L = 16, F = 25, RZ to FP32, zero exponent −133.
 /// No f16 vectors here (its parameters also reproduce the H100 tf32 set, see hopper-tf32).
 inline constexpr TfdpaModel hopper_f16_unvalidated{
-    .name = "hopper-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "hopper-f16-unvalidated",
+    .summary = "Hopper sm_90 f16 wgmma, FP32 accumulate (published)",
+    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -266,14 +316,18 @@ inline constexpr TfdpaModel hopper_f16_unvalidated{
               "Mikaitis arXiv 2512.07004 H100TC.m (fma=16, neab=2, min_exp_limit=-133)"};
 /// Hopper bf16 wgmma with FP32 accumulate: same parameters as f16.
 inline constexpr TfdpaModel hopper_bf16_unvalidated{
-    .name = "hopper-bf16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "hopper-bf16-unvalidated",
+    .summary = "Hopper sm_90 bf16 wgmma, FP32 accumulate (published)",
+    .operands = tfdpa_operands::bf16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
     .source = "as hopper-f16 (MMA-Sim arXiv 2511.10909; Khattak & Mikaitis arXiv 2512.07004 H100TC.m)"};
 /// Hopper f16 with an FP16 destination: as hopper-f16, output RNE to f16 (H100TC.m frmode 'rne').
 inline constexpr TfdpaModel hopper_f16_f16_unvalidated{
-    .name = "hopper-f16-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "hopper-f16-f16-unvalidated",
+    .summary = "Hopper sm_90 f16 wgmma, FP16 accumulate (published)",
+    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -282,7 +336,9 @@ inline constexpr TfdpaModel hopper_f16_f16_unvalidated{
 /// F = 25, RZ. Validated: H100-tf32 5000/5000 with the file's C (K = 4: fixes F = 25 (F = 24 fails)
 /// and RZ; L = 8 from the papers).
 inline constexpr TfdpaModel hopper_tf32{
-    .name = "hopper-tf32", .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "hopper-tf32",
+    .summary = "Hopper sm_90 tf32 wgmma, FP32 accumulate (validated: H100-tf32)",
+    .operands = tfdpa_operands::tf32, .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "H100-tf32",
@@ -301,7 +357,9 @@ inline constexpr TfdpaModel hopper_tf32{
 ///   - C from the file (C = +0: 0/5000).
 /// zero_exponent from B200TC.m (min_exp_limit −133); not pinned.
 inline constexpr TfdpaModel blackwell_fp8{
-    .name = "blackwell-fp8", .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
+    .name = "blackwell-fp8",
+    .summary = "Blackwell sm_100 FP8 mma.sync, FP32 accumulate (validated: B200-E4M3)",
+    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "B200-E4M3",
@@ -311,21 +369,27 @@ inline constexpr TfdpaModel blackwell_fp8{
 /// (MMA-Sim TCGen05MMASim / MMA_ST_FDPA(25, RZ-FP32, 32, -133)). No tcgen05 vectors here; the
 /// B200-E4M3 (mma.sync) set gives it 3207/5000.
 inline constexpr TfdpaModel blackwell_tcgen05_fp8_unvalidated{
-    .name = "blackwell-tcgen05-fp8-unvalidated", .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "blackwell-tcgen05-fp8-unvalidated",
+    .summary = "Blackwell sm_100 tcgen05 f8f6f4 FP8, unit scales (published: MMA-Sim)",
+    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
     .source = "MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25, RZ-FP32, L=32, -133)"};
 /// Blackwell f16, FP32 accumulate: B200TC.m fma = 16, neab = 2 (F = 25), RZ.
 inline constexpr TfdpaModel blackwell_f16_unvalidated{
-    .name = "blackwell-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "blackwell-f16-unvalidated",
+    .summary = "Blackwell sm_100 f16, FP32 accumulate (published: B200TC.m)",
+    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz, min_exp_limit=-133)"};
 /// Blackwell bf16, FP32 accumulate: as blackwell-f16 (B200TC.m).
 inline constexpr TfdpaModel blackwell_bf16_unvalidated{
-    .name = "blackwell-bf16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "blackwell-bf16-unvalidated",
+    .summary = "Blackwell sm_100 bf16, FP32 accumulate (published: B200TC.m)",
+    .operands = tfdpa_operands::bf16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -333,7 +397,9 @@ inline constexpr TfdpaModel blackwell_bf16_unvalidated{
 /// Blackwell tf32, FP32 accumulate: L = 8 (B200TC.m tf32 fma = 8), F = 25, RZ. Validated: B200-tf32
 /// 5000/5000 with the file's C (K = 4: fixes F = 25 and RZ; L from B200TC.m).
 inline constexpr TfdpaModel blackwell_tf32{
-    .name = "blackwell-tf32", .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "blackwell-tf32",
+    .summary = "Blackwell sm_100 tf32, FP32 accumulate (validated: B200-tf32)",
+    .operands = tfdpa_operands::tf32, .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
     .validation = TfdpaValidation::hardware_vectors, .validated_on = "B200-tf32",
@@ -344,7 +410,9 @@ inline constexpr TfdpaModel blackwell_tf32{
 /// in and out: frmode 'rne', min_exp_limit −15; MMA-Sim output type "f16": RNE). No FP16-destination
 /// f16 vectors here.
 inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
-    .name = "blackwell-f16-f16-unvalidated", .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "blackwell-f16-f16-unvalidated",
+    .summary = "Blackwell sm_100 f16, FP16 accumulate (published: B200TC.m)",
+    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
     .zero_exponent = -15, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -355,7 +423,9 @@ inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
 /// model (it sets outformat = 'fp32' for FP8), and the B200-E4M3 d_*_fp16 file is NOT matched by
 /// this or any probe (mma-check --all), as on H100: so its name says unvalidated.
 inline constexpr TfdpaModel blackwell_fp8_f16_unvalidated{
-    .name = "blackwell-fp8-f16-unvalidated", .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
+    .name = "blackwell-fp8-f16-unvalidated",
+    .summary = "Blackwell sm_100 FP8 mma.sync, FP16 accumulate (B200 d_fp16 not matched)",
+    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
     .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
     .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
     .validation = TfdpaValidation::published, .validated_on = "",
@@ -371,7 +441,9 @@ inline constexpr TfdpaModel blackwell_fp8_f16_unvalidated{
 /// the scale exponents to a zero product's, which changes E only when every other term lies below
 /// −126: not pinned). Subnormal fp6/fp4 elements keep their format's emin (as FP8: not probed).
 inline constexpr TfdpaModel blackwell_tcgen05_mxf8f6f4_unvalidated{
-    .name = "blackwell-tcgen05-mxf8f6f4-unvalidated", .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
+    .name = "blackwell-tcgen05-mxf8f6f4-unvalidated",
+    .summary = "Blackwell sm_100a tcgen05 mxf8f6f4, UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
+    .operands = tfdpa_operands::f8f6f4, .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .scale = {.application = BlockScaleApplication::product_exponent, .format = formats::e8m0fnu, .block = 32},
     .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
@@ -383,7 +455,9 @@ inline constexpr TfdpaModel blackwell_tcgen05_mxf8f6f4_unvalidated{
 /// significands (1 for UE8M0), entering as one term of exponent e(s_a) + e(s_b) (subblock_sum);
 /// F = 35 relative to the max such exponent (and C's), RZ to FP32.
 inline constexpr TfdpaModel blackwell_tcgen05_mxf4_unvalidated{
-    .name = "blackwell-tcgen05-mxf4-unvalidated", .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
+    .name = "blackwell-tcgen05-mxf4-unvalidated",
+    .summary = "Blackwell sm_100a tcgen05 mxf4 (e2m1), UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
+    .operands = tfdpa_operands::fp4, .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .scale = {.application = BlockScaleApplication::subblock_sum, .format = formats::e8m0fnu, .block = 32,
               .subblock = 16},
@@ -396,7 +470,9 @@ inline constexpr TfdpaModel blackwell_tcgen05_mxf4_unvalidated{
 /// significands multiply the exact 16-lane sums, the term's exponent is e(s_a) + e(s_b) (a
 /// subnormal UE4M3 scale: emin −6 with its significand < 1; a zero scale makes a zero term).
 inline constexpr TfdpaModel blackwell_tcgen05_nvf4_unvalidated{
-    .name = "blackwell-tcgen05-nvf4-unvalidated", .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
+    .name = "blackwell-tcgen05-nvf4-unvalidated",
+    .summary = "Blackwell sm_100a tcgen05 mxf4nvf4 (e2m1), UE4M3 scale per 16, FP32 accumulate (published: MMA-Sim)",
+    .operands = tfdpa_operands::fp4, .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
     .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
     .scale = {.application = BlockScaleApplication::subblock_sum, .format = formats::ue4m3, .block = 16,
               .subblock = 16},
@@ -405,6 +481,37 @@ inline constexpr TfdpaModel blackwell_tcgen05_nvf4_unvalidated{
     .source = "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=64 (nv_fused_dot_add_with_block_scale with ue4m3 "
               "scales: |scale|, exact 16-lane sums, F=35, RZ-FP32); PTX ISA 9.7.16.10.7 (.kind::mxf4nvf4, "
               "scale_vec::4X, UE4M3 per 16)"};
+/// Every preset, in the order the registry lists them ("tensor-core" and "accumulation" tables,
+/// accumulate.hpp): the one list of presets. Host only (its elements are host variables).
+inline constexpr const TfdpaModel* all[] = {
+    &volta_f16_unvalidated,
+    &volta_f16_f16_unvalidated,
+    &ampere_f16,
+    &ampere_f16_f16,
+    &ampere_bf16,
+    &ampere_tf32,
+    &ada_f16_unvalidated,
+    &ada_bf16_unvalidated,
+    &ada_tf32_unvalidated,
+    &ada_fp8,
+    &ada_fp8_f16,
+    &hopper_fp8,
+    &hopper_fp8_f16_unvalidated,
+    &hopper_f16_unvalidated,
+    &hopper_f16_f16_unvalidated,
+    &hopper_bf16_unvalidated,
+    &hopper_tf32,
+    &blackwell_fp8,
+    &blackwell_tcgen05_fp8_unvalidated,
+    &blackwell_f16_unvalidated,
+    &blackwell_bf16_unvalidated,
+    &blackwell_tf32,
+    &blackwell_f16_f16_unvalidated,
+    &blackwell_fp8_f16_unvalidated,
+    &blackwell_tcgen05_mxf8f6f4_unvalidated,
+    &blackwell_tcgen05_mxf4_unvalidated,
+    &blackwell_tcgen05_nvf4_unvalidated,
+};
 }  // namespace mma_models
 
 namespace detail {
@@ -470,6 +577,197 @@ MINIFLOAT_HOST_DEVICE constexpr TfdpaScale tfdpa_scale(const TfdpaModel& m, cons
   }
   return r;
 }
+
+/// The lanes of one T-FDPA group as tfdpa_group takes them (its arguments, for its steps below).
+struct TfdpaLanes {
+  Format fa;
+  const std::uint64_t* a;
+  Format fb;
+  const std::uint64_t* b;
+  std::size_t n;
+  const std::uint64_t* sa;
+  const std::uint64_t* sb;
+};
+
+/// tfdpa_group step 1, the specials: true, with `r` set, when the result is the canonical NaN (a NaN
+/// input, scale or c; 0·Inf; Inf of both signs among the products and c) or ±Inf (any other Inf).
+MINIFLOAT_HOST_DEVICE constexpr bool tfdpa_special(const TfdpaModel& m, const TfdpaLanes& g, const Unpacked& uc,
+                                                   RoundResult& r) noexcept {
+  const bool scaled = m.scale.application != BlockScaleApplication::none;
+  const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
+  bool any_nan = false, pos_inf = false, neg_inf = false, invalid = false;
+  for (std::size_t i = 0; i < g.n; ++i) {
+    const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+    if (ua.cls == Class::nan || ub.cls == Class::nan) {
+      any_nan = true;
+    } else if (ua.cls == Class::inf || ub.cls == Class::inf) {
+      if (is_zero(ua) || is_zero(ub)) {
+        invalid = true;
+      } else if (ua.negative != ub.negative) {
+        neg_inf = true;
+      } else {
+        pos_inf = true;
+      }
+    }
+  }
+  if (scaled)
+    for (std::size_t k = 0; k * sblock < g.n; ++k)
+      if (tfdpa_scale(m, g.sa, k).nan || tfdpa_scale(m, g.sb, k).nan) any_nan = true;
+  if (uc.cls == Class::nan) any_nan = true;
+  if (uc.cls == Class::inf) (uc.negative ? neg_inf : pos_inf) = true;
+  if (pos_inf && neg_inf) invalid = true;
+  if (any_nan || invalid) {
+    r = {m.nan_code, invalid && !any_nan ? flag_invalid : flag_none};
+    return true;
+  }
+  if (pos_inf || neg_inf) {
+    r = {inf_code(m.dest, sign_of(neg_inf)), flag_none};
+    return true;
+  }
+  return false;
+}
+
+/// tfdpa_group step 2: the max nominal exponent E over all terms (zero terms count as zero_exponent):
+/// the L lane products (their scale exponents added under product_exponent), or under subblock_sum one
+/// term per subblock with exponent e(s_a) + e(s_b); and c.
+MINIFLOAT_HOST_DEVICE constexpr int tfdpa_max_exponent(const TfdpaModel& m, const TfdpaLanes& g,
+                                                       const Unpacked& uc) noexcept {
+  const BlockScaleApplication app = m.scale.application;
+  const bool scaled = app != BlockScaleApplication::none;
+  const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
+  int E = m.zero_exponent;
+  bool have = false;
+  auto consider = [&](int e) {
+    if (!have || e > E) E = e;
+    have = true;
+  };
+  if (g.n < static_cast<std::size_t>(m.group)) consider(m.zero_exponent);
+  if (app == BlockScaleApplication::subblock_sum) {
+    const auto sub = static_cast<std::size_t>(m.scale.subblock);
+    for (std::size_t j = 0; j * sub < g.n; ++j) {
+      const TfdpaScale s0 = tfdpa_scale(m, g.sa, j * sub / sblock), s1 = tfdpa_scale(m, g.sb, j * sub / sblock);
+      consider(s0.zero || s1.zero ? m.zero_exponent : s0.nominal + s1.nominal);
+    }
+  } else {
+    for (std::size_t i = 0; i < g.n; ++i) {
+      const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+      if (is_zero(ua) || is_zero(ub)) {
+        consider(m.zero_exponent);
+      } else {
+        int e = nominal_exponent(g.fa, ua) + nominal_exponent(g.fb, ub);
+        if (scaled) e += tfdpa_scale(m, g.sa, i / sblock).nominal + tfdpa_scale(m, g.sb, i / sblock).nominal;
+        consider(e);
+      }
+    }
+  }
+  consider(is_zero(uc) ? m.zero_exponent : nominal_exponent(m.dest, uc));
+  return E;
+}
+
+/// tfdpa_group step 3's exact sum: every term aligned to the quantum 2^q (q = E − F) by `align`, summed.
+struct TfdpaSum {
+  int q;
+  AlignRounding align;
+  std::int64_t S = 0;
+  bool all_negative_zero = false;  ///< every term so far is a negative zero (starts true for a full group)
+  bool exact = true;               ///< every term so far equals its aligned value
+  MINIFLOAT_HOST_DEVICE constexpr void add(bool neg, const Wide& sig, int exp) noexcept {
+    const std::int64_t t = align_term(neg, sig, exp, q, align);
+    // exactness: does t·Q equal the term?
+    if (!wide_is_zero(sig)) {
+      const int shift = exp - q;
+      if (shift < 0) {
+        bool lost = false;
+        (void)wide_shr(sig, -shift, lost);
+        if (lost) exact = false;
+      }
+    }
+    if (t != 0 || !neg) all_negative_zero = false;
+    S += t;
+  }
+};
+
+/// tfdpa_group step 3 under subblock_sum: one term per subblock, its exact sum Σ a_i·b_i times both scale
+/// significands. False when a subblock breaks the precondition (its products span more than 2^58).
+MINIFLOAT_HOST_DEVICE constexpr bool tfdpa_add_subblocks(const TfdpaModel& m, const TfdpaLanes& g,
+                                                         TfdpaSum& acc) noexcept {
+  const auto sblock = static_cast<std::size_t>(m.scale.block);
+  const auto sub = static_cast<std::size_t>(m.scale.subblock);
+  for (std::size_t j = 0; j * sub < g.n; ++j) {
+    const std::size_t lo = j * sub, hi = lo + sub < g.n ? lo + sub : g.n;
+    // the exact subblock sum Σ a_i·b_i as an integer times 2^emin_p (emin_p: the least product exponent)
+    int emin_p = 0, emax_p = 0;
+    bool any = false, all_neg_zero_sub = hi - lo == sub;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+      if (is_zero(ua) || is_zero(ub)) {
+        if (ua.negative == ub.negative) all_neg_zero_sub = false;
+        continue;
+      }
+      all_neg_zero_sub = false;
+      const int e = ua.exp + ub.exp, top = e + bit_width(ua.sig * ub.sig);
+      if (!any || e < emin_p) emin_p = e;
+      if (!any || top > emax_p) emax_p = top;
+      any = true;
+    }
+    if (any && emax_p - emin_p > 58) return false;  // precondition (documented)
+    std::int64_t sum = 0;
+    for (std::size_t i = lo; i < hi && any; ++i) {
+      const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+      if (is_zero(ua) || is_zero(ub)) continue;
+      const auto p = static_cast<std::int64_t>(ua.sig * ub.sig) << (ua.exp + ub.exp - emin_p);
+      sum += ua.negative != ub.negative ? -p : p;
+    }
+    const TfdpaScale s0 = tfdpa_scale(m, g.sa, lo / sblock), s1 = tfdpa_scale(m, g.sb, lo / sblock);
+    if (sum == 0 || s0.zero || s1.zero) {
+      acc.add(all_neg_zero_sub && sum == 0, Wide{}, 0);
+      continue;
+    }
+    const std::uint64_t mag = static_cast<std::uint64_t>(sum < 0 ? -sum : sum);
+    acc.add(sum < 0, mul64(mag, s0.sig * s1.sig), emin_p + s0.exp + s1.exp);
+  }
+  return true;
+}
+
+/// tfdpa_group step 3 otherwise: one term per lane product (product_exponent: plus the scales' exponents).
+MINIFLOAT_HOST_DEVICE constexpr void tfdpa_add_products(const TfdpaModel& m, const TfdpaLanes& g,
+                                                        TfdpaSum& acc) noexcept {
+  const bool scaled = m.scale.application != BlockScaleApplication::none;
+  const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
+  for (std::size_t i = 0; i < g.n; ++i) {
+    const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+    const bool neg = ua.negative != ub.negative;
+    if (is_zero(ua) || is_zero(ub)) {
+      acc.add(neg, Wide{}, 0);
+      continue;
+    }
+    // product_exponent: only the scales' exponents apply (power-of-two scales)
+    const int se = scaled ? tfdpa_scale(m, g.sa, i / sblock).nominal + tfdpa_scale(m, g.sb, i / sblock).nominal : 0;
+    acc.add(neg, mul64(ua.sig, ub.sig), ua.exp + ub.exp + se);
+  }
+}
+
+/// tfdpa_group step 4: normalise the sum and round it into `out`, then widen into `dest`.
+MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_round(const TfdpaModel& m, const TfdpaSum& acc) noexcept {
+  Unpacked sum;
+  if (acc.S == 0) {
+    sum.cls = Class::zero;
+    sum.negative = acc.all_negative_zero;
+  } else {
+    sum.cls = Class::normal;
+    sum.negative = acc.S < 0;
+    sum.sig = acc.S < 0 ? static_cast<std::uint64_t>(-acc.S) : static_cast<std::uint64_t>(acc.S);
+    sum.exp = acc.q;
+  }
+  RoundResult r = round_pack(m.out, sum, m.out_rounding);
+  if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf)
+    return {inf_code(m.dest, sign_of(sum.negative)), r.flags};
+  RoundResult d = round_pack(m.dest, unpack(m.out, r.code));  // exact: out embeds in dest
+  d.flags = r.flags;
+  if (!acc.exact) d.flags |= flag_inexact;
+  return d;
+}
+
 }  // namespace detail
 
 /// One T-FDPA group: d = round(Σ_{i<n} a_i·b_i·s_a(i)·s_b(i) + c) under model `m` (n ≤ m.group;
@@ -485,153 +783,24 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
                                                         Format fb, const std::uint64_t* b, std::size_t n,
                                                         std::uint64_t c, const std::uint64_t* sa = nullptr,
                                                         const std::uint64_t* sb = nullptr) noexcept {
-  const BlockScaleApplication app = m.scale.application;
-  const bool scaled = app != BlockScaleApplication::none;
-  const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
-  // 1. specials
-  bool any_nan = false, pos_inf = false, neg_inf = false, invalid = false;
+  const detail::TfdpaLanes g{fa, a, fb, b, n, sa, sb};
   const Unpacked uc = unpack(m.dest, c);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
-    if (ua.cls == Class::nan || ub.cls == Class::nan) {
-      any_nan = true;
-    } else if (ua.cls == Class::inf || ub.cls == Class::inf) {
-      if (detail::is_zero(ua) || detail::is_zero(ub)) {
-        invalid = true;
-      } else if (ua.negative != ub.negative) {
-        neg_inf = true;
-      } else {
-        pos_inf = true;
-      }
-    }
-  }
-  if (scaled)
-    for (std::size_t k = 0; k * sblock < n; ++k)
-      if (detail::tfdpa_scale(m, sa, k).nan || detail::tfdpa_scale(m, sb, k).nan) any_nan = true;
-  if (uc.cls == Class::nan) any_nan = true;
-  if (uc.cls == Class::inf) (uc.negative ? neg_inf : pos_inf) = true;
-  if (pos_inf && neg_inf) invalid = true;
-  if (any_nan || invalid) return {m.nan_code, invalid && !any_nan ? flag_invalid : flag_none};
-  if (pos_inf || neg_inf) return {inf_code(m.dest, detail::sign_of(neg_inf)), flag_none};
-
-  // 2. the max nominal exponent E over all terms (zero terms count as zero_exponent): the L lane
-  //    products (their scale exponents added under product_exponent), or under subblock_sum one
-  //    term per subblock with exponent e(s_a) + e(s_b); and c
-  int E = m.zero_exponent;
-  bool have = false;
-  auto consider = [&](int e) {
-    if (!have || e > E) E = e;
-    have = true;
-  };
-  if (n < static_cast<std::size_t>(m.group)) consider(m.zero_exponent);
-  if (app == BlockScaleApplication::subblock_sum) {
-    const auto sub = static_cast<std::size_t>(m.scale.subblock);
-    for (std::size_t j = 0; j * sub < n; ++j) {
-      const TfdpaScale s0 = detail::tfdpa_scale(m, sa, j * sub / sblock), s1 = detail::tfdpa_scale(m, sb, j * sub / sblock);
-      consider(s0.zero || s1.zero ? m.zero_exponent : s0.nominal + s1.nominal);
-    }
+  // 1. specials
+  RoundResult special{};
+  if (detail::tfdpa_special(m, g, uc, special)) return special;
+  // 2. the max nominal exponent E; 3. every term aligned to quantum 2^(E − F) and summed exactly (an
+  //    empty lane is +0, so only a full group can sum to −0)
+  detail::TfdpaSum acc{detail::tfdpa_max_exponent(m, g, uc) - m.frac_bits, m.align, 0,
+                       n == static_cast<std::size_t>(m.group)};
+  if (m.scale.application == BlockScaleApplication::subblock_sum) {
+    if (!detail::tfdpa_add_subblocks(m, g, acc)) return {m.nan_code, flag_invalid};
   } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
-      if (detail::is_zero(ua) || detail::is_zero(ub)) {
-        consider(m.zero_exponent);
-      } else {
-        int e = detail::nominal_exponent(fa, ua) + detail::nominal_exponent(fb, ub);
-        if (scaled) e += detail::tfdpa_scale(m, sa, i / sblock).nominal + detail::tfdpa_scale(m, sb, i / sblock).nominal;
-        consider(e);
-      }
-    }
+    detail::tfdpa_add_products(m, g, acc);
   }
-  consider(detail::is_zero(uc) ? m.zero_exponent : detail::nominal_exponent(m.dest, uc));
-
-  // 3. align every term to quantum 2^(E − F) and sum exactly
-  const int q = E - m.frac_bits;
-  std::int64_t S = 0;
-  bool all_negative_zero = n == static_cast<std::size_t>(m.group);  // an empty lane is +0
-  bool exact = true;
-  auto add_term = [&](bool neg, const detail::Wide& sig, int exp) {
-    const std::int64_t t = detail::align_term(neg, sig, exp, q, m.align);
-    // exactness: does t·Q equal the term?
-    if (!detail::wide_is_zero(sig)) {
-      const int shift = exp - q;
-      if (shift < 0) {
-        bool lost = false;
-        (void)detail::wide_shr(sig, -shift, lost);
-        if (lost) exact = false;
-      }
-    }
-    if (t != 0 || !neg) all_negative_zero = false;
-    S += t;
-  };
-  if (app == BlockScaleApplication::subblock_sum) {
-    const auto sub = static_cast<std::size_t>(m.scale.subblock);
-    for (std::size_t j = 0; j * sub < n; ++j) {
-      const std::size_t lo = j * sub, hi = lo + sub < n ? lo + sub : n;
-      // the exact subblock sum Σ a_i·b_i as an integer times 2^emin_p (emin_p: the least product exponent)
-      int emin_p = 0, emax_p = 0;
-      bool any = false, all_neg_zero_sub = hi - lo == sub;
-      for (std::size_t i = lo; i < hi; ++i) {
-        const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
-        if (detail::is_zero(ua) || detail::is_zero(ub)) {
-          if (ua.negative == ub.negative) all_neg_zero_sub = false;
-          continue;
-        }
-        all_neg_zero_sub = false;
-        const int e = ua.exp + ub.exp, top = e + detail::bit_width(ua.sig * ub.sig);
-        if (!any || e < emin_p) emin_p = e;
-        if (!any || top > emax_p) emax_p = top;
-        any = true;
-      }
-      if (any && emax_p - emin_p > 58) return {m.nan_code, flag_invalid};  // precondition (documented)
-      std::int64_t sum = 0;
-      for (std::size_t i = lo; i < hi && any; ++i) {
-        const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
-        if (detail::is_zero(ua) || detail::is_zero(ub)) continue;
-        const auto p = static_cast<std::int64_t>(ua.sig * ub.sig) << (ua.exp + ub.exp - emin_p);
-        sum += ua.negative != ub.negative ? -p : p;
-      }
-      const TfdpaScale s0 = detail::tfdpa_scale(m, sa, lo / sblock), s1 = detail::tfdpa_scale(m, sb, lo / sblock);
-      if (sum == 0 || s0.zero || s1.zero) {
-        add_term(all_neg_zero_sub && sum == 0, detail::Wide{}, 0);
-        continue;
-      }
-      const std::uint64_t mag = static_cast<std::uint64_t>(sum < 0 ? -sum : sum);
-      add_term(sum < 0, detail::mul64(mag, s0.sig * s1.sig), emin_p + s0.exp + s1.exp);
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
-      const bool neg = ua.negative != ub.negative;
-      if (detail::is_zero(ua) || detail::is_zero(ub)) {
-        add_term(neg, detail::Wide{}, 0);
-        continue;
-      }
-      // product_exponent: only the scales' exponents apply (power-of-two scales)
-      const int se = scaled ? detail::tfdpa_scale(m, sa, i / sblock).nominal + detail::tfdpa_scale(m, sb, i / sblock).nominal : 0;
-      add_term(neg, detail::mul64(ua.sig, ub.sig), ua.exp + ub.exp + se);
-    }
-  }
-  if (detail::is_zero(uc)) add_term(uc.negative, detail::Wide{}, 0);
-  else add_term(uc.negative, detail::wide(uc.sig), uc.exp);
-
+  if (detail::is_zero(uc)) acc.add(uc.negative, detail::Wide{}, 0);
+  else acc.add(uc.negative, detail::wide(uc.sig), uc.exp);
   // 4. normalise and round into `out`, then widen into `dest`
-  Unpacked sum;
-  if (S == 0) {
-    sum.cls = Class::zero;
-    sum.negative = all_negative_zero;
-  } else {
-    sum.cls = Class::normal;
-    sum.negative = S < 0;
-    sum.sig = S < 0 ? static_cast<std::uint64_t>(-S) : static_cast<std::uint64_t>(S);
-    sum.exp = q;
-  }
-  RoundResult r = round_pack(m.out, sum, m.out_rounding);
-  if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf)
-    return {inf_code(m.dest, detail::sign_of(sum.negative)), r.flags};
-  RoundResult d = round_pack(m.dest, unpack(m.out, r.code));  // exact: out embeds in dest
-  d.flags = r.flags;
-  if (!exact) d.flags |= flag_inexact;
-  return d;
+  return detail::tfdpa_round(m, acc);
 }
 
 /// A dot product of length k under model `m`: groups of m.group lanes chained through the

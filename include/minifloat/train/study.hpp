@@ -12,6 +12,11 @@
 
 namespace minifloat::train {
 
+/// The training models (StudyConfig::model; see StudyConfig for each).
+enum class TrainModel : std::uint8_t { mlp_digits, char_lm, mlp_fashion, char_lm_large };
+/// "train-model" (registry.hpp NameTable): mlp-digits char-lm mlp-fashion char-lm-large.
+const NameTable<TrainModel>& name_table(TrainModel);
+
 /// Models with hand-written forward and backward passes.
 ///  - `mlp-digits` (M1): MLP 64→128→10, ReLU, He init; scikit-learn digits (Debian python3-sklearn),
 ///    inputs /16, fixed shuffle 1437 train / 360 test; SGD momentum 0.9, lr 0.1, batch 128, 660 steps.
@@ -23,7 +28,7 @@ namespace minifloat::train {
 /// Every Linear layer runs fprop/dgrad/wgrad with operands quantized along that GEMM's contraction
 /// axis by the recipe; embeddings, LM head, LayerNorm, softmax and attention stay FP32.
 struct StudyConfig {
-  std::string model = "mlp-digits";
+  TrainModel model = TrainModel::mlp_digits;
   std::vector<Recipe> recipes;
   int seeds = 1;
   int steps = 0;       ///< 0: the model's default
@@ -76,10 +81,6 @@ std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSumma
 /// run; empty when none applies: `train --gates` refuses that instead of printing nothing).
 std::vector<std::string> applicable_gates(const StudyConfig& cfg);
 
-/// The training models (StudyConfig::model names one; see StudyConfig for each).
-enum class TrainModel : std::uint8_t { mlp_digits, char_lm, mlp_fashion, char_lm_large };
-/// "train-model" (registry.hpp NameTable): mlp-digits char-lm mlp-fashion char-lm-large.
-const NameTable<TrainModel>& name_table(TrainModel);
 /// The kinds the training layer names, for `minifloat names`: recipe (recipe_table()) and
 /// train-model.
 std::vector<NameListing> name_listings();

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: Apache-2.0
+# A Python line over 120 characters counts too:
+# ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc
