@@ -21,6 +21,7 @@
 
 #include "with_arg.hpp"
 #include "minifloat/pack.hpp"
+#include "minifloat/convert_array.hpp"
 #include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
@@ -63,14 +64,13 @@ Scheme scheme_arg(std::string_view scheme, const std::optional<std::string_view>
 }
 
 QuantOptions options_arg(std::string_view round, std::string_view overflow, std::string_view profile,
-                         std::string_view axis, std::string_view sr_variant, unsigned sr_nbits,
+                         std::string_view axis, std::string_view sr_variant, long long sr_nbits,
                          const std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>>& sr) {
   QuantOptions o;
   o.rounding.rounding = with_arg("round", [&] { return parse<Rounding>(round); });
   o.rounding.overflow = with_arg("overflow", [&] { return parse<Overflow>(overflow); });
   o.rounding.sr_variant = with_arg("sr['variant']", [&] { return parse<SrVariant>(sr_variant); });
-  if (sr_nbits < 1 || sr_nbits > 32)
-    throw Error("sr['bits']: " + std::to_string(sr_nbits) + " is out of range; accepted: 1..32");
+  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
   o.rounding.sr_bits = static_cast<std::uint8_t>(sr_nbits);
   o.profile = with_arg("profile", [&] { return parse_profile(profile); });
   o.axis = with_arg("axis", [&] { return parse<BlockAxis>(axis); });
@@ -88,7 +88,7 @@ QuantOptions options_arg(std::string_view round, std::string_view overflow, std:
 QuantizedTensor quantize_array(const InArray& x, const std::vector<std::size_t>& shape, std::string_view scheme,
                                std::optional<std::string_view> rule, std::string_view round,
                                std::string_view overflow, std::string_view profile, std::string_view axis,
-                               std::string_view sr_variant, unsigned sr_nbits,
+                               std::string_view sr_variant, long long sr_nbits,
                                std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr) {
   const Scheme s = scheme_arg(scheme, rule);
   const QuantOptions o = options_arg(round, overflow, profile, axis, sr_variant, sr_nbits, sr);

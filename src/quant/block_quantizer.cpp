@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "minifloat/convert_array.hpp"
 #include "minifloat/core/convert.hpp"
 #include "quant/internal.hpp"
 #include "quant/torchao_quirks.hpp"
@@ -87,8 +88,8 @@ QuantPiece QuantPlan::piece(std::size_t k) const noexcept {
 }
 
 std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOptions& opt) {
-  if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
-    return OptionIssue{"sr_bits", "is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32"};
+  if (opt.rounding.rounding == Rounding::sr && !sr_bits_problem(opt.rounding.sr_bits).empty())
+    return OptionIssue{"sr_bits", sr_bits_problem(opt.rounding.sr_bits)};
   const bool nvfp4_1x16_e2m1 = scheme.rule == ScaleRule::nvfp4 && scheme.element == elements::e2m1fn &&
                                scheme.block_rows == 1 && scheme.block_cols == 16;
   if (opt.mx_quirks == MxQuirks::torchao_0_18 && !nvfp4_1x16_e2m1 &&
