@@ -26,7 +26,6 @@ from __future__ import annotations
 import enum
 import math
 import numbers
-import os
 from fractions import Fraction
 from typing import Any
 
@@ -171,7 +170,7 @@ def _sr_args(sr: Any) -> tuple[str, int, tuple[int, int, int, int] | None]:
     stream = _int_in("sr['stream']", sr.get("stream", 0), 0, 2**32 - 1)
     step = _int_in("sr['step']", sr.get("step", 0), 0, 2**32 - 1)
     base = _int_in("sr['index_base']", sr.get("index_base", 0), 0, 2**64 - 1)
-    bits = _int_in("sr['bits']", sr.get("bits", 8), 1, 32)
+    bits = _sr_nbits(sr.get("bits", 8))
     variant = sr.get("variant", "exact")
     if not isinstance(variant, str):
         raise TypeError("sr['variant']: expected a name (exact, A, B, C, equal)")
@@ -187,10 +186,14 @@ def _int_in(arg: str, v: Any, lo: int, hi: int) -> int:
     return v
 
 
+def _sr_nbits(v: Any) -> int:
+    # An integer only: the library's one sr_bits check (sr_bits_problem) says what is accepted.
+    return _int_in("sr['bits']", v, -2**63, 2**63 - 1)
+
+
 def _threads(threads: Any) -> int:
-    if threads is None:  # all cores, as the C++ span API's default_threads()
-        return max(1, min(os.cpu_count() or 1, 4096))
-    return _int_in("threads", threads, 1, 4096)
+    # None and 0 are all cores (the library's default_threads(); one convention everywhere).
+    return 0 if threads is None else _int_in("threads", threads, 0, 4096)
 
 
 def _name(arg: str, v: Any) -> str:
@@ -232,8 +235,8 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     flags
         Also return the ORed ``Flags`` of every element: ``(codes, flags)``.
     threads
-        How many std::threads split the array (None = all cores, 1..4096), for every mode; the bytes
-        are identical for every thread count (the C++ span API's ``threads`` argument).
+        How many std::threads split the array (None or 0 = all cores, else 1..4096), for every mode; the
+        bytes are identical for every thread count (the C++ array door's ``threads``).
 
     Example: ``convert(np.float32([464, 500, -1e-7]), "e4m3fn", overflow="satfinite")`` ->
     ``array([126, 126, 128], dtype=uint8)`` (0x7e = 448 = max; 0x80 = -0).
@@ -256,28 +259,28 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     if implied is not None and implied != "bf16":
         if source is not None and _ext.canonical_format_name(source) != _ext.canonical_format_name(implied):
             raise ValueError(f"source: {source!r} disagrees with the array's dtype ({dt}, format {implied})")
-        source, kind = implied, "codes8"
+        source, kind = implied, _ext.ArrayType.codes
         flat = _flat(a).view(np.uint8) if a.dtype.itemsize == 1 else _flat(a).view(np.uint16)
     elif implied == "bf16":
-        kind, flat = "bf16", _flat(a).view(np.uint16)
+        kind, flat = _ext.ArrayType.bf16, _flat(a).view(np.uint16)
     elif dt == np.float32:
-        kind, flat = "f32", _flat(a)
+        kind, flat = _ext.ArrayType.f32, _flat(a)
     elif dt == np.float64:
-        kind, flat = "f64", _flat(a)
+        kind, flat = _ext.ArrayType.f64, _flat(a)
     elif dt == np.float16:
-        kind, flat = "f16", _flat(a).view(np.uint16)
+        kind, flat = _ext.ArrayType.f16, _flat(a).view(np.uint16)
     elif dt == np.uint8 or dt == np.uint16:
         if source is None:
             raise ValueError(f"source: {dt} arrays are codes and need source=FORMAT (e.g. source='e4m3fn'); "
                              "float values must come as float64/float32/float16/bfloat16")
-        kind, flat = ("codes8" if dt == np.uint8 else "codes16"), _flat(a)
+        kind, flat = _ext.ArrayType.codes, _flat(a)
     elif dt.kind in "iu":
         raise TypeError(f"x: integer arrays of {dt} are not accepted; accepted: uint8/uint16 codes with "
                         "source=FORMAT, or float arrays")
     else:
         raise TypeError(f"x: arrays of {dt} are not accepted; accepted: float64, float32, float16, bfloat16, "
                         "ml_dtypes floats, uint8/uint16 codes with source=")
-    if kind in ("f32", "f64", "f16", "bf16") and source is not None:
+    if kind != _ext.ArrayType.codes and source is not None:
         raise ValueError(f"source: only for integer code arrays; x is {dt}")
     variant, nbits, srt = _sr_args(sr)
     info_bits = _ext.format_info(_ext.canonical_format_name(fmt))["bits"]
@@ -546,7 +549,7 @@ def check(fn: Any, target: str, n: int = 2**20, *, source: str = "float32", roun
         if not isinstance(sr, dict) or any(k not in ("variant", "bits") for k in sr):
             raise ValueError("sr: check takes sr=dict(variant=..., bits=...) only (the harness makes the random words)")
         variant = _name("sr['variant']", sr.get("variant", "exact"))
-        nbits = _int_in("sr['bits']", sr.get("bits", 8), 1, 32)
+        nbits = _sr_nbits(sr.get("bits", 8))
     with_rbits = round == "sr"
 
     def kernel(inputs: np.ndarray, rbits: np.ndarray) -> np.ndarray:
