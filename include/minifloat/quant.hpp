@@ -18,6 +18,7 @@
 #include "core/format.hpp"
 #include "core/profile.hpp"
 #include "core/tile_step.hpp"
+#include "convert_array.hpp"
 #include "convert_span.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
@@ -148,6 +149,12 @@ struct QuantizedTensor {
 QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
                          const QuantOptions& opt = {}, unsigned threads = 0);
 QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt = {}, unsigned threads = 0);
+/// The same from any float array of the array door (convert_array.hpp): ArrayType::f32 and f64 as
+/// above; f16 and bf16 bits are widened exactly to binary32 piece by piece (BlockQuantizer::plan
+/// pieces of at most 2^20 elements, no whole-array copy), so the codes, scales and counts are those
+/// of quantize() on the widened binary32 array. ArrayType::codes throws Error.
+QuantizedTensor quantize(const ArrayIn& x, const std::vector<std::size_t>& shape, const Scheme& scheme,
                          const QuantOptions& opt = {}, unsigned threads = 0);
 
 /// A rectangle of a tensor in its file (C) order: file rows [row, row + rows) × columns

@@ -597,9 +597,10 @@ class Quantized:
         ``flushed``.
     """
 
-    def __init__(self, q: Any, x_flat: np.ndarray):
+    def __init__(self, q: Any, x_flat: np.ndarray, kind: Any = None):
         self._q = q
         self._x = x_flat
+        self._kind = kind
         self.codes = q.codes
         self.scales = q.scale_codes if q.scale_codes is not None else q.scales_f32
         self.tensor_scale = float(q.tensor_decode_scale) if q.rule == "nvfp4" else None
@@ -621,27 +622,42 @@ class Quantized:
 
     def errors(self) -> dict:
         """SQNR (dB), relative Frobenius error, max |error|, counts, scale range against the input."""
-        return dict(self._q.errors(self._x))
+        return dict(self._q.errors(_widened(self._kind, self._x)))  # f16/bf16: widened here, on demand
 
     def __repr__(self) -> str:
         return f"<Quantized {self.scheme} {self.shape} scales {self.scale_shape}>"
 
 
-def _quant_input(x: Any) -> tuple[np.ndarray, tuple]:
+def _quant_input(x: Any) -> tuple[Any, np.ndarray, tuple]:
+    """(array type, flat array, shape); float16/bfloat16 go as their bits, widened inside the library."""
     a, implied, _ = _as_array(x, "x")
     if a.dtype.kind == "c" or a.dtype.kind == "O":
         raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
-    if implied == "bf16" or a.dtype == np.float16:
-        a = a.astype(np.float32)  # exact
-    elif a.dtype not in (np.float32, np.float64):
+    if implied == "bf16":
+        kind = _ext.ArrayType.bf16
+    elif a.dtype == np.float16:
+        kind = _ext.ArrayType.f16
+    elif a.dtype in (np.float32, np.float64):
+        kind = _ext.ArrayType.f32 if a.dtype == np.float32 else _ext.ArrayType.f64
+    else:
         raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
     _check_shape(a, "x")
-    return _flat(a), a.shape
+    flat = _flat(a)
+    return kind, (flat.view(np.uint16) if kind in (_ext.ArrayType.f16, _ext.ArrayType.bf16) else flat), a.shape
+
+
+def _widened(kind: Any, flat: np.ndarray) -> np.ndarray:
+    """float16/bfloat16 bits as float32 (exact); float32/float64 as they are."""
+    if kind == _ext.ArrayType.f16:
+        return flat.view(np.float16).astype(np.float32)
+    if kind == _ext.ArrayType.bf16:
+        return (flat.astype(np.uint32) << 16).view(np.float32)
+    return flat
 
 
 def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
              overflow: str = "satfinite", profile: str = "ocp", sr: dict | None = None) -> Quantized:
-    """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly) with ``scheme``.
+    """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
     fp8_row fp8_channel fp8_1x128 fp8_128x128 fp8_1x128_ue8m0 fp8_128x128_ue8m0; OCP MX v1.0, NVIDIA
@@ -652,14 +668,15 @@ def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last"
     (default rne + satfinite, as OCP MX); ``sr=dict(seed=, stream=, step=, variant=, bits=)`` with
     round="sr" (element i = flat C-order index). An f64 input enters every formula exactly.
     """
-    flat, shape = _quant_input(x)
+    kind, flat, shape = _quant_input(x)
     variant, nbits, srt = _sr_args(sr)
     if srt is not None and srt[3] != 0:
         raise ValueError("sr['index_base']: not accepted by quantize (element i reads index i)")
-    q = _ext.quantize_array(flat, list(shape), _name("scheme", scheme), None if rule is None else _name("rule", rule),
+    q = _ext.quantize_array(kind, flat, list(shape), _name("scheme", scheme),
+                            None if rule is None else _name("rule", rule),
                             _name("round", round), _name("overflow", overflow), _name("profile", profile),
                             _name("axis", axis), variant, nbits, None if srt is None else srt[:3])
-    return Quantized(q, flat)
+    return Quantized(q, flat, kind)
 
 
 def report(x: Any, schemes: Any, **kw: Any) -> list[dict]:
