@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "minifloat/convert_array.hpp"
 #include "minifloat/core/arith.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/registry.hpp"
@@ -54,14 +55,6 @@ RoundResult gaussws_fake_quantize_value(float w, int r, float block_max, int b, 
 
 namespace {
 
-std::string describe(Format f) {
-  try {
-    return format_name(f);
-  } catch (const Error&) {
-    return "the given format";
-  }
-}
-
 void check_blocks(const GaussWsOptions& opt) {
   if (opt.block_rows == 0 || opt.block_cols == 0)
     throw Error("gaussws: block dimensions are " + std::to_string(opt.block_rows) + "x" +
@@ -87,14 +80,13 @@ Flags fake_quantize(std::span<const float> w, std::size_t rows, std::size_t cols
     if (bits[k] < 1 || bits[k] > 64)
       throw Error(fn + ": bit-width " + std::to_string(bits[k]) + " of block " + std::to_string(k) +
                   "; accepted: 1..64");
-  if (validate(to) != FormatError::ok) throw Error(fn + ": invalid format descriptor " + describe(to));
+  if (validate(to) != FormatError::ok) throw Error(fn + ": invalid format descriptor " + format_name(to));
   constexpr unsigned max_bits = sizeof(Code) == 1 ? 8 : 16;
   if (to.bits > max_bits)
-    throw Error(fn + ": format " + describe(to) + " has " + std::to_string(to.bits) + " bits; this overload holds at most " +
+    throw Error(fn + ": format " + format_name(to) + " has " + std::to_string(to.bits) + " bits; this overload holds at most " +
                 std::to_string(max_bits));
   const bool sr = spec.rounding == Rounding::sr;
-  if (sr && (spec.sr_bits < 1 || spec.sr_bits > 32))
-    throw Error(fn + ": sr_bits is " + std::to_string(spec.sr_bits) + "; accepted: 1..32");
+  if (const std::string p = sr_bits_problem(spec.sr_bits); sr && !p.empty()) throw Error(fn + ": sr_bits " + p);
 
   const std::vector<float> bmax = gaussws_block_max(w, rows, cols, opt);
   const std::size_t bcols = (cols + opt.block_cols - 1) / opt.block_cols;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// convert_span.hpp: whole-array conversions (f32/f64/f16/bf16 arrays → codes, codes → f32/f64)
-// through the one rounding engine; part of the compiled library minifloat::minifloat.
+// convert_span.hpp: the named whole-array conversions (f32/f64/f16/bf16 arrays → codes, codes →
+// f32/f64) through the one rounding engine; part of the compiled library minifloat::minifloat. The
+// encoders are one-line wrappers over the array door convert_array (convert_array.hpp).
 #pragma once
 #include <cstdint>
 #include <span>
@@ -9,6 +10,7 @@
 #include "core/profile.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
+#include "parallel_for.hpp"
 
 namespace minifloat {
 
@@ -29,18 +31,14 @@ namespace minifloat {
 //  - The named formats e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
 //    e8m0fnu ue4m3 f16 bf16 run a loop compiled for that format (the descriptor is a constant);
 //    every other format runs the same loop with the descriptor as a run-time value.
-//  - `threads` ≥ 1 (0 → minifloat::Error); the default is default_threads(), all cores. The array is
-//    cut into min(threads, n / 4096) contiguous ranges (at least one), each converted by its own
-//    std::thread (one range runs on the calling thread). Every element is converted on its own, so
-//    codes and flags are byte-identical for every thread count and chunking.
+//  - `threads`: 0 = all cores (default_threads(), parallel_for.hpp), which is also the default;
+//    N = at most N threads. The array is cut into min(threads, n / 4096) contiguous ranges (at least
+//    one), run by parallel_for (the first on the calling thread). Every element is converted on its
+//    own, so codes and flags are byte-identical for every thread count and chunking.
 //  - Some combinations run a SIMD kernel (Google Highway, dispatched at run time to the best of
 //    AVX2/SSE4/SSSE3/EMU128 the CPU has) instead of the engine loop; see `encode_path` below for the
 //    exact whitelist. The kernels read tables built by the engine and are proved equal to it by
 //    tests/simd/ (every f16 and bf16 input, on every target), so the results are the same either way.
-
-/// The default `threads` of every span function here and in stochastic.hpp: all cores, i.e.
-/// std::thread::hardware_concurrency() (1 where the standard library cannot tell).
-unsigned default_threads() noexcept;
 
 /// Which loop an array conversion runs.
 enum class ArrayPath : std::uint8_t {

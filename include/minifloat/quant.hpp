@@ -18,6 +18,7 @@
 #include "core/format.hpp"
 #include "core/profile.hpp"
 #include "core/tile_step.hpp"
+#include "convert_array.hpp"
 #include "convert_span.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
@@ -146,9 +147,15 @@ struct QuantizedTensor {
 /// invalid, or sr_bits is outside 1..32 with Rounding::sr. The whole-array form of BlockQuantizer
 /// (ArrayPath::simd where BlockQuantizer::element_path allows it); `threads` as BlockQuantizer::quantize.
 QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                         const QuantOptions& opt = {}, unsigned threads = 1);
+                         const QuantOptions& opt = {}, unsigned threads = 0);
 QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
-                         const QuantOptions& opt = {}, unsigned threads = 1);
+                         const QuantOptions& opt = {}, unsigned threads = 0);
+/// The same from any float array of the array door (convert_array.hpp): ArrayType::f32 and f64 as
+/// above; f16 and bf16 bits are widened exactly to binary32 piece by piece (BlockQuantizer::plan
+/// pieces of at most 2^20 elements, no whole-array copy), so the codes, scales and counts are those
+/// of quantize() on the widened binary32 array. ArrayType::codes throws Error.
+QuantizedTensor quantize(const ArrayIn& x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt = {}, unsigned threads = 0);
 
 /// A rectangle of a tensor in its file (C) order: file rows [row, row + rows) × columns
 /// [col, col + cols) of the [file_rows, file_cols] view (BlockAxis::last: [rows, cols] of the
@@ -227,8 +234,8 @@ class BlockQuantizer {
   /// any order but each exactly once, all before the first quantize(). `threads` as quantize's
   /// (0 = all cores): a binary32 piece whose tiles are all whole (only the tensor amax to take) is split
   /// over threads; the statistics are order-free (max, or), so the same for any count.
-  void observe(const QuantPiece& p, std::span<const float> values, unsigned threads = 1);
-  void observe(const QuantPiece& p, std::span<const double> values, unsigned threads = 1);
+  void observe(const QuantPiece& p, std::span<const float> values, unsigned threads = 0);
+  void observe(const QuantPiece& p, std::span<const double> values, unsigned threads = 0);
   /// End of the first pass: fixes the statistics over the whole tensor (NVFP4's tensor scales in
   /// result(), from the exact tensor amax). Called by the first quantize() if not before; call it
   /// yourself to read the tensor scale before quantizing (a file header that holds it).
@@ -236,12 +243,12 @@ class BlockQuantizer {
   /// Quantize one piece: `codes` (p.size() bytes) gets the element codes in file order; the
   /// scales of the piece's tiles and the counts are updated. Without a first pass every piece
   /// must hold whole tiles (plan() pieces do). Throws Error on a size mismatch or a piece that
-  /// cuts a tile without a first pass. `threads` (0 → std::thread::hardware_concurrency): the piece
-  /// is split by rows (or by columns when it has fewer rows than threads) over at most that many
+  /// cuts a tile without a first pass. `threads` (0 = all cores, the default; parallel_for.hpp): the
+  /// piece is split by rows (or by columns when it has fewer rows than threads) over at most that many
   /// std::threads, one per 2^15 elements at most; codes, scales and counts are byte-identical for
   /// every thread count.
-  void quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes, unsigned threads = 1);
-  void quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes, unsigned threads = 1);
+  void quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes, unsigned threads = 0);
+  void quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes, unsigned threads = 0);
   /// Dequantize the codes of a quantized piece: element × block scale (× tensor scale), the exact
   /// product rounded once to double (exact for every named scheme) or to float.
   void dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<double> out,

@@ -35,9 +35,10 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
 //  - out[i] is exactly the scalar `convert(source, in[i], to, spec, prof, rbits_i)` with
 //    rbits_i = sr_bits(s.seed, s.stream, s.step, s.index_base + i, spec.sr_variant): one rounding
 //    of the exact input (an f64 input is not rounded to f32 first unless `prof.source_via_f32`).
-//  - `threads` ≥ 1 (0 → minifloat::Error); the default is default_threads() (convert_span.hpp), all
-//    cores. The array is cut into min(threads, n / 4096) contiguous ranges (at least one), each
-//    converted by its own std::thread (one range runs on the calling thread). The result is
+//  - `threads`: 0 = all cores (default_threads(), parallel_for.hpp), also the default; N = at most N.
+//    These functions are one-line wrappers over the array door (convert_array.hpp) with the stream
+//    `s`. The array is cut into min(threads, n / 4096) contiguous ranges (at least one), run by
+//    parallel_for (the first on the calling thread). The result is
 //    bit-identical for every thread count and chunking, because element i's bits depend on
 //    (seed, stream, step, index_base + i) only. Returns the OR of every element's Flags.
 //

@@ -26,7 +26,6 @@ from __future__ import annotations
 import enum
 import math
 import numbers
-import os
 from fractions import Fraction
 from typing import Any
 
@@ -171,7 +170,7 @@ def _sr_args(sr: Any) -> tuple[str, int, tuple[int, int, int, int] | None]:
     stream = _int_in("sr['stream']", sr.get("stream", 0), 0, 2**32 - 1)
     step = _int_in("sr['step']", sr.get("step", 0), 0, 2**32 - 1)
     base = _int_in("sr['index_base']", sr.get("index_base", 0), 0, 2**64 - 1)
-    bits = _int_in("sr['bits']", sr.get("bits", 8), 1, 32)
+    bits = _sr_nbits(sr.get("bits", 8))
     variant = sr.get("variant", "exact")
     if not isinstance(variant, str):
         raise TypeError("sr['variant']: expected a name (exact, A, B, C, equal)")
@@ -187,10 +186,14 @@ def _int_in(arg: str, v: Any, lo: int, hi: int) -> int:
     return v
 
 
+def _sr_nbits(v: Any) -> int:
+    # An integer only: the library's one sr_bits check (sr_bits_problem) says what is accepted.
+    return _int_in("sr['bits']", v, -2**63, 2**63 - 1)
+
+
 def _threads(threads: Any) -> int:
-    if threads is None:  # all cores, as the C++ span API's default_threads()
-        return max(1, min(os.cpu_count() or 1, 4096))
-    return _int_in("threads", threads, 1, 4096)
+    # None and 0 are all cores (the library's default_threads(); one convention everywhere).
+    return 0 if threads is None else _int_in("threads", threads, 0, 4096)
 
 
 def _name(arg: str, v: Any) -> str:
@@ -232,8 +235,8 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     flags
         Also return the ORed ``Flags`` of every element: ``(codes, flags)``.
     threads
-        How many std::threads split the array (None = all cores, 1..4096), for every mode; the bytes
-        are identical for every thread count (the C++ span API's ``threads`` argument).
+        How many std::threads split the array (None or 0 = all cores, else 1..4096), for every mode; the
+        bytes are identical for every thread count (the C++ array door's ``threads``).
 
     Example: ``convert(np.float32([464, 500, -1e-7]), "e4m3fn", overflow="satfinite")`` ->
     ``array([126, 126, 128], dtype=uint8)`` (0x7e = 448 = max; 0x80 = -0).
@@ -256,28 +259,28 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     if implied is not None and implied != "bf16":
         if source is not None and _ext.canonical_format_name(source) != _ext.canonical_format_name(implied):
             raise ValueError(f"source: {source!r} disagrees with the array's dtype ({dt}, format {implied})")
-        source, kind = implied, "codes8"
+        source, kind = implied, _ext.ArrayType.codes
         flat = _flat(a).view(np.uint8) if a.dtype.itemsize == 1 else _flat(a).view(np.uint16)
     elif implied == "bf16":
-        kind, flat = "bf16", _flat(a).view(np.uint16)
+        kind, flat = _ext.ArrayType.bf16, _flat(a).view(np.uint16)
     elif dt == np.float32:
-        kind, flat = "f32", _flat(a)
+        kind, flat = _ext.ArrayType.f32, _flat(a)
     elif dt == np.float64:
-        kind, flat = "f64", _flat(a)
+        kind, flat = _ext.ArrayType.f64, _flat(a)
     elif dt == np.float16:
-        kind, flat = "f16", _flat(a).view(np.uint16)
+        kind, flat = _ext.ArrayType.f16, _flat(a).view(np.uint16)
     elif dt == np.uint8 or dt == np.uint16:
         if source is None:
             raise ValueError(f"source: {dt} arrays are codes and need source=FORMAT (e.g. source='e4m3fn'); "
                              "float values must come as float64/float32/float16/bfloat16")
-        kind, flat = ("codes8" if dt == np.uint8 else "codes16"), _flat(a)
+        kind, flat = _ext.ArrayType.codes, _flat(a)
     elif dt.kind in "iu":
         raise TypeError(f"x: integer arrays of {dt} are not accepted; accepted: uint8/uint16 codes with "
                         "source=FORMAT, or float arrays")
     else:
         raise TypeError(f"x: arrays of {dt} are not accepted; accepted: float64, float32, float16, bfloat16, "
                         "ml_dtypes floats, uint8/uint16 codes with source=")
-    if kind in ("f32", "f64", "f16", "bf16") and source is not None:
+    if kind != _ext.ArrayType.codes and source is not None:
         raise ValueError(f"source: only for integer code arrays; x is {dt}")
     variant, nbits, srt = _sr_args(sr)
     info_bits = _ext.format_info(_ext.canonical_format_name(fmt))["bits"]
@@ -546,7 +549,7 @@ def check(fn: Any, target: str, n: int = 2**20, *, source: str = "float32", roun
         if not isinstance(sr, dict) or any(k not in ("variant", "bits") for k in sr):
             raise ValueError("sr: check takes sr=dict(variant=..., bits=...) only (the harness makes the random words)")
         variant = _name("sr['variant']", sr.get("variant", "exact"))
-        nbits = _int_in("sr['bits']", sr.get("bits", 8), 1, 32)
+        nbits = _sr_nbits(sr.get("bits", 8))
     with_rbits = round == "sr"
 
     def kernel(inputs: np.ndarray, rbits: np.ndarray) -> np.ndarray:
@@ -594,9 +597,10 @@ class Quantized:
         ``flushed``.
     """
 
-    def __init__(self, q: Any, x_flat: np.ndarray):
+    def __init__(self, q: Any, x_flat: np.ndarray, kind: Any = None):
         self._q = q
         self._x = x_flat
+        self._kind = kind
         self.codes = q.codes
         self.scales = q.scale_codes if q.scale_codes is not None else q.scales_f32
         self.tensor_scale = float(q.tensor_decode_scale) if q.rule == "nvfp4" else None
@@ -618,27 +622,42 @@ class Quantized:
 
     def errors(self) -> dict:
         """SQNR (dB), relative Frobenius error, max |error|, counts, scale range against the input."""
-        return dict(self._q.errors(self._x))
+        return dict(self._q.errors(_widened(self._kind, self._x)))  # f16/bf16: widened here, on demand
 
     def __repr__(self) -> str:
         return f"<Quantized {self.scheme} {self.shape} scales {self.scale_shape}>"
 
 
-def _quant_input(x: Any) -> tuple[np.ndarray, tuple]:
+def _quant_input(x: Any) -> tuple[Any, np.ndarray, tuple]:
+    """(array type, flat array, shape); float16/bfloat16 go as their bits, widened inside the library."""
     a, implied, _ = _as_array(x, "x")
     if a.dtype.kind == "c" or a.dtype.kind == "O":
         raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
-    if implied == "bf16" or a.dtype == np.float16:
-        a = a.astype(np.float32)  # exact
-    elif a.dtype not in (np.float32, np.float64):
+    if implied == "bf16":
+        kind = _ext.ArrayType.bf16
+    elif a.dtype == np.float16:
+        kind = _ext.ArrayType.f16
+    elif a.dtype in (np.float32, np.float64):
+        kind = _ext.ArrayType.f32 if a.dtype == np.float32 else _ext.ArrayType.f64
+    else:
         raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
     _check_shape(a, "x")
-    return _flat(a), a.shape
+    flat = _flat(a)
+    return kind, (flat.view(np.uint16) if kind in (_ext.ArrayType.f16, _ext.ArrayType.bf16) else flat), a.shape
+
+
+def _widened(kind: Any, flat: np.ndarray) -> np.ndarray:
+    """float16/bfloat16 bits as float32 (exact); float32/float64 as they are."""
+    if kind == _ext.ArrayType.f16:
+        return flat.view(np.float16).astype(np.float32)
+    if kind == _ext.ArrayType.bf16:
+        return (flat.astype(np.uint32) << 16).view(np.float32)
+    return flat
 
 
 def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
              overflow: str = "satfinite", profile: str = "ocp", sr: dict | None = None) -> Quantized:
-    """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly) with ``scheme``.
+    """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
     fp8_row fp8_channel fp8_1x128 fp8_128x128 fp8_1x128_ue8m0 fp8_128x128_ue8m0; OCP MX v1.0, NVIDIA
@@ -649,14 +668,15 @@ def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last"
     (default rne + satfinite, as OCP MX); ``sr=dict(seed=, stream=, step=, variant=, bits=)`` with
     round="sr" (element i = flat C-order index). An f64 input enters every formula exactly.
     """
-    flat, shape = _quant_input(x)
+    kind, flat, shape = _quant_input(x)
     variant, nbits, srt = _sr_args(sr)
     if srt is not None and srt[3] != 0:
         raise ValueError("sr['index_base']: not accepted by quantize (element i reads index i)")
-    q = _ext.quantize_array(flat, list(shape), _name("scheme", scheme), None if rule is None else _name("rule", rule),
+    q = _ext.quantize_array(kind, flat, list(shape), _name("scheme", scheme),
+                            None if rule is None else _name("rule", rule),
                             _name("round", round), _name("overflow", overflow), _name("profile", profile),
                             _name("axis", axis), variant, nbits, None if srt is None else srt[:3])
-    return Quantized(q, flat)
+    return Quantized(q, flat, kind)
 
 
 def report(x: Any, schemes: Any, **kw: Any) -> list[dict]:

@@ -16,6 +16,7 @@
 
 #include "with_arg.hpp"
 #include "minifloat/check/check.hpp"
+#include "minifloat/convert_array.hpp"
 #include "minifloat/registry.hpp"
 
 namespace nb = nanobind;
@@ -37,7 +38,7 @@ U64Array new_u64(std::size_t n) {
 
 nb::dict check_kernel(nb::callable kernel, std::string_view from, std::string_view to, std::string_view round,
                       std::string_view overflow, std::string_view profile, std::string_view sr_variant,
-                      unsigned sr_nbits, std::size_t n, std::uint64_t seed, std::size_t batch, bool shrink,
+                      long long sr_nbits, std::size_t n, std::uint64_t seed, std::size_t batch, bool shrink,
                       bool diagnose, bool any_nan) {
   check::Target t;
   t.from = with_arg("source", [&] { return parse_format(from); });
@@ -45,8 +46,7 @@ nb::dict check_kernel(nb::callable kernel, std::string_view from, std::string_vi
   t.spec.rounding = with_arg("round", [&] { return parse<Rounding>(round); });
   t.spec.overflow = with_arg("overflow", [&] { return parse<Overflow>(overflow); });
   t.spec.sr_variant = with_arg("sr['variant']", [&] { return parse<SrVariant>(sr_variant); });
-  if (sr_nbits < 1 || sr_nbits > 32)
-    throw Error("sr['bits']: " + std::to_string(sr_nbits) + " is out of range; accepted: 1..32");
+  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
   t.spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
   t.profile = with_arg("profile", [&] { return parse_profile(profile); });
   if (n < 1) throw Error("n: must be at least 1");

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "with_arg.hpp"
+#include "minifloat/convert_array.hpp"
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
@@ -66,142 +67,51 @@ Profile profile_arg(std::string_view text) {
   return with_arg("profile", [&] { return parse_profile(text); });
 }
 
-/// Input element kinds the array entry points take (the Python layer maps dtypes to these).
-enum class Source : std::uint8_t { f32, f64, f16_bits, bf16_bits, codes8, codes16 };
-
-Source source_kind(std::string_view s) {
-  if (s == "f32") return Source::f32;
-  if (s == "f64") return Source::f64;
-  if (s == "f16") return Source::f16_bits;
-  if (s == "bf16") return Source::bf16_bits;
-  if (s == "codes8") return Source::codes8;
-  if (s == "codes16") return Source::codes16;
-  throw Error("internal: unknown source kind '" + quote_input(s) + "'");
-}
-
-std::size_t element_size(Source s) {
-  switch (s) {
-    case Source::f32: return 4;
-    case Source::f64: return 8;
-    case Source::codes8: return 1;
-    default: return 2;
-  }
-}
-
-/// Stochastic-rounding parameters as the Python `sr=` dict gives them.
-struct SrArgs {
-  std::uint64_t seed;
-  std::uint32_t stream;
-  std::uint32_t step;
-  std::uint64_t index_base;
-};
-
-template <class Code>
-Flags convert_codes_loop(const Code* in, std::size_t n, Format from, Format to, RoundingSpec spec, Profile prof,
-                         const std::optional<SrArgs>& sr, void* out_v, int out_bytes) {
-  if (validate(from) != FormatError::ok) throw Error("source: the format fails validate()");
-  if (validate(to) != FormatError::ok) throw Error("fmt: the format fails validate()");
-  const std::uint64_t mask = code_mask(from);
-  for (std::size_t i = 0; i < n; ++i)
-    if ((static_cast<std::uint64_t>(in[i]) & ~mask) != 0)
-      throw ParseError("code " + code_hex(in[i], 8 * static_cast<int>(sizeof(Code))) + " at index " +
-                       std::to_string(i) + " is wider than the " + std::to_string(from.bits) + " bits of " +
-                       format_name(from));
-  Flags f = flag_none;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t rb = sr ? sr_bits(sr->seed, sr->stream, sr->step, sr->index_base + i, spec.sr_variant) : 0;
-    const RoundResult r = convert(from, in[i], to, spec, prof, rb);
-    f |= r.flags;
-    if (out_bytes == 1)
-      static_cast<std::uint8_t*>(out_v)[i] = static_cast<std::uint8_t>(r.code);
-    else
-      static_cast<std::uint16_t*>(out_v)[i] = static_cast<std::uint16_t>(r.code);
-  }
-  return f;
-}
-
-template <class Out>
-Flags convert_span_call(Source kind, const void* in, std::size_t n, Out* out, Format to, RoundingSpec spec,
-                        Profile prof, const std::optional<SrArgs>& sr, unsigned threads) {
-  const std::span<Out> o(out, n);
-  if (sr) {
-    const SrStream s{.seed = sr->seed, .stream = sr->stream, .step = sr->step, .index_base = sr->index_base};
-    switch (kind) {
-      case Source::f32: return sr_convert_f32({static_cast<const float*>(in), n}, o, to, spec, s, prof, threads);
-      case Source::f64: return sr_convert_f64({static_cast<const double*>(in), n}, o, to, spec, s, prof, threads);
-      case Source::f16_bits:
-        return sr_convert_f16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, s, prof, threads);
-      case Source::bf16_bits:
-        return sr_convert_bf16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, s, prof, threads);
-      default: break;
-    }
-  } else {
-    switch (kind) {
-      case Source::f32: return convert_f32({static_cast<const float*>(in), n}, o, to, spec, prof, {}, threads);
-      case Source::f64: return convert_f64({static_cast<const double*>(in), n}, o, to, spec, prof, {}, threads);
-      case Source::f16_bits:
-        return convert_f16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof, {}, threads);
-      case Source::bf16_bits:
-        return convert_bf16_bits({static_cast<const std::uint16_t*>(in), n}, o, to, spec, prof, {}, threads);
-      default: break;
-    }
-  }
-  throw Error("internal: code sources take the code loop");
-}
-
-/// The array conversion behind minifloat.convert: `x` (flat, kind `source_kind`) → `out` codes of `fmt`.
-std::uint8_t convert_array(std::string_view source_kind_name, const InArray& x, OutArray& out, std::string_view fmt,
-                           std::optional<std::string_view> source_fmt, std::string_view round,
-                           std::string_view overflow, std::string_view profile, std::string_view sr_variant,
-                           unsigned sr_nbits, std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t,
-                                                                        std::uint64_t>> sr, unsigned threads) {
-  const Source kind = source_kind(source_kind_name);
-  const Format to = format_arg("fmt", fmt);
-  RoundingSpec spec;
-  spec.rounding = enum_arg<Rounding>("round", round);
-  spec.overflow = enum_arg<Overflow>("overflow", overflow);
-  spec.sr_variant = enum_arg<SrVariant>("sr['variant']", sr_variant);
-  const Profile prof = profile_arg(profile);
-  if (spec.rounding == Rounding::sr && !sr)
+/// The array conversion behind minifloat.convert: `x` (flat, element type `type`; codes: uint8 or
+/// uint16 of `source_fmt`) → `out` codes of `fmt`, through the library's array door convert_array.
+std::uint8_t convert_array_py(ArrayType type, const InArray& x, OutArray& out, std::string_view fmt,
+                              std::optional<std::string_view> source_fmt, std::string_view round,
+                              std::string_view overflow, std::string_view profile, std::string_view sr_variant,
+                              long long sr_nbits,
+                              std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t, std::uint64_t>> sr,
+                              unsigned threads) {
+  ConvertRequest req;
+  req.to = format_arg("fmt", fmt);
+  req.spec.rounding = enum_arg<Rounding>("round", round);
+  req.spec.overflow = enum_arg<Overflow>("overflow", overflow);
+  req.spec.sr_variant = enum_arg<SrVariant>("sr['variant']", sr_variant);
+  req.profile = profile_arg(profile);
+  if (req.spec.rounding == Rounding::sr && !sr)
     throw Error("round: 'sr' needs sr=dict(seed=..., stream=..., step=..., variant=..., bits=...)");
-  if (spec.rounding != Rounding::sr && sr) throw Error("sr: given, but round is not 'sr'");
-  if (sr_nbits < 1 || sr_nbits > 32)
-    throw Error("sr['bits']: " + std::to_string(sr_nbits) + " is out of range; accepted: 1..32");
-  spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
-  if (threads < 1) throw Error("threads: must be at least 1");
-  if (to.bits > 16)
-    throw Error("fmt: codes of " + format_name(to) + " are " + std::to_string(to.bits) +
+  if (req.spec.rounding != Rounding::sr && sr) throw Error("sr: given, but round is not 'sr'");
+  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
+  req.spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
+  if (sr) req.sr = SrStream{std::get<0>(*sr), std::get<1>(*sr), std::get<2>(*sr), std::get<3>(*sr)};
+  req.threads = threads;
+  if (req.to.bits > 16)
+    throw Error("fmt: codes of " + format_name(req.to) + " are " + std::to_string(req.to.bits) +
                 " bits wide; accepted: formats of at most 16 bits (use a float dtype for f32/f64)");
-  const int out_bytes = to.bits <= 8 ? 1 : 2;
-  if (out.itemsize() != static_cast<std::size_t>(out_bytes) || out.size() != x.size())
-    throw Error("internal: output array has the wrong size or element type");
-  if (x.itemsize() != element_size(kind)) throw Error("internal: input element size does not match its kind");
-  std::optional<SrArgs> sra;
-  if (sr) sra = SrArgs{std::get<0>(*sr), std::get<1>(*sr), std::get<2>(*sr), std::get<3>(*sr)};
-
   const std::size_t n = x.size();
-  const void* in = x.data();
-  void* o = out.data();
-  Flags f = flag_none;
-  if (kind == Source::codes8 || kind == Source::codes16) {
+  ArrayIn in{type, x.data(), n, {}, 0};
+  if (type == ArrayType::codes) {
     if (!source_fmt) throw Error("source: integer code arrays need source=FORMAT (the codes' format)");
-    const Format from = format_arg("source", *source_fmt);
-    if (from.bits > 8 * element_size(kind))
-      throw Error("source: codes of " + format_name(from) + " are " + std::to_string(from.bits) +
-                  " bits wide; the array's elements have " + std::to_string(8 * element_size(kind)));
-    nb::gil_scoped_release nogil;
-    if (kind == Source::codes8)
-      f = convert_codes_loop(static_cast<const std::uint8_t*>(in), n, from, to, spec, prof, sra, o, out_bytes);
-    else
-      f = convert_codes_loop(static_cast<const std::uint16_t*>(in), n, from, to, spec, prof, sra, o, out_bytes);
-  } else {
-    nb::gil_scoped_release nogil;
-    if (out_bytes == 1)
-      f = convert_span_call(kind, in, n, static_cast<std::uint8_t*>(o), to, spec, prof, sra, threads);
-    else
-      f = convert_span_call(kind, in, n, static_cast<std::uint16_t*>(o), to, spec, prof, sra, threads);
+    in.code_format = format_arg("source", *source_fmt);
+    in.code_bytes = static_cast<std::uint8_t>(x.itemsize());
+    if (in.code_format.bits > 8 * x.itemsize())
+      throw Error("source: codes of " + format_name(in.code_format) + " are " + std::to_string(in.code_format.bits) +
+                  " bits wide; the array's elements have " + std::to_string(8 * x.itemsize()));
   }
-  return static_cast<std::uint8_t>(f);
+  const std::size_t want_item = type == ArrayType::f32   ? 4
+                                : type == ArrayType::f64 ? 8
+                                : type == ArrayType::codes ? x.itemsize()
+                                                           : 2;
+  if (x.itemsize() != want_item) throw Error("internal: input element size does not match its type");
+  if (out.size() != n || out.itemsize() != (req.to.bits <= 8 ? 1u : 2u))
+    throw Error("internal: output array has the wrong size or element type");
+  nb::gil_scoped_release nogil;
+  if (out.itemsize() == 1)
+    return static_cast<std::uint8_t>(convert_array(in, std::span(static_cast<std::uint8_t*>(out.data()), n), req, "x"));
+  return static_cast<std::uint8_t>(convert_array(in, std::span(static_cast<std::uint16_t*>(out.data()), n), req, "x"));
 }
 
 /// minifloat.decode's core: codes (flat uint8/uint16) of `fmt` → f32 or f64 values.
@@ -298,15 +208,14 @@ std::tuple<std::vector<std::uint64_t>, std::vector<std::string>, std::vector<std
 std::pair<std::uint64_t, std::uint8_t> encode_scalar(std::string_view value, std::string_view fmt,
                                                      std::optional<std::string_view> source, std::string_view round,
                                                      std::string_view overflow, std::string_view profile,
-                                                     std::string_view sr_variant, unsigned sr_nbits,
+                                                     std::string_view sr_variant, long long sr_nbits,
                                                      std::uint64_t rbits) {
   const Format to = format_arg("fmt", fmt);
   RoundingSpec spec;
   spec.rounding = enum_arg<Rounding>("round", round);
   spec.overflow = enum_arg<Overflow>("overflow", overflow);
   spec.sr_variant = enum_arg<SrVariant>("sr['variant']", sr_variant);
-  if (sr_nbits < 1 || sr_nbits > 32)
-    throw Error("sr['bits']: " + std::to_string(sr_nbits) + " is out of range; accepted: 1..32");
+  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
   spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
   const Profile prof = profile_arg(profile);
   if (validate(to) != FormatError::ok) throw Error("fmt: the format fails validate()");
@@ -383,7 +292,13 @@ NB_MODULE(_minifloat, m) {
     }
   });
 
-  m.def("convert_array", &convert_array, "source_kind"_a, "x"_a, "out"_a, "fmt"_a, "source_fmt"_a.none(), "round"_a,
+  nb::enum_<ArrayType>(m, "ArrayType", "The element type of an input array (convert_array.hpp's ArrayType).")
+      .value("f32", ArrayType::f32)
+      .value("f64", ArrayType::f64)
+      .value("f16", ArrayType::f16)
+      .value("bf16", ArrayType::bf16)
+      .value("codes", ArrayType::codes);
+  m.def("convert_array", &convert_array_py, "type"_a, "x"_a, "out"_a, "fmt"_a, "source_fmt"_a.none(), "round"_a,
         "overflow"_a, "profile"_a, "sr_variant"_a, "sr_nbits"_a, "sr"_a.none(), "threads"_a,
         "Convert a flat C-contiguous array into codes of `fmt` written to `out`; returns the ORed flags.");
   m.def("decode_array", &decode_array, "codes"_a, "out"_a, "fmt"_a, "profile"_a,

@@ -15,6 +15,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "minifloat/convert_array.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/decimal.hpp"
 #include "minifloat/tables.hpp"
@@ -677,8 +678,8 @@ void validate(const Target& t) {
   if (t.packing != Packing::none && t.to.bits != packing_code_bits(t.packing))
     throw Error("check: Packing::" + std::string(name(t.packing)) + " needs a " + std::to_string(packing_code_bits(t.packing)) +
                 "-bit target; " + format_name(t.to) + " has " + std::to_string(t.to.bits));
-  if (t.spec.rounding == Rounding::sr && (t.spec.sr_bits < 1 || t.spec.sr_bits > 32))
-    throw Error("check: sr_bits " + std::to_string(t.spec.sr_bits) + " is out of range; accepted: 1..32");
+  if (t.spec.rounding == Rounding::sr && !sr_bits_problem(t.spec.sr_bits).empty())
+    throw Error("check: sr_bits " + sr_bits_problem(t.spec.sr_bits));
 }
 
 RoundResult expected(const Target& t, const Case& c) {

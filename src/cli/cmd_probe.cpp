@@ -22,6 +22,7 @@
 #include "minifloat/check/check.hpp"
 #include "minifloat/check/check_block.hpp"
 #include "minifloat/check/probe_files.hpp"
+#include "minifloat/convert_array.hpp"
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/random.hpp"
@@ -152,60 +153,47 @@ int run_convert(const ConvertOptions& o) {
   const NpyArray a = read_npy(o.in);
   if (a.code_format) from = a.code_format;
   const std::size_t n = a.element_count();
-  const bool sr = spec.rounding == Rounding::sr;
-  const SrStream stream{.seed = plan.seed, .stream = plan.stream, .step = 0, .index_base = 0};
   const long long nthreads = parse_int_option("--threads", o.threads, kQuantThreads);
-  const unsigned threads = nthreads == 0 ? default_threads() : static_cast<unsigned>(nthreads);
-  std::vector<std::uint16_t> c16(to.bits > 8 ? n : 0);
-  std::vector<std::uint8_t> c8(to.bits <= 8 ? n : 0);
-  auto run = [&](auto&& fn8, auto&& fn16) {
-    if (to.bits <= 8) fn8(std::span<std::uint8_t>(c8));
-    else fn16(std::span<std::uint16_t>(c16));
-  };
+  ConvertRequest req{.to = to, .spec = spec, .profile = prof, .threads = static_cast<unsigned>(nthreads)};
+  if (spec.rounding == Rounding::sr) req.sr = SrStream{.seed = plan.seed, .stream = plan.stream};
   const std::string& d = a.dtype;
   auto refuse_from = [&](Format own) {
     if (from && !(*from == own))
       throw Error("--from " + format_name(*from) + " does not match the input's dtype " + d + " (" + format_name(own) + ")");
   };
+  // The input as one of the door's array types (convert_array.hpp); the door does the rest.
+  std::vector<float> xf;
+  std::vector<double> xd;
+  std::vector<std::uint16_t> xh;
+  std::vector<std::uint64_t> w;
+  ArrayIn in;
   if (d == "<f4") {
     refuse_from(formats::f32);
-    const std::vector<float> x = npy_as_f32(a);
-    if (sr) run([&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_f32(x, out, to, spec, stream, prof, threads); });
-    else run([&](auto out) { convert_f32(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_f32(x, out, to, spec, prof, {}, threads); });
+    xf = npy_as_f32(a);
+    in = ArrayIn::f32(xf);
   } else if (d == "<f8") {
     refuse_from(formats::f64);
-    const std::vector<double> x = npy_as_f64(a);
-    if (sr) run([&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_f64(x, out, to, spec, stream, prof, threads); });
-    else run([&](auto out) { convert_f64(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_f64(x, out, to, spec, prof, {}, threads); });
+    xd = npy_as_f64(a);
+    in = ArrayIn::f64(xd);
   } else if ((d == "<f2" || d == "<V2" || d == "|V2") && !(from && !(*from == formats::f16) && !(*from == formats::bf16))) {
-    const bool half = from ? *from == formats::f16 : d == "<f2";
-    std::vector<std::uint16_t> x(n);
-    if (n) std::memcpy(x.data(), a.data.data(), 2 * n);
-    if (half) {
-      if (sr) run([&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_f16_bits(x, out, to, spec, stream, prof, threads); });
-      else run([&](auto out) { convert_f16_bits(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_f16_bits(x, out, to, spec, prof, {}, threads); });
-    } else {
-      if (sr) run([&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof, threads); }, [&](auto out) { sr_convert_bf16_bits(x, out, to, spec, stream, prof, threads); });
-      else run([&](auto out) { convert_bf16_bits(x, out, to, spec, prof, {}, threads); }, [&](auto out) { convert_bf16_bits(x, out, to, spec, prof, {}, threads); });
-    }
+    xh.resize(n);
+    if (n) std::memcpy(xh.data(), a.data.data(), 2 * n);
+    in = (from ? *from == formats::f16 : d == "<f2") ? ArrayIn::f16(xh) : ArrayIn::bf16(xh);
   } else if (is_code_descr(d)) {
     if (!from)
       throw Error("--in holds " + d + " codes: give their format with --from (e.g. --from e4m3fn), or pass float values");
     if (from->bits > 8 * a.item_size())
       throw Error("--from " + format_name(*from) + " has " + std::to_string(from->bits) + "-bit codes but --in holds " +
                   std::to_string(8 * a.item_size()) + "-bit elements");
-    const std::vector<std::uint64_t> w = raw_words(a);
-    for (std::size_t i = 0; i < n; ++i) {
-      if ((w[i] & ~code_mask(*from)) != 0)
-        throw Error(fmt::format("--in element {} = {:#x} is not a {} code", i, w[i], format_name(*from)));
-      const std::uint64_t rb = sr ? sr_bits(plan.seed, plan.stream, 0, i, spec.sr_variant) : 0;
-      const std::uint64_t c = convert(*from, w[i], to, spec, prof, rb).code;
-      if (to.bits <= 8) c8[i] = static_cast<std::uint8_t>(c);
-      else c16[i] = static_cast<std::uint16_t>(c);
-    }
+    w = raw_words(a);
+    in = ArrayIn::codes(std::span<const std::uint64_t>(w), *from);
   } else {
     throw Error("--in has dtype " + d + "; accepted: <f4, <f8, <f2, <V2 (bfloat16), or codes with --from");
   }
+  std::vector<std::uint16_t> c16(to.bits > 8 ? n : 0);
+  std::vector<std::uint8_t> c8(to.bits <= 8 ? n : 0);
+  if (to.bits <= 8) convert_array(in, std::span<std::uint8_t>(c8), req, "--in");
+  else convert_array(in, std::span<std::uint16_t>(c16), req, "--in");
   NpyArray out;
   out.shape = a.shape;
   if (to.bits <= 8) {
@@ -227,8 +215,7 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
   const Format f = with_option("--format", [&] { return parse_format(format); });
   if (out.empty()) throw Error("decode --in needs --out FILE.npy");
   if (to != "f32" && to != "f64") throw Error("decode --in: --to '" + quote_input(to) + "'; accepted: f32, f64");
-  const long long nthreads = parse_int_option("--threads", threads_text, kQuantThreads);
-  const unsigned threads = nthreads == 0 ? default_threads() : static_cast<unsigned>(nthreads);
+  const auto threads = static_cast<unsigned>(parse_int_option("--threads", threads_text, kQuantThreads));
   OutputSet outs;
   outs.add_input(in, "--in");
   const OutputId id = outs.add_output(out, "--out");

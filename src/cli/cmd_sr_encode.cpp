@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "minifloat/convert_array.hpp"
 #include "minifloat/core/random.hpp"
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/registry.hpp"
@@ -14,8 +15,7 @@ std::vector<std::uint64_t> sr_encode_codes(Format to, const Unpacked& value, Rou
                                            std::uint64_t seed, std::uint32_t stream, std::uint64_t count) {
   if (spec.rounding != Rounding::sr)
     throw Error("sr_encode_codes: rounding is " + std::string(rounding_name(spec.rounding)) + "; accepted: sr");
-  if (spec.sr_bits < 1 || spec.sr_bits > 32)
-    throw Error("sr_encode_codes: sr_bits is " + std::to_string(spec.sr_bits) + "; accepted: 1..32");
+  if (const std::string p = sr_bits_problem(spec.sr_bits); !p.empty()) throw Error("sr_encode_codes: sr_bits " + p);
   if (validate(to) != FormatError::ok) throw Error("sr_encode_codes: invalid format descriptor");
   std::vector<std::uint64_t> codes(count);
   for (std::uint64_t k = 0; k < count; ++k)

@@ -32,7 +32,7 @@ struct SrEncodeFlags {
 };
 
 /// The ranges of the integer SR flags.
-inline constexpr IntRange kSrBitsRange{1, 32}, kStreamRange{0, 4294967295LL}, kCountRange{1, 100000000LL};
+inline constexpr IntRange kSrBitsRange{kMinSrBits, kMaxSrBits}, kStreamRange{0, 4294967295LL}, kCountRange{1, 100000000LL};
 
 /// The validated SR plan: the RoundingSpec fields and the stream to read.
 struct SrEncodePlan {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "minifloat/cuda/launch_cpu.hpp"
+#include "minifloat/convert_array.hpp"
 #include "minifloat/error.hpp"
 #include "minifloat/cuda/names.hpp"
 #include "minifloat/registry.hpp"
@@ -24,8 +25,8 @@ void validate_common(const ConvertRequest& r) {
   if (validate(r.to) != FormatError::ok) refuse("invalid target format " + format_name(r.to));
   if (r.spec.rounding == Rounding::sr &&
       (r.spec.sr_variant == SrVariant::a || r.spec.sr_variant == SrVariant::b || r.spec.sr_variant == SrVariant::c) &&
-      (r.spec.sr_bits < 1 || r.spec.sr_bits > 32))
-    refuse("sr_bits " + std::to_string(r.spec.sr_bits) + " out of range; accepted: 1..32 (one 32-bit cuRAND word per element)");
+      !sr_bits_problem(r.spec.sr_bits).empty())
+    refuse("sr_bits " + sr_bits_problem(r.spec.sr_bits) + " (one 32-bit cuRAND word per element)");
 }
 
 HwCvt pick_hardware(const ConvertRequest& r) {

@@ -9,12 +9,12 @@
 #include <cstring>
 #include <random>
 #include <string>
-#include <thread>
 
 #include "minifloat/core/bits.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/error.hpp"
+#include "minifloat/parallel_for.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat::cuda {
@@ -362,7 +362,7 @@ MmaReport mma_evaluate(Format operand, Format dest, const std::vector<MmaProbe>&
   std::vector<std::uint32_t> rnd(H * R, 0);
   std::vector<std::uint32_t> probe_model(H * P * kDots);
   const std::size_t jobs = H * (P + R);
-  threads = std::max(1u, threads);
+  threads = resolve_threads(threads);
   auto work = [&](unsigned w) {
     std::uint32_t d[kDots];
     for (std::size_t job = w; job < jobs; job += threads) {
@@ -379,10 +379,7 @@ MmaReport mma_evaluate(Format operand, Format dest, const std::vector<MmaProbe>&
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned w = 1; w < threads; ++w) pool.emplace_back(work, w);
-  work(0);
-  for (auto& t : pool) t.join();
+  parallel_for(threads, work);
 
   MmaReport rep;
   rep.probe_tiles = P;

@@ -13,9 +13,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "minifloat/convert_array.hpp"
 #include "minifloat/core/convert.hpp"
 #include "quant/internal.hpp"
 #include "quant/torchao_quirks.hpp"
+#include "simd/convert_simd.hpp"
 
 namespace minifloat {
 namespace quant_detail {
@@ -87,8 +89,8 @@ QuantPiece QuantPlan::piece(std::size_t k) const noexcept {
 }
 
 std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOptions& opt) {
-  if (opt.rounding.rounding == Rounding::sr && (opt.rounding.sr_bits < 1 || opt.rounding.sr_bits > 32))
-    return OptionIssue{"sr_bits", "is " + std::to_string(opt.rounding.sr_bits) + "; accepted: 1..32"};
+  if (opt.rounding.rounding == Rounding::sr && !sr_bits_problem(opt.rounding.sr_bits).empty())
+    return OptionIssue{"sr_bits", sr_bits_problem(opt.rounding.sr_bits)};
   const bool nvfp4_1x16_e2m1 = scheme.rule == ScaleRule::nvfp4 && scheme.element == elements::e2m1fn &&
                                scheme.block_rows == 1 && scheme.block_cols == 16;
   if (opt.mx_quirks == MxQuirks::torchao_0_18 && !nvfp4_1x16_e2m1 &&
@@ -422,6 +424,54 @@ QuantizedTensor quantize(std::span<const float> x, const std::vector<std::size_t
 QuantizedTensor quantize(std::span<const double> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
                          const QuantOptions& opt, unsigned threads) {
   return quantize_whole(x, shape, scheme, opt, threads);
+}
+
+QuantizedTensor quantize(const ArrayIn& x, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                         const QuantOptions& opt, unsigned threads) {
+  switch (x.type) {
+    case ArrayType::f32:
+      return quantize_whole(std::span<const float>(static_cast<const float*>(x.data), x.n), shape, scheme, opt,
+                            threads);
+    case ArrayType::f64:
+      return quantize_whole(std::span<const double>(static_cast<const double*>(x.data), x.n), shape, scheme, opt,
+                            threads);
+    case ArrayType::f16:
+    case ArrayType::bf16: break;
+    case ArrayType::codes: throw Error("quantize: a codes array is not accepted; accepted: f32, f64, f16, bf16 arrays");
+  }
+  // f16/bf16: widened exactly to binary32, one plan piece at a time (pieces are contiguous in file order).
+  BlockQuantizer bq(shape, scheme, opt);
+  std::size_t n = 1;
+  for (auto d : shape) n *= d;
+  if (n != x.n)
+    throw Error("quantize: " + std::to_string(x.n) + " values do not match the shape (" + std::to_string(n) +
+                " elements)");
+  const QuantPlan plan = bq.plan(std::size_t{1} << 20);
+  const auto* bits = static_cast<const std::uint16_t*>(x.data);
+  std::vector<std::uint32_t> wide;
+  std::vector<float> buf;
+  auto widen = [&](const QuantPiece& p) {
+    const std::uint16_t* b = bits + p.offset(plan.file_cols);
+    wide.resize(p.size());
+    buf.resize(p.size());
+    if (x.type == ArrayType::f16) {
+      simd::widen_f16(b, wide.data(), p.size());
+    } else {
+      for (std::size_t i = 0; i < p.size(); ++i) wide[i] = std::uint32_t{b[i]} << 16;
+    }
+    if (p.size() != 0) std::memcpy(buf.data(), wide.data(), p.size() * sizeof(float));
+    return std::span<const float>(buf);
+  };
+  std::vector<std::uint8_t> codes(n, 0);
+  if (plan.first_pass)
+    for (std::size_t k = 0; k < plan.count(); ++k) bq.observe(plan.piece(k), widen(plan.piece(k)), threads);
+  for (std::size_t k = 0; k < plan.count(); ++k) {
+    const QuantPiece p = plan.piece(k);
+    bq.quantize(p, widen(p), std::span<std::uint8_t>(codes).subspan(p.offset(plan.file_cols), p.size()), threads);
+  }
+  QuantizedTensor q = std::move(bq.result());
+  q.codes = std::move(codes);
+  return q;
 }
 
 // ---- dequantize and statistics --------------------------------------------------------------

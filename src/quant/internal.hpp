@@ -9,10 +9,10 @@
 #include <cstring>
 #include <limits>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "minifloat/core/tile_step.hpp"
+#include "minifloat/parallel_for.hpp"
 #include "minifloat/quant.hpp"
 #include "simd/quant_simd.hpp"
 
@@ -93,20 +93,18 @@ void merge_stat(Stat& s, const simd::AbsMax& m) {
 // Threads for one piece: at most `threads` (0 → all cores), at most one per 2^15 elements (a
 // thread costs more than it saves below that), at least 1. Any count gives the same bytes.
 inline unsigned effective_threads(unsigned threads, const QuantPiece& p) {
-  unsigned t = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+  unsigned t = resolve_threads(threads);
   const std::size_t by_size = std::max<std::size_t>(1, p.size() >> 15);
   if (by_size < t) t = static_cast<unsigned>(by_size);
   return std::max(1u, t);
 }
-// Run fn(worker, r0, r1, c0, c1) on `t` std::threads over a split of the piece: by rows when it has
+// Run fn(worker, r0, r1, c0, c1) on `t` workers (parallel_for) over a split of the piece: by rows when it has
 // at least t rows, else by columns (every row of the piece, a column range each; with `align` > 1 the
 // column cuts fall on multiples of `align` in tensor columns, so that no tile of that width is split;
 // a range may then be empty). The work of every element does not depend on the split; the caller
 // merges the workers' results order-free.
 template <class Fn>
 void for_ranges(const QuantPiece& p, unsigned t, Fn fn, std::size_t align = 1) {
-  std::vector<std::thread> pool;
-  pool.reserve(t);
   const bool by_rows = p.rows >= t;
   const std::size_t n = by_rows ? p.rows : p.cols;
   auto cut = [&](unsigned w) -> std::size_t {
@@ -115,12 +113,11 @@ void for_ranges(const QuantPiece& p, unsigned t, Fn fn, std::size_t align = 1) {
     const std::size_t abs = (p.col + c) / align * align;  // round down to a tile edge, within the piece
     return abs <= p.col ? 0 : abs - p.col;
   };
-  for (unsigned w = 0; w < t; ++w) {
+  parallel_for(t, [&](unsigned w) {
     const std::size_t a = cut(w), b = cut(w + 1);
-    if (by_rows) pool.emplace_back([=, &fn] { fn(w, a, b, std::size_t{0}, p.cols); });
-    else pool.emplace_back([=, &fn] { fn(w, std::size_t{0}, p.rows, a, b); });
-  }
-  for (auto& th : pool) th.join();
+    if (by_rows) fn(w, a, b, std::size_t{0}, p.cols);
+    else fn(w, std::size_t{0}, p.rows, a, b);
+  });
 }
 
 /// The positive whitelist of the fast element path (quant.hpp, BlockQuantizer::element_path; block_quantizer.cpp).

@@ -18,10 +18,10 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "minifloat/error.hpp"
 #include "minifloat/file_io.hpp"
+#include "minifloat/parallel_for.hpp"
 #include "models.hpp"
 
 extern char** environ;
@@ -292,20 +292,17 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   std::atomic<std::size_t> next{0};
   std::mutex err_mu;
   std::string first_error;
-  const unsigned nthreads = cfg.threads > 0 ? static_cast<unsigned>(cfg.threads) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<unsigned>(nthreads, static_cast<unsigned>(jobs.size())); ++t)
-    pool.emplace_back([&] {
-      for (std::size_t i; (i = next++) < jobs.size();) {
-        try {
-          results[i] = run_one(cfg, cfg.recipes[jobs[i].recipe], jobs[i].seed, progress, outputs, csv_out[i]);
-        } catch (const std::exception& e) {
-          std::lock_guard<std::mutex> lock(err_mu);
-          if (first_error.empty()) first_error = e.what();
-        }
+  const unsigned nthreads = resolve_threads(cfg.threads > 0 ? static_cast<unsigned>(cfg.threads) : 0u);
+  parallel_for(std::min<unsigned>(nthreads, static_cast<unsigned>(jobs.size())), [&](unsigned) {
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      try {
+        results[i] = run_one(cfg, cfg.recipes[jobs[i].recipe], jobs[i].seed, progress, outputs, csv_out[i]);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(err_mu);
+        if (first_error.empty()) first_error = e.what();
       }
-    });
-  for (auto& th : pool) th.join();
+    }
+  });
   if (!first_error.empty()) throw Error(first_error);
 
   // summary: one row per recipe; the gap is against the FP32 run at the same learning rate.

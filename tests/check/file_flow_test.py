@@ -130,10 +130,20 @@ def convert_flow(d, n=1 << 20):
     enc = np.array([int(t, 16) for t in r.stdout.split()], dtype=np.uint8)
     check(enc.size == n and np.array_equal(enc, c.reshape(-1)),
           f"convert equals encode on all {n} elements ({int((enc != c.reshape(-1)).sum()) if enc.size == n else 'size'} differ)")
-    # --threads: the same bytes for 1, 3 and all cores (default 0); out of range is refused (exit 2)
-    for t in ("1", "3"):
+    # --threads: the same bytes for 0 (all cores, the default), 1 and 3; out of range is refused (exit 2)
+    for t in ("0", "1", "3"):
         r = mf("convert", "--in", xin, "--format", "e4m3fn", "--threads", t, "--out", out)
         check(r.returncode == 0 and np.array_equal(np.load(out), c), f"convert --threads {t} gives the same bytes")
+    # codes -> codes with SR (the array door's codes path): the same bytes for every --threads
+    cin = os.path.join(d, "codes.npy")
+    np.save(cin, np.tile(np.arange(256, dtype=np.uint8), 64))
+    sr_codes = []
+    for t in ("0", "1", "3"):
+        r = mf("convert", "--in", cin, "--from", "e5m2", "--format", "e2m1fn", "--round", "sr", "--seed", "5",
+               "--threads", t, "--out", out)
+        check(r.returncode == 0, f"codes convert --threads {t}: {r.stderr}")
+        sr_codes.append(np.load(out))
+    check(all(np.array_equal(a, sr_codes[0]) for a in sr_codes), "codes -> codes SR: same bytes for every --threads")
     r = mf("convert", "--in", xin, "--format", "e4m3fn", "--threads", "1025", "--out", out)
     check(r.returncode == 2 and "--threads" in r.stderr and "1024" in r.stderr, f"convert --threads 1025: {r.stderr}")
     # An <f8 file is rounded once from the exact double (T11): 1.0625 + 2^-40 -> 0x39, not 0x38.
@@ -164,7 +174,7 @@ def decode_flow(d):
     got = np.load(xout)
     check(got.shape == (16, 16) and np.array_equal(got.view(np.uint32), want.view(np.uint32)),
           "decode --in equals ml_dtypes' decoding bit for bit")
-    for t in ("1", "3"):
+    for t in ("0", "1", "3"):
         r = mf("decode", "--in", cin, "--format", "e4m3fn", "--to", "f32", "--threads", t, "--out", xout)
         check(r.returncode == 0 and np.array_equal(np.load(xout).view(np.uint32), want.view(np.uint32)),
               f"decode --in --threads {t} gives the same bytes")

@@ -148,10 +148,17 @@ def test_threads_give_identical_bytes_in_every_mode():
             one = mf.convert(x, fmt, round=rnd)
             for t in (2, 3, 8):
                 assert mf.convert(x, fmt, round=rnd, threads=t).tobytes() == one.tobytes(), (x.dtype, fmt, rnd, t)
-    with pytest.raises(ValueError, match="threads: 0 is out of range"):
-        mf.convert(np.float32([1.0]), "e4m3fn", threads=0)
-    with pytest.raises(ValueError, match="threads: 0 is out of range"):
-        mf.convert(np.float32([1.0]), "e4m3fn", round="sr", sr=dict(seed=1), threads=0)
+    # threads=0 is all cores, as None (one convention: the library, the CLI's --threads 0, Python)
+    x = x64.astype(np.float32)
+    sr = dict(seed=1, variant="A", bits=5)
+    codes = np.arange(256, dtype=np.uint8)
+    for kw in (dict(round="rne"), dict(round="sr", sr=sr)):
+        one = mf.convert(x, "e4m3fn", threads=1, **kw)
+        assert mf.convert(x, "e4m3fn", threads=0, **kw).tobytes() == one.tobytes(), kw
+        one = mf.convert(np.tile(codes, 100), "e2m1fn", source="e5m2", threads=1, **kw)
+        assert mf.convert(np.tile(codes, 100), "e2m1fn", source="e5m2", threads=0, **kw).tobytes() == one.tobytes()
+    with pytest.raises(ValueError, match="threads: -1 is out of range; accepted: 0..4096"):
+        mf.convert(np.float32([1.0]), "e4m3fn", threads=-1)
 
 
 @pytest.mark.parametrize("bad, exc, msg", [
@@ -255,3 +262,18 @@ def test_torch_dlpack_round_trip():
     x = torch.ones(1024)
     assert mf._from_torch(x)[0].__array_interface__["data"][0] == x.data_ptr()
     assert mf.decode(codes, "e4m3fn").tolist() == [448.0, 448.0, -0.0]
+
+
+@pytest.mark.parametrize("bits", [0, 33, -1, 2**40])
+def test_sr_bits_out_of_range_has_one_message_on_every_front_end(bits):
+    # The library's one check (sr_bits_problem) answers for convert, encode_scalar, quantize and check.
+    msg = rf"sr\['bits'\]: {bits} is out of range; accepted: 1..32"
+    sr = dict(seed=1, variant="A", bits=bits)
+    with pytest.raises(ValueError, match=msg):
+        mf.convert(np.float32([1.0]), "e4m3fn", round="sr", sr=sr)
+    with pytest.raises(ValueError, match=msg):
+        mf.encode_scalar(1.0, "e4m3fn", round="sr", sr=sr)
+    with pytest.raises(ValueError, match=msg):
+        mf.quantize(np.ones((2, 32), np.float32), "mxfp8_e4m3", round="sr", sr=sr)
+    with pytest.raises(ValueError, match=msg):
+        mf.check(lambda x, r: x, "e4m3fn", n=16, round="sr", sr=dict(variant="A", bits=bits))

@@ -10,6 +10,11 @@ import pytest
 
 import minifloat as mf
 
+try:
+    import ml_dtypes
+except ImportError:  # bfloat16 inputs need it
+    ml_dtypes = None
+
 
 def test_t14_floor_vs_rceil():
     x = np.zeros(32, np.float32)
@@ -118,3 +123,19 @@ def test_a_rule_of_another_scale_family_is_refused_as_the_cli_does(scheme, rule)
     with pytest.raises(ValueError, match="another scale format is another scheme"):
         mf.quantize(x, scheme, rule=rule)
     assert mf.quantize(x, "mxfp4", rule="rceil").rule == "rceil"  # a rule of the scheme's own family is taken
+
+
+def test_f16_and_bf16_go_to_the_library_as_they_are():
+    # float16/bfloat16 reach the library as their bits (widened there, per piece); the results are those
+    # of the exactly widened float32 array, errors() included.
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((64, 96)) * 4).astype(np.float16)
+    srcs = [x]
+    if ml_dtypes is not None:
+        srcs.append(x.astype(np.float32).astype(ml_dtypes.bfloat16))
+    for src in srcs:
+        for scheme in ("mxfp8_e4m3", "nvfp4", "fp8_1x128", "mxint8"):
+            a, b = mf.quantize(src, scheme), mf.quantize(src.astype(np.float32), scheme)
+            assert a.codes.tobytes() == b.codes.tobytes(), (src.dtype, scheme)
+            assert np.asarray(a.scales).tobytes() == np.asarray(b.scales).tobytes(), (src.dtype, scheme)
+            assert a.errors() == b.errors(), (src.dtype, scheme)

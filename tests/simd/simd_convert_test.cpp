@@ -365,9 +365,11 @@ TEST(SimdThreads, ByteIdenticalForEveryThreadCountAndChunking) {
               mf::convert_f32(in.f, w2, mf::formats::bf16, spec, mf::profiles::ocp, {}, 3));
     EXPECT_EQ(w1, w2);
   }
-  std::vector<std::uint8_t> o(8);
-  std::vector<float> i8(8);
-  EXPECT_THROW(mf::convert_f32(i8, o, mf::formats::e4m3fn, {}, mf::profiles::ocp, {}, 0), mf::Error);
+  // threads = 0 is all cores (issue 24: one convention; it was an error before): the same bytes
+  std::vector<std::uint8_t> o0(in.f.size()), o1(in.f.size());
+  EXPECT_EQ(mf::convert_f32(in.f, o0, mf::formats::e4m3fn, {}, mf::profiles::ocp, {}, 0),
+            mf::convert_f32(in.f, o1, mf::formats::e4m3fn, {}, mf::profiles::ocp, {}, 1));
+  EXPECT_EQ(o0, o1);
 }
 
 // ---- RapidCheck: f32 and f64 with boundary-biased inputs ----------------------------------------

@@ -357,7 +357,8 @@ TEST(SrArray, RejectsBadArguments) {
   EXPECT_THROW(sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::a, 33}, s), Error);
   EXPECT_THROW(sr_convert_f32(in, shortout, formats::e4m3fn, {Rounding::sr}, s), Error);
   EXPECT_THROW(sr_convert_f32(in, out, formats::f16, {Rounding::sr}, s), Error);  // 16-bit format in u8
-  EXPECT_THROW(sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr}, s, profiles::ocp, 0), Error);
+  // threads = 0 is all cores (issue 24: one convention; it was an error before)
+  EXPECT_NO_THROW(sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr}, s, profiles::ocp, 0));
   try {
     sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::b, 40}, s);
   } catch (const Error& e) {

@@ -283,7 +283,7 @@ TEST(ConvertSpan, RejectsBadCalls) {
   EXPECT_NE(error_of([&] {
               convert_f32(f, o4, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::a, 33}, profiles::ocp,
                           rb);
-            }).find("sr_bits is 33"),
+            }).find("sr_bits 33 is out of range; accepted: 1..32"),
             std::string::npos);
   std::vector<std::uint8_t> wide_code = {0x10};
   std::vector<float> d(1);

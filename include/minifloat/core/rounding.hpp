@@ -54,12 +54,17 @@ MINIFLOAT_HOST_DEVICE constexpr Flags operator|(Flags a, Flags b) noexcept {
 }
 MINIFLOAT_HOST_DEVICE constexpr Flags& operator|=(Flags& a, Flags b) noexcept { return a = a | b; }
 
+/// The accepted random-bit counts N of SrVariant::a/b/c (RoundingSpec::sr_bits): 1..32, one 32-bit
+/// draw per element. The library's check with its message is sr_bits_problem (convert_array.hpp).
+inline constexpr int kMinSrBits = 1;
+inline constexpr int kMaxSrBits = 32;
+
 /// Every rounding choice of one conversion. Default: rne + nonsat.
 struct RoundingSpec {
   Rounding rounding = Rounding::rne;
   Overflow overflow = Overflow::nonsat;
   SrVariant sr_variant = SrVariant::exact;  ///< used only with Rounding::sr
-  std::uint8_t sr_bits = 8;                 ///< N for SrVariant::a/b/c, 1..32
+  std::uint8_t sr_bits = 8;                 ///< N for SrVariant::a/b/c, kMinSrBits..kMaxSrBits
 
   friend constexpr bool operator==(const RoundingSpec&, const RoundingSpec&) = default;
 };

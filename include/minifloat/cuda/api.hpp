@@ -64,7 +64,7 @@ struct BlockPlan {
 BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt);
 
 /// The CPU launcher API: the kernels' bodies over the kernels' grid on `threads` CPU threads
-/// (cuda/launch_cpu.hpp). Results are those of the device functions of cuda/cuda.hpp for the same
+/// (cuda/launch_cpu.hpp; 0 = all cores, as everywhere: parallel_for.hpp). Results are those of the device functions of cuda/cuda.hpp for the same
 /// request; on the hardware path they are the instruction's model (cuda/ptx.hpp).
 namespace cpu {
 /// out[i] (and flags[i] when not null) for i < n; validates `r` (throws minifloat::Error).

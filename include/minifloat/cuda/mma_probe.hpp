@@ -79,7 +79,7 @@ struct MmaReport {
 };
 /// Evaluate the device results `probe_d` (64·8 per probe tile, tile order) and `random_d` (likewise) of
 /// one instruction against every hypothesis of mma_hypotheses(dest); `primary` names the hypothesis
-/// whose mismatches count ("" for none). Runs on `threads` CPU threads.
+/// whose mismatches count ("" for none). Runs on `threads` CPU threads (0 = all cores).
 MmaReport mma_evaluate(Format operand, Format dest, const std::vector<MmaProbe>& probes, const std::uint32_t* probe_d,
                        const std::vector<MmaTile>& random, const std::uint32_t* random_d, std::string_view primary,
                        unsigned threads);
