@@ -31,17 +31,14 @@ namespace mf = minifloat;
 
 namespace {
 
-const std::array<mf::Format, 12> kFormats = {mf::formats::e4m3fn, mf::formats::e5m2,        mf::formats::e4m3fnuz,
-                                             mf::formats::e5m2fnuz, mf::formats::e4m3b11fnuz, mf::formats::e4m3,
-                                             mf::formats::e3m4,     mf::formats::e3m2fn,      mf::formats::e2m3fn,
-                                             mf::formats::e2m1fn,   mf::formats::e8m0fnu,     mf::formats::ue4m3};
-const std::array<mf::Rounding, 6> kModes = {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz,
-                                            mf::Rounding::rtp, mf::Rounding::rtn, mf::Rounding::rto};
-const std::array<mf::Overflow, 3> kPolicies = {mf::Overflow::nonsat, mf::Overflow::satfinite,
-                                               mf::Overflow::satpropagate};
-const std::array<mf::Profile, 4> kProfiles = {mf::profiles::ocp, mf::profiles::nvidia, mf::profiles::ml_dtypes,
-                                              mf::profiles::p3109};
-const std::array<const char*, 4> kProfileNames = {"ocp", "nvidia", "ml_dtypes", "p3109"};
+// The whitelist itself (simd/convert_simd.hpp; its formats are the table's kArrayPath rows): every
+// combination it names must run the kernels and agree with the engine.
+using mf::simd::kFormats;
+using mf::simd::kModes;
+using mf::simd::kPolicies;
+using mf::simd::kProfiles;
+/// The registry's name of kProfiles[p] ("ocp", …), for messages.
+std::string profile_label(std::size_t p) { return std::string(mf::profile_name(kProfiles[p])); }
 
 /// Runs body() once per Highway target, with that target forced for the library's dispatch.
 template <class Body>
@@ -143,7 +140,7 @@ TEST_P(SimdEncodeExhaustive, EveryF16Bf16InputEveryCombinationEveryTarget) {
         const mf::RoundingSpec spec{.rounding = m, .overflow = o};
         const mf::Profile prof = kProfiles[p];
         SCOPED_TRACE(std::string(mf::rounding_name(m)) + " " + std::string(mf::overflow_name(o)) + " " +
-                     kProfileNames[p]);
+                     profile_label(p));
         ASSERT_EQ(mf::encode_path(to, spec, prof), mf::ArrayPath::simd);
         const mf::simd::EncodeTable* t = mf::simd::encode_table(to, spec, prof);
         ASSERT_NE(t, nullptr);
@@ -205,7 +202,7 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
         for (std::size_t i = 0; i < codes.size(); ++i) {
           std::uint32_t got = 0;
           std::memcpy(&got, &out[i], 4);
-          ASSERT_EQ(got, want[i]) << mf::format_name(from) << " " << kProfileNames[p] << " code " << unsigned{codes[i]};
+          ASSERT_EQ(got, want[i]) << mf::format_name(from) << " " << profile_label(p) << " code " << unsigned{codes[i]};
         }
         if (from.bits < 8) {  // a code wider than the format is named by its index, from either path
           std::vector<std::uint8_t> bad = codes;
@@ -234,7 +231,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
     for (std::size_t p = 0; p < kProfiles.size(); ++p) {
       const mf::Profile prof = kProfiles[p];
       const mf::simd::DecodeTable* t = mf::simd::decode_table(from, prof);
-      ASSERT_NE(t, nullptr) << mf::format_name(from) << " " << kProfileNames[p];
+      ASSERT_NE(t, nullptr) << mf::format_name(from) << " " << profile_label(p);
       const std::uint32_t ncodes = 1u << from.bits;
       std::vector<std::uint8_t> codes(800);
       for (std::size_t i = 0; i < codes.size(); ++i)
@@ -254,7 +251,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
                 for (std::size_t i = 0; i < out_off + n + 8; ++i) {  // the span and 8 floats after it
                   const bool inside = i >= out_off && i < out_off + n;
                   ASSERT_EQ(out[i], inside ? want[codes[in_off + i - out_off]] : kGuard)
-                      << mf::format_name(from) << " " << kProfileNames[p] << " n " << n << " offsets " << in_off
+                      << mf::format_name(from) << " " << profile_label(p) << " n " << n << " offsets " << in_off
                       << "/" << out_off << " index " << i << (store == mf::simd::DecodeStore::plain ? " plain" : " streaming");
                 }
                 if (from.bits < 8 && n > 0) {
@@ -316,7 +313,7 @@ TEST(SimdWhitelist, RneKernelTakesTheStatedCombinations) {
           const mf::simd::EncodeTable* t = mf::simd::encode_table(f, {.rounding = m, .overflow = o}, kProfiles[p]);
           ASSERT_NE(t, nullptr);
           EXPECT_EQ(t->rne.kind, want) << mf::format_name(f) << " " << mf::rounding_name(m) << " "
-                                       << mf::overflow_name(o) << " " << kProfileNames[p];
+                                       << mf::overflow_name(o) << " " << profile_label(p);
           if (want != RneKind::none) {
             EXPECT_TRUE(mf::simd::rne_kernel_runs(*t));  // default MXCSR here
           }
