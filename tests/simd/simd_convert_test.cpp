@@ -25,6 +25,7 @@
 #include "minifloat/error.hpp"
 #include "minifloat/stochastic.hpp"
 #include "minifloat/registry.hpp"
+#include "per_target.hpp"
 #include "simd/convert_simd.hpp"
 
 namespace mf = minifloat;
@@ -179,7 +180,10 @@ INSTANTIATE_TEST_SUITE_P(Formats, SimdEncodeExhaustive, ::testing::Range<std::si
                            return std::string(mf::format_name(kFormats[i.param]));
                          });
 
-TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
+class SimdDecode : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdDecode);
+
+TEST_P(SimdDecode, EveryCodeEveryProfile) {
   std::mt19937 rng(11);
   for (mf::Format from : kFormats)
     for (std::size_t p = 0; p < kProfiles.size(); ++p) {
@@ -196,7 +200,7 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
         want[i] = static_cast<std::uint32_t>(r.code);
         want_flags |= r.flags;
       }
-      for_each_target([&](const char*) {
+      {  // on this instance's target (PerTarget)
         std::vector<float> out(codes.size());
         EXPECT_EQ(unsigned{mf::decode_to_f32(codes, out, from, prof)}, want_flags);
         for (std::size_t i = 0; i < codes.size(); ++i) {
@@ -214,7 +218,7 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
             EXPECT_NE(std::string(e.what()).find("at index 4000"), std::string::npos) << e.what();
           }
         }
-      });
+      }
     }
 }
 
@@ -223,7 +227,7 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
 // output float offsets 0..7 (so every alignment of the streaming head), each code's bits against the
 // engine's decode, the floats beside the span untouched, and a code wider than the format refused
 // wherever it sits (head, vector body, tail). Oracle: the engine (mf::convert per code).
-TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
+TEST_P(SimdDecode, TailsOffsetsAndStores) {
   constexpr std::uint32_t kGuard = 0x7F8DEAD5u;  // a signalling NaN no decode produces
   const std::array<std::size_t, 12> lengths = {0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 33, 777};
   std::mt19937 rng(12);
@@ -239,7 +243,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
       std::shuffle(codes.begin(), codes.end(), rng);
       std::array<std::uint32_t, 256> want{};
       for (std::uint32_t c = 0; c < ncodes; ++c) want[c] = static_cast<std::uint32_t>(mf::convert(from, c, mf::formats::f32, {}, prof).code);
-      for_each_target([&](const char*) {
+      {  // on this instance's target (PerTarget)
         std::vector<std::uint32_t> out(800 + 16);
         for (const mf::simd::DecodeStore store : {mf::simd::DecodeStore::plain, mf::simd::DecodeStore::streaming})
           for (std::size_t in_off = 0; in_off < 4; ++in_off)
@@ -263,7 +267,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
                   }
                 }
               }
-      });
+      }
     }
 }
 
@@ -476,7 +480,10 @@ RC_GTEST_PROP(SimdProps, F64ArraysEqualTheEngine, ()) {
 
 // ---- vectorized Philox4x32-10 (fill_sr_bits) ----------------------------------------------------
 
-TEST(SimdPhilox, FillSrBitsEqualsTheScalarStreamOnEveryTarget) {
+class SimdPhilox : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdPhilox);
+
+TEST_P(SimdPhilox, FillSrBitsEqualsTheScalarStream) {
   // Oracle: random.hpp's sr_bits (Random123's philox4x32_R<10>, one block per call).
   EXPECT_EQ(mf::philox4x32_10(0, 0, 0, 0, 0, 0).w[0], 0x6627e8d5u);  // Random123 kat_vectors
   struct Case {
@@ -493,7 +500,7 @@ TEST(SimdPhilox, FillSrBitsEqualsTheScalarStreamOnEveryTarget) {
       {5, 1, 1, (std::uint64_t{1} << 34) - 37, 300},  // 1-word variants: counter word c0 wraps
       {5, 1, 1, (std::uint64_t{1} << 33) - 21, 300},  // exact: c0 wraps
   };
-  for_each_target([&](const char*) {
+  {  // on this instance's target (PerTarget)
     for (const Case& c : cases)
       for (mf::SrVariant v : {mf::SrVariant::exact, mf::SrVariant::a, mf::SrVariant::equal}) {
         std::vector<std::uint64_t> got(c.n);
@@ -503,5 +510,5 @@ TEST(SimdPhilox, FillSrBitsEqualsTheScalarStreamOnEveryTarget) {
           ASSERT_EQ(got[i], mf::sr_bits(c.seed, c.stream, c.step, c.base + i, v))
               << "base " << c.base << " element " << i << " variant " << mf::name(v);
       }
-  });
+  }
 }
