@@ -3,21 +3,24 @@
 // type, source bits) → minifloat::convert vs the MPFR oracle (tests/oracle); aborts on any
 // difference in code or flags. Also linked into a replay driver (replay_main.cpp) for ctest.
 //
-// Input layout (missing bytes read as 0):
-//   [0] target index % 44: the named formats of ≤ 16 bits in oracle::named_specs() order
-//       (0 e4m3fn 1 e5m2 2 e4m3fnuz 3 e5m2fnuz 4 e4m3b11fnuz 5 e4m3 6 e3m4 7 e3m2fn 8 e2m3fn
-//       9 e2m1fn 10 e8m0fnu 11 ue4m3 12 f16 13 bf16), then the 30 P3109 K = 8 formats in
-//       oracle::p3109_specs(8) order (14 Binary8p1se 15 Binary8p1sf … 28 Binary8p1ue …)
-//   [1] mode % 6: rne rna rtz rtp rtn rto
-//   [2] policy % 3: nonsat satfinite satpropagate
-//   [3] source % 4: f64 f32 f16 bf16
-//   [4..11] source bits, little endian, masked to the source width
+// Input layout (missing bytes read as 0): the target by name, then 11 bytes.
+//   [0]      n: the length of the target's name
+//   [1..n]   the target's canonical name: a named format of ≤ 16 bits (a row of core/named_formats.hpp
+//            with an oracle entry) or one of the 30 P3109 K = 8 formats ("Binary8p3se"). Bytes that
+//            name no target pick one by their FNV-1a hash (so mutated inputs reach every target); the
+//            committed seeds (fuzz/make_seeds.py) always name theirs, so adding a format moves none.
+//   [n+1]    mode % 6: rne rna rtz rtp rtn rto
+//   [n+2]    policy % 3: nonsat satfinite satpropagate
+//   [n+3]    source % 4: f64 f32 f16 bf16
+//   [n+4..n+11] source bits, little endian, masked to the source width
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "engine_map.hpp"
@@ -38,7 +41,7 @@ struct FuzzTarget {
 std::vector<FuzzTarget>& targets() {
   static std::vector<FuzzTarget> v = [] {
     std::vector<FuzzTarget> t;
-    std::vector<oracle::SpecFormat> specs = oracle::named_specs();
+    std::vector<oracle::SpecFormat> specs = named_format_specs(16);
     for (auto& s : oracle::p3109_specs(8)) specs.push_back(s);
     for (auto& s : specs) t.push_back({s, engine_format(s), std::make_unique<oracle::Target>(s)});
     return t;
@@ -49,10 +52,20 @@ std::vector<FuzzTarget>& targets() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::uint8_t b[12] = {};
-  for (std::size_t i = 0; i < size && i < sizeof b; ++i) b[i] = data[i];
+  const std::size_t n = size > 0 ? std::min<std::size_t>(data[0], size - 1) : 0;
+  const std::string_view name(reinterpret_cast<const char*>(data) + (size > 0 ? 1 : 0), n);
+  std::uint8_t b[12] = {};  // b[0] unused: the layout's [n+1..n+11] are b[1..11]
+  for (std::size_t i = 1; i < sizeof b && n + i < size; ++i) b[i] = data[n + i];
   auto& ts = targets();
-  FuzzTarget& t = ts[b[0] % ts.size()];
+  FuzzTarget* found = nullptr;
+  for (auto& c : ts)
+    if (c.spec.name == name) found = &c;
+  if (!found) {
+    std::uint32_t h = 2166136261u;  // FNV-1a 32
+    for (const char c : name) h = (h ^ static_cast<std::uint8_t>(c)) * 16777619u;
+    found = &ts[h % ts.size()];
+  }
+  FuzzTarget& t = *found;
   const oracle::Mode mode = kAllModes[b[1] % 6];
   const oracle::Overflow ov = static_cast<oracle::Overflow>(b[2] % 3);
   const int source = b[3] % 4;

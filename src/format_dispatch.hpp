@@ -3,7 +3,11 @@
 // named formats that get a loop of their own, else as a run-time value (Dynamic), so the array
 // loops of convert_array.cpp and convert_span.cpp constant-fold the descriptor.
 #pragma once
+#include <cstddef>
+#include <utility>
+
 #include "minifloat/core/format.hpp"
+#include "minifloat/core/named_formats.hpp"
 #include "minifloat/core/rounding.hpp"
 
 // Inline the whole engine into each loop so the compile-time descriptor is constant-folded
@@ -27,9 +31,10 @@ struct Dynamic {
 /// The formats that get a loop of their own; every other format runs the Dynamic loop.
 template <Format... Fs>
 struct FormatList {};
-using Fast8 = FormatList<formats::e4m3fn, formats::e5m2, formats::e4m3fnuz, formats::e5m2fnuz, formats::e4m3b11fnuz,
-                         formats::e4m3, formats::e3m4, formats::e3m2fn, formats::e2m3fn, formats::e2m1fn,
-                         formats::e8m0fnu, formats::ue4m3>;
+/// Fast8: the rows of kNamedFormats (core/named_formats.hpp) flagged kArrayPath, in table order.
+template <std::size_t... I>
+FormatList<nth_named_format(kArrayPath, static_cast<int>(I))...> array_path_formats(std::index_sequence<I...>);
+using Fast8 = decltype(array_path_formats(std::make_index_sequence<count_named_formats(kArrayPath)>{}));
 using Fast16 = FormatList<formats::f16, formats::bf16>;
 
 /// Call fn(Fixed<F>{}) for the F in the list equal to `f`, else fn(Dynamic{f}).

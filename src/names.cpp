@@ -19,7 +19,7 @@ std::vector<NameListing> name_listings() {
   const std::span<const NamePattern> patterns = format_patterns();
   NameListing fl{"format", "format", {}, {patterns.begin(), patterns.end()}};
   for (const auto& nf : named_formats())
-    if (nf.family != "p3109") fl.names.emplace_back(nf.name, nf.summary);
+    if (nf.family != FormatFamily::p3109) fl.names.emplace_back(nf.name, nf.summary);
   v.push_back(std::move(fl));
   v.push_back(listing(name_table(Rounding{})));
   v.push_back(listing(name_table(Overflow{})));

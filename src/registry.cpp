@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <iterator>
 #include <string>
 
 #include "excerpt.hpp"
@@ -29,25 +30,8 @@ bool equals_lower(std::string_view name, std::string_view l) {
 }
 
 std::vector<NamedFormat> build_formats() {
-  std::vector<NamedFormat> v = {
-      {"e4m3fn", formats::e4m3fn, "ocp", "OCP OFP8 E4M3: bias 7, no Inf, NaN 0x7f/0xff, max 448"},
-      {"e5m2", formats::e5m2, "ocp", "OCP OFP8 E5M2: bias 15, IEEE Inf/NaN, max 57344"},
-      {"e4m3fnuz", formats::e4m3fnuz, "fnuz", "FNUZ E4M3 (AMD/Graphcore): bias 8, NaN 0x80, no -0, max 240"},
-      {"e5m2fnuz", formats::e5m2fnuz, "fnuz", "FNUZ E5M2 (AMD/Graphcore): bias 16, NaN 0x80, no -0, max 57344"},
-      {"e4m3b11fnuz", formats::e4m3b11fnuz, "fnuz", "E4M3 bias 11 (TPU): NaN 0x80, no -0, max 30"},
-      {"e4m3", formats::e4m3, "ieee-like", "IEEE-like E4M3 (ml_dtypes float8_e4m3): bias 7, Inf 0x78, max 240"},
-      {"e3m4", formats::e3m4, "ieee-like", "IEEE-like E3M4 (ml_dtypes float8_e3m4): bias 3, Inf 0x70, max 15.5"},
-      {"e3m2fn", formats::e3m2fn, "mx", "OCP MX FP6 E3M2: bias 3, no Inf/NaN, max 28"},
-      {"e2m3fn", formats::e2m3fn, "mx", "OCP MX FP6 E2M3: bias 1, no Inf/NaN, max 7.5"},
-      {"e2m1fn", formats::e2m1fn, "mx", "OCP MX FP4 E2M1: bias 1, no Inf/NaN, max 6"},
-      {"e8m0fnu", formats::e8m0fnu, "scale", "OCP MX scale UE8M0: unsigned, bias 127, no zero, NaN 0xff"},
-      {"ue4m3", formats::ue4m3, "scale", "NVFP4 block scale UE4M3: 7 bits, unsigned, bias 7, NaN 0x7f, max 448"},
-      {"bf16", formats::bf16, "ieee754", "bfloat16"},
-      {"f16", formats::f16, "ieee754", "IEEE 754 binary16"},
-      {"tf32", formats::tf32, "tensor-core", "NVIDIA TensorFloat-32: FP32 range (bias 127, IEEE Inf/NaN), 10 mantissa bits"},
-      {"f32", formats::f32, "ieee754", "IEEE 754 binary32"},
-      {"f64", formats::f64, "ieee754", "IEEE 754 binary64"},
-  };
+  std::vector<NamedFormat> v;
+  for (const auto& r : kNamedFormats) v.push_back({r.name, r.format, r.family, r.summary});
   for (int k = 3; k <= 16; ++k) {
     for (int s = 1; s >= 0; --s) {
       const bool is_signed = s == 1;
@@ -59,7 +43,7 @@ std::vector<NamedFormat> build_formats() {
           v.push_back({name,
                        p3109(k, p, is_signed ? Signedness::signed_ : Signedness::unsigned_,
                              extended ? P3109Domain::extended : P3109Domain::finite),
-                       "p3109",
+                       FormatFamily::p3109,
                        std::string("IEEE P3109 v4.0, K=") + std::to_string(k) + ", P=" + std::to_string(p) +
                            (is_signed ? ", signed" : ", unsigned") + (extended ? ", extended" : ", finite")});
         }
@@ -69,18 +53,27 @@ std::vector<NamedFormat> build_formats() {
   return v;
 }
 
-struct Alias {
-  std::string_view alias;
-  std::string_view name;
-};
-constexpr Alias kAliases[] = {
-    {"float8_e4m3fn", "e4m3fn"},     {"float8_e5m2", "e5m2"},         {"float8_e4m3fnuz", "e4m3fnuz"},
-    {"float8_e5m2fnuz", "e5m2fnuz"}, {"float8_e4m3b11fnuz", "e4m3b11fnuz"}, {"float8_e4m3", "e4m3"},
-    {"float8_e3m4", "e3m4"},         {"float6_e3m2fn", "e3m2fn"},     {"float6_e2m3fn", "e2m3fn"},
-    {"float4_e2m1fn", "e2m1fn"},     {"float8_e8m0fnu", "e8m0fnu"},   {"bfloat16", "bf16"},
-    {"binary16", "f16"},             {"binary32", "f32"},             {"binary64", "f64"},
-    {"ue8m0", "e8m0fnu"},            {"half", "f16"},               {"float16", "f16"},
-    {"float32", "f32"},              {"float64", "f64"},
+/// The format row `l` (lowercase) is an alias of: a row's ml_dtypes name or one of its `aliases`; else nullptr.
+const NamedFormatRow* find_alias(std::string_view l) {
+  for (const auto& r : kNamedFormats) {
+    if (l == r.ml_dtypes) return &r;
+    std::string_view rest = r.aliases;
+    while (!rest.empty()) {
+      const std::size_t sp = rest.find(' ');
+      if (rest.substr(0, sp) == l) return &r;
+      rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
+    }
+  }
+  return nullptr;
+}
+
+/// The spellings of Specials (custom:… descriptors, format_name, tables' and format_info's "specials").
+constexpr NameEntry<Specials> kSpecials[] = {
+    {Specials::ieee, "ieee", "IEEE 754: Inf and NaNs in the all-ones exponent"},
+    {Specials::fn, "fn", "no Inf; NaN is the all-ones magnitude"},
+    {Specials::fnuz, "fnuz", "no Inf, no -0; NaN is the -0 code"},
+    {Specials::p3109_extended, "p3109_extended", "IEEE P3109 extended: Inf and one NaN"},
+    {Specials::none, "none", "no Inf, no NaN"},
 };
 
 Format parse_custom(std::string_view spec, std::string_view full) {
@@ -115,13 +108,10 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   bool is_signed = false;
   if (parts[3] == "signed") is_signed = true;
   else if (parts[3] != "unsigned") return fail("sign field must be signed or unsigned");
-  Specials sp{};
-  if (parts[4] == "ieee") sp = Specials::ieee;
-  else if (parts[4] == "fn") sp = Specials::fn;
-  else if (parts[4] == "fnuz") sp = Specials::fnuz;
-  else if (parts[4] == "p3109_extended") sp = Specials::p3109_extended;
-  else if (parts[4] == "none") sp = Specials::none;
-  else return fail("unknown special-value encoding '" + quote_input(parts[4]) + "'");
+  const auto sp_entry = std::find_if(std::begin(kSpecials), std::end(kSpecials),
+                                     [&](const NameEntry<Specials>& x) { return x.name == parts[4]; });  // exact case
+  if (sp_entry == std::end(kSpecials)) return fail("unknown special-value encoding '" + quote_input(parts[4]) + "'");
+  const Specials sp = sp_entry->value;
   bool has_zero = true;
   if (parts.size() == 6) {
     if (parts[5] != "nozero") return fail("the optional 6th field must be nozero");
@@ -283,8 +273,8 @@ Format parse_format(std::string_view name) {
   const std::string l = lower(name);
   for (const auto& nf : named_formats())
     if (equals_lower(nf.name, l)) return nf.format;
-  for (const auto& a : kAliases)
-    if (a.alias == l) return parse_format(a.name);
+  if (!l.empty())
+    if (const NamedFormatRow* r = find_alias(l)) return r->format;
   // A name of the P3109 pattern's shape whose K or P is out of range: say which, and the ranges.
   if (l.size() >= 10 && l.substr(0, 6) == "binary") {
     std::size_t i = 6;
@@ -307,7 +297,7 @@ Format parse_format(std::string_view name) {
   }
   std::string accepted;
   for (const auto& nf : named_formats())
-    if (nf.family != "p3109") (accepted += accepted.empty() ? "" : ", ") += nf.name;
+    if (nf.family != FormatFamily::p3109) (accepted += accepted.empty() ? "" : ", ") += nf.name;
   for (const auto& p : kFormatPatterns) (accepted += ", ") += p.pattern;
   throw NameError("unknown format '" + quote_input(name) + "'; accepted: " + accepted);
 }
@@ -315,10 +305,15 @@ Format parse_format(std::string_view name) {
 std::string format_name(Format f) {
   for (const auto& nf : named_formats())
     if (nf.format == f) return nf.name;
-  static constexpr std::array<std::string_view, 5> sp{"ieee", "fn", "fnuz", "p3109_extended", "none"};
   return "custom:" + std::to_string(f.exponent_bits) + "," + std::to_string(f.mantissa_bits) + "," +
          std::to_string(f.bias) + "," + (f.is_signed ? "signed" : "unsigned") + "," +
-         std::string(sp[static_cast<int>(f.specials)]) + (f.has_zero ? "" : ",nozero");
+         std::string(specials_spelling(f.specials)) + (f.has_zero ? "" : ",nozero");
+}
+
+std::string_view specials_spelling(Specials s) noexcept {
+  for (const auto& e : kSpecials)
+    if (e.value == s) return e.name;
+  return "?";
 }
 
 }  // namespace minifloat

@@ -166,9 +166,11 @@ Scheme parse_scheme(std::string_view text) {
     seen.push_back(lk);
     std::string err;
     BlockPolicy& p = s.policy;
-    if (set_policy(key, value, p.zero, err) || set_policy(key, value, p.nan, err) || set_policy(key, value, p.inf, err) ||
-        set_policy(key, value, p.subnormal, err) || set_policy(key, value, p.mxint8_min, err) ||
-        set_policy(key, value, p.fp32_order, err)) {
+    bool matched = false;
+    for_each_policy_field([&](const auto& f, std::size_t) {
+      matched = matched || set_policy(key, value, p.*f.member, err);
+    });
+    if (matched) {
       if (!err.empty()) return fail(err);
       continue;
     }
@@ -185,8 +187,9 @@ Scheme parse_scheme(std::string_view text) {
       p.amax_epsilon = f;
       continue;
     }
-    return fail("unknown policy key '" + quote_input(key) +
-                "'; accepted: zero-block, nan-block, inf-block, subnormal-amax, mxint8-min, fp32-order, amax-epsilon");
+    std::string keys;
+    for_each_policy_field([&](const auto& f, std::size_t) { keys.append(policy_key(f)) += ", "; });
+    return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey));
   }
   validate_scheme(s);
   return s;
@@ -232,12 +235,7 @@ std::string scheme_spec(const Scheme& s) {
   out.append(is_e8m0_rule(s.rule) ? "e8m0fnu:" : is_fp32_rule(s.rule) ? "f32:" : "ue4m3:");
   out.append(name(s.rule));
   const BlockPolicy d{};
-  put_policy(out, s.policy.zero, d.zero);
-  put_policy(out, s.policy.nan, d.nan);
-  put_policy(out, s.policy.inf, d.inf);
-  put_policy(out, s.policy.subnormal, d.subnormal);
-  put_policy(out, s.policy.mxint8_min, d.mxint8_min);
-  put_policy(out, s.policy.fp32_order, d.fp32_order);
+  for_each_policy_field([&](const auto& f, std::size_t) { put_policy(out, s.policy.*f.member, d.*f.member); });
   if (detail::bit_cast<std::uint32_t>(s.policy.amax_epsilon) != detail::bit_cast<std::uint32_t>(d.amax_epsilon))
   {
     out += '/';

@@ -228,7 +228,7 @@ Row catalogue_row(const NamedFormat& nf, bool short_values) {
   const FormatLimits L = format_limits(f);
   auto v = [&](const Unpacked& u) { return short_values ? to_short_exact(u) : to_decimal(u); };
   return {nf.name,
-          nf.family,
+          family_name(nf.family),
           std::to_string(f.bits),
           std::to_string(f.exponent_bits),
           std::to_string(f.mantissa_bits),
@@ -265,16 +265,7 @@ constexpr NameEntry<CatalogueStyle> kCatalogueStyle[] = {
 
 }  // namespace
 
-std::string specials_name(Specials s) {
-  switch (s) {
-    case Specials::ieee: return "ieee";
-    case Specials::fn: return "fn";
-    case Specials::fnuz: return "fnuz";
-    case Specials::p3109_extended: return "p3109_extended";
-    case Specials::none: return "none";
-  }
-  return "?";
-}
+std::string specials_name(Specials s) { return std::string(specials_spelling(s)); }
 
 FormatLimits format_limits(Format f) {
   FormatLimits L{};
@@ -413,9 +404,9 @@ std::string render_catalogue_text(const std::vector<NamedFormat>& list) {
 std::vector<NamedFormat> tabled_formats() {
   std::vector<NamedFormat> v;
   for (const auto& nf : named_formats())
-    if (nf.family != "p3109" && nf.format.bits <= 8) v.push_back(nf);
+    if (nf.family != FormatFamily::p3109 && nf.format.bits <= 8) v.push_back(nf);
   for (const auto& nf : named_formats())
-    if (nf.family == "p3109" && nf.format.bits == 8) v.push_back(nf);
+    if (nf.family == FormatFamily::p3109 && nf.format.bits == 8) v.push_back(nf);
   return v;
 }
 
@@ -491,11 +482,11 @@ std::string render_formats_page() {
          "| name | family | summary |\n| --- | --- | --- |\n";
   std::vector<NamedFormat> named, p3109_8;
   for (const auto& nf : named_formats()) {
-    if (nf.family != "p3109") named.push_back(nf);
-    if (nf.family == "p3109" && nf.format.bits == 8) p3109_8.push_back(nf);
+    if (nf.family != FormatFamily::p3109) named.push_back(nf);
+    if (nf.family == FormatFamily::p3109 && nf.format.bits == 8) p3109_8.push_back(nf);
   }
   for (const auto& nf : named)
-    out += "| `" + nf.name + "` | " + nf.family + " | " + md_cell(nf.summary) + " |\n";
+    out += "| `" + nf.name + "` | " + family_name(nf.family) + " | " + md_cell(nf.summary) + " |\n";
   for (const auto& p : format_patterns())
     out += "| `" + md_cell(p.pattern) + "` | pattern | " + md_cell(p.summary) + " |\n";
   out += "\n## Parameters and limits\n\n"

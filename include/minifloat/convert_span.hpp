@@ -28,8 +28,8 @@ namespace minifloat {
 //    `in.size()` elements (element i rounds with rbits[i], see SrVariant), and `spec.sr_bits` must
 //    be 1..32; otherwise minifloat::Error. For the other modes `rbits` must be empty or
 //    `in.size()` long, and is not read.
-//  - The named formats e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
-//    e8m0fnu ue4m3 f16 bf16 run a loop compiled for that format (the descriptor is a constant);
+//  - The named formats flagged kArrayPath in core/named_formats.hpp's kNamedFormats (the FP8, FP6, FP4
+//    formats and the block scales), and f16 bf16, run a loop compiled for that format (the descriptor is a constant);
 //    every other format runs the same loop with the descriptor as a run-time value.
 //  - `threads`: 0 = all cores (default_threads(), parallel_for.hpp), which is also the default;
 //    N = at most N threads. The array is cut into min(threads, n / 4096) contiguous ranges (at least
@@ -49,9 +49,8 @@ enum class ArrayPath : std::uint8_t {
 /// The path of convert_f32 / convert_f16_bits / convert_bf16_bits / convert_f64 into std::uint8_t
 /// codes (std::uint16_t code arrays always take ArrayPath::engine). The whitelist, everything
 /// else goes to the engine:
-///  - `to` is one of e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
-///    e8m0fnu ue4m3 (compared field by field with formats::; a custom descriptor equal to one of
-///    them is that format);
+///  - `to` is a row of kNamedFormats (core/named_formats.hpp) flagged kArrayPath (compared field by
+///    field; a custom descriptor equal to one of them is that format);
 ///  - `spec.rounding` is rne, rna, rtz, rtp, rtn or rto (never sr), with any Overflow;
 ///  - `prof` equals profiles::ocp, ::nvidia, ::ml_dtypes or ::p3109 (every field; a modified
 ///    profile goes to the engine).

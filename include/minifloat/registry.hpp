@@ -27,6 +27,7 @@
 
 #include "core/block_scale.hpp"
 #include "core/format.hpp"
+#include "core/named_formats.hpp"
 #include "core/profile.hpp"
 #include "core/rounding.hpp"
 #include "error.hpp"
@@ -171,24 +172,26 @@ std::string_view profile_name(const Profile& p) noexcept;
 struct NamedFormat {
   std::string name;     ///< canonical name: "e4m3fn", "Binary8p3se", …
   Format format;
-  std::string family;   ///< "ocp", "fnuz", "ieee-like", "mx", "scale", "ieee754", "p3109"
+  FormatFamily family;  ///< printed by family_name(): "ocp", "fnuz", …, "p3109"
   std::string summary;  ///< one line: standard and notes
 };
 
-/// Every registered format: the named ones (e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4
-/// e3m2fn e2m3fn e2m1fn e8m0fnu ue4m3 bf16 f16 f32 f64) then the IEEE P3109 family
-/// Binary{K}p{P}{s|u}{e|f} for 3 ≤ K ≤ 16 (names as in the P3109 interim report v4.0).
+/// Every registered format: the rows of kNamedFormats (core/named_formats.hpp), in order, then the
+/// IEEE P3109 family Binary{K}p{P}{s|u}{e|f} for 3 ≤ K ≤ 16 (names as in the P3109 interim report v4.0).
 const std::vector<NamedFormat>& named_formats();
 /// The families parse_format accepts beyond the named formats: Binary{K}p{P}{s|u}{e|f} and custom:….
 std::span<const NamePattern> format_patterns();
 
-/// Resolve a format name (case-insensitive; aliases float8_e4m3fn, float4_e2m1fn, binary16,
-/// bfloat16, binary32, binary64, … accepted) or a user-defined descriptor
+/// Resolve a format name (case-insensitive; the aliases of kNamedFormats' rows — ml_dtypes names such as
+/// float8_e4m3fn, float4_e2m1fn, bfloat16, and binary16, half, binary32, … — accepted) or a user-defined descriptor
 /// `custom:E,M,BIAS,signed|unsigned,ieee|fn|fnuz|p3109_extended|none[,nozero]`.
 /// Throws NameError listing the accepted names and patterns.
 Format parse_format(std::string_view name);
 /// The canonical name of `f`, or its `custom:…` descriptor when it has none.
 std::string format_name(Format f);
+/// How `custom:…` descriptors, format_name and the tables spell `s`: ieee fn fnuz p3109_extended none
+/// ("?" only for a value outside the enum).
+std::string_view specials_spelling(Specials s) noexcept;
 
 /// "decode-target": the IEEE formats `decode --to` prints bits in (f32 f64 f16 bf16).
 const NameTable<Format>& decode_target_table();

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "core/block_scale.hpp"
@@ -73,6 +74,41 @@ struct Scheme {
   BlockPolicy policy{};
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
 };
+
+/// One enum field of BlockPolicy. Its name table (name_table(E{}), registry.hpp) gives its spec key and
+/// CLI option (the table's id: "zero-block" → `zero-block=…`, `--zero-block`) and its value names.
+template <class E>
+struct PolicyField {
+  E BlockPolicy::*member;
+  std::string_view help;  ///< the CLI help's words before the accepted names ("D7: ")
+  bool fast_path;         ///< the block quantizer's SIMD fast path is written and tested for every value
+};
+/// The enum fields of BlockPolicy, in spec order: one list for parse_scheme, scheme_spec, the fast
+/// path's whitelist (src/quant/block_quantizer.cpp) and the CLI's quantize options. amax-epsilon, a
+/// number, is handled beside them.
+inline constexpr auto kPolicyFields = std::tuple{
+    PolicyField<ZeroBlock>{&BlockPolicy::zero, "D7: ", true},
+    PolicyField<NanInBlock>{&BlockPolicy::nan, "D8: ", true},
+    PolicyField<InfInBlock>{&BlockPolicy::inf, "", true},
+    PolicyField<SubnormalAmax>{&BlockPolicy::subnormal, "", true},
+    PolicyField<Mxint8Min>{&BlockPolicy::mxint8_min, "D10 (mxint8 elements): ", true},
+    PolicyField<Fp32ScaleOrder>{&BlockPolicy::fp32_order, "FP32 scale operation order (FP32 rules and nvfp4): ", true},
+};
+/// The number of kPolicyFields.
+inline constexpr std::size_t kPolicyFieldCount = std::tuple_size_v<decltype(kPolicyFields)>;
+/// fn(field, i) for each of kPolicyFields, in order (i = 0, 1, …).
+template <class Fn>
+void for_each_policy_field(Fn&& fn) {
+  std::apply([&](const auto&... f) {
+    std::size_t i = 0;
+    (fn(f, i++), ...);
+  }, kPolicyFields);
+}
+/// The spec key and CLI option name (without "--") of a policy field: its name table's id.
+template <class E>
+std::string_view policy_key(const PolicyField<E>&) {
+  return name_table(E{}).id;
+}
 
 /// "scheme": the named schemes above, and the spec-string pattern.
 const NameTable<Scheme>& scheme_table();

@@ -66,8 +66,7 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
 /// of them on the HWY_SCALAR target) take fill_sr_bits and the scalar table loop, as f64 sources do:
 ///  - any source (f32, f16, bf16, f64), except that an f64 source with `prof.source_via_f32`
 ///    (profiles::ml_dtypes, D11: an rne step to f32 comes first) takes the engine;
-///  - `to` is one of e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn
-///    e8m0fnu ue4m3 (compared field by field);
+///  - `to` is a row of kNamedFormats (core/named_formats.hpp) flagged kArrayPath (compared field by field);
 ///  - `spec.rounding` is sr, any SrVariant (exact, a, b, c, equal) and sr_bits, any Overflow;
 ///  - `prof` equals profiles::ocp, ::nvidia, ::ml_dtypes or ::p3109.
 /// Everything else, and inside the table path the inputs whose rounding reads more than one up/down

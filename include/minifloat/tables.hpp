@@ -109,9 +109,8 @@ std::string render_catalogue(const std::vector<NamedFormat>& list, TableStyle st
 /// The same catalogue as an aligned plain-text table for terminals (short exact values).
 std::string render_catalogue_text(const std::vector<NamedFormat>& list);
 
-/// The formats written by write_tables: the named formats of at most 8 bits (e4m3fn e5m2
-/// e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn e8m0fnu ue4m3) and the 30
-/// IEEE P3109 K = 8 formats.
+/// The formats written by write_tables: the rows of kNamedFormats (core/named_formats.hpp) of at most
+/// 8 bits, in table order, and the 30 IEEE P3109 K = 8 formats.
 std::vector<NamedFormat> tabled_formats();
 
 /// Write formats.csv and csv/<fmt>.{codes,midpoints,overflow}.csv, md/<fmt>.md,

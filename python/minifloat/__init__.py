@@ -55,12 +55,8 @@ class Flags(enum.IntFlag):
 
 
 # minifloat format name -> ml_dtypes dtype name (ml_dtypes 0.6).
-_ML_DTYPES = {
-    "e4m3fn": "float8_e4m3fn", "e5m2": "float8_e5m2", "e4m3fnuz": "float8_e4m3fnuz",
-    "e5m2fnuz": "float8_e5m2fnuz", "e4m3b11fnuz": "float8_e4m3b11fnuz", "e4m3": "float8_e4m3",
-    "e3m4": "float8_e3m4", "e3m2fn": "float6_e3m2fn", "e2m3fn": "float6_e2m3fn",
-    "e2m1fn": "float4_e2m1fn", "e8m0fnu": "float8_e8m0fnu", "bf16": "bfloat16",
-}
+# From the core's table of named formats (core/named_formats.hpp): format -> ml_dtypes dtype name.
+_ML_DTYPES = {name: ml for name, ml, _ in _ext.named_format_dtypes() if ml}
 _ML_TO_FORMAT = {v: k for k, v in _ML_DTYPES.items()}
 
 _AS_CHOICES = ("codes", "ml_dtypes", "torch")
@@ -103,8 +99,8 @@ def _from_torch(t: Any) -> tuple[np.ndarray, str | None]:
                     "float8 (as codes), uint8 codes")
 
 
-_TORCH_F8 = {"torch.float8_e4m3fn": "e4m3fn", "torch.float8_e5m2": "e5m2", "torch.float8_e4m3fnuz": "e4m3fnuz",
-             "torch.float8_e5m2fnuz": "e5m2fnuz", "torch.float8_e8m0fnu": "e8m0fnu"}
+# str(torch dtype) -> format, for the float8 dtypes of the core's table (core/named_formats.hpp).
+_TORCH_F8 = {f"torch.{t}": name for name, _, t in _ext.named_format_dtypes() if t.startswith("float8")}
 
 
 def _need_torch() -> Any:

@@ -183,7 +183,7 @@ nb::dict format_info(std::string_view name) {
   d["summary"] = nb::none();
   for (const auto& nf : named_formats())
     if (nf.format == f) {
-      d["family"] = nf.family;
+      d["family"] = family_name(nf.family);
       d["summary"] = nf.summary;
       break;
     }
@@ -318,6 +318,15 @@ NB_MODULE(_minifloat, m) {
         return v;
       },
       "The canonical names of every registered format (named ones, then P3109 Binary{K}p{P}{s|u}{e|f}).");
+  m.def(
+      "named_format_dtypes",
+      [] {
+        std::vector<std::tuple<std::string, std::string, std::string>> v;
+        for (const auto& r : kNamedFormats) v.emplace_back(r.name, r.ml_dtypes, r.torch);
+        return v;
+      },
+      "(name, ml_dtypes dtype name, torch dtype name without 'torch.') of every row of core/named_formats.hpp; "
+      "'' where there is none.");
   m.def(
       "canonical_format_name", [](std::string_view s) { return format_name(format_arg("fmt", s)); }, "fmt"_a,
       "The canonical name of a format name or alias (ValueError listing the accepted names if unknown).");

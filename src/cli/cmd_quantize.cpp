@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/file_io.hpp"
@@ -150,13 +151,11 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   c->add_option("--element", o.element, "Element format replacing the scheme's (fp8_* schemes and specs; e.g. e5m2)");
   c->add_option("--axis", o.axis, "Axis the blocks run along: " + choices<BlockAxis>("last"));
-  c->add_option("--zero-block", o.zero_block, "D7: " + choices<ZeroBlock>("standard"));
-  c->add_option("--nan-block", o.nan_block, "D8: " + choices<NanInBlock>("whole_block_nan"));
-  c->add_option("--inf-block", o.inf_block, choices<InfInBlock>("nan_scale"));
-  c->add_option("--subnormal-amax", o.subnormal_amax, choices<SubnormalAmax>("keep"));
-  c->add_option("--mxint8-min", o.mxint8_min, "D10 (mxint8 elements): " + choices<Mxint8Min>("twos_complement"));
-  c->add_option("--fp32-order", o.fp32_order,
-                "FP32 scale operation order (FP32 rules and nvfp4): " + choices<Fp32ScaleOrder>("te_multiply"));
+  for_each_policy_field([&](const auto& f, std::size_t i) {
+    using E = std::remove_cvref_t<decltype(BlockPolicy{}.*f.member)>;
+    c->add_option("--" + std::string(policy_key(f)), o.policy[i],
+                  std::string(f.help) + choices<E>(name(BlockPolicy{}.*f.member)));
+  });
   c->add_option("--amax-epsilon", o.amax_epsilon, "amax below this is raised to it (a decimal >= 0, rounded once to f32)");
   c->add_option("--mx-quirks", o.mx_quirks, "A peer's MX/NVFP4 quantizer on purpose (quant.hpp MxQuirks): " + choices<MxQuirks>("none"));
   c->add_flag("--scale-ftz", o.scale_ftz, "With --out-dequant: dequantize as an FTZ/DAZ consumer, subnormal scales read 0 (D17)");
@@ -197,12 +196,10 @@ int run_quantize(const QuantizeOptions& o) {
                   " has a fixed element format (write a spec to change it, e.g. " + scheme_spec(scheme) + " with another ELEMENT)");
     scheme.element.format = with_option("--element", [&] { return parse_format(*o.element); });
   }
-  if (o.zero_block) scheme.policy.zero = parse_option<ZeroBlock>("--zero-block", *o.zero_block);
-  if (o.nan_block) scheme.policy.nan = parse_option<NanInBlock>("--nan-block", *o.nan_block);
-  if (o.inf_block) scheme.policy.inf = parse_option<InfInBlock>("--inf-block", *o.inf_block);
-  if (o.subnormal_amax) scheme.policy.subnormal = parse_option<SubnormalAmax>("--subnormal-amax", *o.subnormal_amax);
-  if (o.mxint8_min) scheme.policy.mxint8_min = parse_option<Mxint8Min>("--mxint8-min", *o.mxint8_min);
-  if (o.fp32_order) scheme.policy.fp32_order = parse_option<Fp32ScaleOrder>("--fp32-order", *o.fp32_order);
+  for_each_policy_field([&](const auto& f, std::size_t i) {
+    using E = std::remove_cvref_t<decltype(BlockPolicy{}.*f.member)>;
+    if (o.policy[i]) scheme.policy.*f.member = parse_option<E>("--" + std::string(policy_key(f)), *o.policy[i]);
+  });
   if (o.amax_epsilon) {
     const float eps = parse_f32_option("--amax-epsilon", *o.amax_epsilon);
     if (!(eps >= 0.0f) || std::isinf(eps) || o.amax_epsilon->find('-') == 0)

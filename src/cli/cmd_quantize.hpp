@@ -6,9 +6,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "minifloat/scheme.hpp"
 
 namespace minifloat::cli {
 
@@ -25,12 +28,8 @@ struct QuantizeOptions {
   std::string profile = "ocp";              ///< --profile ocp|nvidia|ml_dtypes|p3109
   std::optional<std::string> element;       ///< --element FMT (fp8_* schemes and specs with a floating element)
   std::string axis = "last";                ///< --axis last|first: the axis blocks run along
-  std::optional<std::string> zero_block;    ///< --zero-block (D7)
-  std::optional<std::string> nan_block;     ///< --nan-block (D8)
-  std::optional<std::string> inf_block;     ///< --inf-block
-  std::optional<std::string> subnormal_amax;  ///< --subnormal-amax
-  std::optional<std::string> mxint8_min;    ///< --mxint8-min (D10)
-  std::optional<std::string> fp32_order;    ///< --fp32-order te_multiply|divide|exact
+  /// --zero-block, --nan-block, …: one per kPolicyFields entry (scheme.hpp), in its order
+  std::array<std::optional<std::string>, kPolicyFieldCount> policy;
   std::optional<std::string> amax_epsilon;  ///< --amax-epsilon (decimal, rounded once to binary32)
   std::optional<std::string> mx_quirks;     ///< --mx-quirks none|torchao_0_18|torchao_0_18_no_tensor_scale
   bool scale_ftz = false;                   ///< --scale-ftz: dequantize as an FTZ consumer (D17; needs --out-dequant)

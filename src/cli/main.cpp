@@ -282,7 +282,8 @@ struct FormatsArgs {
 std::vector<std::string> format_families() {
   std::vector<std::string> order;
   for (const auto& nf : named_formats())
-    if (std::find(order.begin(), order.end(), nf.family) == order.end()) order.push_back(nf.family);
+    if (std::find(order.begin(), order.end(), family_name(nf.family)) == order.end())
+      order.push_back(family_name(nf.family));
   return order;
 }
 std::string joined(const std::vector<std::string>& v) {
@@ -299,7 +300,7 @@ int run_formats(const FormatsArgs& a) {
   const CatalogueStyle style = cli::parse_option<CatalogueStyle>("--as", a.as);
   std::vector<NamedFormat> list;
   for (const auto& nf : named_formats()) {
-    if (!a.family.empty() && nf.family != lower(a.family)) continue;
+    if (!a.family.empty() && family_name(nf.family) != lower(a.family)) continue;
     if (bits != 0 && nf.format.bits != bits) continue;
     list.push_back(nf);
   }

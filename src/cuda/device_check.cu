@@ -243,10 +243,12 @@ struct Combo {
 };
 std::vector<Combo> all_combos() {
   std::vector<Combo> v;
-  for (const char* f : {"e4m3fn", "e5m2", "e4m3fnuz", "e5m2fnuz", "e4m3b11fnuz", "e4m3", "e3m4", "e3m2fn", "e2m3fn",
-                        "e2m1fn", "e8m0fnu", "ue4m3"})
+  for (const mf::NamedFormatRow& r : mf::kNamedFormats) {  // the array paths' formats, in table order
+    if (!(r.paths & mf::kArrayPath)) continue;
+    const char* f = r.name;
     for (const char* m : {"rne", "rna", "rtz", "rtp", "rtn", "rto"})
       for (const char* p : {"nonsat", "satfinite", "satpropagate"}) v.push_back({f, m, p});
+  }
   return v;
 }
 std::map<std::string, std::uint64_t> read_golden(const std::string& path) {

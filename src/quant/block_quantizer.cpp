@@ -42,14 +42,11 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   o.sr_stream = d.sr_stream;
   o.sr_step = d.sr_step;
   if (!(o == d)) return false;
-  BlockPolicy pol = scheme.policy;  // every BlockPolicy field of core/block_scale.hpp today
+  BlockPolicy pol = scheme.policy;  // the fields of kPolicyFields (scheme.hpp) flagged fast_path, and amax_epsilon
   const BlockPolicy dp{};
-  pol.zero = dp.zero;
-  pol.nan = dp.nan;
-  pol.inf = dp.inf;
-  pol.subnormal = dp.subnormal;
-  pol.mxint8_min = dp.mxint8_min;
-  pol.fp32_order = dp.fp32_order;
+  for_each_policy_field([&](const auto& f, std::size_t) {
+    if (f.fast_path) pol.*f.member = dp.*f.member;
+  });
   pol.amax_epsilon = dp.amax_epsilon;
   if (!(pol == dp)) return false;
   // RoundingSpec: the fields known today (the SR ones are not read by the deterministic modes)

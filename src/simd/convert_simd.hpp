@@ -3,12 +3,14 @@
 // the array paths of convert_span.cpp, and the engine-built tables they read. The whitelist of what
 // runs here is `minifloat::array_path` (convert_span.hpp); this header only serves it.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "minifloat/core/format.hpp"
+#include "minifloat/core/named_formats.hpp"
 #include "minifloat/core/profile.hpp"
 #include "minifloat/core/rounding.hpp"
 
@@ -16,9 +18,14 @@ namespace minifloat::simd {
 
 /// The whitelist of the array paths (stated in convert_span.hpp at array_path and in stochastic.hpp
 /// at sr_path): these formats, deterministic modes, policies and profiles; one list for every kernel.
-inline constexpr std::array<Format, 12> kFormats = {formats::e4m3fn,  formats::e5m2,   formats::e4m3fnuz, formats::e5m2fnuz,
-                                                    formats::e4m3b11fnuz, formats::e4m3, formats::e3m4, formats::e3m2fn,
-                                                    formats::e2m3fn, formats::e2m1fn, formats::e8m0fnu, formats::ue4m3};
+/// The formats are the rows of kNamedFormats (core/named_formats.hpp) flagged kArrayPath, in table order.
+inline constexpr auto kFormats = [] {
+  std::array<Format, count_named_formats(kArrayPath)> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = nth_named_format(kArrayPath, static_cast<int>(i));
+  return a;
+}();
+static_assert(std::all_of(kFormats.begin(), kFormats.end(), [](Format f) { return f.bits <= 8; }),
+              "the array paths' kernels and tables take codes of at most 8 bits");
 inline constexpr std::array<Rounding, 6> kModes = {Rounding::rne, Rounding::rna, Rounding::rtz,
                                                    Rounding::rtp, Rounding::rtn, Rounding::rto};
 inline constexpr std::array<Overflow, 3> kPolicies = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};

@@ -45,11 +45,12 @@ namespace formats = minifloat::formats;
 constexpr unsigned kThreads = 2;
 
 const std::vector<std::pair<const char*, mf::Format>>& small_formats() {
-  static const std::vector<std::pair<const char*, mf::Format>> v = {
-      {"e4m3fn", formats::e4m3fn}, {"e5m2", formats::e5m2},   {"e4m3fnuz", formats::e4m3fnuz},
-      {"e5m2fnuz", formats::e5m2fnuz}, {"e4m3b11fnuz", formats::e4m3b11fnuz}, {"e4m3", formats::e4m3},
-      {"e3m4", formats::e3m4},     {"e3m2fn", formats::e3m2fn}, {"e2m3fn", formats::e2m3fn},
-      {"e2m1fn", formats::e2m1fn}, {"e8m0fnu", formats::e8m0fnu}, {"ue4m3", formats::ue4m3}};
+  static const std::vector<std::pair<const char*, mf::Format>> v = [] {  // the kArrayPath rows
+    std::vector<std::pair<const char*, mf::Format>> out;
+    for (const auto& r : mf::kNamedFormats)
+      if (r.paths & mf::kArrayPath) out.emplace_back(r.name, r.format);
+    return out;
+  }();
   return v;
 }
 constexpr mf::Rounding kModes[] = {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz,

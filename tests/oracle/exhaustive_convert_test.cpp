@@ -25,7 +25,7 @@ struct Shard {
 };
 
 std::vector<Shard> shards() {
-  std::vector<oracle::SpecFormat> targets = oracle::named_specs_upto_8_bits();
+  std::vector<oracle::SpecFormat> targets = named_format_specs(8);
   for (auto& f : oracle::p3109_specs(8)) targets.push_back(f);
   std::vector<Shard> v;
   for (const char* src : {"f16", "bf16"})

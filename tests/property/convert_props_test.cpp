@@ -30,10 +30,14 @@ using oracle::Mode;
 using oracle::Overflow;
 
 const std::vector<std::string>& target_names() {
-  static const std::vector<std::string> v = {
-      "e4m3fn",   "e5m2",   "e4m3fnuz", "e5m2fnuz", "e4m3b11fnuz", "e4m3",        "e3m4",        "e3m2fn",
-      "e2m3fn",   "e2m1fn", "e8m0fnu",  "ue4m3",    "f16",         "bf16",        "Binary8p3se", "Binary8p4sf",
-      "Binary8p1uf", "Binary8p1se", "Binary8p5ue", "Binary12p6se"};
+  static const std::vector<std::string> v = [] {  // the named formats of <= 16 bits, then P3109 samples
+    std::vector<std::string> out;
+    for (const auto& r : minifloat::kNamedFormats)
+      if (r.format.bits <= 16) out.emplace_back(r.name);
+    for (const char* p : {"Binary8p3se", "Binary8p4sf", "Binary8p1uf", "Binary8p1se", "Binary8p5ue", "Binary12p6se"})
+      out.emplace_back(p);
+    return out;
+  }();
   return v;
 }
 

@@ -25,23 +25,21 @@
 #include "minifloat/error.hpp"
 #include "minifloat/stochastic.hpp"
 #include "minifloat/registry.hpp"
+#include "per_target.hpp"
 #include "simd/convert_simd.hpp"
 
 namespace mf = minifloat;
 
 namespace {
 
-const std::array<mf::Format, 12> kFormats = {mf::formats::e4m3fn, mf::formats::e5m2,        mf::formats::e4m3fnuz,
-                                             mf::formats::e5m2fnuz, mf::formats::e4m3b11fnuz, mf::formats::e4m3,
-                                             mf::formats::e3m4,     mf::formats::e3m2fn,      mf::formats::e2m3fn,
-                                             mf::formats::e2m1fn,   mf::formats::e8m0fnu,     mf::formats::ue4m3};
-const std::array<mf::Rounding, 6> kModes = {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz,
-                                            mf::Rounding::rtp, mf::Rounding::rtn, mf::Rounding::rto};
-const std::array<mf::Overflow, 3> kPolicies = {mf::Overflow::nonsat, mf::Overflow::satfinite,
-                                               mf::Overflow::satpropagate};
-const std::array<mf::Profile, 4> kProfiles = {mf::profiles::ocp, mf::profiles::nvidia, mf::profiles::ml_dtypes,
-                                              mf::profiles::p3109};
-const std::array<const char*, 4> kProfileNames = {"ocp", "nvidia", "ml_dtypes", "p3109"};
+// The whitelist itself (simd/convert_simd.hpp; its formats are the table's kArrayPath rows): every
+// combination it names must run the kernels and agree with the engine.
+using mf::simd::kFormats;
+using mf::simd::kModes;
+using mf::simd::kPolicies;
+using mf::simd::kProfiles;
+/// The registry's name of kProfiles[p] ("ocp", …), for messages.
+std::string profile_label(std::size_t p) { return std::string(mf::profile_name(kProfiles[p])); }
 
 /// Runs body() once per Highway target, with that target forced for the library's dispatch.
 template <class Body>
@@ -143,7 +141,7 @@ TEST_P(SimdEncodeExhaustive, EveryF16Bf16InputEveryCombinationEveryTarget) {
         const mf::RoundingSpec spec{.rounding = m, .overflow = o};
         const mf::Profile prof = kProfiles[p];
         SCOPED_TRACE(std::string(mf::rounding_name(m)) + " " + std::string(mf::overflow_name(o)) + " " +
-                     kProfileNames[p]);
+                     profile_label(p));
         ASSERT_EQ(mf::encode_path(to, spec, prof), mf::ArrayPath::simd);
         const mf::simd::EncodeTable* t = mf::simd::encode_table(to, spec, prof);
         ASSERT_NE(t, nullptr);
@@ -182,7 +180,10 @@ INSTANTIATE_TEST_SUITE_P(Formats, SimdEncodeExhaustive, ::testing::Range<std::si
                            return std::string(mf::format_name(kFormats[i.param]));
                          });
 
-TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
+class SimdDecode : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdDecode);
+
+TEST_P(SimdDecode, EveryCodeEveryProfile) {
   std::mt19937 rng(11);
   for (mf::Format from : kFormats)
     for (std::size_t p = 0; p < kProfiles.size(); ++p) {
@@ -199,13 +200,13 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
         want[i] = static_cast<std::uint32_t>(r.code);
         want_flags |= r.flags;
       }
-      for_each_target([&](const char*) {
+      {  // on this instance's target (PerTarget)
         std::vector<float> out(codes.size());
         EXPECT_EQ(unsigned{mf::decode_to_f32(codes, out, from, prof)}, want_flags);
         for (std::size_t i = 0; i < codes.size(); ++i) {
           std::uint32_t got = 0;
           std::memcpy(&got, &out[i], 4);
-          ASSERT_EQ(got, want[i]) << mf::format_name(from) << " " << kProfileNames[p] << " code " << unsigned{codes[i]};
+          ASSERT_EQ(got, want[i]) << mf::format_name(from) << " " << profile_label(p) << " code " << unsigned{codes[i]};
         }
         if (from.bits < 8) {  // a code wider than the format is named by its index, from either path
           std::vector<std::uint8_t> bad = codes;
@@ -217,7 +218,7 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
             EXPECT_NE(std::string(e.what()).find("at index 4000"), std::string::npos) << e.what();
           }
         }
-      });
+      }
     }
 }
 
@@ -226,7 +227,7 @@ TEST(SimdDecode, EveryCodeEveryProfileEveryTarget) {
 // output float offsets 0..7 (so every alignment of the streaming head), each code's bits against the
 // engine's decode, the floats beside the span untouched, and a code wider than the format refused
 // wherever it sits (head, vector body, tail). Oracle: the engine (mf::convert per code).
-TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
+TEST_P(SimdDecode, TailsOffsetsAndStores) {
   constexpr std::uint32_t kGuard = 0x7F8DEAD5u;  // a signalling NaN no decode produces
   const std::array<std::size_t, 12> lengths = {0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 33, 777};
   std::mt19937 rng(12);
@@ -234,7 +235,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
     for (std::size_t p = 0; p < kProfiles.size(); ++p) {
       const mf::Profile prof = kProfiles[p];
       const mf::simd::DecodeTable* t = mf::simd::decode_table(from, prof);
-      ASSERT_NE(t, nullptr) << mf::format_name(from) << " " << kProfileNames[p];
+      ASSERT_NE(t, nullptr) << mf::format_name(from) << " " << profile_label(p);
       const std::uint32_t ncodes = 1u << from.bits;
       std::vector<std::uint8_t> codes(800);
       for (std::size_t i = 0; i < codes.size(); ++i)
@@ -242,7 +243,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
       std::shuffle(codes.begin(), codes.end(), rng);
       std::array<std::uint32_t, 256> want{};
       for (std::uint32_t c = 0; c < ncodes; ++c) want[c] = static_cast<std::uint32_t>(mf::convert(from, c, mf::formats::f32, {}, prof).code);
-      for_each_target([&](const char*) {
+      {  // on this instance's target (PerTarget)
         std::vector<std::uint32_t> out(800 + 16);
         for (const mf::simd::DecodeStore store : {mf::simd::DecodeStore::plain, mf::simd::DecodeStore::streaming})
           for (std::size_t in_off = 0; in_off < 4; ++in_off)
@@ -254,7 +255,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
                 for (std::size_t i = 0; i < out_off + n + 8; ++i) {  // the span and 8 floats after it
                   const bool inside = i >= out_off && i < out_off + n;
                   ASSERT_EQ(out[i], inside ? want[codes[in_off + i - out_off]] : kGuard)
-                      << mf::format_name(from) << " " << kProfileNames[p] << " n " << n << " offsets " << in_off
+                      << mf::format_name(from) << " " << profile_label(p) << " n " << n << " offsets " << in_off
                       << "/" << out_off << " index " << i << (store == mf::simd::DecodeStore::plain ? " plain" : " streaming");
                 }
                 if (from.bits < 8 && n > 0) {
@@ -266,7 +267,7 @@ TEST(SimdDecode, TailsOffsetsAndStoresEveryTarget) {
                   }
                 }
               }
-      });
+      }
     }
 }
 
@@ -316,7 +317,7 @@ TEST(SimdWhitelist, RneKernelTakesTheStatedCombinations) {
           const mf::simd::EncodeTable* t = mf::simd::encode_table(f, {.rounding = m, .overflow = o}, kProfiles[p]);
           ASSERT_NE(t, nullptr);
           EXPECT_EQ(t->rne.kind, want) << mf::format_name(f) << " " << mf::rounding_name(m) << " "
-                                       << mf::overflow_name(o) << " " << kProfileNames[p];
+                                       << mf::overflow_name(o) << " " << profile_label(p);
           if (want != RneKind::none) {
             EXPECT_TRUE(mf::simd::rne_kernel_runs(*t));  // default MXCSR here
           }
@@ -481,7 +482,10 @@ RC_GTEST_PROP(SimdProps, F64ArraysEqualTheEngine, ()) {
 
 // ---- vectorized Philox4x32-10 (fill_sr_bits) ----------------------------------------------------
 
-TEST(SimdPhilox, FillSrBitsEqualsTheScalarStreamOnEveryTarget) {
+class SimdPhilox : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdPhilox);
+
+TEST_P(SimdPhilox, FillSrBitsEqualsTheScalarStream) {
   // Oracle: random.hpp's sr_bits (Random123's philox4x32_R<10>, one block per call).
   EXPECT_EQ(mf::philox4x32_10(0, 0, 0, 0, 0, 0).w[0], 0x6627e8d5u);  // Random123 kat_vectors
   struct Case {
@@ -498,7 +502,7 @@ TEST(SimdPhilox, FillSrBitsEqualsTheScalarStreamOnEveryTarget) {
       {5, 1, 1, (std::uint64_t{1} << 34) - 37, 300},  // 1-word variants: counter word c0 wraps
       {5, 1, 1, (std::uint64_t{1} << 33) - 21, 300},  // exact: c0 wraps
   };
-  for_each_target([&](const char*) {
+  {  // on this instance's target (PerTarget)
     for (const Case& c : cases)
       for (mf::SrVariant v : {mf::SrVariant::exact, mf::SrVariant::a, mf::SrVariant::equal}) {
         std::vector<std::uint64_t> got(c.n);
@@ -508,5 +512,5 @@ TEST(SimdPhilox, FillSrBitsEqualsTheScalarStreamOnEveryTarget) {
           ASSERT_EQ(got[i], mf::sr_bits(c.seed, c.stream, c.step, c.base + i, v))
               << "base " << c.base << " element " << i << " variant " << mf::name(v);
       }
-  });
+  }
 }

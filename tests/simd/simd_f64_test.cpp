@@ -32,6 +32,7 @@
 
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
+#include "minifloat/registry.hpp"
 #include "simd/convert_simd.hpp"
 #include "simd/f64_simd.hpp"
 
@@ -122,10 +123,9 @@ struct Combo {
   std::string name;
 };
 Combo combo(std::size_t f, std::size_t m, std::size_t o, std::size_t p) {
-  static const std::array<const char*, 4> kProfileNames = {"ocp", "nvidia", "ml_dtypes", "p3109"};
   Combo c{kFormats[f], {.rounding = kModes[m], .overflow = kPolicies[o]}, kProfiles[p], ""};
   c.name = "format " + std::to_string(f) + " mode " + std::to_string(m) + " policy " + std::to_string(o) + " " +
-           kProfileNames[p];
+           std::string(mf::profile_name(kProfiles[p]));
   return c;
 }
 

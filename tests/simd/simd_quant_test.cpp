@@ -28,6 +28,7 @@
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
+#include "per_target.hpp"
 #include "simd/quant_simd.hpp"
 
 namespace mf = minifloat;
@@ -194,16 +195,19 @@ class SimdQuant : public ::testing::Test {
   void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
 };
 
+/// The tests run once per Highway target (per_target.hpp).
+class SimdQuantOnTarget : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdQuantOnTarget);
+
 // Every named scheme × rule of its family × every policy value, rne satfinite ocp, adversarial and
-// random rows, on every Highway target.
-TEST_F(SimdQuant, EverySchemeRulePolicyOnEveryTarget) {
+// random rows, on this instance's Highway target.
+TEST_P(SimdQuantOnTarget, EverySchemeRulePolicy) {
   const std::vector<std::size_t> shape{6, 128};
   std::vector<float> adv = adversarial(6, 1);
   std::vector<float> rnd = random_normal(6 * 128, 2);
   int fast_cases = 0, cases = 0;
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    const std::string tname = hwy::TargetName(target);
+  {
+    const std::string tname = hwy::TargetName(GetParam());
     for (const auto& e : mf::scheme_table().entries)
       for (const mf::ScaleRule rule : family_rules(e.value.rule))
         for (const mf::BlockPolicy& pol : policies()) {
@@ -260,9 +264,9 @@ TEST_F(SimdQuant, EveryModeOverflowProfileAndSource) {
 
 // One-element blocks (column tiles: fp8_channel, MX along axis first, ROWSx1 schemes) take the per-lane
 // kernel and the column statistics: NaN, Inf, zero and ordinary columns, in the vector body and in the
-// tail lanes, whole and in pieces, on every target. (A NaN column tile — its lane both skip and a NaN
+// tail lanes, whole and in pieces, on this instance's target. (A NaN column tile — its lane both skip and a NaN
 // product — once kept a saturated code in place of the NaN code: the property test found it.)
-TEST_F(SimdQuant, ColumnTilesOfEveryKind) {
+TEST_P(SimdQuantOnTarget, ColumnTilesOfEveryKind) {
   const std::size_t rows = 5, cols = 41;
   std::vector<float> x = random_normal(rows * cols, 21);
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
@@ -273,8 +277,7 @@ TEST_F(SimdQuant, ColumnTilesOfEveryKind) {
   for (std::size_t r = 0; r < rows; ++r) x[r * cols + 20] = 0.0f;  // a zero column
   x[4 * cols + 7] = 1e30f;                                          // a product that overflows (E8M0: 2^-e of a small column)
   x[1 * cols + 9] = 1e-40f;                                          // a subnormal beside normal values
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
+  {
     for (const char* n : {"fp8_channel", "mxfp8_e4m3", "mxfp4", "e4m3fn/allx1/e8m0fnu:rceil", "e5m2/2x1/e8m0fnu:ocp_floor"})
       for (const mf::BlockPolicy& pol : policies()) {
         mf::Scheme s = mf::parse_scheme(n);
@@ -287,7 +290,7 @@ TEST_F(SimdQuant, ColumnTilesOfEveryKind) {
         mf::QuantOptions opt;
         opt.axis = std::string_view(n).starts_with("mx") ? mf::BlockAxis::first : mf::BlockAxis::last;
         for (const std::size_t piece : {std::size_t{1} << 20, std::size_t{17}})
-          expect_same({rows, cols}, x, s, opt, 2, piece, std::string(hwy::TargetName(target)) + " " + mf::scheme_name(s) +
+          expect_same({rows, cols}, x, s, opt, 2, piece, std::string(hwy::TargetName(GetParam())) + " " + mf::scheme_name(s) +
                                                              " piece " + std::to_string(piece));
         if (HasFailure()) return;
       }

@@ -35,15 +35,12 @@ namespace mf = minifloat;
 
 namespace {
 
-const std::array<mf::Format, 12> kFormats = {mf::formats::e4m3fn, mf::formats::e5m2,        mf::formats::e4m3fnuz,
-                                             mf::formats::e5m2fnuz, mf::formats::e4m3b11fnuz, mf::formats::e4m3,
-                                             mf::formats::e3m4,     mf::formats::e3m2fn,      mf::formats::e2m3fn,
-                                             mf::formats::e2m1fn,   mf::formats::e8m0fnu,     mf::formats::ue4m3};
-const std::array<mf::Overflow, 3> kPolicies = {mf::Overflow::nonsat, mf::Overflow::satfinite,
-                                               mf::Overflow::satpropagate};
-const std::array<mf::Profile, 4> kProfiles = {mf::profiles::ocp, mf::profiles::nvidia, mf::profiles::ml_dtypes,
-                                              mf::profiles::p3109};
-const std::array<const char*, 4> kProfileNames = {"ocp", "nvidia", "ml_dtypes", "p3109"};
+// The whitelist itself (simd/convert_simd.hpp; its formats are the kArrayPath rows of core/named_formats.hpp).
+using mf::simd::kFormats;
+using mf::simd::kPolicies;
+using mf::simd::kProfiles;
+/// The registry's name of kProfiles[p] ("ocp", …), for messages.
+std::string profile_label(std::size_t p) { return std::string(mf::profile_name(kProfiles[p])); }
 /// Variant × sr_bits pairs run per combination (N = 1, 3, 8, 23, 32 cover the shifts' ends).
 struct Sr {
   mf::SrVariant v;
@@ -153,7 +150,7 @@ TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombinationEveryTarget) {
         const mf::Profile prof = kProfiles[p];
         const std::size_t si = (p + o + k) % kStreams.size();
         const mf::SrStream& s = kStreams[si];
-        SCOPED_TRACE(std::string(mf::overflow_name(kPolicies[o])) + " " + kProfileNames[p] + " " +
+        SCOPED_TRACE(std::string(mf::overflow_name(kPolicies[o])) + " " + profile_label(p) + " " +
                      std::string(mf::sr_variant_name(kSr[k].v)) + "/" + std::to_string(kSr[k].n) + " stream " +
                      std::to_string(si));
         ASSERT_EQ(mf::sr_path(to, spec, prof), mf::ArrayPath::simd);

@@ -26,6 +26,7 @@
 
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/digest.hpp"
+#include "minifloat/core/named_formats.hpp"
 #include "nearest_oracle.hpp"
 
 namespace {
@@ -47,8 +48,7 @@ const char* const kUsage =
     "Runs every binary32 bit pattern (or every S-th one) through minifloat::convert (profile ocp)\n"
     "and the independent NearestOracle for each (format, mode, policy) combination and compares\n"
     "the codes and the inexact/overflow flags.\n"
-    "  --formats     e4m3fn e5m2 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3 e3m4 e3m2fn e2m3fn e2m1fn\n"
-    "                e8m0fnu ue4m3 (default: all)\n"
+    "  --formats     names of the oracle's formats (nearest_oracle.cpp; --list shows them; default: all)\n"
     "  --modes       rne rna rtz rtp rtn rto (default: all)\n"
     "  --policies    nonsat satfinite satpropagate (default: all)\n"
     "  --threads N   worker threads (default: std::thread::hardware_concurrency())\n"
@@ -71,15 +71,12 @@ const char* const kUsage =
   std::exit(2);
 }
 
-/// The engine's descriptor for each name the oracle knows (the oracle keeps its own layouts).
+/// The engine's descriptor for a name the oracle knows: its row of the core's kNamedFormats (the oracle
+/// keeps its own layouts).
 minifloat::Format engine_format(std::string_view name) {
-  namespace f = minifloat::formats;
-  static const std::map<std::string_view, minifloat::Format> table = {
-      {"e4m3fn", f::e4m3fn}, {"e5m2", f::e5m2},     {"e4m3fnuz", f::e4m3fnuz}, {"e5m2fnuz", f::e5m2fnuz},
-      {"e4m3b11fnuz", f::e4m3b11fnuz}, {"e4m3", f::e4m3}, {"e3m4", f::e3m4},     {"e3m2fn", f::e3m2fn},
-      {"e2m3fn", f::e2m3fn}, {"e2m1fn", f::e2m1fn}, {"e8m0fnu", f::e8m0fnu},   {"ue4m3", f::ue4m3},
-  };
-  return table.at(name);
+  for (const auto& r : minifloat::kNamedFormats)
+    if (name == r.name) return r.format;
+  fail_usage("the oracle's format " + std::string(name) + " is not a row of core/named_formats.hpp");
 }
 
 minifloat::Rounding engine_rounding(Mode m) {

@@ -136,7 +136,7 @@ TEST(Names, FormatsRoundTripAndListTheirPatterns) {
   } catch (const NameError& e) {
     const std::string m = e.what();
     for (const auto& nf : named_formats())
-      if (nf.family != "p3109") {
+      if (nf.family != FormatFamily::p3109) {
         EXPECT_NE(m.find(nf.name), std::string::npos) << nf.name;
       }
     for (const auto& p : format_patterns()) EXPECT_NE(m.find(p.pattern), std::string::npos) << p.pattern;

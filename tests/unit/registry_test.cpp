@@ -3,8 +3,11 @@
 // accepted names.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "minifloat/registry.hpp"
 
@@ -21,10 +24,40 @@ TEST(Registry, EveryFormatNameRoundTrips) {
     // §3.1): the name of a format is its first registered name, and it parses back to it.
     EXPECT_EQ(parse_format(format_name(nf.format)), nf.format) << nf.name;
   }
-  // 17 named formats (tf32 included) + P3109 K = 3..16: signed P = 1..K−1, unsigned P = 1..K, × {e, f}.
+  // The rows of the core's table (core/named_formats.hpp), in order, + P3109 K = 3..16: signed P = 1..K−1,
+  // unsigned P = 1..K, × {e, f}.
   std::size_t p3109_count = 0;
   for (int k = 3; k <= 16; ++k) p3109_count += 2 * static_cast<std::size_t>((k - 1) + k);
-  EXPECT_EQ(named_formats().size(), 17 + p3109_count);
+  ASSERT_EQ(named_formats().size(), std::size(kNamedFormats) + p3109_count);
+  for (std::size_t i = 0; i < std::size(kNamedFormats); ++i) {
+    EXPECT_EQ(named_formats()[i].name, kNamedFormats[i].name);
+    EXPECT_EQ(named_formats()[i].format, kNamedFormats[i].format) << kNamedFormats[i].name;
+  }
+}
+
+TEST(Registry, EveryRowsAliasesParseToIt) {
+  for (const auto& r : kNamedFormats) {
+    if (*r.ml_dtypes) {
+      EXPECT_EQ(parse_format(r.ml_dtypes), r.format) << r.name << " " << r.ml_dtypes;
+    }
+    std::string_view rest = r.aliases;
+    while (!rest.empty()) {
+      const std::size_t sp = rest.find(' ');
+      const std::string alias(rest.substr(0, sp));
+      EXPECT_EQ(parse_format(alias), r.format) << r.name << " " << alias;
+      rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
+    }
+  }
+  // Independent of the table: the aliases the registry accepted before the table existed.
+  const std::pair<const char*, Format> known[] = {
+      {"float8_e4m3fn", formats::e4m3fn}, {"float8_e5m2", formats::e5m2}, {"float8_e4m3fnuz", formats::e4m3fnuz},
+      {"float8_e5m2fnuz", formats::e5m2fnuz}, {"float8_e4m3b11fnuz", formats::e4m3b11fnuz},
+      {"float8_e4m3", formats::e4m3}, {"float8_e3m4", formats::e3m4}, {"float6_e3m2fn", formats::e3m2fn},
+      {"float6_e2m3fn", formats::e2m3fn}, {"float4_e2m1fn", formats::e2m1fn}, {"float8_e8m0fnu", formats::e8m0fnu},
+      {"bfloat16", formats::bf16}, {"binary16", formats::f16}, {"binary32", formats::f32},
+      {"binary64", formats::f64}, {"ue8m0", formats::e8m0fnu}, {"half", formats::f16},
+      {"float16", formats::f16}, {"float32", formats::f32}, {"float64", formats::f64}};
+  for (const auto& [alias, f] : known) EXPECT_EQ(parse_format(alias), f) << alias;
 }
 
 TEST(Registry, AliasesAndCase) {

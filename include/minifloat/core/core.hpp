@@ -12,6 +12,7 @@
 #include "format.hpp"
 #include "fp32_ops.hpp"
 #include "gaussws_noise.hpp"
+#include "named_formats.hpp"
 #include "profile.hpp"
 #include "random.hpp"
 #include "round_pack.hpp"
