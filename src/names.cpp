@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "minifloat/accumulate.hpp"
+#include "minifloat/npy.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
@@ -40,6 +41,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(TablePart{})));
   v.push_back(listing(name_table(CatalogueStyle{})));
   v.push_back(listing(decode_target_table()));
+  v.push_back(listing(name_table(CodeDtype{})));
   return v;
 }
 

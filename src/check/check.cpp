@@ -658,6 +658,15 @@ const NameTable<CaseClass>& name_table(CaseClass) {
   return t;
 }
 
+const NameTable<NanCompare>& name_table(NanCompare) {
+  static constexpr NameEntry<NanCompare> kEntries[] = {
+      {NanCompare::bits, "bits", "bit for bit: a NaN with another sign or payload is a mismatch (the default)"},
+      {NanCompare::any_nan, "any", "any NaN code matches any NaN code (TestFloat without -checkNaNs)"},
+  };
+  static constexpr NameTable<NanCompare> t{"nan-compare", "NaN comparison", kEntries};
+  return t;
+}
+
 std::string describe(const Target& t) {
   std::string s = format_name(t.from) + " -> " + format_name(t.to) + " " + rname(t.spec.rounding);
   if (t.spec.rounding == Rounding::sr) {

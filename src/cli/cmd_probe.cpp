@@ -120,8 +120,7 @@ void add_convert_command(CLI::App& app, ConvertOptions& o) {
                                      "sr_bits(seed, stream, 0, i)")
       ->type_name("UINT64")->check(uint64_text);
   c->add_option("--stream", o.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
-  c->add_option("--as", o.as, "Output dtype: codes (|u1 for <= 8 bits, else <u2; the default) or ml_dtypes "
-                              "(<V1, bf16 <V2, f16 <f2: load with .view(ml_dtypes.<type>))");
+  c->add_option("--as", o.as, "Output dtype: " + choices<CodeDtype>("codes") + " (`minifloat names code-dtype`)");
   c->add_option("--out", o.out, "Output .npy of codes (same shape)")->required();
   c->add_option("--threads", o.threads, "Threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
 }
@@ -141,8 +140,11 @@ int run_convert(const ConvertOptions& o) {
   spec.sr_variant = plan.variant;
   spec.sr_bits = plan.sr_bits;
   const Profile prof = parse_option("--profile", profile_table(), o.profile).value;
-  if (o.as != "codes" && o.as != "ml_dtypes")
-    throw Error("--as '" + quote_input(o.as) + "' is not an output dtype; accepted: codes, ml_dtypes");
+  const auto* as = find_name(name_table(CodeDtype{}), o.as);
+  if (as == nullptr)
+    throw Error("--as '" + quote_input(o.as) + "' is not an " + std::string(kind_label<CodeDtype>()) +
+                "; accepted: " + accepted_names(name_table(CodeDtype{})));
+  const bool ml_dtypes = as->value == CodeDtype::ml_dtypes;
   std::optional<Format> from;
   if (!o.from.empty()) from = with_option("--from", [&] { return parse_format(o.from); });
 
@@ -209,11 +211,11 @@ int run_convert(const ConvertOptions& o) {
   NpyArray out;
   out.shape = a.shape;
   if (to.bits <= 8) {
-    out.dtype = o.as == "ml_dtypes" ? "<V1" : "|u1";
+    out.dtype = ml_dtypes ? "<V1" : "|u1";
     out.data.resize(n);
     if (n) std::memcpy(out.data.data(), c8.data(), n);
   } else {
-    out.dtype = o.as == "ml_dtypes" ? (to == formats::f16 ? "<f2" : "<V2") : "<u2";
+    out.dtype = ml_dtypes ? (to == formats::f16 ? "<f2" : "<V2") : "<u2";
     out.data.resize(2 * n);
     if (n) std::memcpy(out.data.data(), c16.data(), 2 * n);
   }
@@ -222,11 +224,20 @@ int run_convert(const ConvertOptions& o) {
   return 0;
 }
 
-int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out,
+int run_decode_file(const std::string& in, const std::string& format, const std::string& to_text, const std::string& out,
                     const std::string& threads_text) {
   const Format f = with_option("--format", [&] { return parse_format(format); });
   if (out.empty()) throw Error("decode --in needs --out FILE.npy");
-  if (to != "f32" && to != "f64") throw Error("decode --in: --to '" + quote_input(to) + "'; accepted: f32, f64");
+  // The decode targets (registry.hpp) that an array decodes to: the binary32 and binary64 ones (f32, f64).
+  auto is_array_target = [](Format t) { return t == formats::f32 || t == formats::f64; };
+  const auto* target = find_name(decode_target_table(), to_text);
+  if (target == nullptr || !is_array_target(target->value)) {
+    std::string accepted;
+    for (const auto& e : decode_target_table().entries)
+      if (is_array_target(e.value)) (accepted += accepted.empty() ? "" : ", ") += e.name;
+    throw Error("decode --in: --to '" + quote_input(to_text) + "'; accepted: " + accepted);
+  }
+  const bool to_f32 = target->value == formats::f32;
   const long long nthreads = parse_int_option("--threads", threads_text, kQuantThreads);
   const unsigned threads = nthreads == 0 ? default_threads() : static_cast<unsigned>(nthreads);
   OutputSet outs;
@@ -246,7 +257,7 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
     for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint8_t>(w[i] <= 0xff ? w[i] : 0xff);
     for (std::size_t i = 0; i < n; ++i)
       if (w[i] > 0xff) throw Error(fmt::format("--in element {} = {:#x} is not a {} code", i, w[i], format_name(f)));
-    if (to == "f32") {
+    if (to_f32) {
       std::vector<float> v(n);
       decode_to_f32(c, v, f, profiles::ocp, threads);
       r = make_npy_f32(a.shape, v);
@@ -258,7 +269,7 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
   } else {
     std::vector<std::uint16_t> c(n);
     for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint16_t>(w[i]);
-    if (to == "f32") {
+    if (to_f32) {
       std::vector<float> v(n);
       decode_to_f32(c, v, f, profiles::ocp, threads);
       r = make_npy_f32(a.shape, v);
@@ -274,6 +285,11 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
 }
 
 // ---- probe gen / probe check --------------------------------------------------------------------
+
+check::NanCompare parse_nan_option(const std::string& text) {
+  if (const auto* e = find_name(name_table(check::NanCompare{}), text)) return e->value;
+  throw Error("--nan '" + quote_input(text) + "'; accepted: " + accepted_names(name_table(check::NanCompare{})));
+}
 
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, CLI::App*& gen, CLI::App*& chk) {
   auto* p = app.add_subcommand("probe", "Check any kernel through files: gen writes adversarial inputs, check scores its outputs");
@@ -307,7 +323,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                   "Shrink by running this command on candidate inputs: {in} is an inputs .npy, {out} the codes .npy "
                   "to write, {rbits} the SR words .npy; block probes: {in} (<f4 [m, k]) {codes} {scales} (as --got, "
                   "--got-scales); dot and GEMM probes: {a} {b} {c} {out}");
-  chk->add_option("--nan", k.nan, "NaN comparison: bits (default: bit for bit) or any (any NaN code matches any)");
+  chk->add_option("--nan", k.nan, "NaN comparison: " + choices<check::NanCompare>("bits") + " (`minifloat names nan-compare`)");
   chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
   chk->add_option("--got-scales", k.got_scales,
                   "Block targets: the kernel's block scales, one per block (|u1 e8m0fnu/ue4m3 codes; <f4 or <u4 FP32 scales)");
@@ -396,15 +412,14 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const fs::path dir(o.dir);
   const std::string manifest_text = read_text(dir / "manifest.json");
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
-  if (pm.kind == check::ProbeManifest::Kind::block) return run_probe_check_block(o);
-  if (pm.kind == check::ProbeManifest::Kind::dot) return run_probe_check_dot(o, manifest_text);
-  if (pm.kind == check::ProbeManifest::Kind::gemm) return run_probe_check_gemm(o, manifest_text);
+  if (pm.kind == check::ProbeKind::block) return run_probe_check_block(o);
+  if (pm.kind == check::ProbeKind::dot) return run_probe_check_dot(o, manifest_text);
+  if (pm.kind == check::ProbeKind::gemm) return run_probe_check_gemm(o, manifest_text);
   if (o.got_scales) throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
   check::Options opt;
   opt.gen.ulps = pm.ulps;
-  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
-  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
+  opt.nan_compare = parse_nan_option(o.nan);
   if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
   const bool sr = t.spec.rounding == Rounding::sr;
 
@@ -559,7 +574,9 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   const check::BlockTarget t =
       check::parse_probe_manifest(read_text(dir / "manifest.json"), (dir / "manifest.json").string()).block;
   if (!o.got_scales) throw Error(o.dir + " holds a block probe: give the kernel's scales with --got-scales SCALES.npy");
-  if (o.nan != "bits") throw Error("--nan applies to elementwise probes; block probes compare bit for bit");
+  const auto* nan = find_name(name_table(check::NanCompare{}), o.nan);
+  if (nan == nullptr || nan->value != check::NanCompare::bits)
+    throw Error("--nan applies to elementwise probes; block probes compare bit for bit");
   check::BlockOptions opt;
   if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
   const NpyArray ia = read_npy(dir / "inputs.npy");

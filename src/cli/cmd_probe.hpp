@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "common.hpp"
+#include "minifloat/check/check.hpp"
 
 namespace minifloat::cli {
 
@@ -57,6 +58,9 @@ struct ProbeCheckOptions {
   std::optional<std::string> got_scales;  ///< block targets: the kernel's scales (one per block)
 };
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, CLI::App*& gen, CLI::App*& check);
+/// `probe check --nan TEXT` of an elementwise, dot or GEMM probe: the NanCompare it names (case ignored; block
+/// probes take bits only); Error "--nan 'TEXT'; accepted: bits, any" otherwise.
+check::NanCompare parse_nan_option(const std::string& text);
 /// DIR/inputs.npy (the source type: <f4 <f8 <f2 <V2, else |u1 <u2 <u4 raw bits), DIR/rbits.npy (<u8,
 /// SR only), DIR/classes.npy (|u1, CaseClass), DIR/expected.npy (codes), DIR/manifest.json.
 int run_probe_gen(const ProbeGenOptions& o);

@@ -141,7 +141,7 @@ int run_probe_gen_dot(const ProbeGenOptions& o) {
   m["generator"] = "minifloat probe gen";
   m["version"] = "0.1.0";
   m["format_version"] = 1;
-  m["target"] = {{"kind", "dot"},
+  m["target"] = {{"kind", std::string(name(check::ProbeKind::dot))},
                  {"a", format_name(t.a)},
                  {"b", format_name(t.b)},
                  {"k", t.k},
@@ -173,8 +173,7 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
   const fs::path dir(o.dir);
   const check::DotTarget t = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string()).dot;
   check::DotOptions opt;
-  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
-  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
+  opt.nan_compare = parse_nan_option(o.nan);
   if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
   std::vector<check::DotCase> cases = read_operands(dir, t);
   const std::size_t n = cases.size();
@@ -329,7 +328,7 @@ int run_probe_gen_gemm(const ProbeGenOptions& o) {
   m["generator"] = "minifloat probe gen";
   m["version"] = "0.1.0";
   m["format_version"] = 1;
-  m["target"] = {{"kind", "gemm"}, {"a", format_name(t.a)}, {"b", format_name(t.b)}, {"m", s.m},
+  m["target"] = {{"kind", std::string(name(check::ProbeKind::gemm))}, {"a", format_name(t.a)}, {"b", format_name(t.b)}, {"m", s.m},
                  {"n", s.n},       {"k", t.k},             {"model", t.model.name},   {"result", format_name(out)}};
   m["target_text"] = "gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ": " + check::describe(t);
   m["seed"] = g.seed;
@@ -359,8 +358,7 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   const check::DotTarget& t = pm.dot;
   const Shape s{pm.m, pm.n, t.k};
   check::DotOptions opt;
-  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
-  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
+  opt.nan_compare = parse_nan_option(o.nan);
   if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
   const NpyArray a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
   for (const auto& [arr, f, nm, r0, r1] : {std::tuple{&a, t.a, "a.npy", s.m, s.k}, std::tuple{&b, t.b, "b.npy", s.k, s.n}}) {

@@ -150,6 +150,8 @@ enum class NanCompare : std::uint8_t {
   bits,     ///< bit for bit: a NaN with another sign or payload is a mismatch (the default)
   any_nan,  ///< any NaN code matches any NaN code (TestFloat without -checkNaNs)
 };
+/// "nan-compare": bits any (defined in check.cpp; CLI `probe check --nan`, Python `check(nan=…)`).
+const NameTable<NanCompare>& name_table(NanCompare);
 
 /// One failing class's shrunk reproducer, TestFloat style.
 struct Mismatch {
