@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // check_dot.cpp: the dot-product / GEMM checker (check_dot.hpp).
 #include "minifloat/check/check_dot.hpp"
+#include "minifloat/check/run.hpp"
 #include "check_rng.hpp"
 
 #include <algorithm>
@@ -196,8 +197,6 @@ std::uint64_t abs_exp(Format f, std::uint64_t c) {
   return static_cast<std::uint64_t>(e < 0 ? -e : e);
 }
 
-std::uint64_t key(const DotTarget& t, const DotCase& c) { return simplicity(t, c); }
-
 /// Shrink candidates of a failing case: each nonzero lane zeroed, c → +0, each operand (and c)
 /// replaced by its power of two (significand cleared) and by ±1.
 std::vector<DotCase> candidates(const DotTarget& t, const DotCase& x) {
@@ -312,89 +311,61 @@ std::string reproduce_text(const DotTarget& t, const DotCase& c) {
   return s;
 }
 
+/// The dot checker as a run.hpp Domain: cases and results of the first pass, shrinking by rerunning the kernel
+/// on every class's candidates in one call.
+struct DotDomain {
+  using Case = DotCase;
+  using Got = std::uint64_t;
+  using Key = std::uint64_t;
+  const DotTarget& t;
+  Format out;  ///< result_format(t)
+  std::span<const DotCase> cases;
+  std::span<const std::uint64_t> got;
+  const DotOptions& o;
+  const DotKernel& kernel;
+
+  std::size_t size() const { return cases.size(); }
+  std::size_t classes() const { return kDotClasses; }
+  const DotCase& case_at(std::size_t i) const { return cases[i]; }
+  std::size_t class_at(std::size_t i) const { return static_cast<std::size_t>(cases[i].cls); }
+  Got got_at(std::size_t i) const { return got[i]; }
+  bool passes(const DotCase& c, Got g) const { return codes_match(out, g, expected(t, c).code, o.nan_compare); }
+  Key key(const DotCase& c) const { return simplicity(t, c); }
+  bool admissible(const DotCase&, const DotCase&) const { return true; }
+  std::vector<DotCase> candidates(const DotCase& c) const { return check::candidates(t, c); }
+  std::vector<Got> rerun(std::span<const DotCase> cand) const {
+    std::vector<std::uint64_t> g(cand.size());
+    kernel(cand, g);
+    return g;
+  }
+};
+static_assert(Domain<DotDomain>);
+
 DotReport evaluate_impl(const DotTarget& t, std::span<const DotCase> cases, std::span<const std::uint64_t> got,
                         const DotOptions& o, const DotKernel& rerun, std::uint64_t calls) {
   validate(t);
   if (cases.size() != got.size())
     throw Error("evaluate_dot: " + std::to_string(cases.size()) + " cases but " + std::to_string(got.size()) + " outputs");
   if (o.batch == 0) throw Error("check_dot: batch must be at least 1");
-  const Format out = result_format(t);
-  DotReport r;
-  r.target = t;
-  r.tested = cases.size();
-  r.kernel_calls = calls;
-  struct Worst {
-    std::size_t idx = 0;
-    std::uint64_t failures = 0;
-    std::uint64_t key = std::numeric_limits<std::uint64_t>::max();
-  };
-  std::vector<Worst> w(kDotClasses);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  for (std::size_t i = 0; i < cases.size(); ++i)
     if (cases[i].a.size() != t.k || cases[i].b.size() != t.k)
       throw Error("evaluate_dot: case " + std::to_string(i) + " has " + std::to_string(cases[i].a.size()) + "/" +
                   std::to_string(cases[i].b.size()) + " lanes; the target has k = " + std::to_string(t.k));
-    if (codes_match(out, got[i], expected(t, cases[i]).code, o.nan_compare)) continue;
-    ++r.failed;
-    Worst& x = w[static_cast<std::size_t>(cases[i].cls)];
-    ++x.failures;
-    const std::uint64_t kk = key(t, cases[i]);
-    if (kk < x.key) {
-      x.key = kk;
-      x.idx = i;
-    }
-  }
-  // Shrink every failing class at once: one kernel call per round over all classes' candidates.
-  struct Cur {
-    std::size_t cls;
-    DotCase c;
-    std::uint64_t got;
-    bool done = false;
-  };
-  std::vector<Cur> cur;
-  for (std::size_t k = 0; k < kDotClasses; ++k)
-    if (w[k].failures != 0) cur.push_back({k, cases[w[k].idx], got[w[k].idx]});
-  if (rerun && o.shrink == Options::Shrink::yes) {
-    for (int round = 0; round < o.max_shrink_rounds; ++round) {
-      std::vector<DotCase> cand;
-      std::vector<std::size_t> owner;
-      for (std::size_t j = 0; j < cur.size(); ++j) {
-        if (cur[j].done) continue;
-        for (DotCase& y : candidates(t, cur[j].c)) {
-          cand.push_back(std::move(y));
-          owner.push_back(j);
-        }
-      }
-      if (cand.empty()) break;
-      std::vector<std::uint64_t> g(cand.size());
-      run_kernel(rerun, cand, g, std::max<std::size_t>(o.batch, cand.size()), r.kernel_calls);
-      std::vector<std::size_t> best(cur.size(), cand.size());
-      std::vector<std::uint64_t> best_key(cur.size());
-      for (std::size_t j = 0; j < cur.size(); ++j) best_key[j] = key(t, cur[j].c);
-      for (std::size_t i = 0; i < cand.size(); ++i) {
-        if (codes_match(out, g[i], expected(t, cand[i]).code, o.nan_compare)) continue;
-        const std::uint64_t kk = key(t, cand[i]);
-        if (kk < best_key[owner[i]]) {
-          best_key[owner[i]] = kk;
-          best[owner[i]] = i;
-        }
-      }
-      for (std::size_t j = 0; j < cur.size(); ++j) {
-        if (cur[j].done) continue;
-        if (best[j] == cand.size()) {
-          cur[j].done = true;
-          continue;
-        }
-        cur[j].c = cand[best[j]];
-        cur[j].got = g[best[j]];
-      }
-    }
-  }
-  for (const Cur& x : cur) {
+  const DotDomain d{t, result_format(t), cases, got, o, rerun};
+  const ShrinkPlan plan{rerun && o.shrink == Options::Shrink::yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no,
+                        o.max_shrink_rounds};
+  const auto found = run_domain(d, plan);
+  DotReport r;
+  r.target = t;
+  r.tested = cases.size();
+  r.failed = found.failed;
+  r.kernel_calls = calls + found.shrink_calls;
+  for (const auto& x : found.minimal) {
     DotMismatch m;
     m.c = x.c;
     m.got = x.got;
     m.expected = expected(t, x.c).code;
-    m.class_failures = w[x.cls].failures;
+    m.class_failures = x.failures;
     m.why = why_text(t, x.c);
     m.reproduce = reproduce_text(t, x.c);
     r.minimal.push_back(std::move(m));
