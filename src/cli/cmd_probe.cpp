@@ -417,10 +417,10 @@ int run_probe_check(const ProbeCheckOptions& o) {
   if (pm.kind == check::ProbeKind::gemm) return run_probe_check_gemm(o, manifest_text);
   if (o.got_scales) throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
+  ProbeCheckRun run(o, check::ProbeKind::convert);
   check::Options opt;
   opt.gen.ulps = pm.ulps;
-  opt.nan_compare = parse_nan_option(o.nan);
-  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  opt = run.options(opt);
   const bool sr = t.spec.rounding == Rounding::sr;
 
   const NpyArray ia = read_npy(dir / "inputs.npy");
@@ -433,20 +433,13 @@ int run_probe_check(const ProbeCheckOptions& o) {
   std::vector<std::uint64_t> rb(n, 0);
   if (sr) rb = raw_words(read_npy(dir / "rbits.npy"));
   if (cls.size() != n || rb.size() != n) throw Error(o.dir + ": inputs.npy, classes.npy and rbits.npy differ in length");
-  const std::size_t nclasses = name_table(check::CaseClass{}).entries.size();
   std::vector<check::Case> cases(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a probe class", o.dir, i, cls[i]));
-    cases[i] = {in[i], rb[i], static_cast<check::CaseClass>(cls[i])};
-  }
+  for (std::size_t i = 0; i < n; ++i) cases[i] = {in[i], rb[i], run.class_at<check::CaseClass>(cls[i], i, "probe class")};
   const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got", t.packing);
 
   check::BatchKernel rerun;
-  RerunScratch scratch;
-  if (o.rerun) {
-    check_rerun_pattern(*o.rerun, {"{in}", "{out}"}, {"{rbits}"}, "an elementwise", "python k.py {in} {out}");
-    const fs::path tmp = scratch.open(dir);
-    rerun = [&, tmp](std::span<const check::Case> c, std::span<std::uint64_t> out) {
+  if (const auto scratch = run.rerun_scratch({"{in}", "{out}"}, {"{rbits}"}, "an elementwise", "python k.py {in} {out}")) {
+    rerun = [&, tmp = *scratch](std::span<const check::Case> c, std::span<std::uint64_t> out) {
       std::vector<std::uint64_t> ci(c.size()), cr(c.size());
       for (std::size_t i = 0; i < c.size(); ++i) {
         ci[i] = c[i].input;
@@ -468,19 +461,12 @@ int run_probe_check(const ProbeCheckOptions& o) {
     };
   }
   const check::Report r = check::evaluate(t, cases, got, opt, rerun);
-  scratch.remove();
-
-  OutputSet outs;
-  outs.add_input(o.got, "--got");
-  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
-  const OutputId i_min = outs.add_output(dir / "minimal.npy", "minimal.npy");
-  std::vector<std::uint64_t> mins;
-  for (const auto& mm : r.minimal) mins.push_back(mm.c.input);
-  outs.write(i_rep, r.json() + "\n");
-  write_npy(outs, i_min, words_npy(source_descr(t.from), {mins.size()}, mins));
-  outs.commit();
-  fmt::print("{}", r.text());
-  return r.ok() ? 0 : 1;
+  return run.finish(r, [&](OutputSet& outs) {
+    std::vector<std::uint64_t> mins;
+    for (const auto& mm : r.minimal) mins.push_back(mm.c.input);
+    write_npy(outs, outs.add_output(dir / "minimal.npy", "minimal.npy"),
+              words_npy(source_descr(t.from), {mins.size()}, mins));
+  });
 }
 
 // ---- probe gen --scheme / probe check --got-scales (block kernels, check_block.hpp) ----------------
@@ -574,11 +560,8 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   const check::BlockTarget t =
       check::parse_probe_manifest(read_text(dir / "manifest.json"), (dir / "manifest.json").string()).block;
   if (!o.got_scales) throw Error(o.dir + " holds a block probe: give the kernel's scales with --got-scales SCALES.npy");
-  const auto* nan = find_name(name_table(check::NanCompare{}), o.nan);
-  if (nan == nullptr || nan->value != check::NanCompare::bits)
-    throw Error("--nan applies to elementwise probes; block probes compare bit for bit");
-  check::BlockOptions opt;
-  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  ProbeCheckRun run(o, check::ProbeKind::block);
+  const check::BlockOptions opt = run.options(check::BlockOptions{});
   const NpyArray ia = read_npy(dir / "inputs.npy");
   const std::size_t k = check::block_size(t);
   if (ia.dtype != "<f4" || ia.shape.size() != 2 || ia.shape[1] != k)
@@ -590,22 +573,16 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   std::memcpy(cases.values.data(), ia.data.data(), n * k * sizeof(float));
   const std::vector<std::uint64_t> cls = raw_words(read_npy(dir / "classes.npy"));
   if (cls.size() != n) throw Error(o.dir + ": inputs.npy and classes.npy differ in length");
-  const std::size_t nclasses = name_table(check::BlockClass{}).entries.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a block class", o.dir, i, cls[i]));
-    cases.classes.push_back(static_cast<check::BlockClass>(cls[i]));
-  }
+  for (std::size_t i = 0; i < n; ++i) cases.classes.push_back(run.class_at<check::BlockClass>(cls[i], i, "block class"));
   const std::vector<std::uint8_t> got = check::got_block_codes(read_npy(o.got), t, n, "--got");
   const std::vector<std::uint64_t> scales = check::got_block_scales(read_npy(*o.got_scales), t, n, "--got-scales");
 
   // --rerun: {in} the candidate blocks (<f4 [m, k]), {codes} and {scales} the files the command writes
   // (as --got and --got-scales).
   check::BlockKernel rerun;
-  RerunScratch scratch;
-  if (o.rerun) {
-    check_rerun_pattern(*o.rerun, {"{in}", "{codes}", "{scales}"}, {}, "a block", "python k.py {in} {codes} {scales}");
-    const fs::path tmp = scratch.open(dir);
-    rerun = [&, tmp](std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> sc) {
+  if (const auto scratch =
+          run.rerun_scratch({"{in}", "{codes}", "{scales}"}, {}, "a block", "python k.py {in} {codes} {scales}")) {
+    rerun = [&, tmp = *scratch](std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> sc) {
       const std::size_t m = in.size() / k;
       const fs::path pin = tmp / "inputs.npy", pc = tmp / "codes.npy", ps = tmp / "scales.npy";
       fs::remove(pc);
@@ -621,20 +598,12 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
     };
   }
   const check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
-  scratch.remove();
-
-  OutputSet outs;
-  outs.add_input(o.got, "--got");
-  outs.add_input(*o.got_scales, "--got-scales");
-  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
-  const OutputId i_min = outs.add_output(dir / "minimal.npy", "minimal.npy");
-  std::vector<float> mins;
-  for (const auto& mm : r.minimal) mins.insert(mins.end(), mm.block.begin(), mm.block.end());
-  outs.write(i_rep, r.json() + "\n");
-  write_npy(outs, i_min, words_npy("<f4", {r.minimal.size(), k}, f32_words(mins)));
-  outs.commit();
-  fmt::print("{}", r.text());
-  return r.ok() ? 0 : 1;
+  return run.finish(r, [&](OutputSet& outs) {
+    std::vector<float> mins;
+    for (const auto& mm : r.minimal) mins.insert(mins.end(), mm.block.begin(), mm.block.end());
+    write_npy(outs, outs.add_output(dir / "minimal.npy", "minimal.npy"),
+              words_npy("<f4", {r.minimal.size(), k}, f32_words(mins)));
+  });
 }
 
 std::filesystem::path RerunScratch::open(const std::filesystem::path& dir) {
