@@ -698,14 +698,13 @@ CaseClass classify_input(const Target& t, std::uint64_t input, int ulps) {
   return classify_with(ctx, input & code_mask(t.from), ulps);
 }
 
-std::vector<Case> generate(const Target& t, const GenOptions& g) {
-  if (g.ulps < 1 || g.ulps > 64) throw Error("check: ulps " + std::to_string(g.ulps) + " is out of range; accepted: 1..64");
-  if (!(g.boundary_share >= 0.0 && g.boundary_share <= 1.0))
-    throw Error("check: boundary_share is out of range; accepted: 0..1");
-  const Ctx ctx(t);
-  const Format S = t.from, T = t.to;
-  const bool sr = t.spec.rounding == Rounding::sr;
-  SplitMix rng{g.seed};
+namespace {
+
+/// The boundary inputs of every class (source codes, both signs), before the cap: exact target values,
+/// midpoints and their neighbours, overflow thresholds, the subnormal edge, zero, Inf, NaN payloads, far out
+/// of range, TestFloat-style exponent patterns.
+std::vector<std::vector<std::uint64_t>> boundary_inputs(const Ctx& ctx, int ulps) {
+  const Format S = ctx.S, T = ctx.T;
   constexpr std::size_t kClasses = std::size(kClassEntries);
   std::vector<std::vector<std::uint64_t>> byc(kClasses);  // source inputs (signed) per class
   auto put = [&](CaseClass c, std::uint64_t m) {
@@ -725,18 +724,18 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
   }
   {
     std::vector<std::uint64_t> near, centre;
-    for (const SrcSpan& s : ctx.mid_src) ctx.around(s, g.ulps, near, &centre);
+    for (const SrcSpan& s : ctx.mid_src) ctx.around(s, ulps, near, &centre);
     for (auto m : centre) put(CaseClass::midpoint, m);
     for (auto m : near) put(CaseClass::near_midpoint, m);
   }
   {
     std::vector<std::uint64_t> v;
-    for (const auto& p : ctx.overflow_points) ctx.around(p.s, g.ulps, v, &v);
+    for (const auto& p : ctx.overflow_points) ctx.around(p.s, ulps, v, &v);
     for (auto m : v) put(CaseClass::overflow_threshold, m);
   }
   {
     std::vector<std::uint64_t> v;
-    for (const auto& p : ctx.subnormal_points) ctx.around(p.s, g.ulps, v, &v);
+    for (const auto& p : ctx.subnormal_points) ctx.around(p.s, ulps, v, &v);
     for (auto m : v) put(CaseClass::subnormal_edge, m);
   }
   put(CaseClass::zero, 0);
@@ -764,7 +763,7 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
     if (T.has_zero || true)
       for (std::uint64_t m = bottom >> 2; m > 0; m >>= 3) v.push_back(m);
     for (auto m : v)
-      if (m <= ctx.s_max_mag && (m > top + g.ulps || m + g.ulps < bottom)) put(CaseClass::out_of_range, m);
+      if (m <= ctx.s_max_mag && (m > top + ulps || m + ulps < bottom)) put(CaseClass::out_of_range, m);
   }
   {  // TestFloat-3 style: exponents across the target's range × significand patterns
     const int M = S.mantissa_bits;
@@ -785,6 +784,21 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
       }
     }
   }
+  return byc;
+}
+
+}  // namespace
+
+std::vector<Case> generate(const Target& t, const GenOptions& g) {
+  if (g.ulps < 1 || g.ulps > 64) throw Error("check: ulps " + std::to_string(g.ulps) + " is out of range; accepted: 1..64");
+  if (!(g.boundary_share >= 0.0 && g.boundary_share <= 1.0))
+    throw Error("check: boundary_share is out of range; accepted: 0..1");
+  const Ctx ctx(t);
+  const Format S = t.from, T = t.to;
+  const bool sr = t.spec.rounding == Rounding::sr;
+  SplitMix rng{g.seed};
+  constexpr std::size_t kClasses = std::size(kClassEntries);
+  std::vector<std::vector<std::uint64_t>> byc = boundary_inputs(ctx, g.ulps);
   // cap the table-derived classes at boundary_share·count (even stride, before sorting)
   const std::size_t cap = static_cast<std::size_t>(g.boundary_share * static_cast<double>(g.count));
   std::size_t total = 0;

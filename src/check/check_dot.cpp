@@ -430,21 +430,29 @@ std::uint64_t simplicity(const DotTarget& t, const DotCase& c) {
          std::min<std::uint64_t>(ex, 0xffffffffu);
 }
 
-std::vector<DotCase> generate(const DotTarget& t, const DotGenOptions& g) {
-  validate(t);
-  if (g.count == 0) throw Error("dot generator: count must be at least 1");
-  const Format A = t.a, B = t.b, out = result_format(t);
-  const std::size_t K = t.k;
-  const std::size_t per = std::max<std::size_t>(1, g.count / kDotClasses);
-  const int F = frac_bits_of(t.model);
+namespace {
+
+/// What generate() needs of a dot target, computed once, and one case builder per class.
+struct DotGen {
+  Format A, B, out;
+  std::size_t K;
+  int F;  ///< frac_bits_of(t.model)
   // Product exponent range: a nonzero product a*b has exponent in [lo_exp(A)+lo_exp(B), hi_exp(A)+hi_exp(B)].
-  const int plo = lo_exp(A) + lo_exp(B), phi = hi_exp(A) + hi_exp(B);
-  const std::uint64_t nanA = from_double(std::numeric_limits<double>::quiet_NaN(), A, {}).code;
-  const std::uint64_t infA = from_double(std::numeric_limits<double>::infinity(), A, {.overflow = Overflow::nonsat}).code;
-  const bool a_has_nan = classify(A, nanA) == Class::nan, a_has_inf = classify(A, infA) == Class::inf;
-  const std::uint64_t maxA = code_of(A, std::numeric_limits<double>::max()), maxB = code_of(B, std::numeric_limits<double>::max());
-  // A product 2^e as (a, b): split e over the two operand ranges.
-  auto product_at = [&](int e, Rng& r, bool negative, DotCase& c, std::size_t lane, int mbits) {
+  int plo, phi;
+  std::uint64_t nanA, infA;
+  bool a_has_nan, a_has_inf;
+  std::uint64_t maxA, maxB;
+
+  explicit DotGen(const DotTarget& t)
+      : A(t.a), B(t.b), out(result_format(t)), K(t.k), F(frac_bits_of(t.model)),
+        plo(lo_exp(A) + lo_exp(B)), phi(hi_exp(A) + hi_exp(B)),
+        nanA(from_double(std::numeric_limits<double>::quiet_NaN(), A, {}).code),
+        infA(from_double(std::numeric_limits<double>::infinity(), A, {.overflow = Overflow::nonsat}).code),
+        a_has_nan(classify(A, nanA) == Class::nan), a_has_inf(classify(A, infA) == Class::inf),
+        maxA(code_of(A, std::numeric_limits<double>::max())), maxB(code_of(B, std::numeric_limits<double>::max())) {}
+
+  /// A product 2^e as (a, b): split e over the two operand ranges.
+  void product_at(int e, Rng& r, bool negative, DotCase& c, std::size_t lane, int mbits) const {
     e = std::clamp(e, plo, phi);
     int ea = std::clamp(e / 2, lo_exp(A), hi_exp(A));
     int eb = std::clamp(e - ea, lo_exp(B), hi_exp(B));
@@ -452,150 +460,176 @@ std::vector<DotCase> generate(const DotTarget& t, const DotGenOptions& g) {
     c.a[lane] = value_at(A, ea, r, negative, mbits);
     c.b[lane] = value_at(B, eb, r, false, mbits);
     if (negative && !A.is_signed && B.is_signed) c.b[lane] = neg(B, c.b[lane]);
-  };
-  auto blank = [&](DotClass cls) {
-    DotCase c;
-    c.a.assign(K, 0);
-    c.b.assign(K, 0);
-    c.cls = cls;
-    return c;
-  };
+  }
+  void zero_terms(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const int nz = static_cast<int>(n % 4);
+    for (int j = 0; j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
+    if (r.below(3) == 0) {  // zero product of a nonzero operand
+      const std::size_t l = lane();
+      c.a[l] = r.coin() ? maxA : 0;
+      c.b[l] = c.a[l] == 0 ? maxB : 0;
+    }
+    if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, r.range(-10, 10)));
+  }
+  void signed_zero(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const std::uint64_t sgnA = A.is_signed ? std::uint64_t{1} << (A.bits - 1) : 0;
+    const std::uint64_t sgnB = B.is_signed ? std::uint64_t{1} << (B.bits - 1) : 0;
+    for (std::size_t l = 0; l < K; ++l) {
+      const int kind = r.range(0, 2);
+      if (kind == 0) continue;
+      c.a[l] = r.coin() ? sgnA : 0;  // ±0 times ±finite or ±0
+      c.b[l] = kind == 1 ? (r.coin() ? sgnB : 0) : (r.coin() ? neg(B, rand_finite(B, r)) : rand_finite(B, r));
+      if (classify(B, c.b[l]) == Class::nan || classify(B, c.b[l]) == Class::inf) c.b[l] = 0;
+    }
+    if (n % 2 == 1 && K >= 2) {  // an exact cancellation x*y - x*y
+      const std::size_t l0 = lane(), l1 = (l0 + 1 + r.below(K - 1)) % K;
+      product_at(r.range(plo / 2, phi / 2), r, false, c, l0, 64);
+      c.a[l1] = neg(A, c.a[l0]);
+      c.b[l1] = c.b[l0];
+    }
+    c.c = r.coin() ? 0x80000000u : 0;
+  }
+  void cancellation(DotCase& c, Rng& r) const {
+    const int e = r.range(plo / 2, phi);
+    const std::size_t pairs = std::max<std::size_t>(1, std::min<std::size_t>(K / 2, 1 + r.below(3)));
+    std::vector<std::size_t> perm(K);
+    for (std::size_t i = 0; i < K; ++i) perm[i] = i;
+    for (std::size_t i = K; i > 1; --i) std::swap(perm[i - 1], perm[r.below(i)]);
+    std::size_t used = 0;
+    for (std::size_t p = 0; p < pairs && used + 1 < K; ++p) {
+      product_at(e + r.range(-2, 2), r, r.coin(), c, perm[used], 64);
+      c.a[perm[used + 1]] = neg(A, c.a[perm[used]]);
+      c.b[perm[used + 1]] = c.b[perm[used]];
+      used += 2;
+    }
+    if (K == 1 || r.coin()) {  // c = -x*y exactly (an f32 holds the product of two <= 16-bit codes when it fits)
+      const std::size_t l = perm[0];
+      const double p = to_double(A, c.a[l]) * to_double(B, c.b[l]);
+      if (K > 1 && used >= 2) {
+        c.a[perm[1]] = 0;
+        c.b[perm[1]] = 0;
+      }
+      c.c = f32_of(-p);
+    }
+    for (std::size_t s = used; s < K && s < used + 2; ++s)  // small survivors
+      product_at(e - r.range(F - 4, F + 4), r, r.coin(), c, perm[s], 3);
+  }
+  void alignment(DotCase& c, Rng& r) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const int e = r.range(std::max(plo + F + 4, plo), phi);
+    const std::size_t big = lane();
+    product_at(e, r, r.coin(), c, big, 0);
+    const std::size_t smalls = 1 + r.below(std::min<std::size_t>(K, 4));
+    for (std::size_t s = 0; s < smalls; ++s) {
+      const std::size_t l = (big + 1 + s) % K;
+      if (l == big) break;
+      product_at(e - r.range(F - 3, F + 3), r, r.coin(), c, l, 3);
+    }
+    if (r.below(4) == 0) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, e - r.range(F - 3, F + 3)));
+  }
+  void c_magnitude(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const int e = r.range(plo / 2, phi);
+    for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
+      product_at(e + r.range(-2, 2), r, r.coin(), c, lane(), 3);
+    const int mode = static_cast<int>(n % 3);
+    const int shift = mode == 0 ? r.range(8, 40) : mode == 1 ? -r.range(8, 40) : (r.coin() ? 1 : -1) * r.range(F - 3, F + 3);
+    const double m = 1.0 + static_cast<double>(r.below(1u << 10)) / 1024.0;
+    c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(m, std::clamp(e + shift, -140, 126)));
+  }
+  void nan_inf(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    for (std::size_t j = 0, nz = r.below(3); j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
+    const int mode = static_cast<int>(n % 5);
+    if (mode == 0 && a_has_nan) c.a[lane()] = r.coin() ? neg(A, nanA) : nanA;
+    else if (mode == 1) c.c = r.coin() ? 0x7fc00000u : 0xffc00001u;
+    else if (mode == 2) c.c = r.coin() ? 0x7f800000u : 0xff800000u;
+    else if (mode == 3 && a_has_inf) {  // Inf * 0 or Inf * x
+      const std::size_t l = lane();
+      c.a[l] = r.coin() ? neg(A, infA) : infA;
+      c.b[l] = r.coin() ? 0 : value_at(B, 0, r, false, 2);
+    } else if (mode == 4 && a_has_inf && K >= 2) {  // +Inf and -Inf products
+      const std::size_t l = lane(), l2 = (l + 1) % K;
+      c.a[l] = infA;
+      c.b[l] = value_at(B, 0, r, false, 0);
+      c.a[l2] = neg(A, infA);
+      c.b[l2] = c.b[l];
+    } else {
+      c.c = r.coin() ? 0x7f800000u : 0xff800000u;  // ±Inf c against finite products
+      product_at(phi, r, c.c == 0x7f800000u, c, lane(), 0);
+    }
+  }
+  void overflow(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const bool negative = r.coin();
+    const double omax = to_double(out, max_finite_magnitude(out));
+    const int mode = static_cast<int>(n % 3);
+    if (mode == 0) {  // max*max in every lane
+      for (std::size_t l = 0; l < K; ++l) {
+        c.a[l] = negative ? neg(A, maxA) : maxA;
+        c.b[l] = maxB;
+      }
+    } else {
+      const double cm = omax * (1.0 - std::ldexp(1.0, -r.range(1, 30)));
+      c.c = f32_of(negative ? -cm : cm);
+      for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
+        product_at(phi - r.range(0, 3), r, mode == 1 ? negative : !negative, c, lane(), 3);
+    }
+  }
+  void random(DotCase& c, Rng& r) const {
+    for (std::size_t l = 0; l < K; ++l) {
+      c.a[l] = rand_finite(A, r);
+      c.b[l] = rand_finite(B, r);
+    }
+    if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0 + static_cast<double>(r.below(1u << 20)) / 1048576.0,
+                                                                    std::clamp(r.range(plo, phi), -126, 127)));
+  }
+};
+
+}  // namespace
+
+std::vector<DotCase> generate(const DotTarget& t, const DotGenOptions& g) {
+  validate(t);
+  if (g.count == 0) throw Error("dot generator: count must be at least 1");
+  const DotGen gen(t);
+  const std::size_t per = std::max<std::size_t>(1, g.count / kDotClasses);
   std::vector<DotCase> v;
   v.reserve(per * kDotClasses);
   for (std::size_t ci = 0; ci < kDotClasses; ++ci) {
     const auto cls = static_cast<DotClass>(ci);
     Rng r{g.seed * 0x100000001b3ULL + ci};
     for (std::size_t n = 0; n < per; ++n) {
-      DotCase c = blank(cls);
-      auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+      DotCase c;
+      c.a.assign(gen.K, 0);
+      c.b.assign(gen.K, 0);
+      c.cls = cls;
       switch (cls) {
-        case DotClass::zero_terms: {
-          const int nz = static_cast<int>(n % 4);
-          for (int j = 0; j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
-          if (r.below(3) == 0) {  // zero product of a nonzero operand
-            const std::size_t l = lane();
-            c.a[l] = r.coin() ? maxA : 0;
-            c.b[l] = c.a[l] == 0 ? maxB : 0;
-          }
-          if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, r.range(-10, 10)));
+        case DotClass::zero_terms:
+          gen.zero_terms(c, r, n);
           break;
-        }
-        case DotClass::signed_zero: {
-          const std::uint64_t sgnA = A.is_signed ? std::uint64_t{1} << (A.bits - 1) : 0;
-          const std::uint64_t sgnB = B.is_signed ? std::uint64_t{1} << (B.bits - 1) : 0;
-          for (std::size_t l = 0; l < K; ++l) {
-            const int kind = r.range(0, 2);
-            if (kind == 0) continue;
-            c.a[l] = r.coin() ? sgnA : 0;  // ±0 times ±finite or ±0
-            c.b[l] = kind == 1 ? (r.coin() ? sgnB : 0) : (r.coin() ? neg(B, rand_finite(B, r)) : rand_finite(B, r));
-            if (classify(B, c.b[l]) == Class::nan || classify(B, c.b[l]) == Class::inf) c.b[l] = 0;
-          }
-          if (n % 2 == 1 && K >= 2) {  // an exact cancellation x*y - x*y
-            const std::size_t l0 = lane(), l1 = (l0 + 1 + r.below(K - 1)) % K;
-            product_at(r.range(plo / 2, phi / 2), r, false, c, l0, 64);
-            c.a[l1] = neg(A, c.a[l0]);
-            c.b[l1] = c.b[l0];
-          }
-          c.c = r.coin() ? 0x80000000u : 0;
+        case DotClass::signed_zero:
+          gen.signed_zero(c, r, n);
           break;
-        }
-        case DotClass::cancellation: {
-          const int e = r.range(plo / 2, phi);
-          const std::size_t pairs = std::max<std::size_t>(1, std::min<std::size_t>(K / 2, 1 + r.below(3)));
-          std::vector<std::size_t> perm(K);
-          for (std::size_t i = 0; i < K; ++i) perm[i] = i;
-          for (std::size_t i = K; i > 1; --i) std::swap(perm[i - 1], perm[r.below(i)]);
-          std::size_t used = 0;
-          for (std::size_t p = 0; p < pairs && used + 1 < K; ++p) {
-            product_at(e + r.range(-2, 2), r, r.coin(), c, perm[used], 64);
-            c.a[perm[used + 1]] = neg(A, c.a[perm[used]]);
-            c.b[perm[used + 1]] = c.b[perm[used]];
-            used += 2;
-          }
-          if (K == 1 || r.coin()) {  // c = -x*y exactly (an f32 holds the product of two <= 16-bit codes when it fits)
-            const std::size_t l = perm[0];
-            const double p = to_double(A, c.a[l]) * to_double(B, c.b[l]);
-            if (K > 1 && used >= 2) {
-              c.a[perm[1]] = 0;
-              c.b[perm[1]] = 0;
-            }
-            c.c = f32_of(-p);
-          }
-          for (std::size_t s = used; s < K && s < used + 2; ++s)  // small survivors
-            product_at(e - r.range(F - 4, F + 4), r, r.coin(), c, perm[s], 3);
+        case DotClass::cancellation:
+          gen.cancellation(c, r);
           break;
-        }
-        case DotClass::alignment: {
-          const int e = r.range(std::max(plo + F + 4, plo), phi);
-          const std::size_t big = lane();
-          product_at(e, r, r.coin(), c, big, 0);
-          const std::size_t smalls = 1 + r.below(std::min<std::size_t>(K, 4));
-          for (std::size_t s = 0; s < smalls; ++s) {
-            const std::size_t l = (big + 1 + s) % K;
-            if (l == big) break;
-            product_at(e - r.range(F - 3, F + 3), r, r.coin(), c, l, 3);
-          }
-          if (r.below(4) == 0) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, e - r.range(F - 3, F + 3)));
+        case DotClass::alignment:
+          gen.alignment(c, r);
           break;
-        }
-        case DotClass::c_magnitude: {
-          const int e = r.range(plo / 2, phi);
-          for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
-            product_at(e + r.range(-2, 2), r, r.coin(), c, lane(), 3);
-          const int mode = static_cast<int>(n % 3);
-          const int shift = mode == 0 ? r.range(8, 40) : mode == 1 ? -r.range(8, 40) : (r.coin() ? 1 : -1) * r.range(F - 3, F + 3);
-          const double m = 1.0 + static_cast<double>(r.below(1u << 10)) / 1024.0;
-          c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(m, std::clamp(e + shift, -140, 126)));
+        case DotClass::c_magnitude:
+          gen.c_magnitude(c, r, n);
           break;
-        }
-        case DotClass::nan_inf: {
-          for (std::size_t j = 0, nz = r.below(3); j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
-          const int mode = static_cast<int>(n % 5);
-          if (mode == 0 && a_has_nan) c.a[lane()] = r.coin() ? neg(A, nanA) : nanA;
-          else if (mode == 1) c.c = r.coin() ? 0x7fc00000u : 0xffc00001u;
-          else if (mode == 2) c.c = r.coin() ? 0x7f800000u : 0xff800000u;
-          else if (mode == 3 && a_has_inf) {  // Inf * 0 or Inf * x
-            const std::size_t l = lane();
-            c.a[l] = r.coin() ? neg(A, infA) : infA;
-            c.b[l] = r.coin() ? 0 : value_at(B, 0, r, false, 2);
-          } else if (mode == 4 && a_has_inf && K >= 2) {  // +Inf and -Inf products
-            const std::size_t l = lane(), l2 = (l + 1) % K;
-            c.a[l] = infA;
-            c.b[l] = value_at(B, 0, r, false, 0);
-            c.a[l2] = neg(A, infA);
-            c.b[l2] = c.b[l];
-          } else {
-            c.c = r.coin() ? 0x7f800000u : 0xff800000u;  // ±Inf c against finite products
-            product_at(phi, r, c.c == 0x7f800000u, c, lane(), 0);
-          }
+        case DotClass::nan_inf:
+          gen.nan_inf(c, r, n);
           break;
-        }
-        case DotClass::overflow: {
-          const bool negative = r.coin();
-          const double omax = to_double(out, max_finite_magnitude(out));
-          const int mode = static_cast<int>(n % 3);
-          if (mode == 0) {  // max*max in every lane
-            for (std::size_t l = 0; l < K; ++l) {
-              c.a[l] = negative ? neg(A, maxA) : maxA;
-              c.b[l] = maxB;
-            }
-          } else {
-            const double cm = omax * (1.0 - std::ldexp(1.0, -r.range(1, 30)));
-            c.c = f32_of(negative ? -cm : cm);
-            for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
-              product_at(phi - r.range(0, 3), r, mode == 1 ? negative : !negative, c, lane(), 3);
-          }
+        case DotClass::overflow:
+          gen.overflow(c, r, n);
           break;
-        }
-        case DotClass::random: {
-          for (std::size_t l = 0; l < K; ++l) {
-            c.a[l] = rand_finite(A, r);
-            c.b[l] = rand_finite(B, r);
-          }
-          if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0 + static_cast<double>(r.below(1u << 20)) / 1048576.0,
-                                                                          std::clamp(r.range(plo, phi), -126, 127)));
+        case DotClass::random:
+          gen.random(c, r);
           break;
-        }
       }
       v.push_back(std::move(c));
     }
