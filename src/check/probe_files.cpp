@@ -100,9 +100,9 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
     const std::string kind = str(t, "kind", what);
     const auto* e = find_name(name_table(ProbeKind{}), kind);
     if (e == nullptr || (e->value != ProbeKind::dot && e->value != ProbeKind::gemm))
-      throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: " + std::string(name(ProbeKind::dot)) +
-                       ", " + std::string(name(ProbeKind::gemm)) + " (or none: " + std::string(name(ProbeKind::convert)) +
-                       ")");
+      throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: " +
+                       std::string(name(ProbeKind::dot)) + ", " + std::string(name(ProbeKind::gemm)) +
+                       " (or none: " + std::string(name(ProbeKind::convert)) + ")");
     p.kind = e->value;
     if (p.kind == ProbeManifest::Kind::gemm) {
       p.m = static_cast<std::size_t>(uint(t, "m", what, 1, 1024));

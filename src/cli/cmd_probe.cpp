@@ -224,8 +224,8 @@ int run_convert(const ConvertOptions& o) {
   return 0;
 }
 
-int run_decode_file(const std::string& in, const std::string& format, const std::string& to_text, const std::string& out,
-                    const std::string& threads_text) {
+int run_decode_file(const std::string& in, const std::string& format, const std::string& to_text,
+                    const std::string& out, const std::string& threads_text) {
   const Format f = with_option("--format", [&] { return parse_format(format); });
   if (out.empty()) throw Error("decode --in needs --out FILE.npy");
   // The decode targets (registry.hpp) that an array decodes to: the binary32 and binary64 ones (f32, f64).
@@ -323,7 +323,8 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                   "Shrink by running this command on candidate inputs: {in} is an inputs .npy, {out} the codes .npy "
                   "to write, {rbits} the SR words .npy; block probes: {in} (<f4 [m, k]) {codes} {scales} (as --got, "
                   "--got-scales); dot and GEMM probes: {a} {b} {c} {out}");
-  chk->add_option("--nan", k.nan, "NaN comparison: " + choices<check::NanCompare>("bits") + " (`minifloat names nan-compare`)");
+  chk->add_option("--nan", k.nan,
+                  "NaN comparison: " + choices<check::NanCompare>("bits") + " (`minifloat names nan-compare`)");
   chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
   chk->add_option("--got-scales", k.got_scales,
                   "Block targets: the kernel's block scales, one per block (|u1 e8m0fnu/ue4m3 codes; <f4 or <u4 FP32 scales)");
@@ -434,11 +435,13 @@ int run_probe_check(const ProbeCheckOptions& o) {
   if (sr) rb = raw_words(read_npy(dir / "rbits.npy"));
   if (cls.size() != n || rb.size() != n) throw Error(o.dir + ": inputs.npy, classes.npy and rbits.npy differ in length");
   std::vector<check::Case> cases(n);
-  for (std::size_t i = 0; i < n; ++i) cases[i] = {in[i], rb[i], run.class_at<check::CaseClass>(cls[i], i, "probe class")};
+  for (std::size_t i = 0; i < n; ++i)
+    cases[i] = {in[i], rb[i], run.class_at<check::CaseClass>(cls[i], i, "probe class")};
   const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got", t.packing);
 
   check::BatchKernel rerun;
-  if (const auto scratch = run.rerun_scratch({"{in}", "{out}"}, {"{rbits}"}, "an elementwise", "python k.py {in} {out}")) {
+  if (const auto scratch =
+          run.rerun_scratch({"{in}", "{out}"}, {"{rbits}"}, "an elementwise", "python k.py {in} {out}")) {
     rerun = [&, tmp = *scratch](std::span<const check::Case> c, std::span<std::uint64_t> out) {
       std::vector<std::uint64_t> ci(c.size()), cr(c.size());
       for (std::size_t i = 0; i < c.size(); ++i) {
@@ -573,7 +576,8 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   std::memcpy(cases.values.data(), ia.data.data(), n * k * sizeof(float));
   const std::vector<std::uint64_t> cls = raw_words(read_npy(dir / "classes.npy"));
   if (cls.size() != n) throw Error(o.dir + ": inputs.npy and classes.npy differ in length");
-  for (std::size_t i = 0; i < n; ++i) cases.classes.push_back(run.class_at<check::BlockClass>(cls[i], i, "block class"));
+  for (std::size_t i = 0; i < n; ++i)
+    cases.classes.push_back(run.class_at<check::BlockClass>(cls[i], i, "block class"));
   const std::vector<std::uint8_t> got = check::got_block_codes(read_npy(o.got), t, n, "--got");
   const std::vector<std::uint64_t> scales = check::got_block_scales(read_npy(*o.got_scales), t, n, "--got-scales");
 

@@ -176,7 +176,8 @@ class ProbeCheckRun {
     return scratch_.open(dir_);
   }
   /// Removes the scratch folder; writes DIR/report.json (`report.json()`) and what `write_minimal(outs)` adds, as
-  /// one transaction that reads --got (and a block probe's --got-scales); prints `report.text()`. Returns 0 if report.ok(), else 1.
+  /// one transaction that reads --got (and a block probe's --got-scales); prints `report.text()`. Returns 0 if
+  /// report.ok(), else 1.
   template <class Report, class WriteMinimal>
   int finish(const Report& report, WriteMinimal&& write_minimal) {
     scratch_.remove();

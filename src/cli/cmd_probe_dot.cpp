@@ -182,7 +182,8 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
   const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, n, "--got");
 
   check::DotKernel rerun;
-  if (const auto scratch = run.rerun_scratch({"{a}", "{b}", "{c}", "{out}"}, {}, "a dot", "python k.py {a} {b} {c} {out}")) {
+  if (const auto scratch =
+          run.rerun_scratch({"{a}", "{b}", "{c}", "{out}"}, {}, "a dot", "python k.py {a} {b} {c} {out}")) {
     rerun = [&, tmp = *scratch](std::span<const check::DotCase> c, std::span<std::uint64_t> out) {
       const fs::path pout = tmp / "got.npy";
       fs::remove(pout);
@@ -311,8 +312,14 @@ int run_probe_gen_gemm(const ProbeGenOptions& o) {
   m["generator"] = "minifloat probe gen";
   m["version"] = "0.1.0";
   m["format_version"] = 1;
-  m["target"] = {{"kind", std::string(name(check::ProbeKind::gemm))}, {"a", format_name(t.a)}, {"b", format_name(t.b)}, {"m", s.m},
-                 {"n", s.n},       {"k", t.k},             {"model", t.model.name},   {"result", format_name(out)}};
+  m["target"] = {{"kind", std::string(name(check::ProbeKind::gemm))},
+                 {"a", format_name(t.a)},
+                 {"b", format_name(t.b)},
+                 {"m", s.m},
+                 {"n", s.n},
+                 {"k", t.k},
+                 {"model", t.model.name},
+                 {"result", format_name(out)}};
   m["target_text"] = "gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ": " + check::describe(t);
   m["seed"] = g.seed;
   m["cases"] = cases.size();
@@ -372,8 +379,9 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   check::DotKernel rerun;
   if (const auto scratch =
           run.rerun_scratch({"{a}", "{b}", "{c}", "{out}"}, {}, "a GEMM", "python gemm.py {a} {b} {c} {out}")) {
-    check::GemmKernel gemm = [&, tmp = *scratch](std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> GA,
-                                      std::span<const std::uint64_t> GB, std::span<const std::uint64_t> GC, std::span<std::uint64_t> GD) {
+    check::GemmKernel gemm = [&, tmp = *scratch](std::size_t m, std::size_t n, std::size_t k,
+                                                 std::span<const std::uint64_t> GA, std::span<const std::uint64_t> GB,
+                                                 std::span<const std::uint64_t> GC, std::span<std::uint64_t> GD) {
       const fs::path pout = tmp / "got.npy";
       fs::remove(pout);
       {
