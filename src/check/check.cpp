@@ -966,18 +966,18 @@ std::string Report::json() const {
 
 std::ostream& operator<<(std::ostream& os, const Report& r) { return os << r.text(); }
 
-void rank_diagnosis(Diagnosis& d, std::string_view unit) {
+void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target) {
   if (d.ranked.empty()) return;
   std::stable_sort(d.ranked.begin(), d.ranked.end(),
                    [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
   const Alternative& best = d.ranked.front();
-  std::uint64_t target_agree = 0;
-  for (const auto& r : d.ranked)
-    if (r.name == "the target") target_agree = r.agree;
+  const auto self =
+      std::find_if(d.ranked.begin(), d.ranked.end(), [&](const Alternative& x) { return x.name == target; });
+  const std::uint64_t target_agree = self != d.ranked.end() ? self->agree : 0;
   d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " " +
            std::string(unit);
   if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
-  if (best.name != "the target") d.text += "; the target on " + pct(target_agree, best.of);
+  if (best.name != target) d.text += "; the target on " + pct(target_agree, best.of);
 }
 
 }  // namespace minifloat::check

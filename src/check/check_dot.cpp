@@ -84,14 +84,6 @@ std::string val(Format f, std::uint64_t c) {
   std::snprintf(buf, sizeof buf, "%.9g", to_double(f, c));
   return buf;
 }
-std::string pct(std::uint64_t a, std::uint64_t n) {
-  if (n == 0) return "0%";
-  if (a == n) return "100%";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", std::min(99.99, 100.0 * static_cast<double>(a) / static_cast<double>(n)));
-  return buf;
-}
-
 bool codes_match(Format f, std::uint64_t got, std::uint64_t want, NanCompare nc) {
   if (got == want) return true;
   return nc == NanCompare::any_nan && classify(f, want) == Class::nan && (got & ~code_mask(f)) == 0 &&
@@ -176,14 +168,7 @@ Diagnosis diagnose(const DotTarget& t, std::span<const DotCase> cases, std::span
     for (std::size_t i = 0; i < cases.size(); ++i) r.agree += codes_match(out, got[i], eval_alt(t, a, cases[i]), nc) ? 1 : 0;
     d.ranked.push_back(r);
   }
-  std::stable_sort(d.ranked.begin(), d.ranked.end(),
-                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
-  const Alternative& best = d.ranked.front();
-  const auto self = std::find_if(d.ranked.begin(), d.ranked.end(),
-                                 [&](const Alternative& x) { return x.name == t.model.name; });
-  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) +
-           " cases (" + best.bug_class + ")";
-  if (best.name != t.model.name && self != d.ranked.end()) d.text += "; the target on " + pct(self->agree, self->of);
+  rank_diagnosis(d, "cases", t.model.name);
   return d;
 }
 
