@@ -7,6 +7,7 @@
 
 #include "minifloat/accumulate.hpp"
 #include "minifloat/mma_vectors.hpp"
+#include "minifloat/npy.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
@@ -42,6 +43,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(TablePart{})));
   v.push_back(listing(name_table(CatalogueStyle{})));
   v.push_back(listing(decode_target_table()));
+  v.push_back(listing(name_table(CodeDtype{})));
   return v;
 }
 

@@ -424,4 +424,14 @@ NpyArray make_npy_f32(std::vector<std::size_t> shape, const std::vector<float>& 
 NpyArray make_npy_f64(std::vector<std::size_t> shape, const std::vector<double>& v) { return make("<f8", std::move(shape), v); }
 NpyArray make_npy_u8(std::vector<std::size_t> shape, const std::vector<std::uint8_t>& v) { return make("|u1", std::move(shape), v); }
 
+const NameTable<CodeDtype>& name_table(CodeDtype) {
+  static constexpr NameEntry<CodeDtype> kEntries[] = {
+      {CodeDtype::codes, "codes", "unsigned integer codes: |u1 for at most 8 bits, else <u2 (the default)"},
+      {CodeDtype::ml_dtypes, "ml_dtypes",
+       "the descr ml_dtypes writes: <V1, bf16 <V2, f16 <f2 (load with .view(ml_dtypes.<type>))"},
+  };
+  static constexpr NameTable<CodeDtype> t{"code-dtype", "output dtype", kEntries};
+  return t;
+}
+
 }  // namespace minifloat

@@ -14,10 +14,11 @@ namespace minifloat {
 /// named_formats() that are not P3109, then the patterns), rounding, overflow, profile,
 /// sr-variant, scheme (scheme.hpp's table and spec pattern), scale-rule, zero-block, nan-block, inf-block,
 /// subnormal-amax, mxint8-min, fp32-order, block-axis and mx-quirks (quant.hpp), accumulation and
-/// tensor-core (accumulate.hpp), table-style, table-part, catalogue-style (tables.hpp), decode-target.
-/// The checker adds probe-class, dot-class, block-class and probe-packing (check/names.hpp), the
-/// training layer recipe and train-model (train/study.hpp), the CUDA layer cuda-path, cuda-relu and
-/// hw-cvt (cuda/names.hpp).
+/// tensor-core (accumulate.hpp), table-style, table-part, catalogue-style (tables.hpp), decode-target,
+/// code-dtype (npy.hpp).
+/// The checker adds probe-class, dot-class, block-class, probe-packing, nan-compare and probe-kind
+/// (check/names.hpp), the training layer recipe and train-model (train/study.hpp), the CUDA layer
+/// cuda-path, cuda-relu and hw-cvt (cuda/names.hpp).
 std::vector<NameListing> name_listings();
 
 }  // namespace minifloat

@@ -14,6 +14,7 @@
 #include "core/format.hpp"
 #include "error.hpp"
 #include "file_io.hpp"
+#include "registry.hpp"
 #include "tensor_file.hpp"
 
 namespace minifloat {
@@ -149,5 +150,11 @@ void npy_decode(std::string_view dtype, std::span<const std::byte> bytes, std::s
 NpyArray make_npy_f32(std::vector<std::size_t> shape, const std::vector<float>& values);
 NpyArray make_npy_f64(std::vector<std::size_t> shape, const std::vector<double>& values);
 NpyArray make_npy_u8(std::vector<std::size_t> shape, const std::vector<std::uint8_t>& values);
+
+/// How an array of codes is written (`convert --as`): `codes`, unsigned integers (|u1 for codes of at most
+/// 8 bits, else <u2), or `ml_dtypes`, the descr ml_dtypes writes for the format (<V1; bf16 <V2, f16 <f2).
+enum class CodeDtype : std::uint8_t { codes, ml_dtypes };
+/// "code-dtype": codes ml_dtypes (defined in npy.cpp).
+const NameTable<CodeDtype>& name_table(CodeDtype);
 
 }  // namespace minifloat

@@ -2,6 +2,7 @@
 // check.cpp: the kernel checker (check.hpp): generators from the format tables, bit-for-bit
 // comparison with the one rounding engine, shrinking, diagnosis against a panel of alternatives.
 #include "minifloat/check/check.hpp"
+#include "minifloat/check/run.hpp"
 #include "check_rng.hpp"
 
 #include <nlohmann/json.hpp>
@@ -502,96 +503,84 @@ void run_kernel(const BatchKernel& kernel, const Target& t, std::span<const Case
   for (std::size_t i = 0; i < in.size(); ++i) out[i] = codes[i];
 }
 
+/// The elementwise checker as a run.hpp Domain: cases and codes of the first pass, shrinking by rerunning
+/// the kernel (each candidate packed with +0 partners, so its result does not depend on another candidate).
+struct ElementwiseDomain {
+  using Case = check::Case;
+  using Got = std::uint64_t;
+  using Key = check::Key;
+  const Ctx& ctx;
+  std::span<const Case> cases;
+  std::span<const std::uint64_t> got;
+  const Options& o;
+  const BatchKernel& kernel;
+
+  std::size_t size() const { return cases.size(); }
+  std::size_t classes() const { return std::size(kClassEntries); }
+  const Case& case_at(std::size_t i) const { return cases[i]; }
+  std::size_t class_at(std::size_t i) const { return static_cast<std::size_t>(cases[i].cls); }
+  Got got_at(std::size_t i) const { return got[i]; }
+  bool passes(const Case& c, Got g) const { return codes_match(ctx.t, g, expected(ctx.t, c).code, o.nan_compare); }
+  Key key(const Case& c) const { return key_of(ctx.t, c); }
+  /// A failing case's class of input (classify_with) must not change while it shrinks.
+  bool admissible(const Case& c, const Case& y) const {
+    return classify_with(ctx, y.input, o.gen.ulps) == classify_with(ctx, c.input, o.gen.ulps);
+  }
+  std::vector<Case> candidates(const Case& c) const {
+    const Target& t = ctx.t;
+    std::vector<Case> cand;
+    std::optional<std::int64_t> offset;  // an sr_switch case keeps its place relative to the switch
+    if (c.cls == CaseClass::sr_switch)
+      if (const auto sw = sr_switch(t, c.input)) offset = static_cast<std::int64_t>(c.rbits - *sw);
+    for (std::uint64_t in : shrink_inputs(ctx, c.input)) {
+      Case n{in, c.rbits, c.cls};
+      if (offset) {
+        const auto sw = sr_switch(t, in);
+        if (!sw) continue;
+        n.rbits = *sw + static_cast<std::uint64_t>(*offset);
+      }
+      cand.push_back(n);
+    }
+    if (t.spec.rounding == Rounding::sr && !offset && c.rbits != 0)
+      cand.push_back({c.input, c.rbits & (c.rbits - 1), c.cls});  // fewer random bits set
+    return cand;
+  }
+  std::vector<Got> rerun(std::span<const Case> cand) const {
+    const Target& t = ctx.t;
+    std::vector<std::uint64_t> out(cand.size(), 0);
+    if (t.packing == Packing::none) {
+      kernel(cand, std::span<std::uint64_t>(out));
+      return out;
+    }
+    const std::size_t g = packing_group(t.packing);
+    std::vector<Case> paired;
+    for (const Case& c : cand) {
+      paired.push_back(c);
+      for (std::size_t l = 1; l < g; ++l) paired.push_back(Case{0, 0, CaseClass::zero});
+    }
+    std::vector<std::uint64_t> po(paired.size(), 0);
+    run_kernel(kernel, t, paired, po);
+    for (std::size_t i = 0; i < cand.size(); ++i) out[i] = po[g * i];
+    return out;
+  }
+};
+static_assert(Domain<ElementwiseDomain>);
+
 Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<const std::uint64_t> got,
                      const Options& o, const BatchKernel& rerun, std::uint64_t calls) {
   const Target& t = ctx.t;
   if (cases.size() != got.size())
     throw Error("check: " + std::to_string(cases.size()) + " cases but " + std::to_string(got.size()) + " outputs");
+  const ElementwiseDomain d{ctx, cases, got, o, rerun};
+  const ShrinkPlan plan{rerun && o.shrink == Options::Shrink::yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no,
+                        o.max_shrink_rounds};
+  const auto found = run_domain(d, plan);
   Report r;
   r.target = t;
   r.tested = cases.size();
-  r.kernel_calls = calls;
-  constexpr std::size_t kClasses = std::size(kClassEntries);
-  std::vector<std::uint64_t> fails(kClasses, 0);
-  std::vector<std::optional<std::size_t>> best(kClasses);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::uint64_t want = expected(t, cases[i]).code;
-    if (codes_match(t, got[i], want, o.nan_compare)) continue;
-    ++r.failed;
-    const auto k = static_cast<std::size_t>(cases[i].cls);
-    ++fails[k];
-    if (!best[k] || key_of(t, cases[i]) < key_of(t, cases[*best[k]])) best[k] = i;
-  }
-  struct Cur {
-    std::size_t cls;
-    Case c;
-    std::uint64_t got;
-    CaseClass kind;
-  };
-  std::vector<Cur> cur;
-  for (std::size_t k = 0; k < kClasses; ++k)
-    if (best[k]) cur.push_back({k, cases[*best[k]], got[*best[k]], classify_with(ctx, cases[*best[k]].input, o.gen.ulps)});
-
-  if (rerun && o.shrink == Options::Shrink::yes) {
-    for (int round = 0; round < o.max_shrink_rounds; ++round) {
-      std::vector<Case> cand;
-      std::vector<std::size_t> owner;
-      for (std::size_t j = 0; j < cur.size(); ++j) {
-        const Case& c = cur[j].c;
-        std::optional<std::int64_t> offset;  // an sr_switch case keeps its place relative to the switch
-        if (c.cls == CaseClass::sr_switch)
-          if (const auto sw = sr_switch(t, c.input)) offset = static_cast<std::int64_t>(c.rbits - *sw);
-        for (std::uint64_t in : shrink_inputs(ctx, c.input)) {
-          Case n{in, c.rbits, c.cls};
-          if (offset) {
-            const auto sw = sr_switch(t, in);
-            if (!sw) continue;
-            n.rbits = *sw + static_cast<std::uint64_t>(*offset);
-          }
-          cand.push_back(n);
-          owner.push_back(j);
-        }
-        if (t.spec.rounding == Rounding::sr && !offset && c.rbits != 0) {
-          cand.push_back({c.input, c.rbits & (c.rbits - 1), c.cls});  // fewer random bits set
-          owner.push_back(j);
-        }
-      }
-      if (cand.empty()) break;
-      std::vector<std::uint64_t> out(cand.size(), 0);
-      if (t.packing == Packing::none) {
-        rerun(std::span<const Case>(cand), std::span<std::uint64_t>(out));
-      } else {  // each candidate packed with +0 partners, so its result does not depend on another candidate
-        const std::size_t g = packing_group(t.packing);
-        std::vector<Case> paired;
-        for (const Case& c : cand) {
-          paired.push_back(c);
-          for (std::size_t l = 1; l < g; ++l) paired.push_back(Case{0, 0, CaseClass::zero});
-        }
-        std::vector<std::uint64_t> po(paired.size(), 0);
-        run_kernel(rerun, t, paired, po);
-        for (std::size_t i = 0; i < cand.size(); ++i) out[i] = po[g * i];
-      }
-      ++r.kernel_calls;
-      bool improved = false;
-      std::vector<std::optional<std::size_t>> pick(cur.size());
-      for (std::size_t i = 0; i < cand.size(); ++i) {
-        Cur& c = cur[owner[i]];
-        if (codes_match(t, out[i], expected(t, cand[i]).code, o.nan_compare)) continue;
-        if (!(key_of(t, cand[i]) < key_of(t, c.c))) continue;
-        if (classify_with(ctx, cand[i].input, o.gen.ulps) != c.kind) continue;
-        auto& p = pick[owner[i]];
-        if (!p || key_of(t, cand[i]) < key_of(t, cand[*p])) p = i;
-      }
-      for (std::size_t j = 0; j < cur.size(); ++j)
-        if (pick[j]) {
-          cur[j].c = cand[*pick[j]];
-          cur[j].got = out[*pick[j]];
-          improved = true;
-        }
-      if (!improved) break;
-    }
-  }
-  for (const Cur& c : cur) r.minimal.push_back(make_mismatch(ctx, c.c, c.got, fails[c.cls]));
+  r.failed = found.failed;
+  r.kernel_calls = calls + found.shrink_calls;
+  for (const auto& m : found.minimal) r.minimal.push_back(make_mismatch(ctx, m.c, m.got, m.failures));
   if (o.diagnose == Options::Diagnose::yes) r.diagnosis = diagnose(t, cases, got, o.nan_compare);
   return r;
 }
@@ -659,6 +648,15 @@ const NameTable<CaseClass>& name_table(CaseClass) {
   return t;
 }
 
+const NameTable<NanCompare>& name_table(NanCompare) {
+  static constexpr NameEntry<NanCompare> kEntries[] = {
+      {NanCompare::bits, "bits", "bit for bit: a NaN with another sign or payload is a mismatch (the default)"},
+      {NanCompare::any_nan, "any", "any NaN code matches any NaN code (TestFloat without -checkNaNs)"},
+  };
+  static constexpr NameTable<NanCompare> t{"nan-compare", "NaN comparison", kEntries};
+  return t;
+}
+
 std::string describe(const Target& t) {
   std::string s = format_name(t.from) + " -> " + format_name(t.to) + " " + rname(t.spec.rounding);
   if (t.spec.rounding == Rounding::sr) {
@@ -701,14 +699,13 @@ CaseClass classify_input(const Target& t, std::uint64_t input, int ulps) {
   return classify_with(ctx, input & code_mask(t.from), ulps);
 }
 
-std::vector<Case> generate(const Target& t, const GenOptions& g) {
-  if (g.ulps < 1 || g.ulps > 64) throw Error("check: ulps " + std::to_string(g.ulps) + " is out of range; accepted: 1..64");
-  if (!(g.boundary_share >= 0.0 && g.boundary_share <= 1.0))
-    throw Error("check: boundary_share is out of range; accepted: 0..1");
-  const Ctx ctx(t);
-  const Format S = t.from, T = t.to;
-  const bool sr = t.spec.rounding == Rounding::sr;
-  SplitMix rng{g.seed};
+namespace {
+
+/// The boundary inputs of every class (source codes, both signs), before the cap: exact target values,
+/// midpoints and their neighbours, overflow thresholds, the subnormal edge, zero, Inf, NaN payloads, far out
+/// of range, TestFloat-style exponent patterns.
+std::vector<std::vector<std::uint64_t>> boundary_inputs(const Ctx& ctx, int ulps) {
+  const Format S = ctx.S, T = ctx.T;
   constexpr std::size_t kClasses = std::size(kClassEntries);
   std::vector<std::vector<std::uint64_t>> byc(kClasses);  // source inputs (signed) per class
   auto put = [&](CaseClass c, std::uint64_t m) {
@@ -728,18 +725,18 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
   }
   {
     std::vector<std::uint64_t> near, centre;
-    for (const SrcSpan& s : ctx.mid_src) ctx.around(s, g.ulps, near, &centre);
+    for (const SrcSpan& s : ctx.mid_src) ctx.around(s, ulps, near, &centre);
     for (auto m : centre) put(CaseClass::midpoint, m);
     for (auto m : near) put(CaseClass::near_midpoint, m);
   }
   {
     std::vector<std::uint64_t> v;
-    for (const auto& p : ctx.overflow_points) ctx.around(p.s, g.ulps, v, &v);
+    for (const auto& p : ctx.overflow_points) ctx.around(p.s, ulps, v, &v);
     for (auto m : v) put(CaseClass::overflow_threshold, m);
   }
   {
     std::vector<std::uint64_t> v;
-    for (const auto& p : ctx.subnormal_points) ctx.around(p.s, g.ulps, v, &v);
+    for (const auto& p : ctx.subnormal_points) ctx.around(p.s, ulps, v, &v);
     for (auto m : v) put(CaseClass::subnormal_edge, m);
   }
   put(CaseClass::zero, 0);
@@ -767,7 +764,7 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
     if (T.has_zero || true)
       for (std::uint64_t m = bottom >> 2; m > 0; m >>= 3) v.push_back(m);
     for (auto m : v)
-      if (m <= ctx.s_max_mag && (m > top + g.ulps || m + g.ulps < bottom)) put(CaseClass::out_of_range, m);
+      if (m <= ctx.s_max_mag && (m > top + ulps || m + ulps < bottom)) put(CaseClass::out_of_range, m);
   }
   {  // TestFloat-3 style: exponents across the target's range × significand patterns
     const int M = S.mantissa_bits;
@@ -788,6 +785,21 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
       }
     }
   }
+  return byc;
+}
+
+}  // namespace
+
+std::vector<Case> generate(const Target& t, const GenOptions& g) {
+  if (g.ulps < 1 || g.ulps > 64) throw Error("check: ulps " + std::to_string(g.ulps) + " is out of range; accepted: 1..64");
+  if (!(g.boundary_share >= 0.0 && g.boundary_share <= 1.0))
+    throw Error("check: boundary_share is out of range; accepted: 0..1");
+  const Ctx ctx(t);
+  const Format S = t.from, T = t.to;
+  const bool sr = t.spec.rounding == Rounding::sr;
+  SplitMix rng{g.seed};
+  constexpr std::size_t kClasses = std::size(kClassEntries);
+  std::vector<std::vector<std::uint64_t>> byc = boundary_inputs(ctx, g.ulps);
   // cap the table-derived classes at boundary_share·count (even stride, before sorting)
   const std::size_t cap = static_cast<std::size_t>(g.boundary_share * static_cast<double>(g.count));
   std::size_t total = 0;
@@ -955,18 +967,18 @@ std::string Report::json() const {
 
 std::ostream& operator<<(std::ostream& os, const Report& r) { return os << r.text(); }
 
-void rank_diagnosis(Diagnosis& d, std::string_view unit) {
+void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target) {
   if (d.ranked.empty()) return;
   std::stable_sort(d.ranked.begin(), d.ranked.end(),
                    [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
   const Alternative& best = d.ranked.front();
-  std::uint64_t target_agree = 0;
-  for (const auto& r : d.ranked)
-    if (r.name == "the target") target_agree = r.agree;
+  const auto self =
+      std::find_if(d.ranked.begin(), d.ranked.end(), [&](const Alternative& x) { return x.name == target; });
+  const std::uint64_t target_agree = self != d.ranked.end() ? self->agree : 0;
   d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " " +
            std::string(unit);
   if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
-  if (best.name != "the target") d.text += "; the target on " + pct(target_agree, best.of);
+  if (best.name != target) d.text += "; the target on " + pct(target_agree, best.of);
 }
 
 }  // namespace minifloat::check

@@ -2,6 +2,7 @@
 // check_block.cpp: the block-kernel checker (check_block.hpp): block generators in named classes,
 // bit-for-bit comparison of element codes and scales with quant.hpp, shrinking, diagnosis.
 #include "minifloat/check/check_block.hpp"
+#include "minifloat/check/run.hpp"
 #include "check_rng.hpp"
 
 #include <algorithm>
@@ -346,83 +347,65 @@ Diagnosis diagnose(const BlockTarget& t, const BlockCases& cases, std::span<cons
   return d;
 }
 
+/// The block checker as a run.hpp Domain: a case is one block of binary32 values, the kernel's output its
+/// (unpacked) codes and scale; shrinking reruns the kernel on every class's candidate blocks in one call.
+struct BlockDomain {
+  using Case = std::vector<float>;
+  using Got = BlockResult;
+  using Key = std::uint64_t;
+  const BlockTarget& t;
+  std::size_t k, cb;  ///< block_size(t), code_bytes_per_block(t)
+  const BlockCases& cases;
+  std::span<const std::uint8_t> got_codes;
+  std::span<const std::uint64_t> got_scales;
+  const BlockKernel& kernel;
+
+  std::size_t size() const { return cases.size(); }
+  std::size_t classes() const { return std::size(kBlockClassEntries); }
+  Case case_at(std::size_t i) const {
+    const auto b = cases.at(i);
+    return Case(b.begin(), b.end());
+  }
+  std::size_t class_at(std::size_t i) const { return static_cast<std::size_t>(cases.classes[i]); }
+  Got got_at(std::size_t i) const { return got_of(t, k, cb, got_codes, got_scales, i); }
+  bool passes(const Case& c, const Got& g) const { return g == expected_block(t, c); }
+  Key key(const Case& c) const { return block_simplicity(c); }
+  bool admissible(const Case&, const Case&) const { return true; }
+  std::vector<Case> candidates(const Case& c) const { return shrink_candidates(c); }
+  std::vector<Got> rerun(std::span<const Case> cand) const {
+    std::vector<float> vals;
+    for (const Case& c : cand) vals.insert(vals.end(), c.begin(), c.end());
+    std::vector<std::uint8_t> codes;
+    std::vector<std::uint64_t> scales;
+    Runner{t, k, cb}.run(kernel, vals, codes, scales);
+    std::vector<Got> out;
+    for (std::size_t j = 0; j < cand.size(); ++j) out.push_back(got_of(t, k, cb, codes, scales, j));
+    return out;
+  }
+};
+static_assert(Domain<BlockDomain>);
+
 BlockReport evaluate_impl(const BlockTarget& t, const BlockCases& cases, std::span<const std::uint8_t> got_codes,
                           std::span<const std::uint64_t> got_scales, const BlockOptions& o, const BlockKernel& rerun,
                           std::uint64_t calls) {
-  const std::size_t k = block_size(t), cb = code_bytes_per_block(t);
+  const BlockDomain d{t, block_size(t), code_bytes_per_block(t), cases, got_codes, got_scales, rerun};
+  const ShrinkPlan plan{rerun && o.shrink == Options::Shrink::yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no,
+                        o.max_shrink_rounds};
+  auto found = run_domain(d, plan);
   BlockReport r;
   r.target = t;
   r.tested = cases.size();
-  r.kernel_calls = calls;
-  constexpr std::size_t kClasses = std::size(kBlockClassEntries);
-  struct Best {
-    std::optional<std::size_t> idx;
-    std::uint64_t key = 0, failures = 0;
-  };
-  std::vector<Best> best(kClasses);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const BlockResult want = expected_block(t, cases.at(i));
-    const BlockResult got = got_of(t, k, cb, got_codes, got_scales, i);
-    if (got == want) continue;
-    ++r.failed;
-    Best& b = best[static_cast<std::size_t>(cases.classes[i])];
-    ++b.failures;
-    const std::uint64_t key = block_simplicity(cases.at(i));
-    if (!b.idx || key < b.key) {
-      b.idx = i;
-      b.key = key;
-    }
-  }
-  for (std::size_t c = 0; c < kClasses; ++c) {
-    if (!best[c].idx) continue;
+  r.failed = found.failed;
+  r.kernel_calls = calls + found.shrink_calls;
+  for (auto& x : found.minimal) {
     BlockMismatch m;
-    m.cls = static_cast<BlockClass>(c);
-    const auto blk = cases.at(*best[c].idx);
-    m.block.assign(blk.begin(), blk.end());
-    m.got = got_of(t, k, cb, got_codes, got_scales, *best[c].idx);
-    m.class_failures = best[c].failures;
-    r.minimal.push_back(std::move(m));
-  }
-  // Shrink: each round, every class's candidates in one kernel call.
-  if (rerun && o.shrink == Options::Shrink::yes && !r.minimal.empty()) {
-    for (int round = 0; round < o.max_shrink_rounds; ++round) {
-      std::vector<float> vals;
-      std::vector<std::pair<std::size_t, std::vector<float>>> owner;
-      for (std::size_t mi = 0; mi < r.minimal.size(); ++mi)
-        for (auto& c : shrink_candidates(r.minimal[mi].block)) {
-          vals.insert(vals.end(), c.begin(), c.end());
-          owner.emplace_back(mi, std::move(c));
-        }
-      if (owner.empty()) break;
-      std::vector<std::uint8_t> codes;
-      std::vector<std::uint64_t> scales;
-      Runner{t, k, cb}.run(rerun, vals, codes, scales);
-      ++r.kernel_calls;
-      bool progress = false;
-      std::vector<std::optional<std::size_t>> pick(r.minimal.size());
-      std::vector<std::uint64_t> pick_key(r.minimal.size());
-      for (std::size_t j = 0; j < owner.size(); ++j) {
-        const BlockResult got = got_of(t, k, cb, codes, scales, j);
-        if (got == expected_block(t, owner[j].second)) continue;
-        const std::uint64_t key = block_simplicity(owner[j].second);
-        const std::size_t mi = owner[j].first;
-        if (!pick[mi] || key < pick_key[mi]) {
-          pick[mi] = j;
-          pick_key[mi] = key;
-        }
-      }
-      for (std::size_t mi = 0; mi < r.minimal.size(); ++mi) {
-        if (!pick[mi]) continue;
-        r.minimal[mi].block = owner[*pick[mi]].second;
-        r.minimal[mi].got = got_of(t, k, cb, codes, scales, *pick[mi]);
-        progress = true;
-      }
-      if (!progress) break;
-    }
-  }
-  for (auto& m : r.minimal) {
+    m.cls = static_cast<BlockClass>(x.cls);
+    m.block = std::move(x.c);
+    m.got = std::move(x.got);
+    m.class_failures = x.failures;
     m.expected = expected_block(t, m.block);
     m.why = why_text(t, m.block, m.got, m.expected);
+    r.minimal.push_back(std::move(m));
   }
   if (o.diagnose == Options::Diagnose::yes && cases.size() > 0) r.diagnosis = diagnose(t, cases, got_codes, got_scales);
   return r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // check_dot.cpp: the dot-product / GEMM checker (check_dot.hpp).
 #include "minifloat/check/check_dot.hpp"
+#include "minifloat/check/run.hpp"
 #include "check_rng.hpp"
 
 #include <algorithm>
@@ -83,14 +84,6 @@ std::string val(Format f, std::uint64_t c) {
   std::snprintf(buf, sizeof buf, "%.9g", to_double(f, c));
   return buf;
 }
-std::string pct(std::uint64_t a, std::uint64_t n) {
-  if (n == 0) return "0%";
-  if (a == n) return "100%";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", std::min(99.99, 100.0 * static_cast<double>(a) / static_cast<double>(n)));
-  return buf;
-}
-
 bool codes_match(Format f, std::uint64_t got, std::uint64_t want, NanCompare nc) {
   if (got == want) return true;
   return nc == NanCompare::any_nan && classify(f, want) == Class::nan && (got & ~code_mask(f)) == 0 &&
@@ -175,14 +168,7 @@ Diagnosis diagnose(const DotTarget& t, std::span<const DotCase> cases, std::span
     for (std::size_t i = 0; i < cases.size(); ++i) r.agree += codes_match(out, got[i], eval_alt(t, a, cases[i]), nc) ? 1 : 0;
     d.ranked.push_back(r);
   }
-  std::stable_sort(d.ranked.begin(), d.ranked.end(),
-                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
-  const Alternative& best = d.ranked.front();
-  const auto self = std::find_if(d.ranked.begin(), d.ranked.end(),
-                                 [&](const Alternative& x) { return x.name == t.model.name; });
-  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) +
-           " cases (" + best.bug_class + ")";
-  if (best.name != t.model.name && self != d.ranked.end()) d.text += "; the target on " + pct(self->agree, self->of);
+  rank_diagnosis(d, "cases", t.model.name);
   return d;
 }
 
@@ -195,8 +181,6 @@ std::uint64_t abs_exp(Format f, std::uint64_t c) {
   const int e = u.exp + static_cast<int>(std::bit_width(u.sig)) - 1;
   return static_cast<std::uint64_t>(e < 0 ? -e : e);
 }
-
-std::uint64_t key(const DotTarget& t, const DotCase& c) { return simplicity(t, c); }
 
 /// Shrink candidates of a failing case: each nonzero lane zeroed, c → +0, each operand (and c)
 /// replaced by its power of two (significand cleared) and by ±1.
@@ -312,89 +296,61 @@ std::string reproduce_text(const DotTarget& t, const DotCase& c) {
   return s;
 }
 
+/// The dot checker as a run.hpp Domain: cases and results of the first pass, shrinking by rerunning the kernel
+/// on every class's candidates in one call.
+struct DotDomain {
+  using Case = DotCase;
+  using Got = std::uint64_t;
+  using Key = std::uint64_t;
+  const DotTarget& t;
+  Format out;  ///< result_format(t)
+  std::span<const DotCase> cases;
+  std::span<const std::uint64_t> got;
+  const DotOptions& o;
+  const DotKernel& kernel;
+
+  std::size_t size() const { return cases.size(); }
+  std::size_t classes() const { return kDotClasses; }
+  const DotCase& case_at(std::size_t i) const { return cases[i]; }
+  std::size_t class_at(std::size_t i) const { return static_cast<std::size_t>(cases[i].cls); }
+  Got got_at(std::size_t i) const { return got[i]; }
+  bool passes(const DotCase& c, Got g) const { return codes_match(out, g, expected(t, c).code, o.nan_compare); }
+  Key key(const DotCase& c) const { return simplicity(t, c); }
+  bool admissible(const DotCase&, const DotCase&) const { return true; }
+  std::vector<DotCase> candidates(const DotCase& c) const { return check::candidates(t, c); }
+  std::vector<Got> rerun(std::span<const DotCase> cand) const {
+    std::vector<std::uint64_t> g(cand.size());
+    kernel(cand, g);
+    return g;
+  }
+};
+static_assert(Domain<DotDomain>);
+
 DotReport evaluate_impl(const DotTarget& t, std::span<const DotCase> cases, std::span<const std::uint64_t> got,
                         const DotOptions& o, const DotKernel& rerun, std::uint64_t calls) {
   validate(t);
   if (cases.size() != got.size())
     throw Error("evaluate_dot: " + std::to_string(cases.size()) + " cases but " + std::to_string(got.size()) + " outputs");
   if (o.batch == 0) throw Error("check_dot: batch must be at least 1");
-  const Format out = result_format(t);
-  DotReport r;
-  r.target = t;
-  r.tested = cases.size();
-  r.kernel_calls = calls;
-  struct Worst {
-    std::size_t idx = 0;
-    std::uint64_t failures = 0;
-    std::uint64_t key = std::numeric_limits<std::uint64_t>::max();
-  };
-  std::vector<Worst> w(kDotClasses);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  for (std::size_t i = 0; i < cases.size(); ++i)
     if (cases[i].a.size() != t.k || cases[i].b.size() != t.k)
       throw Error("evaluate_dot: case " + std::to_string(i) + " has " + std::to_string(cases[i].a.size()) + "/" +
                   std::to_string(cases[i].b.size()) + " lanes; the target has k = " + std::to_string(t.k));
-    if (codes_match(out, got[i], expected(t, cases[i]).code, o.nan_compare)) continue;
-    ++r.failed;
-    Worst& x = w[static_cast<std::size_t>(cases[i].cls)];
-    ++x.failures;
-    const std::uint64_t kk = key(t, cases[i]);
-    if (kk < x.key) {
-      x.key = kk;
-      x.idx = i;
-    }
-  }
-  // Shrink every failing class at once: one kernel call per round over all classes' candidates.
-  struct Cur {
-    std::size_t cls;
-    DotCase c;
-    std::uint64_t got;
-    bool done = false;
-  };
-  std::vector<Cur> cur;
-  for (std::size_t k = 0; k < kDotClasses; ++k)
-    if (w[k].failures != 0) cur.push_back({k, cases[w[k].idx], got[w[k].idx]});
-  if (rerun && o.shrink == Options::Shrink::yes) {
-    for (int round = 0; round < o.max_shrink_rounds; ++round) {
-      std::vector<DotCase> cand;
-      std::vector<std::size_t> owner;
-      for (std::size_t j = 0; j < cur.size(); ++j) {
-        if (cur[j].done) continue;
-        for (DotCase& y : candidates(t, cur[j].c)) {
-          cand.push_back(std::move(y));
-          owner.push_back(j);
-        }
-      }
-      if (cand.empty()) break;
-      std::vector<std::uint64_t> g(cand.size());
-      run_kernel(rerun, cand, g, std::max<std::size_t>(o.batch, cand.size()), r.kernel_calls);
-      std::vector<std::size_t> best(cur.size(), cand.size());
-      std::vector<std::uint64_t> best_key(cur.size());
-      for (std::size_t j = 0; j < cur.size(); ++j) best_key[j] = key(t, cur[j].c);
-      for (std::size_t i = 0; i < cand.size(); ++i) {
-        if (codes_match(out, g[i], expected(t, cand[i]).code, o.nan_compare)) continue;
-        const std::uint64_t kk = key(t, cand[i]);
-        if (kk < best_key[owner[i]]) {
-          best_key[owner[i]] = kk;
-          best[owner[i]] = i;
-        }
-      }
-      for (std::size_t j = 0; j < cur.size(); ++j) {
-        if (cur[j].done) continue;
-        if (best[j] == cand.size()) {
-          cur[j].done = true;
-          continue;
-        }
-        cur[j].c = cand[best[j]];
-        cur[j].got = g[best[j]];
-      }
-    }
-  }
-  for (const Cur& x : cur) {
+  const DotDomain d{t, result_format(t), cases, got, o, rerun};
+  const ShrinkPlan plan{rerun && o.shrink == Options::Shrink::yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no,
+                        o.max_shrink_rounds};
+  const auto found = run_domain(d, plan);
+  DotReport r;
+  r.target = t;
+  r.tested = cases.size();
+  r.failed = found.failed;
+  r.kernel_calls = calls + found.shrink_calls;
+  for (const auto& x : found.minimal) {
     DotMismatch m;
     m.c = x.c;
     m.got = x.got;
     m.expected = expected(t, x.c).code;
-    m.class_failures = w[x.cls].failures;
+    m.class_failures = x.failures;
     m.why = why_text(t, x.c);
     m.reproduce = reproduce_text(t, x.c);
     r.minimal.push_back(std::move(m));
@@ -459,21 +415,29 @@ std::uint64_t simplicity(const DotTarget& t, const DotCase& c) {
          std::min<std::uint64_t>(ex, 0xffffffffu);
 }
 
-std::vector<DotCase> generate(const DotTarget& t, const DotGenOptions& g) {
-  validate(t);
-  if (g.count == 0) throw Error("dot generator: count must be at least 1");
-  const Format A = t.a, B = t.b, out = result_format(t);
-  const std::size_t K = t.k;
-  const std::size_t per = std::max<std::size_t>(1, g.count / kDotClasses);
-  const int F = frac_bits_of(t.model);
+namespace {
+
+/// What generate() needs of a dot target, computed once, and one case builder per class.
+struct DotGen {
+  Format A, B, out;
+  std::size_t K;
+  int F;  ///< frac_bits_of(t.model)
   // Product exponent range: a nonzero product a*b has exponent in [lo_exp(A)+lo_exp(B), hi_exp(A)+hi_exp(B)].
-  const int plo = lo_exp(A) + lo_exp(B), phi = hi_exp(A) + hi_exp(B);
-  const std::uint64_t nanA = from_double(std::numeric_limits<double>::quiet_NaN(), A, {}).code;
-  const std::uint64_t infA = from_double(std::numeric_limits<double>::infinity(), A, {.overflow = Overflow::nonsat}).code;
-  const bool a_has_nan = classify(A, nanA) == Class::nan, a_has_inf = classify(A, infA) == Class::inf;
-  const std::uint64_t maxA = code_of(A, std::numeric_limits<double>::max()), maxB = code_of(B, std::numeric_limits<double>::max());
-  // A product 2^e as (a, b): split e over the two operand ranges.
-  auto product_at = [&](int e, Rng& r, bool negative, DotCase& c, std::size_t lane, int mbits) {
+  int plo, phi;
+  std::uint64_t nanA, infA;
+  bool a_has_nan, a_has_inf;
+  std::uint64_t maxA, maxB;
+
+  explicit DotGen(const DotTarget& t)
+      : A(t.a), B(t.b), out(result_format(t)), K(t.k), F(frac_bits_of(t.model)),
+        plo(lo_exp(A) + lo_exp(B)), phi(hi_exp(A) + hi_exp(B)),
+        nanA(from_double(std::numeric_limits<double>::quiet_NaN(), A, {}).code),
+        infA(from_double(std::numeric_limits<double>::infinity(), A, {.overflow = Overflow::nonsat}).code),
+        a_has_nan(classify(A, nanA) == Class::nan), a_has_inf(classify(A, infA) == Class::inf),
+        maxA(code_of(A, std::numeric_limits<double>::max())), maxB(code_of(B, std::numeric_limits<double>::max())) {}
+
+  /// A product 2^e as (a, b): split e over the two operand ranges.
+  void product_at(int e, Rng& r, bool negative, DotCase& c, std::size_t lane, int mbits) const {
     e = std::clamp(e, plo, phi);
     int ea = std::clamp(e / 2, lo_exp(A), hi_exp(A));
     int eb = std::clamp(e - ea, lo_exp(B), hi_exp(B));
@@ -481,150 +445,176 @@ std::vector<DotCase> generate(const DotTarget& t, const DotGenOptions& g) {
     c.a[lane] = value_at(A, ea, r, negative, mbits);
     c.b[lane] = value_at(B, eb, r, false, mbits);
     if (negative && !A.is_signed && B.is_signed) c.b[lane] = neg(B, c.b[lane]);
-  };
-  auto blank = [&](DotClass cls) {
-    DotCase c;
-    c.a.assign(K, 0);
-    c.b.assign(K, 0);
-    c.cls = cls;
-    return c;
-  };
+  }
+  void zero_terms(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const int nz = static_cast<int>(n % 4);
+    for (int j = 0; j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
+    if (r.below(3) == 0) {  // zero product of a nonzero operand
+      const std::size_t l = lane();
+      c.a[l] = r.coin() ? maxA : 0;
+      c.b[l] = c.a[l] == 0 ? maxB : 0;
+    }
+    if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, r.range(-10, 10)));
+  }
+  void signed_zero(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const std::uint64_t sgnA = A.is_signed ? std::uint64_t{1} << (A.bits - 1) : 0;
+    const std::uint64_t sgnB = B.is_signed ? std::uint64_t{1} << (B.bits - 1) : 0;
+    for (std::size_t l = 0; l < K; ++l) {
+      const int kind = r.range(0, 2);
+      if (kind == 0) continue;
+      c.a[l] = r.coin() ? sgnA : 0;  // ±0 times ±finite or ±0
+      c.b[l] = kind == 1 ? (r.coin() ? sgnB : 0) : (r.coin() ? neg(B, rand_finite(B, r)) : rand_finite(B, r));
+      if (classify(B, c.b[l]) == Class::nan || classify(B, c.b[l]) == Class::inf) c.b[l] = 0;
+    }
+    if (n % 2 == 1 && K >= 2) {  // an exact cancellation x*y - x*y
+      const std::size_t l0 = lane(), l1 = (l0 + 1 + r.below(K - 1)) % K;
+      product_at(r.range(plo / 2, phi / 2), r, false, c, l0, 64);
+      c.a[l1] = neg(A, c.a[l0]);
+      c.b[l1] = c.b[l0];
+    }
+    c.c = r.coin() ? 0x80000000u : 0;
+  }
+  void cancellation(DotCase& c, Rng& r) const {
+    const int e = r.range(plo / 2, phi);
+    const std::size_t pairs = std::max<std::size_t>(1, std::min<std::size_t>(K / 2, 1 + r.below(3)));
+    std::vector<std::size_t> perm(K);
+    for (std::size_t i = 0; i < K; ++i) perm[i] = i;
+    for (std::size_t i = K; i > 1; --i) std::swap(perm[i - 1], perm[r.below(i)]);
+    std::size_t used = 0;
+    for (std::size_t p = 0; p < pairs && used + 1 < K; ++p) {
+      product_at(e + r.range(-2, 2), r, r.coin(), c, perm[used], 64);
+      c.a[perm[used + 1]] = neg(A, c.a[perm[used]]);
+      c.b[perm[used + 1]] = c.b[perm[used]];
+      used += 2;
+    }
+    if (K == 1 || r.coin()) {  // c = -x*y exactly (an f32 holds the product of two <= 16-bit codes when it fits)
+      const std::size_t l = perm[0];
+      const double p = to_double(A, c.a[l]) * to_double(B, c.b[l]);
+      if (K > 1 && used >= 2) {
+        c.a[perm[1]] = 0;
+        c.b[perm[1]] = 0;
+      }
+      c.c = f32_of(-p);
+    }
+    for (std::size_t s = used; s < K && s < used + 2; ++s)  // small survivors
+      product_at(e - r.range(F - 4, F + 4), r, r.coin(), c, perm[s], 3);
+  }
+  void alignment(DotCase& c, Rng& r) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const int e = r.range(std::max(plo + F + 4, plo), phi);
+    const std::size_t big = lane();
+    product_at(e, r, r.coin(), c, big, 0);
+    const std::size_t smalls = 1 + r.below(std::min<std::size_t>(K, 4));
+    for (std::size_t s = 0; s < smalls; ++s) {
+      const std::size_t l = (big + 1 + s) % K;
+      if (l == big) break;
+      product_at(e - r.range(F - 3, F + 3), r, r.coin(), c, l, 3);
+    }
+    if (r.below(4) == 0) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, e - r.range(F - 3, F + 3)));
+  }
+  void c_magnitude(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const int e = r.range(plo / 2, phi);
+    for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
+      product_at(e + r.range(-2, 2), r, r.coin(), c, lane(), 3);
+    const int mode = static_cast<int>(n % 3);
+    const int shift = mode == 0 ? r.range(8, 40) : mode == 1 ? -r.range(8, 40) : (r.coin() ? 1 : -1) * r.range(F - 3, F + 3);
+    const double m = 1.0 + static_cast<double>(r.below(1u << 10)) / 1024.0;
+    c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(m, std::clamp(e + shift, -140, 126)));
+  }
+  void nan_inf(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    for (std::size_t j = 0, nz = r.below(3); j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
+    const int mode = static_cast<int>(n % 5);
+    if (mode == 0 && a_has_nan) c.a[lane()] = r.coin() ? neg(A, nanA) : nanA;
+    else if (mode == 1) c.c = r.coin() ? 0x7fc00000u : 0xffc00001u;
+    else if (mode == 2) c.c = r.coin() ? 0x7f800000u : 0xff800000u;
+    else if (mode == 3 && a_has_inf) {  // Inf * 0 or Inf * x
+      const std::size_t l = lane();
+      c.a[l] = r.coin() ? neg(A, infA) : infA;
+      c.b[l] = r.coin() ? 0 : value_at(B, 0, r, false, 2);
+    } else if (mode == 4 && a_has_inf && K >= 2) {  // +Inf and -Inf products
+      const std::size_t l = lane(), l2 = (l + 1) % K;
+      c.a[l] = infA;
+      c.b[l] = value_at(B, 0, r, false, 0);
+      c.a[l2] = neg(A, infA);
+      c.b[l2] = c.b[l];
+    } else {
+      c.c = r.coin() ? 0x7f800000u : 0xff800000u;  // ±Inf c against finite products
+      product_at(phi, r, c.c == 0x7f800000u, c, lane(), 0);
+    }
+  }
+  void overflow(DotCase& c, Rng& r, std::size_t n) const {
+    auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+    const bool negative = r.coin();
+    const double omax = to_double(out, max_finite_magnitude(out));
+    const int mode = static_cast<int>(n % 3);
+    if (mode == 0) {  // max*max in every lane
+      for (std::size_t l = 0; l < K; ++l) {
+        c.a[l] = negative ? neg(A, maxA) : maxA;
+        c.b[l] = maxB;
+      }
+    } else {
+      const double cm = omax * (1.0 - std::ldexp(1.0, -r.range(1, 30)));
+      c.c = f32_of(negative ? -cm : cm);
+      for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
+        product_at(phi - r.range(0, 3), r, mode == 1 ? negative : !negative, c, lane(), 3);
+    }
+  }
+  void random(DotCase& c, Rng& r) const {
+    for (std::size_t l = 0; l < K; ++l) {
+      c.a[l] = rand_finite(A, r);
+      c.b[l] = rand_finite(B, r);
+    }
+    if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0 + static_cast<double>(r.below(1u << 20)) / 1048576.0,
+                                                                    std::clamp(r.range(plo, phi), -126, 127)));
+  }
+};
+
+}  // namespace
+
+std::vector<DotCase> generate(const DotTarget& t, const DotGenOptions& g) {
+  validate(t);
+  if (g.count == 0) throw Error("dot generator: count must be at least 1");
+  const DotGen gen(t);
+  const std::size_t per = std::max<std::size_t>(1, g.count / kDotClasses);
   std::vector<DotCase> v;
   v.reserve(per * kDotClasses);
   for (std::size_t ci = 0; ci < kDotClasses; ++ci) {
     const auto cls = static_cast<DotClass>(ci);
     Rng r{g.seed * 0x100000001b3ULL + ci};
     for (std::size_t n = 0; n < per; ++n) {
-      DotCase c = blank(cls);
-      auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
+      DotCase c;
+      c.a.assign(gen.K, 0);
+      c.b.assign(gen.K, 0);
+      c.cls = cls;
       switch (cls) {
-        case DotClass::zero_terms: {
-          const int nz = static_cast<int>(n % 4);
-          for (int j = 0; j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
-          if (r.below(3) == 0) {  // zero product of a nonzero operand
-            const std::size_t l = lane();
-            c.a[l] = r.coin() ? maxA : 0;
-            c.b[l] = c.a[l] == 0 ? maxB : 0;
-          }
-          if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, r.range(-10, 10)));
+        case DotClass::zero_terms:
+          gen.zero_terms(c, r, n);
           break;
-        }
-        case DotClass::signed_zero: {
-          const std::uint64_t sgnA = A.is_signed ? std::uint64_t{1} << (A.bits - 1) : 0;
-          const std::uint64_t sgnB = B.is_signed ? std::uint64_t{1} << (B.bits - 1) : 0;
-          for (std::size_t l = 0; l < K; ++l) {
-            const int kind = r.range(0, 2);
-            if (kind == 0) continue;
-            c.a[l] = r.coin() ? sgnA : 0;  // ±0 times ±finite or ±0
-            c.b[l] = kind == 1 ? (r.coin() ? sgnB : 0) : (r.coin() ? neg(B, rand_finite(B, r)) : rand_finite(B, r));
-            if (classify(B, c.b[l]) == Class::nan || classify(B, c.b[l]) == Class::inf) c.b[l] = 0;
-          }
-          if (n % 2 == 1 && K >= 2) {  // an exact cancellation x*y - x*y
-            const std::size_t l0 = lane(), l1 = (l0 + 1 + r.below(K - 1)) % K;
-            product_at(r.range(plo / 2, phi / 2), r, false, c, l0, 64);
-            c.a[l1] = neg(A, c.a[l0]);
-            c.b[l1] = c.b[l0];
-          }
-          c.c = r.coin() ? 0x80000000u : 0;
+        case DotClass::signed_zero:
+          gen.signed_zero(c, r, n);
           break;
-        }
-        case DotClass::cancellation: {
-          const int e = r.range(plo / 2, phi);
-          const std::size_t pairs = std::max<std::size_t>(1, std::min<std::size_t>(K / 2, 1 + r.below(3)));
-          std::vector<std::size_t> perm(K);
-          for (std::size_t i = 0; i < K; ++i) perm[i] = i;
-          for (std::size_t i = K; i > 1; --i) std::swap(perm[i - 1], perm[r.below(i)]);
-          std::size_t used = 0;
-          for (std::size_t p = 0; p < pairs && used + 1 < K; ++p) {
-            product_at(e + r.range(-2, 2), r, r.coin(), c, perm[used], 64);
-            c.a[perm[used + 1]] = neg(A, c.a[perm[used]]);
-            c.b[perm[used + 1]] = c.b[perm[used]];
-            used += 2;
-          }
-          if (K == 1 || r.coin()) {  // c = -x*y exactly (an f32 holds the product of two <= 16-bit codes when it fits)
-            const std::size_t l = perm[0];
-            const double p = to_double(A, c.a[l]) * to_double(B, c.b[l]);
-            if (K > 1 && used >= 2) {
-              c.a[perm[1]] = 0;
-              c.b[perm[1]] = 0;
-            }
-            c.c = f32_of(-p);
-          }
-          for (std::size_t s = used; s < K && s < used + 2; ++s)  // small survivors
-            product_at(e - r.range(F - 4, F + 4), r, r.coin(), c, perm[s], 3);
+        case DotClass::cancellation:
+          gen.cancellation(c, r);
           break;
-        }
-        case DotClass::alignment: {
-          const int e = r.range(std::max(plo + F + 4, plo), phi);
-          const std::size_t big = lane();
-          product_at(e, r, r.coin(), c, big, 0);
-          const std::size_t smalls = 1 + r.below(std::min<std::size_t>(K, 4));
-          for (std::size_t s = 0; s < smalls; ++s) {
-            const std::size_t l = (big + 1 + s) % K;
-            if (l == big) break;
-            product_at(e - r.range(F - 3, F + 3), r, r.coin(), c, l, 3);
-          }
-          if (r.below(4) == 0) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0, e - r.range(F - 3, F + 3)));
+        case DotClass::alignment:
+          gen.alignment(c, r);
           break;
-        }
-        case DotClass::c_magnitude: {
-          const int e = r.range(plo / 2, phi);
-          for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
-            product_at(e + r.range(-2, 2), r, r.coin(), c, lane(), 3);
-          const int mode = static_cast<int>(n % 3);
-          const int shift = mode == 0 ? r.range(8, 40) : mode == 1 ? -r.range(8, 40) : (r.coin() ? 1 : -1) * r.range(F - 3, F + 3);
-          const double m = 1.0 + static_cast<double>(r.below(1u << 10)) / 1024.0;
-          c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(m, std::clamp(e + shift, -140, 126)));
+        case DotClass::c_magnitude:
+          gen.c_magnitude(c, r, n);
           break;
-        }
-        case DotClass::nan_inf: {
-          for (std::size_t j = 0, nz = r.below(3); j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
-          const int mode = static_cast<int>(n % 5);
-          if (mode == 0 && a_has_nan) c.a[lane()] = r.coin() ? neg(A, nanA) : nanA;
-          else if (mode == 1) c.c = r.coin() ? 0x7fc00000u : 0xffc00001u;
-          else if (mode == 2) c.c = r.coin() ? 0x7f800000u : 0xff800000u;
-          else if (mode == 3 && a_has_inf) {  // Inf * 0 or Inf * x
-            const std::size_t l = lane();
-            c.a[l] = r.coin() ? neg(A, infA) : infA;
-            c.b[l] = r.coin() ? 0 : value_at(B, 0, r, false, 2);
-          } else if (mode == 4 && a_has_inf && K >= 2) {  // +Inf and -Inf products
-            const std::size_t l = lane(), l2 = (l + 1) % K;
-            c.a[l] = infA;
-            c.b[l] = value_at(B, 0, r, false, 0);
-            c.a[l2] = neg(A, infA);
-            c.b[l2] = c.b[l];
-          } else {
-            c.c = r.coin() ? 0x7f800000u : 0xff800000u;  // ±Inf c against finite products
-            product_at(phi, r, c.c == 0x7f800000u, c, lane(), 0);
-          }
+        case DotClass::nan_inf:
+          gen.nan_inf(c, r, n);
           break;
-        }
-        case DotClass::overflow: {
-          const bool negative = r.coin();
-          const double omax = to_double(out, max_finite_magnitude(out));
-          const int mode = static_cast<int>(n % 3);
-          if (mode == 0) {  // max*max in every lane
-            for (std::size_t l = 0; l < K; ++l) {
-              c.a[l] = negative ? neg(A, maxA) : maxA;
-              c.b[l] = maxB;
-            }
-          } else {
-            const double cm = omax * (1.0 - std::ldexp(1.0, -r.range(1, 30)));
-            c.c = f32_of(negative ? -cm : cm);
-            for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
-              product_at(phi - r.range(0, 3), r, mode == 1 ? negative : !negative, c, lane(), 3);
-          }
+        case DotClass::overflow:
+          gen.overflow(c, r, n);
           break;
-        }
-        case DotClass::random: {
-          for (std::size_t l = 0; l < K; ++l) {
-            c.a[l] = rand_finite(A, r);
-            c.b[l] = rand_finite(B, r);
-          }
-          if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0 + static_cast<double>(r.below(1u << 20)) / 1048576.0,
-                                                                          std::clamp(r.range(plo, phi), -126, 127)));
+        case DotClass::random:
+          gen.random(c, r);
           break;
-        }
       }
       v.push_back(std::move(c));
     }

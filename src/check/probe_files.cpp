@@ -51,7 +51,19 @@ std::string packing_note(Packing p) {
   return "";
 }
 
+constexpr NameEntry<ProbeKind> kProbeKinds[] = {
+    {ProbeKind::convert, "elementwise", "probe gen --format: one conversion per element (check.hpp)"},
+    {ProbeKind::dot, "dot", "probe gen --model: one dot product per case (check_dot.hpp)"},
+    {ProbeKind::block, "block", "probe gen --scheme: one quantized block per case (check_block.hpp)"},
+    {ProbeKind::gemm, "gemm", "probe gen --model --shape: one GEMM, each output a dot case (check_dot.hpp)"},
+};
+
 }  // namespace
+
+const NameTable<ProbeKind>& name_table(ProbeKind) {
+  static constexpr NameTable<ProbeKind> t{"probe-kind", "probe kind", kProbeKinds};
+  return t;
+}
 
 ProbeManifest parse_probe_manifest(std::string_view text, const std::string& what) {
   json m;
@@ -84,10 +96,14 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   const json& t = field(m, "target", what);
   if (!t.is_object()) throw ParseError(what + ": field \"target\" must be an object");
   if (t.contains("kind")) {
+    // "kind" names the dot kinds; an elementwise target has none and a block target is a "block_target".
     const std::string kind = str(t, "kind", what);
-    if (kind != "dot" && kind != "gemm")
-      throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: dot, gemm (or none: elementwise)");
-    p.kind = kind == "dot" ? ProbeManifest::Kind::dot : ProbeManifest::Kind::gemm;
+    const auto* e = find_name(name_table(ProbeKind{}), kind);
+    if (e == nullptr || (e->value != ProbeKind::dot && e->value != ProbeKind::gemm))
+      throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: " +
+                       std::string(name(ProbeKind::dot)) + ", " + std::string(name(ProbeKind::gemm)) +
+                       " (or none: " + std::string(name(ProbeKind::convert)) + ")");
+    p.kind = e->value;
     if (p.kind == ProbeManifest::Kind::gemm) {
       p.m = static_cast<std::size_t>(uint(t, "m", what, 1, 1024));
       p.n = static_cast<std::size_t>(uint(t, "n", what, 1, 1024));

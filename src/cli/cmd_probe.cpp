@@ -121,8 +121,7 @@ void add_convert_command(CLI::App& app, ConvertOptions& o) {
                                      "sr_bits(seed, stream, 0, i)")
       ->type_name("UINT64")->check(uint64_text);
   c->add_option("--stream", o.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
-  c->add_option("--as", o.as, "Output dtype: codes (|u1 for <= 8 bits, else <u2; the default) or ml_dtypes "
-                              "(<V1, bf16 <V2, f16 <f2: load with .view(ml_dtypes.<type>))");
+  c->add_option("--as", o.as, "Output dtype: " + choices<CodeDtype>("codes") + " (`minifloat names code-dtype`)");
   c->add_option("--out", o.out, "Output .npy of codes (same shape)")->required();
   c->add_option("--threads", o.threads, "Threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
 }
@@ -142,8 +141,11 @@ int run_convert(const ConvertOptions& o) {
   spec.sr_variant = plan.variant;
   spec.sr_bits = plan.sr_bits;
   const Profile prof = parse_option("--profile", profile_table(), o.profile).value;
-  if (o.as != "codes" && o.as != "ml_dtypes")
-    throw Error("--as '" + quote_input(o.as) + "' is not an output dtype; accepted: codes, ml_dtypes");
+  const auto* as = find_name(name_table(CodeDtype{}), o.as);
+  if (as == nullptr)
+    throw Error("--as '" + quote_input(o.as) + "' is not an " + std::string(kind_label<CodeDtype>()) +
+                "; accepted: " + accepted_names(name_table(CodeDtype{})));
+  const bool ml_dtypes = as->value == CodeDtype::ml_dtypes;
   std::optional<Format> from;
   if (!o.from.empty()) from = with_option("--from", [&] { return parse_format(o.from); });
 
@@ -197,11 +199,11 @@ int run_convert(const ConvertOptions& o) {
   NpyArray out;
   out.shape = a.shape;
   if (to.bits <= 8) {
-    out.dtype = o.as == "ml_dtypes" ? "<V1" : "|u1";
+    out.dtype = ml_dtypes ? "<V1" : "|u1";
     out.data.resize(n);
     if (n) std::memcpy(out.data.data(), c8.data(), n);
   } else {
-    out.dtype = o.as == "ml_dtypes" ? (to == formats::f16 ? "<f2" : "<V2") : "<u2";
+    out.dtype = ml_dtypes ? (to == formats::f16 ? "<f2" : "<V2") : "<u2";
     out.data.resize(2 * n);
     if (n) std::memcpy(out.data.data(), c16.data(), 2 * n);
   }
@@ -210,11 +212,20 @@ int run_convert(const ConvertOptions& o) {
   return 0;
 }
 
-int run_decode_file(const std::string& in, const std::string& format, const std::string& to, const std::string& out,
-                    const std::string& threads_text) {
+int run_decode_file(const std::string& in, const std::string& format, const std::string& to_text,
+                    const std::string& out, const std::string& threads_text) {
   const Format f = with_option("--format", [&] { return parse_format(format); });
   if (out.empty()) throw Error("decode --in needs --out FILE.npy");
-  if (to != "f32" && to != "f64") throw Error("decode --in: --to '" + quote_input(to) + "'; accepted: f32, f64");
+  // The decode targets (registry.hpp) that an array decodes to: the binary32 and binary64 ones (f32, f64).
+  auto is_array_target = [](Format t) { return t == formats::f32 || t == formats::f64; };
+  const auto* target = find_name(decode_target_table(), to_text);
+  if (target == nullptr || !is_array_target(target->value)) {
+    std::string accepted;
+    for (const auto& e : decode_target_table().entries)
+      if (is_array_target(e.value)) (accepted += accepted.empty() ? "" : ", ") += e.name;
+    throw Error("decode --in: --to '" + quote_input(to_text) + "'; accepted: " + accepted);
+  }
+  const bool to_f32 = target->value == formats::f32;
   const auto threads = static_cast<unsigned>(parse_int_option("--threads", threads_text, kQuantThreads));
   OutputSet outs;
   outs.add_input(in, "--in");
@@ -233,7 +244,7 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
     for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint8_t>(w[i] <= 0xff ? w[i] : 0xff);
     for (std::size_t i = 0; i < n; ++i)
       if (w[i] > 0xff) throw Error(fmt::format("--in element {} = {:#x} is not a {} code", i, w[i], format_name(f)));
-    if (to == "f32") {
+    if (to_f32) {
       std::vector<float> v(n);
       decode_to_f32(c, v, f, profiles::ocp, threads);
       r = make_npy_f32(a.shape, v);
@@ -245,7 +256,7 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
   } else {
     std::vector<std::uint16_t> c(n);
     for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint16_t>(w[i]);
-    if (to == "f32") {
+    if (to_f32) {
       std::vector<float> v(n);
       decode_to_f32(c, v, f, profiles::ocp, threads);
       r = make_npy_f32(a.shape, v);
@@ -261,6 +272,11 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
 }
 
 // ---- probe gen / probe check --------------------------------------------------------------------
+
+check::NanCompare parse_nan_option(const std::string& text) {
+  if (const auto* e = find_name(name_table(check::NanCompare{}), text)) return e->value;
+  throw Error("--nan '" + quote_input(text) + "'; accepted: " + accepted_names(name_table(check::NanCompare{})));
+}
 
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, CLI::App*& gen, CLI::App*& chk) {
   auto* p = app.add_subcommand("probe", "Check any kernel through files: gen writes adversarial inputs, check scores its outputs");
@@ -294,7 +310,8 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                   "Shrink by running this command on candidate inputs: {in} is an inputs .npy, {out} the codes .npy "
                   "to write, {rbits} the SR words .npy; block probes: {in} (<f4 [m, k]) {codes} {scales} (as --got, "
                   "--got-scales); dot and GEMM probes: {a} {b} {c} {out}");
-  chk->add_option("--nan", k.nan, "NaN comparison: bits (default: bit for bit) or any (any NaN code matches any)");
+  chk->add_option("--nan", k.nan,
+                  "NaN comparison: " + choices<check::NanCompare>("bits") + " (`minifloat names nan-compare`)");
   chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
   chk->add_option("--got-scales", k.got_scales,
                   "Block targets: the kernel's block scales, one per block (|u1 e8m0fnu/ue4m3 codes; <f4 or <u4 FP32 scales)");
@@ -383,16 +400,15 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const fs::path dir(o.dir);
   const std::string manifest_text = read_text(dir / "manifest.json");
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
-  if (pm.kind == check::ProbeManifest::Kind::block) return run_probe_check_block(o);
-  if (pm.kind == check::ProbeManifest::Kind::dot) return run_probe_check_dot(o, manifest_text);
-  if (pm.kind == check::ProbeManifest::Kind::gemm) return run_probe_check_gemm(o, manifest_text);
+  if (pm.kind == check::ProbeKind::block) return run_probe_check_block(o);
+  if (pm.kind == check::ProbeKind::dot) return run_probe_check_dot(o, manifest_text);
+  if (pm.kind == check::ProbeKind::gemm) return run_probe_check_gemm(o, manifest_text);
   if (o.got_scales) throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
+  ProbeCheckRun run(o, check::ProbeKind::convert);
   check::Options opt;
   opt.gen.ulps = pm.ulps;
-  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
-  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
-  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  opt = run.options(opt);
   const bool sr = t.spec.rounding == Rounding::sr;
 
   const NpyArray ia = read_npy(dir / "inputs.npy");
@@ -405,20 +421,15 @@ int run_probe_check(const ProbeCheckOptions& o) {
   std::vector<std::uint64_t> rb(n, 0);
   if (sr) rb = raw_words(read_npy(dir / "rbits.npy"));
   if (cls.size() != n || rb.size() != n) throw Error(o.dir + ": inputs.npy, classes.npy and rbits.npy differ in length");
-  const std::size_t nclasses = name_table(check::CaseClass{}).entries.size();
   std::vector<check::Case> cases(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a probe class", o.dir, i, cls[i]));
-    cases[i] = {in[i], rb[i], static_cast<check::CaseClass>(cls[i])};
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    cases[i] = {in[i], rb[i], run.class_at<check::CaseClass>(cls[i], i, "probe class")};
   const std::vector<std::uint64_t> got = check::got_codes(read_npy(o.got), t.to, n, "--got", t.packing);
 
   check::BatchKernel rerun;
-  RerunScratch scratch;
-  if (o.rerun) {
-    check_rerun_pattern(*o.rerun, {"{in}", "{out}"}, {"{rbits}"}, "an elementwise", "python k.py {in} {out}");
-    const fs::path tmp = scratch.open(dir);
-    rerun = [&, tmp](std::span<const check::Case> c, std::span<std::uint64_t> out) {
+  if (const auto scratch =
+          run.rerun_scratch({"{in}", "{out}"}, {"{rbits}"}, "an elementwise", "python k.py {in} {out}")) {
+    rerun = [&, tmp = *scratch](std::span<const check::Case> c, std::span<std::uint64_t> out) {
       std::vector<std::uint64_t> ci(c.size()), cr(c.size());
       for (std::size_t i = 0; i < c.size(); ++i) {
         ci[i] = c[i].input;
@@ -440,19 +451,12 @@ int run_probe_check(const ProbeCheckOptions& o) {
     };
   }
   const check::Report r = check::evaluate(t, cases, got, opt, rerun);
-  scratch.remove();
-
-  OutputSet outs;
-  outs.add_input(o.got, "--got");
-  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
-  const OutputId i_min = outs.add_output(dir / "minimal.npy", "minimal.npy");
-  std::vector<std::uint64_t> mins;
-  for (const auto& mm : r.minimal) mins.push_back(mm.c.input);
-  outs.write(i_rep, r.json() + "\n");
-  write_npy(outs, i_min, words_npy(source_descr(t.from), {mins.size()}, mins));
-  outs.commit();
-  fmt::print("{}", r.text());
-  return r.ok() ? 0 : 1;
+  return run.finish(r, [&](OutputSet& outs) {
+    std::vector<std::uint64_t> mins;
+    for (const auto& mm : r.minimal) mins.push_back(mm.c.input);
+    write_npy(outs, outs.add_output(dir / "minimal.npy", "minimal.npy"),
+              words_npy(source_descr(t.from), {mins.size()}, mins));
+  });
 }
 
 // ---- probe gen --scheme / probe check --got-scales (block kernels, check_block.hpp) ----------------
@@ -546,9 +550,8 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   const check::BlockTarget t =
       check::parse_probe_manifest(read_text(dir / "manifest.json"), (dir / "manifest.json").string()).block;
   if (!o.got_scales) throw Error(o.dir + " holds a block probe: give the kernel's scales with --got-scales SCALES.npy");
-  if (o.nan != "bits") throw Error("--nan applies to elementwise probes; block probes compare bit for bit");
-  check::BlockOptions opt;
-  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  ProbeCheckRun run(o, check::ProbeKind::block);
+  const check::BlockOptions opt = run.options(check::BlockOptions{});
   const NpyArray ia = read_npy(dir / "inputs.npy");
   const std::size_t k = check::block_size(t);
   if (ia.dtype != "<f4" || ia.shape.size() != 2 || ia.shape[1] != k)
@@ -560,22 +563,17 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   std::memcpy(cases.values.data(), ia.data.data(), n * k * sizeof(float));
   const std::vector<std::uint64_t> cls = raw_words(read_npy(dir / "classes.npy"));
   if (cls.size() != n) throw Error(o.dir + ": inputs.npy and classes.npy differ in length");
-  const std::size_t nclasses = name_table(check::BlockClass{}).entries.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (cls[i] >= nclasses) throw Error(fmt::format("{}: classes.npy element {} = {} is not a block class", o.dir, i, cls[i]));
-    cases.classes.push_back(static_cast<check::BlockClass>(cls[i]));
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    cases.classes.push_back(run.class_at<check::BlockClass>(cls[i], i, "block class"));
   const std::vector<std::uint8_t> got = check::got_block_codes(read_npy(o.got), t, n, "--got");
   const std::vector<std::uint64_t> scales = check::got_block_scales(read_npy(*o.got_scales), t, n, "--got-scales");
 
   // --rerun: {in} the candidate blocks (<f4 [m, k]), {codes} and {scales} the files the command writes
   // (as --got and --got-scales).
   check::BlockKernel rerun;
-  RerunScratch scratch;
-  if (o.rerun) {
-    check_rerun_pattern(*o.rerun, {"{in}", "{codes}", "{scales}"}, {}, "a block", "python k.py {in} {codes} {scales}");
-    const fs::path tmp = scratch.open(dir);
-    rerun = [&, tmp](std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> sc) {
+  if (const auto scratch =
+          run.rerun_scratch({"{in}", "{codes}", "{scales}"}, {}, "a block", "python k.py {in} {codes} {scales}")) {
+    rerun = [&, tmp = *scratch](std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> sc) {
       const std::size_t m = in.size() / k;
       const fs::path pin = tmp / "inputs.npy", pc = tmp / "codes.npy", ps = tmp / "scales.npy";
       fs::remove(pc);
@@ -591,20 +589,12 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
     };
   }
   const check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
-  scratch.remove();
-
-  OutputSet outs;
-  outs.add_input(o.got, "--got");
-  outs.add_input(*o.got_scales, "--got-scales");
-  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
-  const OutputId i_min = outs.add_output(dir / "minimal.npy", "minimal.npy");
-  std::vector<float> mins;
-  for (const auto& mm : r.minimal) mins.insert(mins.end(), mm.block.begin(), mm.block.end());
-  outs.write(i_rep, r.json() + "\n");
-  write_npy(outs, i_min, words_npy("<f4", {r.minimal.size(), k}, f32_words(mins)));
-  outs.commit();
-  fmt::print("{}", r.text());
-  return r.ok() ? 0 : 1;
+  return run.finish(r, [&](OutputSet& outs) {
+    std::vector<float> mins;
+    for (const auto& mm : r.minimal) mins.insert(mins.end(), mm.block.begin(), mm.block.end());
+    write_npy(outs, outs.add_output(dir / "minimal.npy", "minimal.npy"),
+              words_npy("<f4", {r.minimal.size(), k}, f32_words(mins)));
+  });
 }
 
 std::filesystem::path RerunScratch::open(const std::filesystem::path& dir) {

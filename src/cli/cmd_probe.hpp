@@ -13,14 +13,21 @@
 // Exit status: 0 pass, 1 mismatch (probe check), 2 bad input (one line on stderr).
 #pragma once
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "common.hpp"
+#include "minifloat/check/check.hpp"
+#include "minifloat/check/probe_files.hpp"
+#include "minifloat/file_io.hpp"
+#include "minifloat/registry.hpp"
+#include "options.hpp"
 
 namespace minifloat::cli {
 
@@ -57,6 +64,9 @@ struct ProbeCheckOptions {
   std::optional<std::string> got_scales;  ///< block targets: the kernel's scales (one per block)
 };
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, CLI::App*& gen, CLI::App*& check);
+/// `probe check --nan TEXT` of an elementwise, dot or GEMM probe: the NanCompare it names (case ignored; block
+/// probes take bits only); Error "--nan 'TEXT'; accepted: bits, any" otherwise.
+check::NanCompare parse_nan_option(const std::string& text);
 /// DIR/inputs.npy (the source type: <f4 <f8 <f2 <V2, else |u1 <u2 <u4 raw bits), DIR/rbits.npy (<u8,
 /// SR only), DIR/classes.npy (|u1, CaseClass), DIR/expected.npy (codes), DIR/manifest.json.
 int run_probe_gen(const ProbeGenOptions& o);
@@ -125,5 +135,68 @@ void check_rerun_pattern(const std::string& pattern, std::initializer_list<std::
                          std::initializer_list<std::string_view> optional, std::string_view probe, std::string_view example);
 void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::string, std::filesystem::path>> files,
                std::initializer_list<std::string> outputs);
+
+/// What every `probe check` runner shares (elementwise, block, dot and GEMM folders): the options common to them,
+/// the --rerun scratch folder, and the end: report.json and the minimal files as one transaction, the report
+/// printed, exit status 0 (pass) or 1 (mismatch). Reading the folder and the kernel's outputs stays with each kind.
+class ProbeCheckRun {
+ public:
+  /// `kind`: the folder's (its manifest's) probe kind.
+  ProbeCheckRun(const ProbeCheckOptions& o, check::ProbeKind kind) : o_(o), kind_(kind), dir_(o.dir) {}
+  const std::filesystem::path& dir() const { return dir_; }
+  /// The checker's options with --nan (NanCompare; block probes compare bit for bit and take only `bits`) and
+  /// --rounds (0..1000) applied, in this order.
+  template <class Opt>
+  Opt options(Opt opt) const {
+    if constexpr (requires { opt.nan_compare; }) {
+      opt.nan_compare = parse_nan_option(o_.nan);
+    } else {
+      const auto* nan = find_name(name_table(check::NanCompare{}), o_.nan);
+      if (nan == nullptr || nan->value != check::NanCompare::bits)
+        throw Error("--nan applies to elementwise probes; block probes compare bit for bit");
+    }
+    if (o_.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o_.rounds, {0, 1000}));
+    return opt;
+  }
+  /// Element i (= `word`) of DIR/classes.npy as a class of E (its table's i-th entry); Error "DIR: classes.npy
+  /// element I = WORD is not a NOUN" for a word beyond the table.
+  template <NamedEnum E>
+  E class_at(std::uint64_t word, std::size_t i, std::string_view noun) const {
+    if (word >= name_table(E{}).entries.size())
+      throw Error(fmt::format("{}: classes.npy element {} = {} is not a {}", o_.dir, i, word, noun));
+    return static_cast<E>(word);
+  }
+  /// With --rerun: checks its pattern (check_rerun_pattern) and opens the scratch folder DIR/.rerun-PID, which it
+  /// returns; without: nullopt.
+  std::optional<std::filesystem::path> rerun_scratch(std::initializer_list<std::string_view> required,
+                                                     std::initializer_list<std::string_view> optional,
+                                                     std::string_view probe, std::string_view example) {
+    if (!o_.rerun) return std::nullopt;
+    check_rerun_pattern(*o_.rerun, required, optional, probe, example);
+    return scratch_.open(dir_);
+  }
+  /// Removes the scratch folder; writes DIR/report.json (`report.json()`) and what `write_minimal(outs)` adds, as
+  /// one transaction that reads --got (and a block probe's --got-scales); prints `report.text()`. Returns 0 if
+  /// report.ok(), else 1.
+  template <class Report, class WriteMinimal>
+  int finish(const Report& report, WriteMinimal&& write_minimal) {
+    scratch_.remove();
+    OutputSet outs;
+    outs.add_input(o_.got, "--got");
+    if (kind_ == check::ProbeKind::block) outs.add_input(*o_.got_scales, "--got-scales");
+    const OutputId i_rep = outs.add_output(dir_ / "report.json", "report.json");
+    outs.write(i_rep, report.json() + "\n");
+    write_minimal(outs);
+    outs.commit();
+    fmt::print("{}", report.text());
+    return report.ok() ? 0 : 1;
+  }
+
+ private:
+  const ProbeCheckOptions& o_;
+  check::ProbeKind kind_;
+  std::filesystem::path dir_;
+  RerunScratch scratch_;
+};
 
 }  // namespace minifloat::cli

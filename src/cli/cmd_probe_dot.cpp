@@ -141,7 +141,7 @@ int run_probe_gen_dot(const ProbeGenOptions& o) {
   m["generator"] = "minifloat probe gen";
   m["version"] = "0.1.0";
   m["format_version"] = 1;
-  m["target"] = {{"kind", "dot"},
+  m["target"] = {{"kind", std::string(name(check::ProbeKind::dot))},
                  {"a", format_name(t.a)},
                  {"b", format_name(t.b)},
                  {"k", t.k},
@@ -172,27 +172,19 @@ int run_probe_gen_dot(const ProbeGenOptions& o) {
 int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_text) {
   const fs::path dir(o.dir);
   const check::DotTarget t = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string()).dot;
-  check::DotOptions opt;
-  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
-  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
-  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  ProbeCheckRun run(o, check::ProbeKind::dot);
+  const check::DotOptions opt = run.options(check::DotOptions{});
   std::vector<check::DotCase> cases = read_operands(dir, t);
   const std::size_t n = cases.size();
   const std::vector<std::uint64_t> cls = unwords(read_npy(dir / "classes.npy"));
   if (cls.size() != n) throw Error(o.dir + ": classes.npy and a.npy differ in length");
-  for (std::size_t i = 0; i < n; ++i) {
-    if (cls[i] >= name_table(check::DotClass{}).entries.size())
-      throw Error(fmt::format("{}: classes.npy element {} = {} is not a dot class", o.dir, i, cls[i]));
-    cases[i].cls = static_cast<check::DotClass>(cls[i]);
-  }
+  for (std::size_t i = 0; i < n; ++i) cases[i].cls = run.class_at<check::DotClass>(cls[i], i, "dot class");
   const std::vector<std::uint64_t> got = check::got_results(read_npy(o.got), t, n, "--got");
 
   check::DotKernel rerun;
-  RerunScratch scratch;
-  if (o.rerun) {
-    check_rerun_pattern(*o.rerun, {"{a}", "{b}", "{c}", "{out}"}, {}, "a dot", "python k.py {a} {b} {c} {out}");
-    const fs::path tmp = scratch.open(dir);
-    rerun = [&, tmp](std::span<const check::DotCase> c, std::span<std::uint64_t> out) {
+  if (const auto scratch =
+          run.rerun_scratch({"{a}", "{b}", "{c}", "{out}"}, {}, "a dot", "python k.py {a} {b} {c} {out}")) {
+    rerun = [&, tmp = *scratch](std::span<const check::DotCase> c, std::span<std::uint64_t> out) {
       const fs::path pout = tmp / "got.npy";
       fs::remove(pout);
       {
@@ -206,17 +198,11 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
     };
   }
   const check::DotReport r = check::evaluate_dot(t, cases, got, opt, rerun);
-  scratch.remove();
-
-  OutputSet outs;
-  outs.add_input(o.got, "--got");
-  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
-  outs.write(i_rep, r.json() + "\n");
-  std::vector<check::DotCase> mins;
-  for (const auto& mm : r.minimal) mins.push_back(mm.c);
-  const fs::path mdir = dir;
   // The minimal cases as minimal_a.npy, minimal_b.npy, minimal_c.npy (a kernel's own input layout).
-  {
+  return run.finish(r, [&](OutputSet& outs) {
+    std::vector<check::DotCase> mins;
+    for (const auto& mm : r.minimal) mins.push_back(mm.c);
+    const fs::path& mdir = dir;
     const std::size_t mn = mins.size(), k = t.k;
     std::vector<std::uint64_t> a(mn * k), b(mn * k), c(mn);
     for (std::size_t i = 0; i < mn; ++i) {
@@ -230,10 +216,7 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
     write_npy(outs, ia, words(code_descr(t.a), {mn, k}, a));
     write_npy(outs, ib, words(code_descr(t.b), {mn, k}, b));
     write_npy(outs, ic, words("<f4", {mn}, c));
-  }
-  outs.commit();
-  fmt::print("{}", r.text());
-  return r.ok() ? 0 : 1;
+  });
 }
 
 // ---- GEMM folders: probe gen --model M --shape MxNxK, probe check of such a folder -----------------
@@ -329,8 +312,14 @@ int run_probe_gen_gemm(const ProbeGenOptions& o) {
   m["generator"] = "minifloat probe gen";
   m["version"] = "0.1.0";
   m["format_version"] = 1;
-  m["target"] = {{"kind", "gemm"}, {"a", format_name(t.a)}, {"b", format_name(t.b)}, {"m", s.m},
-                 {"n", s.n},       {"k", t.k},             {"model", t.model.name},   {"result", format_name(out)}};
+  m["target"] = {{"kind", std::string(name(check::ProbeKind::gemm))},
+                 {"a", format_name(t.a)},
+                 {"b", format_name(t.b)},
+                 {"m", s.m},
+                 {"n", s.n},
+                 {"k", t.k},
+                 {"model", t.model.name},
+                 {"result", format_name(out)}};
   m["target_text"] = "gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ": " + check::describe(t);
   m["seed"] = g.seed;
   m["cases"] = cases.size();
@@ -358,10 +347,8 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
   const check::DotTarget& t = pm.dot;
   const Shape s{pm.m, pm.n, t.k};
-  check::DotOptions opt;
-  if (o.nan == "any") opt.nan_compare = check::NanCompare::any_nan;
-  else if (o.nan != "bits") throw Error("--nan '" + quote_input(o.nan) + "'; accepted: bits, any");
-  if (o.rounds) opt.max_shrink_rounds = static_cast<int>(parse_int_option("--rounds", *o.rounds, {0, 1000}));
+  ProbeCheckRun run(o, check::ProbeKind::gemm);
+  const check::DotOptions opt = run.options(check::DotOptions{});
   const NpyArray a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
   for (const auto& [arr, f, nm, r0, r1] : {std::tuple{&a, t.a, "a.npy", s.m, s.k}, std::tuple{&b, t.b, "b.npy", s.k, s.n}}) {
     if (arr->dtype != code_descr(f))
@@ -379,11 +366,7 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   std::vector<check::DotCase> cases = gemm_cases(s, A, B, C);
   const std::vector<std::uint64_t> cls = unwords(read_npy(dir / "classes.npy"));
   if (cls.size() != cases.size()) throw Error(o.dir + ": classes.npy does not hold one class per output of D (" + std::to_string(cases.size()) + ")");
-  for (std::size_t e = 0; e < cases.size(); ++e) {
-    if (cls[e] >= name_table(check::DotClass{}).entries.size())
-      throw Error(fmt::format("{}: classes.npy element {} = {} is not a dot class", o.dir, e, cls[e]));
-    cases[e].cls = static_cast<check::DotClass>(cls[e]);
-  }
+  for (std::size_t e = 0; e < cases.size(); ++e) cases[e].cls = run.class_at<check::DotClass>(cls[e], e, "dot class");
   // D is M×N, row-major: a flat or transposed array (N×M has the same element count) is refused by shape.
   const auto gemm_results = [&t](const NpyArray& d, std::size_t m, std::size_t n, const std::string& what) {
     if (d.shape != std::vector<std::size_t>{m, n})
@@ -394,12 +377,11 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   const std::vector<std::uint64_t> got = gemm_results(read_npy(o.got), s.m, s.n, "--got");
 
   check::DotKernel rerun;
-  RerunScratch scratch;
-  if (o.rerun) {
-    check_rerun_pattern(*o.rerun, {"{a}", "{b}", "{c}", "{out}"}, {}, "a GEMM", "python gemm.py {a} {b} {c} {out}");
-    const fs::path tmp = scratch.open(dir);
-    check::GemmKernel gemm = [&, tmp](std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> GA,
-                                      std::span<const std::uint64_t> GB, std::span<const std::uint64_t> GC, std::span<std::uint64_t> GD) {
+  if (const auto scratch =
+          run.rerun_scratch({"{a}", "{b}", "{c}", "{out}"}, {}, "a GEMM", "python gemm.py {a} {b} {c} {out}")) {
+    check::GemmKernel gemm = [&, tmp = *scratch](std::size_t m, std::size_t n, std::size_t k,
+                                                 std::span<const std::uint64_t> GA, std::span<const std::uint64_t> GB,
+                                                 std::span<const std::uint64_t> GC, std::span<std::uint64_t> GD) {
       const fs::path pout = tmp / "got.npy";
       fs::remove(pout);
       {
@@ -414,13 +396,7 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
     rerun = check::gemm_as_dot(std::move(gemm), 1024);
   }
   const check::DotReport r = check::evaluate_dot(t, cases, got, opt, rerun);
-  scratch.remove();
-
-  OutputSet outs;
-  outs.add_input(o.got, "--got");
-  const OutputId i_rep = outs.add_output(dir / "report.json", "report.json");
-  outs.write(i_rep, r.json() + "\n");
-  {  // the minimal cases as one GEMM whose diagonal they are (what gemm_as_dot ran)
+  return run.finish(r, [&](OutputSet& outs) {  // the minimal cases as one GEMM whose diagonal they are (gemm_as_dot)
     const std::size_t mn = r.minimal.size();
     std::vector<std::uint64_t> MA(mn * s.k), MB(s.k * mn), MC(mn * mn, 0);
     for (std::size_t i = 0; i < mn; ++i) {
@@ -432,10 +408,7 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
       MC[i * mn + i] = mc.c;
     }
     write_gemm(outs, dir, t, {mn, mn, s.k}, MA, MB, MC, "minimal", "minimal_");
-  }
-  outs.commit();
-  fmt::print("{}", r.text());
-  return r.ok() ? 0 : 1;
+  });
 }
 
 }  // namespace minifloat::cli

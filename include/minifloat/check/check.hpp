@@ -150,6 +150,8 @@ enum class NanCompare : std::uint8_t {
   bits,     ///< bit for bit: a NaN with another sign or payload is a mismatch (the default)
   any_nan,  ///< any NaN code matches any NaN code (TestFloat without -checkNaNs)
 };
+/// "nan-compare": bits any (defined in check.cpp; CLI `probe check --nan`, Python `check(nan=…)`).
+const NameTable<NanCompare>& name_table(NanCompare);
 
 /// One failing class's shrunk reproducer, TestFloat style.
 struct Mismatch {
@@ -172,10 +174,11 @@ struct Diagnosis {
   std::vector<Alternative> ranked;  ///< best first (ties keep panel order: the target itself first)
   std::string text;                 ///< one line: "agrees with \"rne via bf16\" on 100% of 1048576 cases (double rounding, T11)"
 };
-/// Sort `d.ranked` best first (stable: ties keep panel order, the alternative named "the target"
-/// first) and write `d.text`: "agrees with \"NAME\" on P% of N UNIT (bug class); the target on Q%".
-/// `unit` is "cases" or "blocks". Shared by every checker target (check.cpp, check_block.cpp).
-void rank_diagnosis(Diagnosis& d, std::string_view unit);
+/// Sort `d.ranked` best first (stable: ties keep panel order, the target itself first) and write `d.text`:
+/// "agrees with \"NAME\" on P% of N UNIT (bug class); the target on Q%" (the last part when NAME is not `target`,
+/// the name of the target's own alternative: "the target", or a dot target's model name). `unit` is "cases" or
+/// "blocks". Shared by every checker target (check.cpp, check_dot.cpp, check_block.cpp).
+void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target = "the target");
 
 struct Report {
   Target target;

@@ -18,9 +18,17 @@
 
 namespace minifloat::check {
 
+/// What a probe folder checks: an elementwise conversion (check.hpp), a dot product or a GEMM (check_dot.hpp),
+/// a block quantizer (check_block.hpp).
+enum class ProbeKind : std::uint8_t { convert, dot, block, gemm };
+/// "probe-kind": elementwise dot block gemm (defined in probe_files.cpp; manifest.json's "target"."kind" names
+/// dot and gemm, an elementwise target has no "kind", a block target is a "block_target").
+const NameTable<ProbeKind>& name_table(ProbeKind);
+
 /// The target a probe folder was generated for (manifest.json, format_version 1).
 struct ProbeManifest {
-  enum class Kind : std::uint8_t { convert, dot, block, gemm } kind = Kind::convert;
+  using Kind = ProbeKind;
+  Kind kind = Kind::convert;
   Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"[, "packing"]}}
   DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}; kind gemm: the same with "kind": "gemm"
   std::size_t m = 0, n = 0;  ///< kind gemm: {"target": {…, "m", "n"}} (1..1024 each; D is m×n, K is dot.k)
