@@ -148,9 +148,7 @@ const NameTable<AccumKind>& dot_model_table() {
   return t;
 }
 
-const TfdpaModel& parse_mma_model(std::string_view name) {
-  return *lookup_name(tensor_core_table(), name).value.model;
-}
+const TfdpaModel& parse_mma_model(std::string_view name) { return *lookup_name(tensor_core_table(), name).value.model; }
 
 Format result_format(const DotModel& m) {
   if (m.kind == AccumKind::tfdpa) return m.tensor_core.dest;
@@ -205,9 +203,10 @@ DotModel parse_dot_model(std::string_view name) {
   m.block = n;
   m.tensor_core = parse_mma_model(inner);
   if (m.tensor_core.scale.application != BlockScaleApplication::none)
-    throw NameError("accumulation model '" + quote_input(name) + "': " + std::string(m.tensor_core.name) +
-                    " takes its own block scales (per " + std::to_string(m.tensor_core.scale.block) +
-                    " lanes) and is not combined with +blocked<N>; use it alone, or an unscaled preset inside blocked<N>");
+    throw NameError(
+        "accumulation model '" + quote_input(name) + "': " + std::string(m.tensor_core.name) +
+        " takes its own block scales (per " + std::to_string(m.tensor_core.scale.block) +
+        " lanes) and is not combined with +blocked<N>; use it alone, or an unscaled preset inside blocked<N>");
   return m;
 }
 
@@ -225,8 +224,14 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
   for (std::size_t i = 0; i < a.size(); ++i) {
     const Unpacked ua = unpack(fa, a[i]), ub = unpack(fb, b[i]);
     const bool neg = ua.negative != ub.negative;
-    if (ua.cls == Class::nan) { note_nan(ua); continue; }
-    if (ub.cls == Class::nan) { note_nan(ub); continue; }
+    if (ua.cls == Class::nan) {
+      note_nan(ua);
+      continue;
+    }
+    if (ub.cls == Class::nan) {
+      note_nan(ub);
+      continue;
+    }
     if (ua.cls == Class::inf || ub.cls == Class::inf) {
       if (detail::is_zero(ua) || detail::is_zero(ub)) invalid = true;
       else (neg ? ninf : pinf) = true;
@@ -243,8 +248,12 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
   const Unpacked uc = unpack(fc, c);
   if (uc.cls == Class::nan) note_nan(uc);
   else if (uc.cls == Class::inf) (uc.negative ? ninf : pinf) = true;
-  else if (detail::is_zero(uc)) { if (!uc.negative) all_neg_zero = false; }
-  else { all_neg_zero = false; terms.push_back({uc.negative, uc.sig, 0, uc.exp}); }
+  else if (detail::is_zero(uc)) {
+    if (!uc.negative) all_neg_zero = false;
+  } else {
+    all_neg_zero = false;
+    terms.push_back({uc.negative, uc.sig, 0, uc.exp});
+  }
 
   Unpacked x;
   if (any_nan) return round_pack(out, detail::special(Class::nan, nan_neg), spec);
@@ -388,15 +397,16 @@ std::vector<std::uint64_t> gemm(const DotModel& model, std::size_t m, std::size_
                                 std::span<const std::uint64_t> A, Format fb, std::span<const std::uint64_t> B,
                                 std::span<const std::uint64_t> C, std::span<const std::uint64_t> scales_A,
                                 std::span<const std::uint64_t> scales_B) {
-  const bool tc_scaled = model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
-  const std::size_t N = tc_scaled ? static_cast<std::size_t>(model.tensor_core.scale.block)
-                                  : model.kind == AccumKind::blocked ? static_cast<std::size_t>(model.block) : 0;
+  const bool tc_scaled =
+      model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
+  const std::size_t N = tc_scaled                          ? static_cast<std::size_t>(model.tensor_core.scale.block)
+                        : model.kind == AccumKind::blocked ? static_cast<std::size_t>(model.block)
+                                                           : 0;
   const std::size_t nb = N == 0 ? 0 : (k + N - 1) / N;
-  if ((!scales_A.empty() || !scales_B.empty()) && N == 0)
-    throw Error("gemm: model " + model.name + " takes no scales");
+  if ((!scales_A.empty() || !scales_B.empty()) && N == 0) throw Error("gemm: model " + model.name + " takes no scales");
   if ((!scales_A.empty() && scales_A.size() != m * nb) || (!scales_B.empty() && scales_B.size() != nb * n))
-    throw Error("gemm: scales must be m x " + std::to_string(nb) + " (A: " + std::to_string(m * nb) +
-                ") and " + std::to_string(nb) + " x n (B: " + std::to_string(nb * n) + ") for k = " + std::to_string(k) +
+    throw Error("gemm: scales must be m x " + std::to_string(nb) + " (A: " + std::to_string(m * nb) + ") and " +
+                std::to_string(nb) + " x n (B: " + std::to_string(nb * n) + ") for k = " + std::to_string(k) +
                 " and one scale per " + std::to_string(N) + " lanes; got " + std::to_string(scales_A.size()) + " and " +
                 std::to_string(scales_B.size()));
   if (A.size() != m * k || B.size() != k * n || (!C.empty() && C.size() != m * n))

@@ -63,8 +63,7 @@ struct BigNat {
     trim();
   }
   void shr1() {
-    for (std::size_t i = 0; i < w.size(); ++i)
-      w[i] = (w[i] >> 1) | (i + 1 < w.size() ? (w[i + 1] << 31) : 0u);
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = (w[i] >> 1) | (i + 1 < w.size() ? (w[i + 1] << 31) : 0u);
     trim();
   }
   /// −1, 0 or 1 as a <, = or > b (both trimmed).
@@ -110,8 +109,8 @@ struct BigNat {
     auto limb = [&](std::size_t i) -> std::uint64_t { return i < w.size() ? w[i] : 0u; };
     const std::size_t q = from / 32;
     const unsigned r = from % 32;
-    const std::uint64_t v = r == 0 ? limb(q) | limb(q + 1) << 32
-                                   : limb(q) >> r | limb(q + 1) << (32 - r) | limb(q + 2) << (64 - r);
+    const std::uint64_t v =
+        r == 0 ? limb(q) | limb(q + 1) << 32 : limb(q) >> r | limb(q + 1) << (32 - r) | limb(q + 2) << (64 - r);
     sticky = false;
     for (std::size_t i = 0; i < from / 32 && i < w.size() && !sticky; ++i) sticky = w[i] != 0;
     if (!sticky && from % 32 != 0 && from / 32 < w.size())

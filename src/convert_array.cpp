@@ -295,8 +295,7 @@ void check(const ArrayIn& in, const CodesOut& out, const ConvertRequest& req, co
     throw Error(fn + ": spec.rounding is " + std::string(rounding_name(spec.rounding)) +
                 "; accepted: sr (an SR stream is given; the deterministic modes take none)");
   if (spec.rounding == Rounding::sr) {
-    if (req.sr && nr != 0)
-      throw Error(fn + ": both an SR stream and rbits are given; accepted: one of them");
+    if (req.sr && nr != 0) throw Error(fn + ": both an SR stream and rbits are given; accepted: one of them");
     if (!req.sr && nr != in.n)
       throw Error(fn + ": stochastic rounding (sr) needs one 64-bit word of random bits per element: got " +
                   std::to_string(nr) + " for " + std::to_string(in.n) + " elements");

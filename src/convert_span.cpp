@@ -38,7 +38,7 @@ void check_sizes(const std::string& fn, std::size_t in, std::size_t out) {
 
 template <class Code, class Out, class From>
 MINIFLOAT_FLATTEN Flags decode_loop(const Code* codes, Out* out, std::size_t n, From from, const Profile& prof,
-                  const std::string& fn, std::size_t base) {
+                                    const std::string& fn, std::size_t base) {
   constexpr Format target = sizeof(Out) == 4 ? formats::f32 : formats::f64;
   using Bits = std::conditional_t<sizeof(Out) == 4, std::uint32_t, std::uint64_t>;
   const std::uint64_t mask = code_mask(from.format);
@@ -65,9 +65,7 @@ Flags decode(std::span<const Code> codes, std::span<Out> out, Format from, const
     if (decode_path(from, prof) == ArrayPath::simd) t = simd::decode_table(from, prof);
   }
   return parallel_ranges<Flags>(codes.size(), threads, 4096, [&](std::size_t lo, std::size_t hi) {
-    auto run = [&](auto fmt) {
-      return decode_loop(codes.data() + lo, out.data() + lo, hi - lo, fmt, prof, fn, lo);
-    };
+    auto run = [&](auto fmt) { return decode_loop(codes.data() + lo, out.data() + lo, hi - lo, fmt, prof, fn, lo); };
     if constexpr (narrow && sizeof(Out) == 4) {
       // No code of a simd::DecodeTable raises a flag. A code wider than the format: the engine loop
       // rescans the range and names its index.
@@ -91,45 +89,49 @@ Flags convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format
                   std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::f32(in), out, {to, spec, prof, {}, rbits, threads}, "convert_f32");
 }
-Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                  Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec, Profile prof,
+                  std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::f32(in), out, {to, spec, prof, {}, rbits, threads}, "convert_f32");
 }
-Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
-                  Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec, Profile prof,
+                  std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::f64(in), out, {to, spec, prof, {}, rbits, threads}, "convert_f64");
 }
-Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
-                  Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec, Profile prof,
+                  std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::f64(in), out, {to, spec, prof, {}, rbits, threads}, "convert_f64");
 }
 Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
                        Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::f16(in), out, {to, spec, prof, {}, rbits, threads}, "convert_f16_bits");
 }
-Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                       RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                       Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::f16(in), out, {to, spec, prof, {}, rbits, threads}, "convert_f16_bits");
 }
-Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                        RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                        Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::bf16(in), out, {to, spec, prof, {}, rbits, threads}, "convert_bf16_bits");
 }
-Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                        RoundingSpec spec, Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
+Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                        Profile prof, std::span<const std::uint64_t> rbits, unsigned threads) {
   return convert_array(ArrayIn::bf16(in), out, {to, spec, prof, {}, rbits, threads}, "convert_bf16_bits");
 }
 
-Flags decode_to_f32(std::span<const std::uint8_t> codes, std::span<float> out, Format from, Profile prof, unsigned threads) {
+Flags decode_to_f32(std::span<const std::uint8_t> codes, std::span<float> out, Format from, Profile prof,
+                    unsigned threads) {
   return decode(codes, out, from, prof, threads);
 }
-Flags decode_to_f32(std::span<const std::uint16_t> codes, std::span<float> out, Format from, Profile prof, unsigned threads) {
+Flags decode_to_f32(std::span<const std::uint16_t> codes, std::span<float> out, Format from, Profile prof,
+                    unsigned threads) {
   return decode(codes, out, from, prof, threads);
 }
-Flags decode_to_f64(std::span<const std::uint8_t> codes, std::span<double> out, Format from, Profile prof, unsigned threads) {
+Flags decode_to_f64(std::span<const std::uint8_t> codes, std::span<double> out, Format from, Profile prof,
+                    unsigned threads) {
   return decode(codes, out, from, prof, threads);
 }
-Flags decode_to_f64(std::span<const std::uint16_t> codes, std::span<double> out, Format from, Profile prof, unsigned threads) {
+Flags decode_to_f64(std::span<const std::uint16_t> codes, std::span<double> out, Format from, Profile prof,
+                    unsigned threads) {
   return decode(codes, out, from, prof, threads);
 }
 

@@ -8,9 +8,7 @@
 namespace minifloat {
 namespace {
 
-[[noreturn]] void not_exact() {
-  throw Error("internal: a sticky (inexact) value has no exact decimal form");
-}
+[[noreturn]] void not_exact() { throw Error("internal: a sticky (inexact) value has no exact decimal form"); }
 
 }  // namespace
 

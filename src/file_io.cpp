@@ -32,9 +32,9 @@ namespace {
 
 constexpr std::size_t kChunk = 1024, kChunks = 256;  // up to 262144 temporaries at a time
 std::array<std::atomic<std::atomic<char*>*>, kChunks> g_chunks{};
-std::atomic<int> g_in_handler{0};   // > 0 once a handler has started reading the slots
-std::atomic<int> g_committing{0};   // a commit() is renaming: handlers on other threads defer
-std::atomic<int> g_pending{0};      // the signal a deferring handler saw
+std::atomic<int> g_in_handler{0};  // > 0 once a handler has started reading the slots
+std::atomic<int> g_committing{0};  // a commit() is renaming: handlers on other threads defer
+std::atomic<int> g_pending{0};     // the signal a deferring handler saw
 constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
 
 std::mutex g_mu;  // guards the fields below and slot allocation (never taken in the handler)
@@ -58,10 +58,10 @@ extern "C" void remove_temporaries_and_reraise(int sig) {
 
 void install_handlers_locked() {
   for (std::size_t k = 0; k < kSignals.size(); ++k) {
-    struct sigaction old{};
+    struct sigaction old {};
     if (::sigaction(kSignals[k], nullptr, &old) != 0) continue;
     if ((old.sa_flags & SA_SIGINFO) != 0 || old.sa_handler != SIG_DFL) continue;  // ignored or the program's own
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = remove_temporaries_and_reraise;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND | SA_NODEFER;
@@ -72,10 +72,10 @@ void install_handlers_locked() {
 void uninstall_handlers_locked() {
   for (std::size_t k = 0; k < kSignals.size(); ++k) {
     if (!g_installed[k]) continue;
-    struct sigaction cur{};
+    struct sigaction cur {};
     // Restore the default only if our handler is still there (SA_RESETHAND may have reset it).
     if (::sigaction(kSignals[k], nullptr, &cur) == 0 && cur.sa_handler == remove_temporaries_and_reraise) {
-      struct sigaction sa{};
+      struct sigaction sa {};
       sa.sa_handler = SIG_DFL;
       sigemptyset(&sa.sa_mask);
       ::sigaction(kSignals[k], &sa, nullptr);
@@ -137,7 +137,7 @@ fs::path resolve(const fs::path& path, std::string_view what) {
     const fs::path folder = fs::weakly_canonical(p.parent_path(), ec);
     if (ec) throw IoError(label(what) + " '" + path.string() + "': " + ec.message());
     p = folder / p.filename();
-    struct stat st{};
+    struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
     if (hops == 40) throw IoError(label(what) + " '" + path.string() + "': more than 40 levels of symbolic links");
     const fs::path link = fs::read_symlink(p, ec);
@@ -290,7 +290,7 @@ OutputSet::~OutputSet() { impl_->remove_temporaries(); }
 void OutputSet::add_input(const fs::path& path, std::string_view what) {
   FileIdentity id;
   id.resolved = resolve(path, what);
-  struct stat st{};
+  struct stat st {};
   if (::stat(id.resolved.c_str(), &st) == 0) id = {id.resolved, true, st.st_dev, st.st_ino};
   impl_->check_conflicts(id, path, what, false);
   impl_->remember(id, {false, impl_->inputs.size()});
@@ -306,7 +306,7 @@ OutputId OutputSet::add_output(const fs::path& path, std::string_view what) {
   const std::string name = id.resolved.filename().string();
   if (name.empty() || name == "." || name == "..")
     throw IoError(w + " '" + path.string() + "' names a folder; give a file name");
-  struct stat st{};
+  struct stat st {};
   const bool exists = ::stat(id.resolved.c_str(), &st) == 0;
   if (exists) {
     if (!S_ISREG(st.st_mode))
@@ -320,7 +320,7 @@ OutputId OutputSet::add_output(const fs::path& path, std::string_view what) {
     id.ino = st.st_ino;
   }
   const fs::path folder = id.resolved.parent_path();
-  struct stat fst{};
+  struct stat fst {};
   if (::stat(folder.c_str(), &fst) != 0 || !S_ISDIR(fst.st_mode))
     throw IoError(w + " '" + path.string() + "': folder '" + folder.string() + "' does not exist");
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
@@ -358,8 +358,8 @@ OutputId OutputSet::add_output(const fs::path& path, std::string_view what) {
     const int err = errno;
     unregister_temporary(o.slot);
     if (err == EEXIST && attempt < 100) continue;
-    throw IoError(w + " '" + path.string() + "': cannot create a temporary file in folder '" + folder.string() +
-                  "' (" + std::strerror(err) + ")");
+    throw IoError(w + " '" + path.string() + "': cannot create a temporary file in folder '" + folder.string() + "' (" +
+                  std::strerror(err) + ")");
   }
   impl_->remember(id, {true, impl_->outputs.size()});
   impl_->outputs.push_back(std::move(o));
@@ -424,7 +424,7 @@ void OutputSet::commit() {
   for (const auto& o : m.outputs)
     if (!o.finished) throw Error("OutputSet: " + o.describe() + " was not finished; nothing was written");
   for (const auto& o : m.outputs) {  // the targets may have changed since add_output
-    struct stat st{};
+    struct stat st {};
     if (::lstat(o.target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
       throw IoError(o.what + " '" + o.target.string() + "' is now " + describe_file_type(st.st_mode) +
                     "; outputs must be regular files");

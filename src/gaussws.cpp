@@ -22,7 +22,8 @@ void gauss_noise_fill(GaussNoise variant, const SrStream& s, std::span<std::int8
     std::uint64_t r[256];
     for (std::size_t i0 = 0; i0 < out.size(); i0 += 256) {
       const std::size_t n = std::min<std::size_t>(256, out.size() - i0);
-      fill_sr_bits(SrStream{s.seed, s.stream, s.step, s.index_base + i0}, SrVariant::exact, std::span<std::uint64_t>(r, n));
+      fill_sr_bits(SrStream{s.seed, s.stream, s.step, s.index_base + i0}, SrVariant::exact,
+                   std::span<std::uint64_t>(r, n));
       for (std::size_t i = 0; i < n; ++i) out[i0 + i] = static_cast<std::int8_t>(gauss_exact_from_bits(r[i]));
     }
     return;
@@ -62,8 +63,8 @@ void check_blocks(const GaussWsOptions& opt) {
 }
 
 template <class Code>
-Flags fake_quantize(std::span<const float> w, std::size_t rows, std::size_t cols, std::span<const int> bits,
-                    Format to, RoundingSpec spec, std::span<Code> out, const GaussWsOptions& opt, Profile prof) {
+Flags fake_quantize(std::span<const float> w, std::size_t rows, std::size_t cols, std::span<const int> bits, Format to,
+                    RoundingSpec spec, std::span<Code> out, const GaussWsOptions& opt, Profile prof) {
   const std::string fn = "gaussws_fake_quantize";
   check_blocks(opt);
   const std::size_t n = rows * cols;
@@ -71,11 +72,12 @@ Flags fake_quantize(std::span<const float> w, std::size_t rows, std::size_t cols
     throw Error(fn + ": w has " + std::to_string(w.size()) + " elements; a " + std::to_string(rows) + "x" +
                 std::to_string(cols) + " matrix needs " + std::to_string(n));
   if (out.size() != n)
-    throw Error(fn + ": out has " + std::to_string(out.size()) + " elements; accepted: rows*cols = " + std::to_string(n));
+    throw Error(fn + ": out has " + std::to_string(out.size()) +
+                " elements; accepted: rows*cols = " + std::to_string(n));
   const std::size_t nb = gaussws_block_count(rows, cols, opt);
   if (bits.size() != nb)
-    throw Error(fn + ": bits has " + std::to_string(bits.size()) + " entries; accepted: one per block = " +
-                std::to_string(nb));
+    throw Error(fn + ": bits has " + std::to_string(bits.size()) +
+                " entries; accepted: one per block = " + std::to_string(nb));
   for (std::size_t k = 0; k < nb; ++k)
     if (bits[k] < 1 || bits[k] > 64)
       throw Error(fn + ": bit-width " + std::to_string(bits[k]) + " of block " + std::to_string(k) +
@@ -83,8 +85,8 @@ Flags fake_quantize(std::span<const float> w, std::size_t rows, std::size_t cols
   if (validate(to) != FormatError::ok) throw Error(fn + ": invalid format descriptor " + format_name(to));
   constexpr unsigned max_bits = sizeof(Code) == 1 ? 8 : 16;
   if (to.bits > max_bits)
-    throw Error(fn + ": format " + format_name(to) + " has " + std::to_string(to.bits) + " bits; this overload holds at most " +
-                std::to_string(max_bits));
+    throw Error(fn + ": format " + format_name(to) + " has " + std::to_string(to.bits) +
+                " bits; this overload holds at most " + std::to_string(max_bits));
   const bool sr = spec.rounding == Rounding::sr;
   if (const std::string p = sr_bits_problem(spec.sr_bits); sr && !p.empty()) throw Error(fn + ": sr_bits " + p);
 
@@ -99,10 +101,9 @@ Flags fake_quantize(std::span<const float> w, std::size_t rows, std::size_t cols
     for (std::size_t c = 0; c < cols; ++c) {
       const std::size_t blk = (r / opt.block_rows) * bcols + c / opt.block_cols;
       const std::size_t i = r * cols + c;
-      const std::uint64_t rb =
-          sr ? sr_bits(opt.cast_stream.seed, opt.cast_stream.stream, opt.cast_stream.step,
-                       opt.cast_stream.index_base + i, spec.sr_variant)
-             : 0;
+      const std::uint64_t rb = sr ? sr_bits(opt.cast_stream.seed, opt.cast_stream.stream, opt.cast_stream.step,
+                                            opt.cast_stream.index_base + i, spec.sr_variant)
+                                  : 0;
       const RoundResult res = gaussws_fake_quantize_value(w[i], noise[c], bmax[blk], bits[blk], to, spec, prof, rb);
       out[i] = static_cast<Code>(res.code);
       flags |= res.flags;

@@ -90,7 +90,8 @@ std::size_t parse_operand(std::string_view text, const std::string& name, Format
   for (const Line& line : lines) {
     const std::vector<std::string_view> words = words_of(line.text);
     for (const std::string_view w : words) {
-      if (w.size() != 8 || !std::all_of(w.begin(), w.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) != 0; }))
+      if (w.size() != 8 ||
+          !std::all_of(w.begin(), w.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) != 0; }))
         bad_line(name, line.number, detail::quoted_excerpt(w) + " is not an FP32 hex word (8 hex digits)");
       std::uint64_t bits = 0;
       for (const char ch : w)
@@ -149,7 +150,8 @@ fs::path find_one(const fs::path& dir, const std::string& prefix, const std::str
     throw IoError("MMA vectors: no " + what + " file (" + prefix + "*" + suffix + ") in '" + dir.string() +
                   "'; expected files a_*.txt, b_*.txt, c_*.txt, d_*_fp32.txt");
   if (hits.size() > 1)
-    throw IoError("MMA vectors: more than one " + what + " file (" + prefix + "*" + suffix + ") in '" + dir.string() + "'");
+    throw IoError("MMA vectors: more than one " + what + " file (" + prefix + "*" + suffix + ") in '" + dir.string() +
+                  "'");
   return hits[0];
 }
 
@@ -188,8 +190,7 @@ MmaVectors parse_mma_vectors(const MmaVectorTexts& t, Format element) {
       const int longest = static_cast<int>(std::max_element(std::begin(rows), std::end(rows)) - std::begin(rows));
       const std::string held = rows[i] == 0 ? " has no rows"
                                             : " has " + std::to_string(rows[i]) + (rows[i] == 1 ? " row" : " rows") +
-                                                  " (the last on line " +
-                                                  std::to_string(last_line(texts[i])) + ")";
+                                                  " (the last on line " + std::to_string(last_line(texts[i])) + ")";
       throw ParseError("MMA vectors: " + *names[i] + held + " but " + *names[longest] + " has " + std::to_string(most) +
                        "; every file needs one row per dot product");
     }
@@ -244,7 +245,8 @@ MmaVectorFiles print_mma_vectors(const MmaVectors& v) {
   operand(v.b, f.b);
   const auto bits = [](const std::vector<std::uint64_t>& codes, std::string& out) {
     for (const std::uint64_t c : codes) {
-      if ((c >> 32) != 0) throw ParseError("MMA vectors: c/d value 0x" + hex32(c >> 32) + hex32(c) + " is wider than FP32");
+      if ((c >> 32) != 0)
+        throw ParseError("MMA vectors: c/d value 0x" + hex32(c >> 32) + hex32(c) + " is wider than FP32");
       for (int i = 31; i >= 0; --i) out += ((c >> i) & 1) ? '1' : '0';
       out += '\n';
     }

@@ -27,9 +27,8 @@ struct DtypeInfo {
   std::string_view descr;
   std::size_t size;
 };
-constexpr DtypeInfo kDtypes[] = {{"<f4", 4}, {"<f2", 2}, {"<f8", 8}, {"|u1", 1}, {"<u1", 1}, {"|i1", 1},
-                                 {"<i1", 1}, {"<u2", 2}, {"<V2", 2}, {"|V2", 2}, {"<V1", 1}, {"|V1", 1},
-                                 {"<u4", 4}, {"<u8", 8}};
+constexpr DtypeInfo kDtypes[] = {{"<f4", 4}, {"<f2", 2}, {"<f8", 8}, {"|u1", 1}, {"<u1", 1}, {"|i1", 1}, {"<i1", 1},
+                                 {"<u2", 2}, {"<V2", 2}, {"|V2", 2}, {"<V1", 1}, {"|V1", 1}, {"<u4", 4}, {"<u8", 8}};
 constexpr std::string_view kAccepted = "<f4 <f2 <f8 |u1 |i1 <u2 <V2 (bfloat16 as ml_dtypes writes it) <V1 <u4 <u8";
 
 [[noreturn]] void bad(const std::string& what, const std::string& why) {
@@ -159,8 +158,8 @@ NpyHeader parse_npy_header(const std::byte* bytes, std::size_t size, std::uint64
   }
   p.ws();
   if (p.i != header.size())
-    bad(what, "header: unexpected '" + detail::excerpt(std::string_view(header).substr(p.i), 16) + "' after the closing '}' at offset " +
-                  std::to_string(p.i));
+    bad(what, "header: unexpected '" + detail::excerpt(std::string_view(header).substr(p.i), 16) +
+                  "' after the closing '}' at offset " + std::to_string(p.i));
   if (!have_descr || !have_order || !have_shape) bad(what, "header lacks descr, fortran_order or shape");
   if (fortran) bad(what, "Fortran-order arrays are not supported (save np.ascontiguousarray(a))");
   if (!a.dtype.empty() && a.dtype[0] == '>')
@@ -181,7 +180,8 @@ NpyHeader parse_npy_header(const std::byte* bytes, std::size_t size, std::uint64
   a.data_bytes = n * item;
   const std::uint64_t have = file_size - a.data_offset;
   if (have < a.data_bytes)
-    bad(what, "data truncated: " + std::to_string(have) + " bytes present, " + std::to_string(a.data_bytes) + " needed");
+    bad(what,
+        "data truncated: " + std::to_string(have) + " bytes present, " + std::to_string(a.data_bytes) + " needed");
   if (have > a.data_bytes) bad(what, std::to_string(have - a.data_bytes) + " trailing bytes after the data");
   return a;
 }
@@ -280,7 +280,8 @@ namespace {
 std::uint64_t npy_data_bytes(const std::string& dtype, const std::vector<std::size_t>& shape) {
   std::uint64_t n = npy_item_size(dtype);
   for (auto d : shape) {
-    if (d != 0 && n > std::numeric_limits<std::uint64_t>::max() / d) throw ParseError("npy: the shape's size overflows");
+    if (d != 0 && n > std::numeric_limits<std::uint64_t>::max() / d)
+      throw ParseError("npy: the shape's size overflows");
     n *= d;
   }
   return n;
@@ -305,8 +306,8 @@ NpyWriter::NpyWriter(OutputSet& outputs, OutputId id, const std::string& dtype, 
 
 void NpyWriter::append(std::span<const std::byte> data) {
   if (data.size() > remaining_)
-    throw Error("npy writer: " + std::to_string(data.size()) + " bytes appended but only " + std::to_string(remaining_) +
-                " remain for the shape of '" + out_->target(id_).string() + "'");
+    throw Error("npy writer: " + std::to_string(data.size()) + " bytes appended but only " +
+                std::to_string(remaining_) + " remain for the shape of '" + out_->target(id_).string() + "'");
   out_->append(id_, data);
   remaining_ -= data.size();
 }
@@ -420,9 +421,15 @@ NpyArray make(std::string dtype, std::vector<std::size_t> shape, const std::vect
 }
 }  // namespace
 
-NpyArray make_npy_f32(std::vector<std::size_t> shape, const std::vector<float>& v) { return make("<f4", std::move(shape), v); }
-NpyArray make_npy_f64(std::vector<std::size_t> shape, const std::vector<double>& v) { return make("<f8", std::move(shape), v); }
-NpyArray make_npy_u8(std::vector<std::size_t> shape, const std::vector<std::uint8_t>& v) { return make("|u1", std::move(shape), v); }
+NpyArray make_npy_f32(std::vector<std::size_t> shape, const std::vector<float>& v) {
+  return make("<f4", std::move(shape), v);
+}
+NpyArray make_npy_f64(std::vector<std::size_t> shape, const std::vector<double>& v) {
+  return make("<f8", std::move(shape), v);
+}
+NpyArray make_npy_u8(std::vector<std::size_t> shape, const std::vector<std::uint8_t>& v) {
+  return make("|u1", std::move(shape), v);
+}
 
 const NameTable<CodeDtype>& name_table(CodeDtype) {
   static constexpr NameEntry<CodeDtype> kEntries[] = {

@@ -18,7 +18,6 @@ namespace {
 
 using detail::BigNat;
 
-
 BigNat pow10(int n) {
   BigNat r;
   r.w = {1};
@@ -104,7 +103,7 @@ Unpacked parse_value(std::string_view text) {
   BigNat mant;
   long long scale = 0;  // exponent adjustment from fraction digits (base 10 or base 2)
   bool any_digit = false, dot = false;
-  std::size_t significant = 0;  // digits from the first nonzero one through the last nonzero one
+  std::size_t significant = 0;                      // digits from the first nonzero one through the last nonzero one
   long long zeros_integer = 0, zeros_fraction = 0;  // zeros after the last nonzero digit, before/after the point
   const int base = hex ? 16 : 10;
   for (; i < l.size(); ++i) {
@@ -137,11 +136,13 @@ Unpacked parse_value(std::string_view text) {
     }
   }
   if (!any_digit) bad(text, "no digits");
-  scale += (hex ? 4 : 1) * zeros_integer;  // trailing zeros of the integer part scale the value; after the point they are nothing
+  scale += (hex ? 4 : 1) *
+           zeros_integer;  // trailing zeros of the integer part scale the value; after the point they are nothing
   long long e = 0;
   if (i < l.size()) {
     const char marker = l[i];
-    if ((hex && marker != 'p') || (!hex && marker != 'e')) bad(text, "unexpected character " + detail::quoted_excerpt(t.substr(i, 1)));
+    if ((hex && marker != 'p') || (!hex && marker != 'e'))
+      bad(text, "unexpected character " + detail::quoted_excerpt(t.substr(i, 1)));
     ++i;
     bool eneg = false;
     if (i < l.size() && (l[i] == '+' || l[i] == '-')) {
@@ -150,7 +151,8 @@ Unpacked parse_value(std::string_view text) {
     }
     if (i >= l.size()) bad(text, "missing exponent digits");
     for (; i < l.size(); ++i) {
-      if (l[i] < '0' || l[i] > '9') bad(text, "unexpected character " + detail::quoted_excerpt(t.substr(i, 1)) + " in exponent");
+      if (l[i] < '0' || l[i] > '9')
+        bad(text, "unexpected character " + detail::quoted_excerpt(t.substr(i, 1)) + " in exponent");
       if (e < kExponentSaturation) e = e * 10 + (l[i] - '0');  // saturates: only huge/tiny from here
     }
     if (eneg) e = -e;
@@ -185,7 +187,7 @@ Unpacked parse_value(std::string_view text) {
     bool sticky = false;
     if (e10 >= 0) {
       q = static_cast<u128>(m) * p10;  // < 2^128
-    } else {                            // m·2^s / 10^k with 64..65 quotient bits
+    } else {                           // m·2^s / 10^k with 64..65 quotient bits
       const int s = std::min(127 - width(m), 64 + width(p10) - width(m));
       const u128 n = static_cast<u128>(m) << s;
       q = n / p10;
@@ -232,8 +234,7 @@ std::uint64_t parse_code(std::string_view text, Format f) {
     if (significant > 16) return fail("more than 64 bits");
     v = (v << 4) | static_cast<std::uint64_t>(d);
   }
-  if ((v & ~code_mask(f)) != 0)
-    return fail("wider than the " + std::to_string(f.bits) + " bits of " + format_name(f));
+  if ((v & ~code_mask(f)) != 0) return fail("wider than the " + std::to_string(f.bits) + " bits of " + format_name(f));
   return v;
 }
 

@@ -38,8 +38,8 @@ std::vector<NamedFormat> build_formats() {
       for (int p = 1; p <= (is_signed ? k - 1 : k); ++p) {
         for (int e = 1; e >= 0; --e) {
           const bool extended = e == 1;
-          std::string name = "Binary" + std::to_string(k) + "p" + std::to_string(p) + (is_signed ? "s" : "u") +
-                             (extended ? "e" : "f");
+          std::string name =
+              "Binary" + std::to_string(k) + "p" + std::to_string(p) + (is_signed ? "s" : "u") + (extended ? "e" : "f");
           v.push_back({name,
                        p3109(k, p, is_signed ? Signedness::signed_ : Signedness::unsigned_,
                              extended ? P3109Domain::extended : P3109Domain::finite),
@@ -136,7 +136,6 @@ Format parse_custom(std::string_view spec, std::string_view full) {
   }
 }
 
-
 constexpr NamePattern kFormatPatterns[] = {
     {"Binary{K}p{P}{s|u}{e|f}", "IEEE P3109 v4.0: K bits (3..16), precision P, signed/unsigned, extended/finite"},
     {"custom:E,M,BIAS,signed|unsigned,ieee|fn|fnuz|p3109_extended|none[,nozero]",
@@ -155,7 +154,8 @@ constexpr NameEntry<Rounding> kRounding[] = {
     {Rounding::sr, "sr", "stochastic rounding: a pure function of the value and caller-supplied random bits"},
 };
 constexpr NameEntry<Overflow> kOverflow[] = {
-    {Overflow::nonsat, "nonsat", "finite overflow -> +-Inf where the format has it, else NaN, else +-max (IEEE 754 7.4)"},
+    {Overflow::nonsat, "nonsat",
+     "finite overflow -> +-Inf where the format has it, else NaN, else +-max (IEEE 754 7.4)"},
     {Overflow::satfinite, "satfinite", "finite overflow and +-Inf -> +-max; NaN stays NaN (PTX .satfinite, OCP SAT)"},
     {Overflow::satpropagate, "satpropagate", "finite overflow -> +-max; +-Inf stays Inf where the format has it"},
 };
@@ -168,7 +168,8 @@ constexpr NameEntry<SrVariant> kSr[] = {
 };
 constexpr NameEntry<ScaleRule> kScaleRule[] = {
     {ScaleRule::ocp_floor, "ocp_floor", "E8M0: floor(log2 amax) - emax_elem (OCP MX v1.0 6.3, torchao FLOOR)"},
-    {ScaleRule::rceil, "rceil", "E8M0: smallest e with max*2^e >= amax (NVIDIA cvt.rp ue8m0, torchao RCEIL, DeepSeek-V3.1)"},
+    {ScaleRule::rceil, "rceil",
+     "E8M0: smallest e with max*2^e >= amax (NVIDIA cvt.rp ue8m0, torchao RCEIL, DeepSeek-V3.1)"},
     {ScaleRule::ceil, "ceil", "E8M0: FP32 exponent of amax - emax_elem, +1 if its mantissa is nonzero (torchao CEIL)"},
     {ScaleRule::even, "even", "E8M0: amax rounded at the element's mantissa width, then as ocp_floor (torchao EVEN)"},
     {ScaleRule::tosa, "tosa", "E8M0: smallest e with RNE(amax/2^e) <= max_elem (TOSA calc_block_scale)"},
@@ -183,25 +184,31 @@ constexpr NameEntry<ZeroBlock> kZeroBlock[] = {
     {ZeroBlock::nan, "nan", "NaN scale, elements 0/0 = NaN (old DeepSeek act_quant, trap T20)"},
 };
 constexpr NameEntry<NanInBlock> kNanInBlock[] = {
-    {NanInBlock::whole_block_nan, "whole_block_nan", "scale NaN, every element NaN (OCP MX, mx-emu, torchao, TOSA); the default"},
-    {NanInBlock::element_only, "element_only", "amax ignores NaN: finite scale, only the NaN element is NaN (TE CUDA, T18)"},
+    {NanInBlock::whole_block_nan, "whole_block_nan",
+     "scale NaN, every element NaN (OCP MX, mx-emu, torchao, TOSA); the default"},
+    {NanInBlock::element_only, "element_only",
+     "amax ignores NaN: finite scale, only the NaN element is NaN (TE CUDA, T18)"},
 };
 constexpr NameEntry<InfInBlock> kInfInBlock[] = {
     {InfInBlock::nan_scale, "nan_scale", "scale NaN, whole block NaN (mx-emu, TOSA); the default"},
-    {InfInBlock::max_scale, "max_scale", "scale clamps to the largest (E8M0 0xfe; TE satfinite); Inf elements saturate"},
+    {InfInBlock::max_scale, "max_scale",
+     "scale clamps to the largest (E8M0 0xfe; TE satfinite); Inf elements saturate"},
 };
 constexpr NameEntry<SubnormalAmax> kSubnormalAmax[] = {
     {SubnormalAmax::keep, "keep", "an FP32-subnormal amax follows the rule as usual; the default"},
     {SubnormalAmax::flush_block, "flush_block", "the whole block becomes zeros, scale as for a zero block (mx-emu)"},
 };
 constexpr NameEntry<Mxint8Min> kMxint8Min[] = {
-    {Mxint8Min::twos_complement, "twos_complement", "-2 (code 0x80) is representable (OCP MX, TOSA, gfloat); the default"},
+    {Mxint8Min::twos_complement, "twos_complement",
+     "-2 (code 0x80) is representable (OCP MX, TOSA, gfloat); the default"},
     {Mxint8Min::symmetric, "symmetric", "clamp to +-127/64 (mx-emu)"},
 };
 constexpr NameEntry<Fp32ScaleOrder> kFp32Order[] = {
-    {Fp32ScaleOrder::te_multiply, "te_multiply", "encode = max/amax, y = fl32(x*encode), decode = 1/encode (TE); the default"},
+    {Fp32ScaleOrder::te_multiply, "te_multiply",
+     "encode = max/amax, y = fl32(x*encode), decode = 1/encode (TE); the default"},
     {Fp32ScaleOrder::divide, "divide", "fp32_amax: decode = amax/max, y = fl32(x/decode) (DeepSeek-V3 act_quant)"},
-    {Fp32ScaleOrder::exact, "exact", "scales as te_multiply; x*encode rounded once into the element (no binary32 step)"},
+    {Fp32ScaleOrder::exact, "exact",
+     "scales as te_multiply; x*encode rounded once into the element (no binary32 step)"},
 };
 constexpr NameEntry<Profile> kProfiles[] = {
     {profiles::ocp, "ocp", "OCP OFP8/MX v1.0 choices; the default"},
@@ -227,10 +234,10 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
          });
 }
 
-#define MINIFLOAT_NAME_TABLE(E, ID, KIND, ENTRIES)              \
-  const NameTable<E>& name_table(E) {                           \
-    static constexpr NameTable<E> t{ID, KIND, ENTRIES};         \
-    return t;                                                   \
+#define MINIFLOAT_NAME_TABLE(E, ID, KIND, ENTRIES)      \
+  const NameTable<E>& name_table(E) {                   \
+    static constexpr NameTable<E> t{ID, KIND, ENTRIES}; \
+    return t;                                           \
   }
 MINIFLOAT_NAME_TABLE(Rounding, "rounding", "rounding mode", kRounding)
 MINIFLOAT_NAME_TABLE(Overflow, "overflow", "overflow policy", kOverflow)
@@ -243,7 +250,6 @@ MINIFLOAT_NAME_TABLE(SubnormalAmax, "subnormal-amax", "subnormal-amax policy", k
 MINIFLOAT_NAME_TABLE(Mxint8Min, "mxint8-min", "MXINT8 minimum", kMxint8Min)
 MINIFLOAT_NAME_TABLE(Fp32ScaleOrder, "fp32-order", "FP32 scale order", kFp32Order)
 #undef MINIFLOAT_NAME_TABLE
-
 
 const NameTable<Profile>& profile_table() {
   static constexpr NameTable<Profile> t{"profile", "profile", kProfiles};
@@ -288,9 +294,10 @@ Format parse_format(std::string_view name) {
     if (number(k) && i < l.size() && l[i++] == 'p' && number(p) && i + 2 == l.size() && (l[i] == 's' || l[i] == 'u') &&
         (l[i + 1] == 'e' || l[i + 1] == 'f')) {
       const bool is_signed = l[i] == 's';
-      const std::string why = k < 3 || k > 16 ? "K = " + std::to_string(k) + " is out of range"
-                                              : "P = " + std::to_string(p) + " is out of range for K = " + std::to_string(k) +
-                                                    (is_signed ? " signed" : " unsigned");
+      const std::string why = k < 3 || k > 16
+                                  ? "K = " + std::to_string(k) + " is out of range"
+                                  : "P = " + std::to_string(p) + " is out of range for K = " + std::to_string(k) +
+                                        (is_signed ? " signed" : " unsigned");
       throw NameError("unknown format '" + quote_input(name) + "': " + why +
                       "; accepted: Binary{K}p{P}{s|u}{e|f} with K 3..16 and P 1..K-1 (signed) or 1..K (unsigned)");
     }

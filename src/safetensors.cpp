@@ -146,8 +146,8 @@ SafetensorsFile parse_header(std::string_view header, std::uint64_t data_size, c
                     "-byte data section (truncated file?)");
     const std::size_t item = dtype_size(t.dtype);
     if (item != 0 && (n > std::numeric_limits<std::size_t>::max() / item || t.end - t.begin != n * item))
-      bad(what, tn + " holds " + std::to_string(t.end - t.begin) + " bytes at " + range(t) + " but its shape and dtype " +
-                    detail::excerpt(t.dtype) + " need " + std::to_string(n * item));
+      bad(what, tn + " holds " + std::to_string(t.end - t.begin) + " bytes at " + range(t) +
+                    " but its shape and dtype " + detail::excerpt(t.dtype) + " need " + std::to_string(n * item));
     f.tensors.push_back(std::move(t));
   }
   // The tensors must tile the data section exactly: from 0, each where the previous ends, the last at its end.
@@ -161,16 +161,16 @@ SafetensorsFile parse_header(std::string_view header, std::uint64_t data_size, c
       bad(what, "a gap of " + std::to_string(t.begin - at) + " unused bytes at [" + std::to_string(at) + ", " +
                     std::to_string(t.begin) + ") before tensor " + quote_name(t.name) + " " + range(t));
     if (t.begin < at)
-      bad(what, "tensors " + quote_name(f.tensors[k - 1].name) + " " + range(f.tensors[k - 1]) + " and " + quote_name(t.name) +
-                    " " + range(t) + " overlap");
+      bad(what, "tensors " + quote_name(f.tensors[k - 1].name) + " " + range(f.tensors[k - 1]) + " and " +
+                    quote_name(t.name) + " " + range(t) + " overlap");
     at = t.end;
   }
   if (at != data_size)
     bad(what, std::to_string(data_size - at) + " trailing bytes after " +
-                  (f.tensors.empty() ? std::string("the header (no tensors)")
-                                     : "the last tensor " + quote_name(f.tensors.back().name) + " (it ends at " +
-                                           std::to_string(at) + ", the data section holds " +
-                                           std::to_string(data_size) + " bytes)"));
+                  (f.tensors.empty()
+                       ? std::string("the header (no tensors)")
+                       : "the last tensor " + quote_name(f.tensors.back().name) + " (it ends at " + std::to_string(at) +
+                             ", the data section holds " + std::to_string(data_size) + " bytes)"));
   return f;
 }
 
@@ -179,7 +179,8 @@ SafetensorsFile parse_header(std::string_view header, std::uint64_t data_size, c
 NpyArray empty_array(const SafetensorsFile& file, const SafetensorInfo& info) {
   const DtypeMap* m = find_dtype(info.dtype);
   if (!m)
-    throw ParseError(file.path.string() + ": tensor " + quote_name(info.name) + " has dtype " + detail::excerpt(info.dtype) +
+    throw ParseError(file.path.string() + ": tensor " + quote_name(info.name) + " has dtype " +
+                     detail::excerpt(info.dtype) +
                      "; minifloat reads F32, F16, BF16, F64, U8, I8, U16 as numbers and F8_E4M3, F8_E5M2, "
                      "F8_E8M0 as codes");
   return NpyArray{m->npy, info.shape, {}, m->codes};
@@ -226,7 +227,8 @@ std::string header_text(const std::vector<SafetensorSpec>& specs, const std::map
   try {
     header = j.dump();
   } catch (const nlohmann::json::exception& e) {
-    throw ParseError("safetensors: a tensor name or metadata string is not UTF-8 (" + detail::excerpt(e.what(), 160) + ")");
+    throw ParseError("safetensors: a tensor name or metadata string is not UTF-8 (" + detail::excerpt(e.what(), 160) +
+                     ")");
   }
   header.append((8 - header.size() % 8) % 8, ' ');
   std::string out(8, '\0');
@@ -308,8 +310,8 @@ NpyArray read_safetensor(const SafetensorsFile& file, const SafetensorInfo& info
 NpyArray safetensor_from_bytes(const SafetensorsFile& file, const SafetensorInfo& info, const std::byte* bytes,
                                std::size_t size) {
   if (file.data_start > size || info.begin > info.end || info.end > size - file.data_start)
-    throw ParseError("tensor " + quote_name(info.name) + " " + range(info) + " lies outside the " + std::to_string(size) +
-                     " bytes given");
+    throw ParseError("tensor " + quote_name(info.name) + " " + range(info) + " lies outside the " +
+                     std::to_string(size) + " bytes given");
   NpyArray a = empty_array(file, info);
   const std::byte* p = bytes + file.data_start + info.begin;
   a.data.assign(p, p + (info.end - info.begin));
@@ -320,7 +322,8 @@ const SafetensorInfo& find_safetensor(const SafetensorsFile& file, const std::st
   for (const auto& t : file.tensors)
     if (t.name == name) return t;
   std::string names;
-  for (std::size_t k = 0; k < file.tensors.size() && k < 20; ++k) names += (k ? ", " : "") + detail::excerpt(file.tensors[k].name);
+  for (std::size_t k = 0; k < file.tensors.size() && k < 20; ++k)
+    names += (k ? ", " : "") + detail::excerpt(file.tensors[k].name);
   if (file.tensors.size() > 20) names += ", …";
   throw NameError("no tensor " + quote_name(name) + " in '" + file.path.string() + "'; it holds: " + names);
 }
@@ -369,8 +372,8 @@ void SafetensorsWriter::append(std::span<const std::byte> data) {
 
 void SafetensorsWriter::finish() {
   if (tensor_ < sizes_.size())
-    throw Error("safetensors writer: tensor " + quote_name(specs_[tensor_].name) + " of '" + out_->target(id_).string() +
-                "' is " + std::to_string(sizes_[tensor_] - done_) + " bytes short");
+    throw Error("safetensors writer: tensor " + quote_name(specs_[tensor_].name) + " of '" +
+                out_->target(id_).string() + "' is " + std::to_string(sizes_[tensor_] - done_) + " bytes short");
   out_->finish(id_);
 }
 

@@ -24,25 +24,52 @@ constexpr Scheme fp8(std::size_t rows, std::size_t cols, ScaleRule rule) {
   return {.element = elements::e4m3fn, .block_rows = rows, .block_cols = cols, .rule = rule};
 }
 constexpr SE kSchemes[] = {
-    {.value = mx(elements::e4m3fn), .name = "mxfp8_e4m3", .summary = "OCP MX v1.0 MXFP8: e4m3fn elements, E8M0 scale per 1x32, ocp_floor"},
-    {.value = mx(elements::e5m2), .name = "mxfp8_e5m2", .summary = "OCP MX v1.0 MXFP8: e5m2 elements, E8M0 scale per 1x32, ocp_floor"},
-    {.value = mx(elements::e2m3fn), .name = "mxfp6_e2m3", .summary = "OCP MX v1.0 MXFP6: e2m3fn elements, E8M0 scale per 1x32, ocp_floor"},
-    {.value = mx(elements::e3m2fn), .name = "mxfp6_e3m2", .summary = "OCP MX v1.0 MXFP6: e3m2fn elements, E8M0 scale per 1x32, ocp_floor"},
-    {.value = mx(elements::e2m1fn), .name = "mxfp4", .summary = "OCP MX v1.0 MXFP4: e2m1fn elements, E8M0 scale per 1x32, ocp_floor"},
-    {.value = mx(elements::mxint8), .name = "mxint8", .summary = "OCP MX v1.0 MXINT8: int8*2^-6 elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e4m3fn),
+     .name = "mxfp8_e4m3",
+     .summary = "OCP MX v1.0 MXFP8: e4m3fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e5m2),
+     .name = "mxfp8_e5m2",
+     .summary = "OCP MX v1.0 MXFP8: e5m2 elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e2m3fn),
+     .name = "mxfp6_e2m3",
+     .summary = "OCP MX v1.0 MXFP6: e2m3fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e3m2fn),
+     .name = "mxfp6_e3m2",
+     .summary = "OCP MX v1.0 MXFP6: e3m2fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::e2m1fn),
+     .name = "mxfp4",
+     .summary = "OCP MX v1.0 MXFP4: e2m1fn elements, E8M0 scale per 1x32, ocp_floor"},
+    {.value = mx(elements::mxint8),
+     .name = "mxint8",
+     .summary = "OCP MX v1.0 MXINT8: int8*2^-6 elements, E8M0 scale per 1x32, ocp_floor"},
     {.value = {.element = elements::e2m1fn, .block_rows = 1, .block_cols = 16, .rule = ScaleRule::nvfp4},
      .name = "nvfp4",
      .summary = "NVIDIA NVFP4: e2m1fn elements, E4M3 scale per 1x16, FP32 per tensor (TE operation order)"},
     {.value = {.element = elements::e2m1fn, .block_rows = 16, .block_cols = 16, .rule = ScaleRule::nvfp4},
      .name = "nvfp4_16x16",
-     .summary = "NVIDIA NVFP4 weights: e2m1fn elements, E4M3 scale per 16x16 tile, FP32 per tensor (TE NVFP4BlockScaling 2-D weight quantization)"},
-    {.value = fp8(0, 0, ScaleRule::fp32_amax), .name = "fp8_tensor", .summary = "e4m3fn, one FP32 scale per tensor (TE current scaling)"},
-    {.value = fp8(1, 0, ScaleRule::fp32_amax), .name = "fp8_row", .summary = "e4m3fn, one FP32 scale per row (per token / output channel)"},
-    {.value = fp8(0, 1, ScaleRule::fp32_amax), .name = "fp8_channel", .summary = "e4m3fn, one FP32 scale per column (per channel)"},
-    {.value = fp8(1, 128, ScaleRule::fp32_amax), .name = "fp8_1x128", .summary = "e4m3fn, FP32 scale per 1x128 tile (DeepSeek-V3 activations)"},
-    {.value = fp8(128, 128, ScaleRule::fp32_amax), .name = "fp8_128x128", .summary = "e4m3fn, FP32 scale per 128x128 block (DeepSeek-V3 weights)"},
-    {.value = fp8(1, 128, ScaleRule::rceil), .name = "fp8_1x128_ue8m0", .summary = "e4m3fn, UE8M0 round-up scale per 1x128 tile (DeepSeek-V3.1, InfiR2)"},
-    {.value = fp8(128, 128, ScaleRule::rceil), .name = "fp8_128x128_ue8m0", .summary = "e4m3fn, UE8M0 round-up scale per 128x128 block (DeepSeek-V3.1, InfiR2)"},
+     .summary = "NVIDIA NVFP4 weights: e2m1fn elements, E4M3 scale per 16x16 tile, FP32 per tensor (TE "
+                "NVFP4BlockScaling 2-D weight quantization)"},
+    {.value = fp8(0, 0, ScaleRule::fp32_amax),
+     .name = "fp8_tensor",
+     .summary = "e4m3fn, one FP32 scale per tensor (TE current scaling)"},
+    {.value = fp8(1, 0, ScaleRule::fp32_amax),
+     .name = "fp8_row",
+     .summary = "e4m3fn, one FP32 scale per row (per token / output channel)"},
+    {.value = fp8(0, 1, ScaleRule::fp32_amax),
+     .name = "fp8_channel",
+     .summary = "e4m3fn, one FP32 scale per column (per channel)"},
+    {.value = fp8(1, 128, ScaleRule::fp32_amax),
+     .name = "fp8_1x128",
+     .summary = "e4m3fn, FP32 scale per 1x128 tile (DeepSeek-V3 activations)"},
+    {.value = fp8(128, 128, ScaleRule::fp32_amax),
+     .name = "fp8_128x128",
+     .summary = "e4m3fn, FP32 scale per 128x128 block (DeepSeek-V3 weights)"},
+    {.value = fp8(1, 128, ScaleRule::rceil),
+     .name = "fp8_1x128_ue8m0",
+     .summary = "e4m3fn, UE8M0 round-up scale per 1x128 tile (DeepSeek-V3.1, InfiR2)"},
+    {.value = fp8(128, 128, ScaleRule::rceil),
+     .name = "fp8_128x128_ue8m0",
+     .summary = "e4m3fn, UE8M0 round-up scale per 128x128 block (DeepSeek-V3.1, InfiR2)"},
 };
 constexpr NamePattern kSchemePatterns[] = {
     {"ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...]",
@@ -78,7 +105,9 @@ bool set_policy(std::string_view key, std::string_view value, E& field, std::str
   const auto& t = name_table(E{});
   if (!iequals(key, t.id)) return false;
   if (const auto* e = find_name(t, value)) field = e->value;
-  else err = std::string(t.id) + ": unknown " + std::string(t.kind) + " '" + quote_input(value) + "'; accepted: " + accepted_names(t);
+  else
+    err = std::string(t.id) + ": unknown " + std::string(t.kind) + " '" + quote_input(value) +
+          "'; accepted: " + accepted_names(t);
   return true;
 }
 
@@ -141,7 +170,9 @@ Scheme parse_scheme(std::string_view text) {
   if (colon == std::string_view::npos) return fail("scale '" + quote_input(parts[2]) + "' is not FORMAT:RULE");
   const std::string_view sfmt = parts[2].substr(0, colon), srule = parts[2].substr(colon + 1);
   const auto* re = find_name(name_table(ScaleRule{}), srule);
-  if (!re) return fail("unknown scale rule '" + quote_input(srule) + "'; accepted: " + accepted_names(name_table(ScaleRule{})));
+  if (!re)
+    return fail("unknown scale rule '" + quote_input(srule) +
+                "'; accepted: " + accepted_names(name_table(ScaleRule{})));
   s.rule = re->value;
   const char* want = is_e8m0_rule(s.rule) ? "e8m0fnu" : is_fp32_rule(s.rule) ? "f32" : "ue4m3";
   Format sf{};
@@ -167,9 +198,8 @@ Scheme parse_scheme(std::string_view text) {
     std::string err;
     BlockPolicy& p = s.policy;
     bool matched = false;
-    for_each_policy_field([&](const auto& f, std::size_t) {
-      matched = matched || set_policy(key, value, p.*f.member, err);
-    });
+    for_each_policy_field(
+        [&](const auto& f, std::size_t) { matched = matched || set_policy(key, value, p.*f.member, err); });
     if (matched) {
       if (!err.empty()) return fail(err);
       continue;
@@ -215,10 +245,11 @@ Scheme with_scale_rule(const Scheme& s, ScaleRule r, std::string_view shown_as) 
   if (family(r) != family(s.rule)) {
     std::string rules;
     for (const ScaleRule x : rules_in(family(s.rule))) (rules += rules.empty() ? "" : ", ") += name(x);
-    throw Error(std::string(name(r)) + " is an " + std::string(family_label(family(r))) + " rule but " + std::string(shown_as) +
-                " has " + std::string(family_label(family(s.rule))) + " scales (rules of its family: " + rules +
-                "); another scale format is another scheme: give a spec such as " +
-                scheme_spec(Scheme{.element = s.element, .block_rows = s.block_rows, .block_cols = s.block_cols, .rule = r}));
+    throw Error(
+        std::string(name(r)) + " is an " + std::string(family_label(family(r))) + " rule but " + std::string(shown_as) +
+        " has " + std::string(family_label(family(s.rule))) + " scales (rules of its family: " + rules +
+        "); another scale format is another scheme: give a spec such as " +
+        scheme_spec(Scheme{.element = s.element, .block_rows = s.block_rows, .block_cols = s.block_cols, .rule = r}));
   }
   Scheme out = s;
   out.rule = r;
@@ -236,8 +267,7 @@ std::string scheme_spec(const Scheme& s) {
   out.append(name(s.rule));
   const BlockPolicy d{};
   for_each_policy_field([&](const auto& f, std::size_t) { put_policy(out, s.policy.*f.member, d.*f.member); });
-  if (detail::bit_cast<std::uint32_t>(s.policy.amax_epsilon) != detail::bit_cast<std::uint32_t>(d.amax_epsilon))
-  {
+  if (detail::bit_cast<std::uint32_t>(s.policy.amax_epsilon) != detail::bit_cast<std::uint32_t>(d.amax_epsilon)) {
     out += '/';
     out.append(kEpsilonKey);
     out += '=';
@@ -264,8 +294,9 @@ void validate_scheme(const Scheme& s) {
   if (s.rule == ScaleRule::nvfp4) {
     if (s.element.kind != ElementKind::floating) throw Error(what + "the nvfp4 rule needs a floating-point element");
     if (s.policy.zero != d.zero)
-      throw Error(what + "zero-block " + std::string(name(s.policy.zero)) +
-                  " does not apply to nvfp4 (a zero block gets scale 0 and zero codes by its formula); accepted: standard");
+      throw Error(
+          what + "zero-block " + std::string(name(s.policy.zero)) +
+          " does not apply to nvfp4 (a zero block gets scale 0 and zero codes by its formula); accepted: standard");
   }
   if (s.policy.fp32_order == Fp32ScaleOrder::divide && s.rule != ScaleRule::fp32_amax)
     throw Error(what + "fp32-order divide applies to the fp32_amax rule only (" + std::string(name(s.rule)) +

@@ -62,36 +62,36 @@ ArrayPath sr_path(Format to, RoundingSpec spec, Profile prof) {
   return simd::sr_table(to, spec, prof) != nullptr ? ArrayPath::simd : ArrayPath::engine;
 }
 
-Flags sr_convert_f32(std::span<const float> in, std::span<std::uint8_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                     const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::f32(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_f32");
 }
-Flags sr_convert_f32(std::span<const float> in, std::span<std::uint16_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                     const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::f32(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_f32");
 }
-Flags sr_convert_f64(std::span<const double> in, std::span<std::uint8_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                     const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::f64(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_f64");
 }
-Flags sr_convert_f64(std::span<const double> in, std::span<std::uint16_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                     const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::f64(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_f64");
 }
-Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                          const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::f16(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_f16_bits");
 }
-Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                          const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::f16(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_f16_bits");
 }
-Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                           const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::bf16(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_bf16_bits");
 }
-Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
-    Format to, RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
+Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
+                           RoundingSpec spec, const SrStream& s, Profile prof, unsigned threads) {
   return convert_array(ArrayIn::bf16(in), out, {to, spec, prof, s, {}, threads}, "sr_convert_bf16_bits");
 }
 

@@ -27,8 +27,8 @@ constexpr std::array<Overflow, 3> kPolicies{Overflow::nonsat, Overflow::satfinit
 
 void require_small(Format f) {
   if (f.bits > kMaxTableBits)
-    throw Error("tables exist for formats of at most " + std::to_string(kMaxTableBits) + " bits; " +
-                format_name(f) + " has " + std::to_string(f.bits));
+    throw Error("tables exist for formats of at most " + std::to_string(kMaxTableBits) + " bits; " + format_name(f) +
+                " has " + std::to_string(f.bits));
 }
 
 Unpacked finite(bool negative, std::uint64_t sig, std::int32_t exp) {
@@ -58,7 +58,7 @@ using Row = std::vector<std::string>;
 
 const Row kCodeHeader{"code", "sign", "exponent", "mantissa", "value", "hex_value", "class"};
 const Row kMidHeader{"lower", "upper", "lower_value", "upper_value", "midpoint", "midpoint_hex", "rne"};
-const Row kOvfHeader{"rounding",  "overflow", "sign",          "threshold", "threshold_hex", "threshold_overflows",
+const Row kOvfHeader{"rounding", "overflow",      "sign",    "threshold", "threshold_hex", "threshold_overflows",
                      "max_code", "overflow_code", "inf_code"};
 
 Row code_row(Format f, const CodeRow& r) {
@@ -72,9 +72,8 @@ Row code_row(Format f, const CodeRow& r) {
           std::string(class_name(r.cls))};
 }
 Row mid_row(Format f, const MidpointRow& r) {
-  return {code_hex(r.lower, f.bits),      code_hex(r.upper, f.bits),  to_decimal(r.lower_value),
-          to_decimal(r.upper_value),      to_decimal(r.midpoint),     to_hex_float(r.midpoint),
-          code_hex(r.rne, f.bits)};
+  return {code_hex(r.lower, f.bits), code_hex(r.upper, f.bits), to_decimal(r.lower_value), to_decimal(r.upper_value),
+          to_decimal(r.midpoint),    to_hex_float(r.midpoint),  code_hex(r.rne, f.bits)};
 }
 Row ovf_row(Format f, const OverflowRow& r) {
   return {std::string(rounding_name(r.rounding)),
@@ -169,9 +168,9 @@ std::string md_of(std::string_view name, Format f, TablePart part) {
     for (const auto& [k, v] : parameter_list(name, f))
       if (k != "format") out += "- " + k + ": " + (v.empty() ? "none" : v) + "\n";
     out += "\nProfile: ocp (the default). Columns: see README.md.\n";
-    const std::array<std::pair<TablePart, const char*>, 3> parts{
-        {{TablePart::codes, "Codes"}, {TablePart::midpoints, "Rounding midpoints"},
-         {TablePart::overflow, "Overflow thresholds"}}};
+    const std::array<std::pair<TablePart, const char*>, 3> parts{{{TablePart::codes, "Codes"},
+                                                                  {TablePart::midpoints, "Rounding midpoints"},
+                                                                  {TablePart::overflow, "Overflow thresholds"}}};
     for (const auto& [p, title] : parts) out += "\n## " + std::string(title) + "\n\n" + md_table(f, p);
     return out;
   }
@@ -220,8 +219,9 @@ std::string json_of(std::string_view name, Format f, TablePart part) {
 
 // ---- catalogue ----------------------------------------------------------------------------
 
-const Row kCatalogueHeader{"name", "family", "bits", "E", "M", "bias", "signed", "specials", "zero",
-                           "max_finite", "min_normal", "min_subnormal", "inf", "nan", "neg_zero"};
+const Row kCatalogueHeader{"name",       "family",        "bits",     "E",    "M",
+                           "bias",       "signed",        "specials", "zero", "max_finite",
+                           "min_normal", "min_subnormal", "inf",      "nan",  "neg_zero"};
 
 Row catalogue_row(const NamedFormat& nf, bool short_values) {
   const Format f = nf.format;
@@ -318,7 +318,7 @@ std::vector<OverflowRow> overflow_table(Format f) {
         const bool neg = s == 1;
         OverflowRow row{r, o, neg, {}, false, max_finite_magnitude(f) | (neg ? sign_mask(f) : 0), 0, 0};
         const Unpacked half_up = finite(neg, 2 * maxsig + 1, q - 1);  // max + ulp/2
-        const Unpacked next = finite(neg, maxsig + 1, q);              // max + ulp
+        const Unpacked next = finite(neg, maxsig + 1, q);             // max + ulp
         const Unpacked at_max = finite(neg, maxsig, q);
         const bool up_side = (r == Rounding::rtp && !neg) || (r == Rounding::rtn && neg);
         switch (r) {
@@ -336,8 +336,8 @@ std::vector<OverflowRow> overflow_table(Format f) {
             break;
           case Rounding::sr: break;
         }
-        const bool toward_max = r == Rounding::rtz || r == Rounding::rto || (r == Rounding::rtp && neg) ||
-                                (r == Rounding::rtn && !neg);
+        const bool toward_max =
+            r == Rounding::rtz || r == Rounding::rto || (r == Rounding::rtp && neg) || (r == Rounding::rtn && !neg);
         auto beyond = [&](bool saturate) {
           if (saturate) return row.max_code;
           if (has_inf(f)) return inf_code(f, detail::sign_of(neg));
@@ -415,7 +415,8 @@ std::vector<std::string> write_tables(const std::filesystem::path& dir) {
   for (const char* sub : {"csv", "md", "json"}) {
     std::error_code ec;
     std::filesystem::create_directories(dir / sub, ec);
-    if (ec) throw IoError("--out '" + dir.string() + "': cannot create '" + (dir / sub).string() + "': " + ec.message());
+    if (ec)
+      throw IoError("--out '" + dir.string() + "': cannot create '" + (dir / sub).string() + "': " + ec.message());
   }
   // One transaction: every file is checked and gets its temporary before any table is rendered;
   // all are renamed together at the end, so an error or a signal leaves the old tables intact.
@@ -475,11 +476,12 @@ std::string md_cell(std::string_view s) {
 
 std::string render_formats_page() {
   std::string out(kGeneratedNote);
-  out += "\n# Formats\n\n"
-         "Every format name the library and the tool accept (`minifloat formats`, `minifloat names format`);\n"
-         "names are case-insensitive, and the ml_dtypes spellings such as `float8_e4m3fn` are accepted as\n"
-         "aliases. How a value is rounded into them: [conversion.md](conversion.md).\n\n"
-         "| name | family | summary |\n| --- | --- | --- |\n";
+  out +=
+      "\n# Formats\n\n"
+      "Every format name the library and the tool accept (`minifloat formats`, `minifloat names format`);\n"
+      "names are case-insensitive, and the ml_dtypes spellings such as `float8_e4m3fn` are accepted as\n"
+      "aliases. How a value is rounded into them: [conversion.md](conversion.md).\n\n"
+      "| name | family | summary |\n| --- | --- | --- |\n";
   std::vector<NamedFormat> named, p3109_8;
   for (const auto& nf : named_formats()) {
     if (nf.family != FormatFamily::p3109) named.push_back(nf);
@@ -489,29 +491,31 @@ std::string render_formats_page() {
     out += "| `" + nf.name + "` | " + family_name(nf.family) + " | " + md_cell(nf.summary) + " |\n";
   for (const auto& p : format_patterns())
     out += "| `" + md_cell(p.pattern) + "` | pattern | " + md_cell(p.summary) + " |\n";
-  out += "\n## Parameters and limits\n\n"
-         "Exact values, shortened where long (`minifloat formats --as csv` gives them in full).\n\n";
+  out +=
+      "\n## Parameters and limits\n\n"
+      "Exact values, shortened where long (`minifloat formats --as csv` gives them in full).\n\n";
   out += render_catalogue(named, TableStyle::md);
-  out += "\n## IEEE P3109, K = 8\n\n"
-         "The P3109 formats of 8 bits (`minifloat formats --family p3109 --bits 8`; every K of 3..16 is\n"
-         "accepted).\n\n";
+  out +=
+      "\n## IEEE P3109, K = 8\n\n"
+      "The P3109 formats of 8 bits (`minifloat formats --family p3109 --bits 8`; every K of 3..16 is\n"
+      "accepted).\n\n";
   out += render_catalogue(p3109_8, TableStyle::md);
   return out;
 }
 
 std::string render_names_page(const std::vector<NameListing>& listings) {
   std::string out(kGeneratedNote);
-  out += "\n# Names\n\n"
-         "Every name the library and the tool accept, by kind, from the one registry\n"
-         "(`include/minifloat/registry.hpp`; the training and CUDA layers add theirs); `minifloat names [KIND]`\n"
-         "prints the same. Names are case-insensitive. Which option takes which kind:\n"
-         "[cli.md](cli.md#names-and-options).\n";
+  out +=
+      "\n# Names\n\n"
+      "Every name the library and the tool accept, by kind, from the one registry\n"
+      "(`include/minifloat/registry.hpp`; the training and CUDA layers add theirs); `minifloat names [KIND]`\n"
+      "prints the same. Names are case-insensitive. Which option takes which kind:\n"
+      "[cli.md](cli.md#names-and-options).\n";
   for (const auto& l : listings) {
     out += "\n## `" + l.id + "`\n\n`minifloat names " + l.id + "`: " + md_cell(l.kind) +
            ".\n\n| name | summary |\n| --- | --- |\n";
     for (const auto& [n, summary] : l.names) out += "| `" + md_cell(n) + "` | " + md_cell(summary) + " |\n";
-    for (const auto& p : l.patterns)
-      out += "| `" + md_cell(p.pattern) + "` | pattern: " + md_cell(p.summary) + " |\n";
+    for (const auto& p : l.patterns) out += "| `" + md_cell(p.pattern) + "` | pattern: " + md_cell(p.summary) + " |\n";
   }
   return out;
 }

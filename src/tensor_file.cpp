@@ -60,8 +60,9 @@ TensorReader::TensorReader(TensorReader&& o) noexcept : loc_(std::move(o.loc_)),
 void TensorReader::read_bytes(std::size_t first, std::span<std::byte> out) const {
   const std::size_t item = loc_.item_size, n = loc_.element_count();
   if (item == 0 || out.size() % item != 0 || first > n || out.size() / item > n - first)
-    throw Error("TensorReader: elements [" + std::to_string(first) + ", +" + std::to_string(item ? out.size() / item : 0) +
-                ") lie outside tensor '" + loc_.name + "' of " + std::to_string(n) + " elements");
+    throw Error("TensorReader: elements [" + std::to_string(first) + ", +" +
+                std::to_string(item ? out.size() / item : 0) + ") lie outside tensor '" + loc_.name + "' of " +
+                std::to_string(n) + " elements");
   std::uint64_t pos = loc_.offset + static_cast<std::uint64_t>(first) * item;
   std::size_t done = 0;
   while (done < out.size()) {
@@ -69,10 +70,12 @@ void TensorReader::read_bytes(std::size_t first, std::span<std::byte> out) const
     const ssize_t k = ::pread(fd_, out.data() + done, want, static_cast<off_t>(pos));
     if (k < 0) {
       if (errno == EINTR) continue;
-      throw IoError("cannot read tensor '" + loc_.name + "' from '" + loc_.path.string() + "': " + std::strerror(errno));
+      throw IoError("cannot read tensor '" + loc_.name + "' from '" + loc_.path.string() +
+                    "': " + std::strerror(errno));
     }
     if (k == 0)
-      throw IoError("'" + loc_.path.string() + "' ends inside tensor '" + loc_.name + "' (the file changed while it was read)");
+      throw IoError("'" + loc_.path.string() + "' ends inside tensor '" + loc_.name +
+                    "' (the file changed while it was read)");
     done += static_cast<std::size_t>(k);
     pos += static_cast<std::uint64_t>(k);
   }
@@ -124,7 +127,8 @@ std::vector<TensorLocation> locate_tensors(const std::string& command, const std
   };
   if (ends_with(path, ".npy")) {
     if (!tensor.empty())
-      throw Error("--tensor '" + tensor + "' applies to .safetensors files; '" + path + "' is a .npy file with one tensor");
+      throw Error("--tensor '" + tensor + "' applies to .safetensors files; '" + path +
+                  "' is a .npy file with one tensor");
     take(locate_npy(path), 0);
     refuse_codes(command, out.back(), integers_as_values);
     return out;
@@ -140,7 +144,8 @@ std::vector<TensorLocation> locate_tensors(const std::string& command, const std
   }
   for (const auto& t : f.tensors) {
     if (const auto codes = safetensors_code_format(t.dtype)) {
-      if (!quiet) note(command + ": skipping " + t.name + " (" + t.dtype + ": " + format_name(*codes) + " codes, not numbers)\n");
+      if (!quiet)
+        note(command + ": skipping " + t.name + " (" + t.dtype + ": " + format_name(*codes) + " codes, not numbers)\n");
       continue;
     }
     if (!safetensors_dtype_is_numeric(t.dtype)) {
@@ -149,7 +154,9 @@ std::vector<TensorLocation> locate_tensors(const std::string& command, const std
     }
     TensorLocation loc = locate_safetensor(f, t);
     if (is_integer_dtype(loc.dtype) && !integers_as_values) {
-      if (!quiet) note(command + ": skipping " + t.name + " (" + t.dtype + ": integers; --integers-as-values reads them as numbers)\n");
+      if (!quiet)
+        note(command + ": skipping " + t.name + " (" + t.dtype +
+             ": integers; --integers-as-values reads them as numbers)\n");
       continue;
     }
     take(std::move(loc), static_cast<std::size_t>(&t - f.tensors.data()));

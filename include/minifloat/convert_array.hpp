@@ -71,12 +71,12 @@ struct CodesOut {
 
 /// What to convert to and how.
 struct ConvertRequest {
-  Format to{};                       ///< the target format (validate() must accept it)
-  RoundingSpec spec{};               ///< mode, overflow, SR variant and sr_bits
-  Profile profile = profiles::ocp;   ///< the vendor choices (profile.hpp)
-  std::optional<SrStream> sr{};      ///< Rounding::sr: element i reads sr_bits(…, sr->index_base + i, variant)
+  Format to{};                             ///< the target format (validate() must accept it)
+  RoundingSpec spec{};                     ///< mode, overflow, SR variant and sr_bits
+  Profile profile = profiles::ocp;         ///< the vendor choices (profile.hpp)
+  std::optional<SrStream> sr{};            ///< Rounding::sr: element i reads sr_bits(…, sr->index_base + i, variant)
   std::span<const std::uint64_t> rbits{};  ///< Rounding::sr without `sr`: element i reads rbits[i]
-  unsigned threads = 0;              ///< 0 = all cores (default_threads()), else at most this many threads
+  unsigned threads = 0;                    ///< 0 = all cores (default_threads()), else at most this many threads
 };
 
 /// "" when `n` is an accepted SR random-bit count N (variants A/B/C), else "N is out of range;

@@ -71,57 +71,65 @@ ArrayPath decode_path(Format from, Profile prof);
 /// Convert binary32 values to codes of `to` (≤ 8 bits).
 /// **Example**: {464.f, -1.f} → e4m3fn {0x7e, 0xb8}, flags inexact (OCP OFP8 v1.0; T1).
 Flags convert_f32(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                  unsigned threads = default_threads());
 /// Convert binary32 values to codes of `to` (≤ 16 bits), e.g. f32 → f16 or bf16.
 Flags convert_f32(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                  unsigned threads = default_threads());
 
 /// Convert binary64 values to codes of `to` (≤ 8 bits), rounding once from the exact double
 /// (unless `prof.source_via_f32`, D11: then an rne step through f32 comes first, as ml_dtypes).
 Flags convert_f64(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                  unsigned threads = default_threads());
 /// Convert binary64 values to codes of `to` (≤ 16 bits).
 Flags convert_f64(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                  Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                  unsigned threads = default_threads());
 
 /// Convert IEEE binary16 values, given as their raw bits (sign bit 15, exponent bits 14..10,
 /// mantissa bits 9..0), to codes of `to` (≤ 8 bits).
 Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                       RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                       std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                       RoundingSpec spec = {}, Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                       unsigned threads = default_threads());
 /// Convert binary16 raw bits to codes of `to` (≤ 16 bits).
 Flags convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                       RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                       std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                       RoundingSpec spec = {}, Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                       unsigned threads = default_threads());
 
 /// Convert bfloat16 values, given as their raw bits (the top 16 bits of a binary32), to codes
 /// of `to` (≤ 8 bits).
 Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                        std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                        RoundingSpec spec = {}, Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                        unsigned threads = default_threads());
 /// Convert bfloat16 raw bits to codes of `to` (≤ 16 bits).
 Flags convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                        RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                        std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads());
+                        RoundingSpec spec = {}, Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                        unsigned threads = default_threads());
 
 /// Same as convert_f32 (overload spelled `convert` for float arrays).
 inline Flags convert(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                     unsigned threads = default_threads()) {
   return convert_f32(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f32 (16-bit codes).
 inline Flags convert(std::span<const float> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                     unsigned threads = default_threads()) {
   return convert_f32(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f64 (overload spelled `convert` for double arrays).
 inline Flags convert(std::span<const double> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                     unsigned threads = default_threads()) {
   return convert_f64(in, out, to, spec, prof, rbits, threads);
 }
 /// Same as convert_f64 (16-bit codes).
 inline Flags convert(std::span<const double> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec = {},
-                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {}, unsigned threads = default_threads()) {
+                     Profile prof = profiles::ocp, std::span<const std::uint64_t> rbits = {},
+                     unsigned threads = default_threads()) {
   return convert_f64(in, out, to, spec, prof, rbits, threads);
 }
 

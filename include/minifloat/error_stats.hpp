@@ -20,14 +20,14 @@ namespace minifloat {
 /// result depends on the stream alone, never on how it is cut into calls, pieces or threads, and each
 /// lane's rounding error grows with n/8 terms, not n.
 struct ErrorStats {
-  std::uint64_t count = 0;         ///< finite elements compared
-  double signal = 0;               ///< Σ x² (the order above)
-  double noise = 0;                ///< Σ (x − q)² (the order above); +inf once a finite x dequantized to NaN/Inf
+  std::uint64_t count = 0;  ///< finite elements compared
+  double signal = 0;        ///< Σ x² (the order above)
+  double noise = 0;         ///< Σ (x − q)² (the order above); +inf once a finite x dequantized to NaN/Inf
   double max_abs_err = 0;
   std::uint64_t saturated = 0;
   std::uint64_t flushed = 0;
-  std::uint64_t nonfinite_out = 0; ///< finite inputs that dequantized to NaN/Inf (they make noise and
-                                   ///< max_abs_err +inf, so SQNR is −inf: a NaN block is never "perfect")
+  std::uint64_t nonfinite_out = 0;      ///< finite inputs that dequantized to NaN/Inf (they make noise and
+                                        ///< max_abs_err +inf, so SQNR is −inf: a NaN block is never "perfect")
   double scale_min = 0, scale_max = 0;  ///< range of the block decode scales (> 0 only)
   /// SQNR in dB: 10·log10(signal / noise); +inf when noise is 0.
   double sqnr_db() const;

@@ -35,11 +35,11 @@ RoundResult gaussws_fake_quantize_value(float w, int r, float block_max, int b, 
 /// Options of gaussws_fake_quantize.
 struct GaussWsOptions {
   GaussNoise noise = GaussNoise::exact;  ///< generator of R
-  SrStream noise_stream{};               ///< (seed, stream, step) of R; element (r, c) has index r·cols + c (+ index_base)
-  SrStream cast_stream{0, 1, 0, 0};      ///< bits of an SR cast (spec.rounding == sr), same indexing; keep its
-                                         ///< (seed, stream, step) different from noise_stream's
-  std::size_t block_rows = 32;           ///< block height (GaussWS: 32)
-  std::size_t block_cols = 32;           ///< block width (GaussWS: 32)
+  SrStream noise_stream{};           ///< (seed, stream, step) of R; element (r, c) has index r·cols + c (+ index_base)
+  SrStream cast_stream{0, 1, 0, 0};  ///< bits of an SR cast (spec.rounding == sr), same indexing; keep its
+                                     ///< (seed, stream, step) different from noise_stream's
+  std::size_t block_rows = 32;       ///< block height (GaussWS: 32)
+  std::size_t block_cols = 32;       ///< block width (GaussWS: 32)
 };
 
 /// Number of blocks of a rows × cols matrix: ⌈rows/block_rows⌉ · ⌈cols/block_cols⌉ (edge blocks ragged).

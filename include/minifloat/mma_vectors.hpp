@@ -26,10 +26,10 @@ namespace minifloat {
 /// Every a and b line holds the k elements of the first a line, and the four files hold the same
 /// number of rows.
 struct MmaVectors {
-  Format element{};                         ///< format of the a/b elements
-  std::size_t k = 0;                        ///< elements per line
-  std::vector<std::uint64_t> a, b;          ///< rows × k codes of `element`, row-major
-  std::vector<std::uint64_t> c, d;          ///< f32 codes, one per row
+  Format element{};                 ///< format of the a/b elements
+  std::size_t k = 0;                ///< elements per line
+  std::vector<std::uint64_t> a, b;  ///< rows × k codes of `element`, row-major
+  std::vector<std::uint64_t> c, d;  ///< f32 codes, one per row
   std::filesystem::path a_file, b_file, c_file, d_file;
 };
 

@@ -19,7 +19,6 @@
 
 namespace minifloat {
 
-
 /// An n-dimensional array as a .npy file holds it: C order, little endian.
 ///
 /// `dtype` is the NumPy `descr` string. Accepted (read and write):

@@ -26,14 +26,18 @@ inline constexpr bool fp4_element0_in_low_nibble = true;
 inline std::vector<std::uint8_t> pack_fp4(std::span<const std::uint8_t> codes) {
   std::vector<std::uint8_t> out((codes.size() + 1) / 2, 0);
   for (std::size_t i = 0; i < codes.size(); ++i) {
-    if (codes[i] > 0xf) throw Error("pack_fp4: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) + " is wider than 4 bits");
+    if (codes[i] > 0xf)
+      throw Error("pack_fp4: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) +
+                  " is wider than 4 bits");
     out[i / 2] = static_cast<std::uint8_t>(out[i / 2] | (codes[i] << (4 * (i % 2))));
   }
   return out;
 }
 /// Inverse of pack_fp4: `count` codes (packed.size() must be (count + 1) / 2, else Error).
 inline std::vector<std::uint8_t> unpack_fp4(std::span<const std::uint8_t> packed, std::size_t count) {
-  if (packed.size() != (count + 1) / 2) throw Error("unpack_fp4: " + std::to_string(packed.size()) + " bytes cannot hold " + std::to_string(count) + " codes");
+  if (packed.size() != (count + 1) / 2)
+    throw Error("unpack_fp4: " + std::to_string(packed.size()) + " bytes cannot hold " + std::to_string(count) +
+                " codes");
   std::vector<std::uint8_t> out(count);
   for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<std::uint8_t>((packed[i / 2] >> (4 * (i % 2))) & 0xf);
   return out;
@@ -51,7 +55,9 @@ enum class Fp6Packing : std::uint8_t {
 /// Pack 6-bit codes (each ≤ 0x3f, else Error) in `layout`. Dense output has ceil(6·n / 8) bytes.
 inline std::vector<std::uint8_t> pack_fp6(std::span<const std::uint8_t> codes, Fp6Packing layout = Fp6Packing::dense) {
   for (std::size_t i = 0; i < codes.size(); ++i)
-    if (codes[i] > 0x3f) throw Error("pack_fp6: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) + " is wider than 6 bits");
+    if (codes[i] > 0x3f)
+      throw Error("pack_fp6: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) +
+                  " is wider than 6 bits");
   if (layout == Fp6Packing::one_per_byte) return {codes.begin(), codes.end()};
   std::vector<std::uint8_t> out((codes.size() * 6 + 7) / 8, 0);
   for (std::size_t i = 0; i < codes.size(); ++i) {
@@ -66,7 +72,9 @@ inline std::vector<std::uint8_t> pack_fp6(std::span<const std::uint8_t> codes, F
 inline std::vector<std::uint8_t> unpack_fp6(std::span<const std::uint8_t> packed, std::size_t count,
                                             Fp6Packing layout = Fp6Packing::dense) {
   const std::size_t need = layout == Fp6Packing::dense ? (count * 6 + 7) / 8 : count;
-  if (packed.size() != need) throw Error("unpack_fp6: " + std::to_string(packed.size()) + " bytes do not hold " + std::to_string(count) + " codes");
+  if (packed.size() != need)
+    throw Error("unpack_fp6: " + std::to_string(packed.size()) + " bytes do not hold " + std::to_string(count) +
+                " codes");
   if (layout == Fp6Packing::one_per_byte) return {packed.begin(), packed.end()};
   std::vector<std::uint8_t> out(count);
   for (std::size_t i = 0; i < count; ++i) {
@@ -99,7 +107,9 @@ constexpr std::size_t swizzled_128x4_size(std::size_t rows, std::size_t cols) no
 /// **Example**: rows = 1, cols = 2, {0x7f, 0x80} → 512 bytes: [0] = 0x7f, [1] = 0x80, the rest 0.
 inline std::vector<std::uint8_t> swizzle_scales_128x4(std::span<const std::uint8_t> scales, std::size_t rows,
                                                       std::size_t cols, std::uint8_t pad = 0) {
-  if (scales.size() != rows * cols) throw Error("swizzle_scales_128x4: " + std::to_string(scales.size()) + " scales for a " + std::to_string(rows) + "x" + std::to_string(cols) + " matrix");
+  if (scales.size() != rows * cols)
+    throw Error("swizzle_scales_128x4: " + std::to_string(scales.size()) + " scales for a " + std::to_string(rows) +
+                "x" + std::to_string(cols) + " matrix");
   std::vector<std::uint8_t> out(swizzled_128x4_size(rows, cols), pad);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < cols; ++c) out[swizzle_128x4_offset(r, c, cols)] = scales[r * cols + c];

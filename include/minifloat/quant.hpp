@@ -247,8 +247,10 @@ class BlockQuantizer {
   /// piece is split by rows (or by columns when it has fewer rows than threads) over at most that many
   /// std::threads, one per 2^15 elements at most; codes, scales and counts are byte-identical for
   /// every thread count.
-  void quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes, unsigned threads = 0);
-  void quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes, unsigned threads = 0);
+  void quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes,
+                unsigned threads = 0);
+  void quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes,
+                unsigned threads = 0);
   /// Dequantize the codes of a quantized piece: element × block scale (× tensor scale), the exact
   /// product rounded once to double (exact for every named scheme) or to float.
   void dequantize(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<double> out,
@@ -278,9 +280,9 @@ class BlockQuantizer {
   ArrayPath path_ = ArrayPath::engine;
   QuantizedTensor q_;
   std::size_t file_rows_ = 0, file_cols_ = 0, tile_rows_ = 1, tile_cols_ = 1;  ///< in file order
-  std::vector<Stat> stats_;  ///< first pass: one per tile
+  std::vector<Stat> stats_;                                                    ///< first pass: one per tile
   bool observed_ = false;
-  double global_amax_ = 0;  ///< NVFP4: over the tensor, NaN ignored
+  double global_amax_ = 0;   ///< NVFP4: over the tensor, NaN ignored
   bool global_nan_ = false;  ///< NVFP4: a NaN anywhere in the tensor (MxQuirks torchao: G = NaN)
   bool global_done_ = false;
   std::array<double, 256> element_lut_{};  ///< element_value of each code (0 above a floating format's width)

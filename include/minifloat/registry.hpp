@@ -101,7 +101,9 @@ const NameEntry<V>& lookup_name(const NameTable<V>& t, std::string_view text) {
 
 /// An enum with a registered name table (`name_table(E{})` found by argument-dependent lookup).
 template <class E>
-concept NamedEnum = std::is_enum_v<E> && requires { { name_table(E{}) } -> std::same_as<const NameTable<E>&>; };
+concept NamedEnum = std::is_enum_v<E> && requires {
+  { name_table(E{}) } -> std::same_as<const NameTable<E>&>;
+};
 
 /// The value of `E` named `text` (case-insensitive); throws NameError "unknown <kind> …; accepted: …".
 template <NamedEnum E>
@@ -133,15 +135,16 @@ std::string_view kind_label() noexcept {
 // The tables of the core's enums (src/registry.cpp)
 // =============================================================================================
 
-const NameTable<Rounding>& name_table(Rounding);          ///< "rounding": rne rna rtz rtp rtn rto sr
-const NameTable<Overflow>& name_table(Overflow);          ///< "overflow": nonsat satfinite satpropagate
-const NameTable<SrVariant>& name_table(SrVariant);        ///< "sr-variant": exact A B C equal
-const NameTable<ScaleRule>& name_table(ScaleRule);        ///< "scale-rule": ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4
-const NameTable<ZeroBlock>& name_table(ZeroBlock);        ///< "zero-block": standard min_scale unit_scale nan
-const NameTable<NanInBlock>& name_table(NanInBlock);      ///< "nan-block": whole_block_nan element_only
-const NameTable<InfInBlock>& name_table(InfInBlock);      ///< "inf-block": nan_scale max_scale
-const NameTable<SubnormalAmax>& name_table(SubnormalAmax);///< "subnormal-amax": keep flush_block
-const NameTable<Mxint8Min>& name_table(Mxint8Min);        ///< "mxint8-min": twos_complement symmetric
+const NameTable<Rounding>& name_table(Rounding);    ///< "rounding": rne rna rtz rtp rtn rto sr
+const NameTable<Overflow>& name_table(Overflow);    ///< "overflow": nonsat satfinite satpropagate
+const NameTable<SrVariant>& name_table(SrVariant);  ///< "sr-variant": exact A B C equal
+const NameTable<ScaleRule>& name_table(
+    ScaleRule);  ///< "scale-rule": ocp_floor rceil ceil even tosa fp32_amax fp32_pow2 nvfp4
+const NameTable<ZeroBlock>& name_table(ZeroBlock);            ///< "zero-block": standard min_scale unit_scale nan
+const NameTable<NanInBlock>& name_table(NanInBlock);          ///< "nan-block": whole_block_nan element_only
+const NameTable<InfInBlock>& name_table(InfInBlock);          ///< "inf-block": nan_scale max_scale
+const NameTable<SubnormalAmax>& name_table(SubnormalAmax);    ///< "subnormal-amax": keep flush_block
+const NameTable<Mxint8Min>& name_table(Mxint8Min);            ///< "mxint8-min": twos_complement symmetric
 const NameTable<Fp32ScaleOrder>& name_table(Fp32ScaleOrder);  ///< "fp32-order": te_multiply divide
 
 inline Rounding parse_rounding(std::string_view text) { return parse<Rounding>(text); }
@@ -170,7 +173,7 @@ std::string_view profile_name(const Profile& p) noexcept;
 
 /// A format with its canonical name, family and one-line description.
 struct NamedFormat {
-  std::string name;     ///< canonical name: "e4m3fn", "Binary8p3se", …
+  std::string name;  ///< canonical name: "e4m3fn", "Binary8p3se", …
   Format format;
   FormatFamily family;  ///< printed by family_name(): "ocp", "fnuz", …, "p3109"
   std::string summary;  ///< one line: standard and notes
@@ -202,8 +205,8 @@ const NameTable<Format>& decode_target_table();
 
 /// One kind of name as `minifloat names` prints it and docs/names.md lists it.
 struct NameListing {
-  std::string id;    ///< NameTable::id
-  std::string kind;  ///< NameTable::kind
+  std::string id;                                          ///< NameTable::id
+  std::string kind;                                        ///< NameTable::kind
   std::vector<std::pair<std::string, std::string>> names;  ///< (canonical name, summary), table order
   std::vector<NamePattern> patterns;
 };

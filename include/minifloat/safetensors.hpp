@@ -22,7 +22,7 @@ namespace minifloat {
 /// One tensor entry of a .safetensors header.
 struct SafetensorInfo {
   std::string name;
-  std::string dtype;               ///< safetensors dtype: "F32", "F16", "BF16", "F64", "U8", "I8", "I64", "F8_E4M3", …
+  std::string dtype;  ///< safetensors dtype: "F32", "F16", "BF16", "F64", "U8", "I8", "I64", "F8_E4M3", …
   std::vector<std::size_t> shape;
   std::size_t begin = 0, end = 0;  ///< byte offsets into the data section, [begin, end)
 };
@@ -96,7 +96,8 @@ struct SafetensorSpec {
   std::string name;
   std::string dtype;
   std::vector<std::size_t> shape;
-  std::optional<Format> code_format = {};  ///< "|u1" codes of e4m3fn / e5m2 / e8m0fnu: stored as F8_E4M3 / F8_E5M2 / F8_E8M0
+  std::optional<Format> code_format =
+      {};  ///< "|u1" codes of e4m3fn / e5m2 / e8m0fnu: stored as F8_E4M3 / F8_E5M2 / F8_E8M0
 };
 
 /// Streams one .safetensors output of an OutputSet, never holding the whole file: the constructor

@@ -68,8 +68,8 @@ namespace minifloat {
 /// scheme_name() and scheme_spec() parses back to the same scheme.
 struct Scheme {
   ElementType element = elements::e4m3fn;
-  std::size_t block_rows = 1;  ///< 0 = all rows
-  std::size_t block_cols = 32; ///< 0 = all columns
+  std::size_t block_rows = 1;   ///< 0 = all rows
+  std::size_t block_cols = 32;  ///< 0 = all columns
   ScaleRule rule = ScaleRule::ocp_floor;
   BlockPolicy policy{};
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
@@ -99,10 +99,12 @@ inline constexpr std::size_t kPolicyFieldCount = std::tuple_size_v<decltype(kPol
 /// fn(field, i) for each of kPolicyFields, in order (i = 0, 1, …).
 template <class Fn>
 void for_each_policy_field(Fn&& fn) {
-  std::apply([&](const auto&... f) {
-    std::size_t i = 0;
-    (fn(f, i++), ...);
-  }, kPolicyFields);
+  std::apply(
+      [&](const auto&... f) {
+        std::size_t i = 0;
+        (fn(f, i++), ...);
+      },
+      kPolicyFields);
 }
 /// The spec key and CLI option name (without "--") of a policy field: its name table's id.
 template <class E>

@@ -91,18 +91,19 @@ Flags sr_convert_f64(std::span<const double> in, std::span<std::uint16_t> out, F
                      const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round IEEE binary16 values given as raw bits (sign 15, exponent 14..10,
 /// mantissa 9..0) to codes of `to` (≤ 8 bits).
-Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                          RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
+Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                          const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round binary16 raw bits to codes of `to` (≤ 16 bits).
-Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                          RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
+Flags sr_convert_f16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to, RoundingSpec spec,
+                          const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round bfloat16 values given as raw bits (the top half of a binary32) to codes
 /// of `to` (≤ 8 bits).
-Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to,
-                           RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
+Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,
+                           const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
 /// Stochastically round bfloat16 raw bits to codes of `to` (≤ 16 bits).
 Flags sr_convert_bf16_bits(std::span<const std::uint16_t> in, std::span<std::uint16_t> out, Format to,
-                           RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp, unsigned threads = default_threads());
+                           RoundingSpec spec, const SrStream& s, Profile prof = profiles::ocp,
+                           unsigned threads = default_threads());
 
 /// Same as sr_convert_f32 (overload spelled `sr_convert`).
 inline Flags sr_convert(std::span<const float> in, std::span<std::uint8_t> out, Format to, RoundingSpec spec,

@@ -37,7 +37,7 @@ struct MidpointRow {
   std::uint64_t lower;  ///< code of the smaller value
   std::uint64_t upper;  ///< code of the next larger value (= lower + 1)
   Unpacked lower_value, upper_value;
-  Unpacked midpoint;    ///< (lower_value + upper_value) / 2, exact
+  Unpacked midpoint;  ///< (lower_value + upper_value) / 2, exact
   /// The code `rne` gives at the midpoint under the default (`ocp`) profile: the even code
   /// (even trailing significand); with no mantissa bits, the upper one unless the lower is
   /// zero (ties up, as MPFR at precision 1 and ml_dtypes). `rna` always gives `upper`.
@@ -73,7 +73,7 @@ struct OverflowRow {
 struct FormatLimits {
   Unpacked max_finite;
   Unpacked min_normal;
-  bool has_subnormals;   ///< false when there are no mantissa bits or no zero
+  bool has_subnormals;     ///< false when there are no mantissa bits or no zero
   Unpacked min_subnormal;  ///< meaningful only when has_subnormals
 };
 FormatLimits format_limits(Format f);
@@ -131,6 +131,5 @@ std::string render_names_page(const std::vector<NameListing>& listings);
 /// write_tables; `dir` is created only when its parent exists). Returns the paths written,
 /// relative to `dir`. The ctest cli.docs_regenerate_identical diffs them against docs/.
 std::vector<std::string> write_docs(const std::filesystem::path& dir, const std::vector<NameListing>& listings);
-
 
 }  // namespace minifloat

@@ -27,7 +27,6 @@ using python::with_arg;
 
 namespace {
 
-
 using U64Array = nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<1>>;
 
 U64Array new_u64(std::size_t n) {

@@ -55,7 +55,6 @@ using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 /// A flat, C-contiguous, writable CPU array.
 using OutArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
 
-
 Format format_arg(std::string_view arg, std::string_view text) {
   return with_arg(arg, [&] { return parse_format(text); });
 }
@@ -101,8 +100,8 @@ std::uint8_t convert_array_py(ArrayType type, const InArray& x, OutArray& out, s
       throw Error("source: codes of " + format_name(in.code_format) + " are " + std::to_string(in.code_format.bits) +
                   " bits wide; the array's elements have " + std::to_string(8 * x.itemsize()));
   }
-  const std::size_t want_item = type == ArrayType::f32   ? 4
-                                : type == ArrayType::f64 ? 8
+  const std::size_t want_item = type == ArrayType::f32     ? 4
+                                : type == ArrayType::f64   ? 8
                                 : type == ArrayType::codes ? x.itemsize()
                                                            : 2;
   if (x.itemsize() != want_item) throw Error("internal: input element size does not match its type");
@@ -307,8 +306,8 @@ NB_MODULE(_minifloat, m) {
         "Fill the uint64 array `out` with element index_base + i of the SR stream (random.hpp sr_bits).");
   m.def("format_info", &format_info, "name"_a, "A format's fields and exact limits (decimal strings).");
   m.def("code_table", &code_table_rows, "fmt"_a, "Every code of `fmt` (<= 16 bits): codes, classes, exact values.");
-  m.def("encode_scalar", &encode_scalar, "value"_a, "fmt"_a, "source"_a.none(), "round"_a, "overflow"_a,
-        "profile"_a, "sr_variant"_a, "sr_nbits"_a, "rbits"_a, "Round one exactly given value; returns (code, flags).");
+  m.def("encode_scalar", &encode_scalar, "value"_a, "fmt"_a, "source"_a.none(), "round"_a, "overflow"_a, "profile"_a,
+        "sr_variant"_a, "sr_nbits"_a, "rbits"_a, "Round one exactly given value; returns (code, flags).");
   m.def("decode_scalar", &decode_scalar, "code"_a, "fmt"_a, "One code's (class, exact decimal, hex float).");
   m.def(
       "format_names",

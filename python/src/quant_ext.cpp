@@ -36,7 +36,6 @@ namespace {
 
 using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 
-
 /// A NumPy array owning a copy of `v`, with `shape`.
 template <class T>
 nb::object to_numpy(const std::vector<T>& v, const std::vector<std::size_t>& shape) {
@@ -86,8 +85,7 @@ QuantOptions options_arg(std::string_view round, std::string_view overflow, std:
 }
 
 QuantizedTensor quantize_array(ArrayType type, const InArray& x, const std::vector<std::size_t>& shape,
-                               std::string_view scheme,
-                               std::optional<std::string_view> rule, std::string_view round,
+                               std::string_view scheme, std::optional<std::string_view> rule, std::string_view round,
                                std::string_view overflow, std::string_view profile, std::string_view axis,
                                std::string_view sr_variant, long long sr_nbits,
                                std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr) {
@@ -118,8 +116,8 @@ nb::dict error_dict(const ErrorStats& e, const std::string& scheme) {
 
 nb::dict errors_of(const QuantizedTensor& q, const InArray& x) {
   const std::size_t n = x.size();
-  if (n != q.codes.size()) throw Error("x: has " + std::to_string(n) + " elements; the tensor has " +
-                                       std::to_string(q.codes.size()));
+  if (n != q.codes.size())
+    throw Error("x: has " + std::to_string(n) + " elements; the tensor has " + std::to_string(q.codes.size()));
   ErrorStats e;
   {
     nb::gil_scoped_release nogil;
@@ -157,8 +155,9 @@ void bind_quant(nb::module_& m) {
                    [](const QuantizedTensor& q) {
                      return q.scale_codes.empty() ? nb::none() : to_numpy(q.scale_codes, q.scale_shape);
                    })
-      .def_prop_ro("scales_f32",
-                   [](const QuantizedTensor& q) { return q.scales.empty() ? nb::none() : to_numpy(q.scales, q.scale_shape); })
+      .def_prop_ro(
+          "scales_f32",
+          [](const QuantizedTensor& q) { return q.scales.empty() ? nb::none() : to_numpy(q.scales, q.scale_shape); })
       .def(
           "scale_values",
           [](const QuantizedTensor& q) {
@@ -189,12 +188,9 @@ void bind_quant(nb::module_& m) {
             for (std::size_t r = 0; r < rows; ++r) {
               const std::span<const std::uint8_t> row(q.codes.data() + r * cols, cols);
               std::vector<std::uint8_t> p;
-              if (bits == 4)
-                p = pack_fp4(row);
-              else if (bits == 6)
-                p = pack_fp6(row, Fp6Packing::dense);
-              else
-                p.assign(row.begin(), row.end());
+              if (bits == 4) p = pack_fp4(row);
+              else if (bits == 6) p = pack_fp6(row, Fp6Packing::dense);
+              else p.assign(row.begin(), row.end());
               row_bytes = p.size();
               out.insert(out.end(), p.begin(), p.end());
             }

@@ -31,7 +31,8 @@ constexpr NameEntry<CaseClass> kClassEntries[] = {
     {CaseClass::near_midpoint, "near_midpoint", "1..ulps source ulps on either side of each midpoint"},
     {CaseClass::overflow_threshold, "overflow_threshold",
      "every overflow threshold (per mode and policy) and max finite, +-1..ulps source ulps"},
-    {CaseClass::subnormal_edge, "subnormal_edge", "min subnormal / 2, min subnormal, min normal, +-1..ulps source ulps"},
+    {CaseClass::subnormal_edge, "subnormal_edge",
+     "min subnormal / 2, min subnormal, min normal, +-1..ulps source ulps"},
     {CaseClass::zero, "zero", "+0 and -0"},
     {CaseClass::inf, "inf", "+Inf and -Inf"},
     {CaseClass::nan, "nan", "NaNs of both signs, quiet and signalling, payload patterns"},
@@ -41,7 +42,6 @@ constexpr NameEntry<CaseClass> kClassEntries[] = {
     {CaseClass::exhaustive, "exhaustive", "every code of a 16-bit source (f16, bf16)"},
     {CaseClass::random, "random", "uniform source bits and uniform values inside the target range"},
 };
-
 
 std::string short_value(Format f, std::uint64_t code) {
   const Unpacked u = unpack(f, code);
@@ -131,7 +131,8 @@ struct Ctx {
   /// The source magnitude code of |u| rounded by `r` (clamped to the finite range).
   std::uint64_t src_code(Unpacked u, Rounding r) const {
     u.negative = false;
-    const RoundResult rr = round_pack(S, u, RoundingSpec{.rounding = r, .overflow = Overflow::satfinite}, profiles::ocp);
+    const RoundResult rr =
+        round_pack(S, u, RoundingSpec{.rounding = r, .overflow = Overflow::satfinite}, profiles::ocp);
     std::uint64_t c = rr.code & magnitude_mask(S);
     if (classify(S, c) == Class::inf || classify(S, c) == Class::nan) c = s_max_mag;
     return c;
@@ -167,7 +168,8 @@ struct Ctx {
   std::uint64_t lower_code(const Unpacked& x) const {
     Unpacked m = x;
     m.negative = false;
-    return round_pack(T, m, RoundingSpec{.rounding = Rounding::rtz, .overflow = Overflow::satfinite}, profiles::ocp).code &
+    return round_pack(T, m, RoundingSpec{.rounding = Rounding::rtz, .overflow = Overflow::satfinite}, profiles::ocp)
+               .code &
            magnitude_mask(T);
   }
 };
@@ -210,7 +212,8 @@ CaseClass classify_with(const Ctx& c, std::uint64_t x, int k) {
 std::optional<std::uint64_t> sr_switch(const Target& t, std::uint64_t input) {
   std::uint64_t hi_max = ~std::uint64_t{0};
   if (t.spec.sr_variant == SrVariant::equal) hi_max = 1;
-  else if (t.spec.sr_variant != SrVariant::exact) hi_max = (t.spec.sr_bits >= 64) ? ~std::uint64_t{0} : ((std::uint64_t{1} << t.spec.sr_bits) - 1);
+  else if (t.spec.sr_variant != SrVariant::exact)
+    hi_max = (t.spec.sr_bits >= 64) ? ~std::uint64_t{0} : ((std::uint64_t{1} << t.spec.sr_bits) - 1);
   auto res = [&](std::uint64_t r) { return convert(t.from, input, t.to, t.spec, t.profile, r).code; };
   const std::uint64_t r0 = res(0);
   if (res(hi_max) == r0) return std::nullopt;
@@ -244,10 +247,11 @@ std::string pct(std::uint64_t a, std::uint64_t n) {
 /// One alternative semantics of the diagnosis panel.
 struct Alt {
   std::string name, bug;
-  Target t;                        ///< the conversion (from is the source or the via format)
-  std::optional<Format> via;       ///< double rounding: source → via (rne, nonsat, t's profile) → target
+  Target t;                   ///< the conversion (from is the source or the via format)
+  std::optional<Format> via;  ///< double rounding: source → via (rne, nonsat, t's profile) → target
   enum class Ftz : std::uint8_t { none, inputs, outputs } ftz = Ftz::none;
-  bool swap_pairs = false;  ///< the packing's wrong bit order (PackOrder::swapped): fp4x2 nibbles exchanged (T16), fp6_dense MSB-first
+  bool swap_pairs =
+      false;  ///< the packing's wrong bit order (PackOrder::swapped): fp4x2 nibbles exchanged (T16), fp6_dense MSB-first
   std::uint64_t eval(const Target& base, const Case& c) const {
     std::uint64_t in = c.input;
     Format from = base.from;
@@ -308,8 +312,8 @@ std::vector<Alt> panel(const Target& t) {
     if (e.value == t.profile) continue;
     Target a = t;
     a.profile = e.value;
-    v.push_back({"profile " + std::string(e.name), "the implementation choices of " + std::string(e.name) + " (spec-digest §9)",
-                 a, std::nullopt});
+    v.push_back({"profile " + std::string(e.name),
+                 "the implementation choices of " + std::string(e.name) + " (spec-digest §9)", a, std::nullopt});
   }
   for (Format via : {formats::bf16, formats::f16, formats::f32}) {
     if (via == t.from || via == t.to || via.bits >= t.from.bits) continue;
@@ -330,7 +334,8 @@ std::vector<Alt> panel(const Target& t) {
     v.push_back(a);
   }
   if (t.packing == Packing::fp6_dense) {
-    Alt a{"fp6 msb-first", "wrong FP6 bit order: an MSB-first bit stream, case 4g in the top bits of byte 3g", t, std::nullopt};
+    Alt a{"fp6 msb-first", "wrong FP6 bit order: an MSB-first bit stream, case 4g in the top bits of byte 3g", t,
+          std::nullopt};
     a.swap_pairs = true;
     v.push_back(a);
   }
@@ -357,7 +362,8 @@ Diagnosis diagnose(const Target& t, std::span<const Case> cases, std::span<const
     if (a.swap_pairs && t.packing == Packing::fp6_dense) {  // each group of 4 written MSB-first, read as dense
       for (std::size_t g = 0; g < cases.size(); g += 4) {
         std::uint8_t c[4] = {0, 0, 0, 0};  // a missing partner packs as 0
-        for (std::size_t l = 0; l < 4 && g + l < cases.size(); ++l) c[l] = static_cast<std::uint8_t>(a.eval(t, cases[g + l]) & 0x3f);
+        for (std::size_t l = 0; l < 4 && g + l < cases.size(); ++l)
+          c[l] = static_cast<std::uint8_t>(a.eval(t, cases[g + l]) & 0x3f);
         const std::vector<std::uint8_t> seen =
             unpack_codes(Packing::fp6_dense, pack_codes(Packing::fp6_dense, c, PackOrder::swapped), 4);
         for (std::size_t l = 0; l < 4 && g + l < cases.size(); ++l)
@@ -450,8 +456,8 @@ std::string why_text(const Ctx& ctx, const Case& c) {
     if (t.spec.rounding == Rounding::rne) why += " -> even";
     else if (t.spec.rounding == Rounding::rna) why += " -> away";
   } else {
-    const double d = std::fabs(to_double(t.from, c.input & magnitude_mask(t.from)) -
-                               std::ldexp(static_cast<double>(M.sig), M.exp));
+    const double d =
+        std::fabs(to_double(t.from, c.input & magnitude_mask(t.from)) - std::ldexp(static_cast<double>(M.sig), M.exp));
     why = pow2_text(d) + (cm > 0 ? " above" : " below") + " midpoint " + short_exact(M) + " (" + lu + ")";
   }
   if (beyond) why += ", beyond max " + short_exact(ctx.lim.max_finite) + " under " + oname(t.spec.overflow);
@@ -566,8 +572,8 @@ struct ElementwiseDomain {
 };
 static_assert(Domain<ElementwiseDomain>);
 
-Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<const std::uint64_t> got,
-                     const Options& o, const BatchKernel& rerun, std::uint64_t calls) {
+Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<const std::uint64_t> got, const Options& o,
+                     const BatchKernel& rerun, std::uint64_t calls) {
   const Target& t = ctx.t;
   if (cases.size() != got.size())
     throw Error("check: " + std::to_string(cases.size()) + " cases but " + std::to_string(got.size()) + " outputs");
@@ -596,9 +602,7 @@ std::size_t packing_group(Packing p) noexcept {
   return 1;
 }
 std::size_t packing_group_bytes(Packing p) noexcept { return p == Packing::fp6_dense ? 3 : 1; }
-int packing_code_bits(Packing p) noexcept {
-  return p == Packing::fp4x2 ? 4 : p == Packing::fp6_dense ? 6 : 0;
-}
+int packing_code_bits(Packing p) noexcept { return p == Packing::fp4x2 ? 4 : p == Packing::fp6_dense ? 6 : 0; }
 
 std::vector<std::uint8_t> pack_codes(Packing p, std::span<const std::uint8_t> codes, PackOrder order) {
   const std::size_t g = packing_group(p), gb = packing_group_bytes(p);
@@ -610,8 +614,8 @@ std::vector<std::uint8_t> pack_codes(Packing p, std::span<const std::uint8_t> co
   }
   for (std::size_t i = 0; i < codes.size(); ++i)
     if ((codes[i] >> bits) != 0)
-      throw Error("pack_codes: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) + " is wider than " +
-                  std::to_string(bits) + " bits (" + std::string(name(p)) + ")");
+      throw Error("pack_codes: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) +
+                  " is wider than " + std::to_string(bits) + " bits (" + std::string(name(p)) + ")");
   for (std::size_t j = 0; j * g < codes.size(); ++j) {
     std::uint32_t c[4] = {0, 0, 0, 0};
     for (std::size_t l = 0; l < g && j * g + l < codes.size(); ++l) c[l] = codes[j * g + l];
@@ -674,8 +678,9 @@ void validate(const Target& t) {
     throw Error("check: target " + format_name(t.to) + " has " + std::to_string(t.to.bits) +
                 " bits; accepted: formats of at most 16 bits");
   if (t.packing != Packing::none && t.to.bits != packing_code_bits(t.packing))
-    throw Error("check: Packing::" + std::string(name(t.packing)) + " needs a " + std::to_string(packing_code_bits(t.packing)) +
-                "-bit target; " + format_name(t.to) + " has " + std::to_string(t.to.bits));
+    throw Error("check: Packing::" + std::string(name(t.packing)) + " needs a " +
+                std::to_string(packing_code_bits(t.packing)) + "-bit target; " + format_name(t.to) + " has " +
+                std::to_string(t.to.bits));
   if (t.spec.rounding == Rounding::sr && !sr_bits_problem(t.spec.sr_bits).empty())
     throw Error("check: sr_bits " + sr_bits_problem(t.spec.sr_bits));
 }
@@ -690,8 +695,8 @@ std::uint64_t simplicity(const Target& t, const Case& c) {
   const int e = unbiased_exponent(S, c.input);
   const std::uint64_t ae = static_cast<std::uint64_t>(std::min(e < 0 ? -e : e, 0xffff));
   const bool neg = S.is_signed && (c.input & sign_mask(S)) != 0;
-  return (ae << 40) | (static_cast<std::uint64_t>(std::popcount(mant)) << 24) | (static_cast<std::uint64_t>(neg) << 23) |
-         static_cast<std::uint64_t>(std::popcount(c.rbits));
+  return (ae << 40) | (static_cast<std::uint64_t>(std::popcount(mant)) << 24) |
+         (static_cast<std::uint64_t>(neg) << 23) | static_cast<std::uint64_t>(std::popcount(c.rbits));
 }
 
 CaseClass classify_input(const Target& t, std::uint64_t input, int ulps) {
@@ -716,11 +721,13 @@ std::vector<std::vector<std::uint64_t>> boundary_inputs(const Ctx& ctx, int ulps
   for (std::uint64_t code = 1; code <= magnitude_mask(T); ++code) {
     const Class k = classify(T, code);
     if (k != Class::normal && k != Class::subnormal) continue;
-    const RoundResult r = round_pack(S, unpack(T, code), RoundingSpec{.rounding = Rounding::rne, .overflow = Overflow::satfinite});
+    const RoundResult r =
+        round_pack(S, unpack(T, code), RoundingSpec{.rounding = Rounding::rne, .overflow = Overflow::satfinite});
     if (r.flags == flag_none) put(CaseClass::exact, r.code & magnitude_mask(S));
   }
   if (!T.has_zero) {  // the minimum code is a value too (e8m0fnu 0x00)
-    const RoundResult r = round_pack(S, unpack(T, 0), RoundingSpec{.rounding = Rounding::rne, .overflow = Overflow::satfinite});
+    const RoundResult r =
+        round_pack(S, unpack(T, 0), RoundingSpec{.rounding = Rounding::rne, .overflow = Overflow::satfinite});
     if (r.flags == flag_none) put(CaseClass::exact, r.code & magnitude_mask(S));
   }
   {
@@ -754,7 +761,8 @@ std::vector<std::vector<std::uint64_t>> boundary_inputs(const Ctx& ctx, int ulps
   }
   {  // far out of range: powers of two and all-ones significands beyond the top threshold / below half the min
     std::vector<std::uint64_t> v;
-    const std::uint64_t top = ctx.src_code(ctx.top, Rounding::rtp), bottom = ctx.src_code(ctx.subnormal_points.front().v, Rounding::rtz);
+    const std::uint64_t top = ctx.src_code(ctx.top, Rounding::rtp),
+                        bottom = ctx.src_code(ctx.subnormal_points.front().v, Rounding::rtz);
     const std::uint64_t step_e = std::uint64_t{1} << S.mantissa_bits;
     for (std::uint64_t m = top + step_e * 2; m <= ctx.s_max_mag && m > top; m += step_e * 3) {
       v.push_back(m & ~mantissa_mask(S));
@@ -791,7 +799,8 @@ std::vector<std::vector<std::uint64_t>> boundary_inputs(const Ctx& ctx, int ulps
 }  // namespace
 
 std::vector<Case> generate(const Target& t, const GenOptions& g) {
-  if (g.ulps < 1 || g.ulps > 64) throw Error("check: ulps " + std::to_string(g.ulps) + " is out of range; accepted: 1..64");
+  if (g.ulps < 1 || g.ulps > 64)
+    throw Error("check: ulps " + std::to_string(g.ulps) + " is out of range; accepted: 1..64");
   if (!(g.boundary_share >= 0.0 && g.boundary_share <= 1.0))
     throw Error("check: boundary_share is out of range; accepted: 0..1");
   const Ctx ctx(t);
@@ -870,7 +879,8 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
         x = rng.next() & code_mask(S);
       } else {  // a value inside the target's range
         const long long e = e_lo + static_cast<long long>(rng.below(static_cast<std::uint64_t>(e_hi - e_lo + 1)));
-        const long long ef = std::clamp<long long>(e + S.bias, 1, static_cast<long long>(ctx.s_max_mag >> S.mantissa_bits));
+        const long long ef =
+            std::clamp<long long>(e + S.bias, 1, static_cast<long long>(ctx.s_max_mag >> S.mantissa_bits));
         x = (static_cast<std::uint64_t>(ef) << S.mantissa_bits) | (rng.next() & mantissa_mask(S));
         if (x > ctx.s_max_mag) x = ctx.s_max_mag;
         if (S.is_signed && (rng.next() & 1)) x |= sign_mask(S);

@@ -26,16 +26,18 @@ constexpr NameEntry<BlockClass> kBlockClassEntries[] = {
     {BlockClass::special, "special", "one NaN (quiet/signalling, both signs), +Inf or -Inf element in a finite block"},
     {BlockClass::zero, "zero", "all-zero blocks (+0, -0, mixed)"},
     {BlockClass::subnormal_amax, "subnormal_amax", "amax an FP32 subnormal, 2^-126 and its neighbours"},
-    {BlockClass::scaled_midpoint, "scaled_midpoint", "elements on and +-1 ulp around element midpoints times the block scale"},
+    {BlockClass::scaled_midpoint, "scaled_midpoint",
+     "elements on and +-1 ulp around element midpoints times the block scale"},
     {BlockClass::random, "random", "random tensors: scaled normal-like values and uniform finite f32 bits"},
 };
-
 
 float f32_of_bits(std::uint32_t b) { return std::bit_cast<float>(b); }
 std::uint32_t bits_of(float f) { return std::bit_cast<std::uint32_t>(f); }
 float next_up(float f) { return std::nextafter(f, std::numeric_limits<float>::infinity()); }
 float next_down(float f) { return std::nextafter(f, -std::numeric_limits<float>::infinity()); }
-bool is_finite_f32(double d) { return std::isfinite(d) && std::fabs(d) <= static_cast<double>(std::numeric_limits<float>::max()); }
+bool is_finite_f32(double d) {
+  return std::isfinite(d) && std::fabs(d) <= static_cast<double>(std::numeric_limits<float>::max());
+}
 
 std::string hex(std::uint64_t v, int digits) {
   char buf[32];
@@ -79,7 +81,6 @@ std::string element_text(const Scheme& s, std::uint8_t c) {
   return hex(c, 2) + " (" + num(to_double(s.element.format, c)) + ")";
 }
 
-
 /// Element codes of one block in the kernel's storage form (`swap`: the packing's wrong bit order,
 /// PackOrder::swapped: fp4x2 nibbles exchanged, fp6_dense MSB-first).
 void store_codes(const BlockTarget& t, std::span<const std::uint8_t> codes, std::span<std::uint8_t> out, bool swap) {
@@ -117,7 +118,8 @@ std::vector<Alt> panel(const BlockTarget& t) {
   // Other scale rules of the same family.
   for (const auto& e : name_table(ScaleRule{}).entries) {
     if (e.value == s.rule) continue;
-    const bool same_family = (is_e8m0_rule(e.value) && is_e8m0_rule(s.rule)) || (is_fp32_rule(e.value) && is_fp32_rule(s.rule));
+    const bool same_family =
+        (is_e8m0_rule(e.value) && is_e8m0_rule(s.rule)) || (is_fp32_rule(e.value) && is_fp32_rule(s.rule));
     if (!same_family) continue;
     BlockTarget a = t;
     a.scheme.rule = e.value;
@@ -176,14 +178,20 @@ std::vector<Alt> panel(const BlockTarget& t) {
     BlockTarget a = t;
     a.mx_quirks = e.value;
     const bool nv = s.rule == ScaleRule::nvfp4;
-    if (e.value == MxQuirks::none) add(nv ? "NVIDIA/TE NVFP4 (no quirks)" : "OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
-    else add("mx-quirks " + std::string(e.name), "the " + std::string(e.name) + " quantizer's scales and order" +
-             (!nv ? std::string()
-                  : e.value == MxQuirks::torchao_0_18 ? std::string(" (block scales (amax/6)/pts clamped up to 2^-6, x*((1/pts)/s))")
-                                                      : std::string(" (no tensor scale: amax/6 clamped up to 2^-6, x*(1/s))")), a);
+    if (e.value == MxQuirks::none)
+      add(nv ? "NVIDIA/TE NVFP4 (no quirks)" : "OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
+    else
+      add("mx-quirks " + std::string(e.name),
+          "the " + std::string(e.name) + " quantizer's scales and order" +
+              (!nv ? std::string()
+               : e.value == MxQuirks::torchao_0_18
+                   ? std::string(" (block scales (amax/6)/pts clamped up to 2^-6, x*((1/pts)/s))")
+                   : std::string(" (no tensor scale: amax/6 clamped up to 2^-6, x*(1/s))")),
+          a);
   }
   if (t.packing == Packing::fp4x2) add("nibbles swapped", "wrong FP4 nibble order (T16)", t, true);
-  if (t.packing == Packing::fp6_dense) add("fp6 msb-first", "wrong FP6 bit order: an MSB-first bit stream (case 4g in the top bits of byte 3g)", t, true);
+  if (t.packing == Packing::fp6_dense)
+    add("fp6 msb-first", "wrong FP6 bit order: an MSB-first bit stream (case 4g in the top bits of byte 3g)", t, true);
   return v;
 }
 
@@ -438,8 +446,11 @@ std::vector<float> block_with_amax(SplitMix& g, std::size_t k, float amax, std::
 const NameTable<Packing>& name_table(Packing) {
   static constexpr NameEntry<Packing> kEntries[] = {
       {Packing::none, "none", "one code per output word"},
-      {Packing::fp4x2, "fp4x2", "two 4-bit codes per byte, element 2j in the low nibble (OCP MX v1.0, CUDA fp4x2, torch float4_e2m1fn_x2)"},
-      {Packing::fp6_dense, "fp6_dense", "four 6-bit codes per 3 bytes, a little-endian bit stream: element i in bits [6i, 6i+6) (pack.hpp Fp6Packing::dense)"},
+      {Packing::fp4x2, "fp4x2",
+       "two 4-bit codes per byte, element 2j in the low nibble (OCP MX v1.0, CUDA fp4x2, torch float4_e2m1fn_x2)"},
+      {Packing::fp6_dense, "fp6_dense",
+       "four 6-bit codes per 3 bytes, a little-endian bit stream: element i in bits [6i, 6i+6) (pack.hpp "
+       "Fp6Packing::dense)"},
   };
   static constexpr NameTable<Packing> t{"probe-packing", "code packing", kEntries};
   return t;
@@ -471,12 +482,14 @@ void validate(const BlockTarget& t) {
   }
   if (t.rounding.rounding == Rounding::sr)
     throw Error("block target: element rounding must be deterministic (rne rna rtz rtp rtn rto), not sr");
-  if (t.packing == Packing::fp4x2 &&
-      (t.scheme.element.kind != ElementKind::floating || t.scheme.element.format.bits != 4 || t.scheme.block_cols % 2 != 0))
+  if (t.packing == Packing::fp4x2 && (t.scheme.element.kind != ElementKind::floating ||
+                                      t.scheme.element.format.bits != 4 || t.scheme.block_cols % 2 != 0))
     throw Error("block target: fp4x2 packing needs a 4-bit element and an even block size");
-  if (t.packing == Packing::fp6_dense &&
-      (t.scheme.element.kind != ElementKind::floating || t.scheme.element.format.bits != 6 || t.scheme.block_cols % 4 != 0))
-    throw Error("block target: fp6_dense packing needs a 6-bit element (e2m3fn, e3m2fn) and a block size that is a multiple of 4");
+  if (t.packing == Packing::fp6_dense && (t.scheme.element.kind != ElementKind::floating ||
+                                          t.scheme.element.format.bits != 6 || t.scheme.block_cols % 4 != 0))
+    throw Error(
+        "block target: fp6_dense packing needs a 6-bit element (e2m3fn, e3m2fn) and a block size that is a multiple of "
+        "4");
 }
 
 std::size_t block_size(const BlockTarget& t) { return t.scheme.block_cols; }
@@ -631,7 +644,8 @@ BlockCases generate_blocks(const BlockTarget& t, const BlockGenOptions& g) {
     if (rng.next() % 4 == 0) {
       for (auto& x : b) {
         std::uint32_t v;
-        do v = static_cast<std::uint32_t>(rng.next()); while ((v & 0x7f800000u) == 0x7f800000u);
+        do v = static_cast<std::uint32_t>(rng.next());
+        while ((v & 0x7f800000u) == 0x7f800000u);
         x = f32_of_bits(v);
       }
     } else {
@@ -656,7 +670,8 @@ BlockCases generate_blocks(const BlockTarget& t, const BlockGenOptions& g) {
 }
 
 BlockReport evaluate_blocks(const BlockTarget& t, const BlockCases& cases, std::span<const std::uint8_t> got_codes,
-                            std::span<const std::uint64_t> got_scales, const BlockOptions& o, const BlockKernel& rerun) {
+                            std::span<const std::uint64_t> got_scales, const BlockOptions& o,
+                            const BlockKernel& rerun) {
   validate(t);
   if (cases.block != block_size(t) || cases.values.size() != cases.size() * cases.block)
     throw Error("evaluate_blocks: the cases are not blocks of " + std::to_string(block_size(t)) + " values");
@@ -680,8 +695,8 @@ BlockReport check_blocks(const BlockKernel& kernel, const BlockTarget& t, const 
   std::uint64_t calls = 0;
   for (std::size_t i = 0; i < cases.size(); i += o.batch) {
     const std::size_t n = std::min(o.batch, cases.size() - i);
-    kernel(std::span<const float>(cases.values).subspan(i * k, n * k), std::span<std::uint8_t>(codes).subspan(i * cb, n * cb),
-           std::span<std::uint64_t>(scales).subspan(i, n));
+    kernel(std::span<const float>(cases.values).subspan(i * k, n * k),
+           std::span<std::uint8_t>(codes).subspan(i * cb, n * cb), std::span<std::uint64_t>(scales).subspan(i, n));
     ++calls;
   }
   return evaluate_impl(t, cases, codes, scales, o, kernel, calls);
@@ -707,7 +722,8 @@ std::string BlockReport::text() const {
         s += f32_text(m.block[i]);
       }
       if (zeros) s += zeros == m.block.size() ? " all +0" : ", rest +0";
-      s += "\n  scale got " + scale_text(target.scheme, m.got.scale) + " expected " + scale_text(target.scheme, m.expected.scale);
+      s += "\n  scale got " + scale_text(target.scheme, m.got.scale) + " expected " +
+           scale_text(target.scheme, m.expected.scale);
       int shown = 0;
       for (std::size_t i = 0; i < m.expected.codes.size() && i < m.got.codes.size(); ++i) {
         if (m.got.codes[i] == m.expected.codes[i]) continue;
@@ -750,7 +766,8 @@ std::string BlockReport::json() const {
   nlohmann::ordered_json d;
   d["text"] = diagnosis.text;
   d["ranked"] = nlohmann::ordered_json::array();
-  for (const auto& a : diagnosis.ranked) d["ranked"].push_back({{"name", a.name}, {"bug_class", a.bug_class}, {"agree", a.agree}, {"of", a.of}});
+  for (const auto& a : diagnosis.ranked)
+    d["ranked"].push_back({{"name", a.name}, {"bug_class", a.bug_class}, {"agree", a.agree}, {"of", a.of}});
   j["diagnosis"] = std::move(d);
   return j.dump(1);
 }

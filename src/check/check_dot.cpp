@@ -22,11 +22,15 @@ namespace {
 constexpr NameEntry<DotClass> kDotClassEntries[] = {
     {DotClass::zero_terms, "zero_terms", "all lanes zero but 0..3, zero products of nonzero operands, c 0 or small"},
     {DotClass::signed_zero, "signed_zero", "every product +-0 with c +-0, and exact cancellations to zero"},
-    {DotClass::cancellation, "cancellation", "products that cancel exactly (x*y and -x*y, or c = -x*y) beside small survivors"},
-    {DotClass::alignment, "alignment", "one large term and terms 2^-(F-3)..2^-(F+3) below it (F: the model's fraction bits)"},
-    {DotClass::c_magnitude, "c_magnitude", "c far above the products, far below them, and at alignment shifts from them"},
+    {DotClass::cancellation, "cancellation",
+     "products that cancel exactly (x*y and -x*y, or c = -x*y) beside small survivors"},
+    {DotClass::alignment, "alignment",
+     "one large term and terms 2^-(F-3)..2^-(F+3) below it (F: the model's fraction bits)"},
+    {DotClass::c_magnitude, "c_magnitude",
+     "c far above the products, far below them, and at alignment shifts from them"},
     {DotClass::nan_inf, "nan_inf", "a NaN lane, NaN or +-Inf c, Inf*0, +Inf and -Inf products"},
-    {DotClass::overflow, "overflow", "the sum at the result's overflow: c near +-max with same-sign products, max*max lanes"},
+    {DotClass::overflow, "overflow",
+     "the sum at the result's overflow: c near +-max with same-sign products, max*max lanes"},
     {DotClass::random, "random", "uniform finite codes in every lane, c of the products' magnitude or 0"},
 };
 
@@ -115,7 +119,7 @@ std::vector<DotAlt> panel(const DotTarget& t) {
     DotTarget alt = t;
     alt.model = m;
     if (!(result_format(alt) == out) || m.name == t.model.name) continue;
-    const std::string bc = m.kind == AccumKind::fp32   ? "f32 FMA chain instead of the target's accumulation"
+    const std::string bc = m.kind == AccumKind::fp32    ? "f32 FMA chain instead of the target's accumulation"
                            : m.kind == AccumKind::exact ? "exact sum rounded once"
                            : m.kind == AccumKind::tfdpa ? "another tensor-core model (preset)"
                                                         : "f32 summation of rounded products";
@@ -130,7 +134,9 @@ std::vector<DotAlt> panel(const DotTarget& t) {
       if (ar == tc.align) continue;
       TfdpaModel m = tc;
       m.align = ar;
-      add(std::string("alignment ") + (ar == AlignRounding::rne ? "rne" : ar == AlignRounding::rtn ? "rtn" : "rtz"),
+      add(std::string("alignment ") + (ar == AlignRounding::rne   ? "rne"
+                                       : ar == AlignRounding::rtn ? "rtn"
+                                                                  : "rtz"),
           "alignment rounding of the terms", m);
     }
     for (const int d : {-2, -1, 1, 2}) {
@@ -165,7 +171,8 @@ Diagnosis diagnose(const DotTarget& t, std::span<const DotCase> cases, std::span
   Diagnosis d;
   for (const DotAlt& a : alts) {
     Alternative r{a.name, a.bug_class, 0, cases.size()};
-    for (std::size_t i = 0; i < cases.size(); ++i) r.agree += codes_match(out, got[i], eval_alt(t, a, cases[i]), nc) ? 1 : 0;
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      r.agree += codes_match(out, got[i], eval_alt(t, a, cases[i]), nc) ? 1 : 0;
     d.ranked.push_back(r);
   }
   rank_diagnosis(d, "cases", t.model.name);
@@ -264,7 +271,8 @@ std::string lanes_text(const DotTarget& t, const DotCase& c) {
          ")@" + std::to_string(i);
   }
   const std::string cc = "c " + hex(c.c, 32) + " (" + val(F32, c.c) + ")";
-  return std::to_string(nz) + " of " + std::to_string(c.a.size()) + " lanes nonzero: " + (s.empty() ? "" : s + " + ") + cc;
+  return std::to_string(nz) + " of " + std::to_string(c.a.size()) + " lanes nonzero: " + (s.empty() ? "" : s + " + ") +
+         cc;
 }
 
 std::string why_text(const DotTarget& t, const DotCase& c) {
@@ -330,7 +338,8 @@ DotReport evaluate_impl(const DotTarget& t, std::span<const DotCase> cases, std:
                         const DotOptions& o, const DotKernel& rerun, std::uint64_t calls) {
   validate(t);
   if (cases.size() != got.size())
-    throw Error("evaluate_dot: " + std::to_string(cases.size()) + " cases but " + std::to_string(got.size()) + " outputs");
+    throw Error("evaluate_dot: " + std::to_string(cases.size()) + " cases but " + std::to_string(got.size()) +
+                " outputs");
   if (o.batch == 0) throw Error("check_dot: batch must be at least 1");
   for (std::size_t i = 0; i < cases.size(); ++i)
     if (cases[i].a.size() != t.k || cases[i].b.size() != t.k)
@@ -381,9 +390,7 @@ const NameTable<DotClass>& name_table(DotClass) {
   return t;
 }
 
-Format result_format(const DotTarget& t) {
-  return t.model.kind == AccumKind::tfdpa ? t.model.tensor_core.dest : F32;
-}
+Format result_format(const DotTarget& t) { return t.model.kind == AccumKind::tfdpa ? t.model.tensor_core.dest : F32; }
 
 std::string describe(const DotTarget& t) {
   return "dot k=" + std::to_string(t.k) + " " + format_name(t.a) + " x " + format_name(t.b) + " + f32 c -> " +
@@ -429,12 +436,19 @@ struct DotGen {
   std::uint64_t maxA, maxB;
 
   explicit DotGen(const DotTarget& t)
-      : A(t.a), B(t.b), out(result_format(t)), K(t.k), F(frac_bits_of(t.model)),
-        plo(lo_exp(A) + lo_exp(B)), phi(hi_exp(A) + hi_exp(B)),
+      : A(t.a),
+        B(t.b),
+        out(result_format(t)),
+        K(t.k),
+        F(frac_bits_of(t.model)),
+        plo(lo_exp(A) + lo_exp(B)),
+        phi(hi_exp(A) + hi_exp(B)),
         nanA(from_double(std::numeric_limits<double>::quiet_NaN(), A, {}).code),
         infA(from_double(std::numeric_limits<double>::infinity(), A, {.overflow = Overflow::nonsat}).code),
-        a_has_nan(classify(A, nanA) == Class::nan), a_has_inf(classify(A, infA) == Class::inf),
-        maxA(code_of(A, std::numeric_limits<double>::max())), maxB(code_of(B, std::numeric_limits<double>::max())) {}
+        a_has_nan(classify(A, nanA) == Class::nan),
+        a_has_inf(classify(A, infA) == Class::inf),
+        maxA(code_of(A, std::numeric_limits<double>::max())),
+        maxB(code_of(B, std::numeric_limits<double>::max())) {}
 
   /// A product 2^e as (a, b): split e over the two operand ranges.
   void product_at(int e, Rng& r, bool negative, DotCase& c, std::size_t lane, int mbits) const {
@@ -520,13 +534,16 @@ struct DotGen {
     for (std::size_t j = 0, nz = 1 + r.below(std::min<std::size_t>(K, 4)); j < nz; ++j)
       product_at(e + r.range(-2, 2), r, r.coin(), c, lane(), 3);
     const int mode = static_cast<int>(n % 3);
-    const int shift = mode == 0 ? r.range(8, 40) : mode == 1 ? -r.range(8, 40) : (r.coin() ? 1 : -1) * r.range(F - 3, F + 3);
+    const int shift = mode == 0   ? r.range(8, 40)
+                      : mode == 1 ? -r.range(8, 40)
+                                  : (r.coin() ? 1 : -1) * r.range(F - 3, F + 3);
     const double m = 1.0 + static_cast<double>(r.below(1u << 10)) / 1024.0;
     c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(m, std::clamp(e + shift, -140, 126)));
   }
   void nan_inf(DotCase& c, Rng& r, std::size_t n) const {
     auto lane = [&] { return static_cast<std::size_t>(r.below(K)); };
-    for (std::size_t j = 0, nz = r.below(3); j < nz; ++j) product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
+    for (std::size_t j = 0, nz = r.below(3); j < nz; ++j)
+      product_at(r.range(plo / 2, phi / 2), r, r.coin(), c, lane(), 3);
     const int mode = static_cast<int>(n % 5);
     if (mode == 0 && a_has_nan) c.a[lane()] = r.coin() ? neg(A, nanA) : nanA;
     else if (mode == 1) c.c = r.coin() ? 0x7fc00000u : 0xffc00001u;
@@ -568,8 +585,9 @@ struct DotGen {
       c.a[l] = rand_finite(A, r);
       c.b[l] = rand_finite(B, r);
     }
-    if (r.coin()) c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0 + static_cast<double>(r.below(1u << 20)) / 1048576.0,
-                                                                    std::clamp(r.range(plo, phi), -126, 127)));
+    if (r.coin())
+      c.c = f32_of((r.coin() ? -1.0 : 1.0) * std::ldexp(1.0 + static_cast<double>(r.below(1u << 20)) / 1048576.0,
+                                                        std::clamp(r.range(plo, phi), -126, 127)));
   }
 };
 
@@ -591,30 +609,14 @@ std::vector<DotCase> generate(const DotTarget& t, const DotGenOptions& g) {
       c.b.assign(gen.K, 0);
       c.cls = cls;
       switch (cls) {
-        case DotClass::zero_terms:
-          gen.zero_terms(c, r, n);
-          break;
-        case DotClass::signed_zero:
-          gen.signed_zero(c, r, n);
-          break;
-        case DotClass::cancellation:
-          gen.cancellation(c, r);
-          break;
-        case DotClass::alignment:
-          gen.alignment(c, r);
-          break;
-        case DotClass::c_magnitude:
-          gen.c_magnitude(c, r, n);
-          break;
-        case DotClass::nan_inf:
-          gen.nan_inf(c, r, n);
-          break;
-        case DotClass::overflow:
-          gen.overflow(c, r, n);
-          break;
-        case DotClass::random:
-          gen.random(c, r);
-          break;
+        case DotClass::zero_terms: gen.zero_terms(c, r, n); break;
+        case DotClass::signed_zero: gen.signed_zero(c, r, n); break;
+        case DotClass::cancellation: gen.cancellation(c, r); break;
+        case DotClass::alignment: gen.alignment(c, r); break;
+        case DotClass::c_magnitude: gen.c_magnitude(c, r, n); break;
+        case DotClass::nan_inf: gen.nan_inf(c, r, n); break;
+        case DotClass::overflow: gen.overflow(c, r, n); break;
+        case DotClass::random: gen.random(c, r); break;
       }
       v.push_back(std::move(c));
     }
@@ -681,10 +683,11 @@ std::string DotReport::text() const {
 std::string DotReport::json() const {
   const Format out = result_format(target);
   std::ostringstream s;
-  s << "{\"target\":{\"kind\":\"dot\",\"a\":" << json_str(format_name(target.a)) << ",\"b\":"
-    << json_str(format_name(target.b)) << ",\"k\":" << target.k << ",\"model\":" << json_str(target.model.name)
-    << ",\"result\":" << json_str(format_name(out)) << "},\"tested\":" << tested << ",\"failed\":" << failed
-    << ",\"kernel_calls\":" << kernel_calls << ",\"minimal\":[";
+  s << "{\"target\":{\"kind\":\"dot\",\"a\":" << json_str(format_name(target.a))
+    << ",\"b\":" << json_str(format_name(target.b)) << ",\"k\":" << target.k
+    << ",\"model\":" << json_str(target.model.name) << ",\"result\":" << json_str(format_name(out))
+    << "},\"tested\":" << tested << ",\"failed\":" << failed << ",\"kernel_calls\":" << kernel_calls
+    << ",\"minimal\":[";
   for (std::size_t i = 0; i < minimal.size(); ++i) {
     const DotMismatch& m = minimal[i];
     s << (i ? "," : "") << "{\"class\":" << json_str(name(m.c.cls)) << ",\"a\":[";

@@ -10,8 +10,8 @@
 namespace minifloat::check {
 
 std::vector<NameListing> name_listings() {
-  return {listing(name_table(CaseClass{})), listing(name_table(DotClass{})), listing(name_table(BlockClass{})),
-          listing(name_table(Packing{})), listing(name_table(NanCompare{})), listing(name_table(ProbeKind{}))};
+  return {listing(name_table(CaseClass{})), listing(name_table(DotClass{})),   listing(name_table(BlockClass{})),
+          listing(name_table(Packing{})),   listing(name_table(NanCompare{})), listing(name_table(ProbeKind{}))};
 }
 
 }  // namespace minifloat::check

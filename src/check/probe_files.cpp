@@ -25,7 +25,8 @@ std::string str(const json& j, const char* key, const std::string& what) {
 std::uint64_t uint(const json& j, const char* key, const std::string& what, std::uint64_t lo, std::uint64_t hi) {
   const json& v = field(j, key, what);
   if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
-    throw ParseError(what + ": field \"" + key + "\" must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    throw ParseError(what + ": field \"" + key + "\" must be an integer in " + std::to_string(lo) + ".." +
+                     std::to_string(hi));
   return v.get<std::uint64_t>();
 }
 template <class F>
@@ -84,7 +85,8 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
     t.rounding.overflow = named(what, "overflow", [&] { return parse<Overflow>(str(b, "overflow", what)); });
     t.profile = named(what, "profile", [&] { return parse_profile(str(b, "profile", what)); });
     t.packing = named(what, "packing", [&] { return parse<Packing>(str(b, "packing", what)); });
-    if (b.contains("mx_quirks")) t.mx_quirks = named(what, "mx_quirks", [&] { return parse<MxQuirks>(str(b, "mx_quirks", what)); });
+    if (b.contains("mx_quirks"))
+      t.mx_quirks = named(what, "mx_quirks", [&] { return parse<MxQuirks>(str(b, "mx_quirks", what)); });
     named(what, "block_target", [&] {
       validate(t);
       return 0;
@@ -100,8 +102,8 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
     const std::string kind = str(t, "kind", what);
     const auto* e = find_name(name_table(ProbeKind{}), kind);
     if (e == nullptr || (e->value != ProbeKind::dot && e->value != ProbeKind::gemm))
-      throw ParseError(what + ": target kind '" + quote_input(kind) + "'; accepted: " +
-                       std::string(name(ProbeKind::dot)) + ", " + std::string(name(ProbeKind::gemm)) +
+      throw ParseError(what + ": target kind '" + quote_input(kind) +
+                       "'; accepted: " + std::string(name(ProbeKind::dot)) + ", " + std::string(name(ProbeKind::gemm)) +
                        " (or none: " + std::string(name(ProbeKind::convert)) + ")");
     p.kind = e->value;
     if (p.kind == ProbeManifest::Kind::gemm) {
@@ -126,7 +128,8 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   g.spec.sr_variant = named(what, "sr_variant", [&] { return parse<SrVariant>(str(t, "sr_variant", what)); });
   g.spec.sr_bits = static_cast<std::uint8_t>(uint(t, "sr_bits", what, 1, 32));
   g.profile = named(what, "profile", [&] { return parse_profile(str(t, "profile", what)); });
-  if (t.contains("packing")) g.packing = named(what, "packing", [&] { return parse<Packing>(str(t, "packing", what)); });
+  if (t.contains("packing"))
+    g.packing = named(what, "packing", [&] { return parse<Packing>(str(t, "packing", what)); });
   if (m.contains("ulps")) p.ulps = static_cast<int>(uint(m, "ulps", what, 1, 64));
   named(what, "target", [&] {
     validate(g);
@@ -145,9 +148,10 @@ std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t
     const std::size_t g = packing_group(packing), need = (n + g - 1) / g * packing_group_bytes(packing);
     if (got.element_count() != need)
       throw Error(what + " has " + std::to_string(got.element_count()) + " bytes but the probe folder has " +
-                  std::to_string(n) + " inputs; " + std::string(name(packing)) + " needs " + std::to_string(need) + " bytes");
-    const std::vector<std::uint8_t> c =
-        unpack_codes(packing, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(got.data.data()), need), n);
+                  std::to_string(n) + " inputs; " + std::string(name(packing)) + " needs " + std::to_string(need) +
+                  " bytes");
+    const std::vector<std::uint8_t> c = unpack_codes(
+        packing, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(got.data.data()), need), n);
     return {c.begin(), c.end()};
   }
   const bool code = d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1" || d == "|i1" || d == "<i1" || d == "<u2" ||
@@ -161,21 +165,23 @@ std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t
   return words(got);
 }
 
-std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what) {
+std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                          const std::string& what) {
   const std::size_t cb = code_bytes_per_block(t);
   const std::string& d = got.dtype;
   if (d != "|u1" && d != "<u1" && d != "|V1" && d != "<V1")
-    throw Error(what + " has dtype " + d + "; accepted: |u1 (or <V1) element codes, " + std::to_string(cb) + " bytes per block" +
-                packing_note(t.packing));
+    throw Error(what + " has dtype " + d + "; accepted: |u1 (or <V1) element codes, " + std::to_string(cb) +
+                " bytes per block" + packing_note(t.packing));
   if (got.element_count() != n * cb)
-    throw Error(what + " has " + std::to_string(got.element_count()) + " bytes but the probe folder has " + std::to_string(n) +
-                " blocks of " + std::to_string(cb) + " code bytes; accepted: shape [" + std::to_string(n) + ", " +
-                std::to_string(cb) + "] or [" + std::to_string(n * cb) + "]");
+    throw Error(what + " has " + std::to_string(got.element_count()) + " bytes but the probe folder has " +
+                std::to_string(n) + " blocks of " + std::to_string(cb) + " code bytes; accepted: shape [" +
+                std::to_string(n) + ", " + std::to_string(cb) + "] or [" + std::to_string(n * cb) + "]");
   const auto* b = reinterpret_cast<const std::uint8_t*>(got.data.data());
   return std::vector<std::uint8_t>(b, b + n * cb);
 }
 
-std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what) {
+std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                            const std::string& what) {
   const bool fp32 = is_fp32_rule(t.scheme.rule);
   const std::string& d = got.dtype;
   const bool ok = fp32 ? (d == "<f4" || d == "<u4") : (d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1");
@@ -183,12 +189,13 @@ std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarg
     throw Error(what + " has dtype " + d + "; accepted: " +
                 (fp32 ? std::string("<f4 FP32 decode scales (or <u4 bits)") : std::string("|u1 (or <V1) scale codes")));
   if (got.element_count() != n)
-    throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " + std::to_string(n) +
-                " blocks; one scale per block");
+    throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
+                std::to_string(n) + " blocks; one scale per block");
   return words(got);
 }
 
-std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what) {
+std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n,
+                                       const std::string& what) {
   const bool f16 = result_format(t) == formats::f16;
   const std::string& d = got.dtype;
   if (!(f16 ? (d == "<f2" || d == "<u2") : (d == "<f4" || d == "<u4")))

@@ -38,10 +38,12 @@ void add_compare_command(CLI::App& app, CompareOptions& o) {
   c->add_flag("--packed", o.packed,
               "With --format of 4 or 6 bits: the |u1 files hold packed rows (quantize --packed: FP4 two per byte, "
               "element 2i in the low nibble; FP6 4 codes in 3 bytes); compare code by code");
-  c->add_flag("--nan-equal", o.nan_equal, "With --format: any NaN code equals any NaN code (e.g. 0x7f and 0xff in e4m3fn)");
+  c->add_flag("--nan-equal", o.nan_equal,
+              "With --format: any NaN code equals any NaN code (e.g. 0x7f and 0xff in e4m3fn)");
   c->add_option("--show", o.show, "How many mismatches to list, 0..1000000 (default 10)");
-  c->add_option("--in", o.in, "The inputs that produced the codes (.npy, one element per code: <f4 <f8 <f2 <V2 or raw "
-                              "bits): each listed mismatch shows its input");
+  c->add_option("--in", o.in,
+                "The inputs that produced the codes (.npy, one element per code: <f4 <f8 <f2 <V2 or raw "
+                "bits): each listed mismatch shows its input");
 }
 
 int run_compare(const CompareOptions& o) {
@@ -52,11 +54,13 @@ int run_compare(const CompareOptions& o) {
     throw Error(std::string(o.packed ? "--packed" : "--nan-equal") + " needs --format (which codes are packed / NaN)");
   if (o.nan_equal && !has_nan(*f)) throw Error("--nan-equal: " + o.format + " has no NaN code");
   if (o.packed && f->bits != 4 && f->bits != 6)
-    throw Error("--packed applies to 4- and 6-bit formats; " + o.format + " has " + std::to_string(f->bits) + "-bit codes");
+    throw Error("--packed applies to 4- and 6-bit formats; " + o.format + " has " + std::to_string(f->bits) +
+                "-bit codes");
   const TensorLocation a = locate_npy(o.ref), b = locate_npy(o.got);
   if (a.dtype != b.dtype) throw Error("--ref has dtype " + a.dtype + " but --got has " + b.dtype + "; both must match");
   if (a.shape != b.shape)
-    throw Error("--ref has shape " + shape_text(a.shape) + " but --got has " + shape_text(b.shape) + "; both must match");
+    throw Error("--ref has shape " + shape_text(a.shape) + " but --got has " + shape_text(b.shape) +
+                "; both must match");
   const std::size_t item = a.item_size, n = a.element_count();
   if (f) {
     if (!is_code_dtype(a.dtype))
@@ -86,8 +90,9 @@ int run_compare(const CompareOptions& o) {
   };
   // Stream both files: whole rows (packed) or flat elements, at most ~kPieceElements bytes at once.
   const TensorReader ra(a), rb(b);
-  const std::size_t piece = o.packed ? std::max<std::size_t>(1, kPieceElements / std::max<std::size_t>(row_bytes, 1)) * row_bytes
-                                     : kPieceElements;
+  const std::size_t piece =
+      o.packed ? std::max<std::size_t>(1, kPieceElements / std::max<std::size_t>(row_bytes, 1)) * row_bytes
+               : kPieceElements;
   std::vector<std::byte> ba, bb;
   std::size_t mism = 0;
   std::vector<std::pair<std::size_t, std::pair<std::uint64_t, std::uint64_t>>> first;
@@ -116,8 +121,8 @@ int run_compare(const CompareOptions& o) {
     for (std::size_t j = 0; j < nc; ++j) {
       const std::uint64_t ca = code_at(ba, j), cb = code_at(bb, j);
       if (((ca | cb) & ~mask) != 0)
-        throw Error(fmt::format("{} element {} = {:#x} is not a {} code (wider than {} bits)", (ca & ~mask) ? "--ref" : "--got",
-                                c0 + j, (ca & ~mask) ? ca : cb, o.format, f->bits));
+        throw Error(fmt::format("{} element {} = {:#x} is not a {} code (wider than {} bits)",
+                                (ca & ~mask) ? "--ref" : "--got", c0 + j, (ca & ~mask) ? ca : cb, o.format, f->bits));
       bool equal = ca == cb;
       if (!equal && o.nan_equal) equal = classify(*f, ca) == Class::nan && classify(*f, cb) == Class::nan;
       if (!equal) {
@@ -126,23 +131,25 @@ int run_compare(const CompareOptions& o) {
       }
     }
   }
-  const std::string what = o.packed ? fmt::format("{} {}-bit codes packed in |u1 shape {}", ncodes, f->bits, shape_text(a.shape))
-                                    : fmt::format("{} elements of dtype {} shape {}", n, a.dtype, shape_text(a.shape));
+  const std::string what =
+      o.packed ? fmt::format("{} {}-bit codes packed in |u1 shape {}", ncodes, f->bits, shape_text(a.shape))
+               : fmt::format("{} elements of dtype {} shape {}", n, a.dtype, shape_text(a.shape));
   if (mism == 0) {
     fmt::print("identical: {}{}\n", what, o.nan_equal ? " (NaN codes equal)" : "");
     return 0;
   }
   if (o.packed)
-    fmt::print("mismatch: {} of {} codes differ ({}-bit codes packed in |u1 shape {})\n", mism, ncodes, f->bits, shape_text(a.shape));
-  else
-    fmt::print("mismatch: {} of {} elements differ (dtype {} shape {})\n", mism, n, a.dtype, shape_text(a.shape));
+    fmt::print("mismatch: {} of {} codes differ ({}-bit codes packed in |u1 shape {})\n", mism, ncodes, f->bits,
+               shape_text(a.shape));
+  else fmt::print("mismatch: {} of {} elements differ (dtype {} shape {})\n", mism, n, a.dtype, shape_text(a.shape));
   std::optional<NpyArray> inputs;  // --in: read whole (only the listed mismatches are shown)
   std::optional<Format> in_format;
   if (!o.in.empty()) {
     inputs = read_npy(o.in);
     const std::size_t want = o.packed ? ncodes : n;
     if (inputs->element_count() != want)
-      throw Error(fmt::format("--in has {} elements but the codes are {}; one input per code", inputs->element_count(), want));
+      throw Error(
+          fmt::format("--in has {} elements but the codes are {}; one input per code", inputs->element_count(), want));
     const std::string& d = inputs->dtype;
     if (d == "<f4") in_format = formats::f32;
     else if (d == "<f8") in_format = formats::f64;
@@ -159,8 +166,8 @@ int run_compare(const CompareOptions& o) {
                        to_short_exact(unpack(*in_format, v), 24));
   };
   for (const auto& [i, cc] : first)
-    fmt::print("  index {}{}: ref {} got {}{}\n", i, index_text(i, code_shape), show_code(cc.first), show_code(cc.second),
-               show_input(i));
+    fmt::print("  index {}{}: ref {} got {}{}\n", i, index_text(i, code_shape), show_code(cc.first),
+               show_code(cc.second), show_input(i));
   if (mism > first.size()) fmt::print("  … {} more\n", mism - first.size());
   return 1;
 }

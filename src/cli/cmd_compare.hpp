@@ -10,13 +10,13 @@
 namespace minifloat::cli {
 
 struct CompareOptions {
-  std::string ref;            ///< --ref .npy (the reference codes)
-  std::string got;            ///< --got .npy (the codes to check)
-  std::string format;         ///< --format FMT: the codes' format (decoded values shown; needed by --packed, --nan-equal)
-  bool packed = false;        ///< --packed: |u1 files of FP4 (two per byte, element 2i low) or FP6 (4 in 3 bytes) rows
-  bool nan_equal = false;     ///< --nan-equal: any NaN code of --format equals any NaN code
-  std::string show = "10";    ///< --show N (0..1000000): how many mismatches to list
-  std::string in;             ///< --in .npy: the inputs that produced the codes (one per code), shown per mismatch
+  std::string ref;          ///< --ref .npy (the reference codes)
+  std::string got;          ///< --got .npy (the codes to check)
+  std::string format;       ///< --format FMT: the codes' format (decoded values shown; needed by --packed, --nan-equal)
+  bool packed = false;      ///< --packed: |u1 files of FP4 (two per byte, element 2i low) or FP6 (4 in 3 bytes) rows
+  bool nan_equal = false;   ///< --nan-equal: any NaN code of --format equals any NaN code
+  std::string show = "10";  ///< --show N (0..1000000): how many mismatches to list
+  std::string in;           ///< --in .npy: the inputs that produced the codes (one per code), shown per mismatch
 };
 
 void add_compare_command(CLI::App& app, CompareOptions& opts);

@@ -51,9 +51,10 @@ void require_operand_format(std::span<const Format> accepted, const std::string&
 void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts) {
   auto* sub = app.add_subcommand("mma-check", "Check tensor-core accumulation models against measured MMA vectors");
   auto* model = sub->add_option("--model", opts.model, "tensor-core preset: " + choices(tensor_core_table()));
-  auto* dir = sub->add_option("--dir", opts.dir,
-                              "folder with a_*.txt b_*.txt c_*.txt and d_*_fp32.txt (d_*_fp16.txt for an FP16-destination "
-                              "preset)");
+  auto* dir =
+      sub->add_option("--dir", opts.dir,
+                      "folder with a_*.txt b_*.txt c_*.txt and d_*_fp32.txt (d_*_fp16.txt for an FP16-destination "
+                      "preset)");
   auto* all = sub->add_option("--all", opts.all,
                               "folder of vector-set folders: run every preset on every set and print the match matrix");
   model->needs(dir);
@@ -140,8 +141,10 @@ int run_mma_all(const MmaCheckOptions& opts) {
                       load_mma_vectors(d, opts.format, MmaDestination::fp16)});
   }
   if (sets.empty())
-    throw IoError("mma-check --all: no vector sets (sub-folders with a_*.txt b_*.txt c_*.txt d_*_fp32.txt or "
-                  "d_*_fp16.txt) in '" + root.string() + "'");
+    throw IoError(
+        "mma-check --all: no vector sets (sub-folders with a_*.txt b_*.txt c_*.txt d_*_fp32.txt or "
+        "d_*_fp16.txt) in '" +
+        root.string() + "'");
   const auto& presets = tensor_core_table().entries;
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   // counts[p][s] with the set's C rule; best per rule decides auto
@@ -171,9 +174,10 @@ int run_mma_all(const MmaCheckOptions& opts) {
   // the matrix: presets × sets
   std::size_t w0 = 6;
   for (const auto& p : presets) w0 = std::max(w0, p.name.size());
-  fmt::print("match matrix: rows of each set reproduced bit for bit (* = the preset is validated on that set, "
-             "- = the preset does not multiply that element format into that destination; the block-scaled "
-             "tcgen05 presets run with unit scales, as the sets carry none)\n");
+  fmt::print(
+      "match matrix: rows of each set reproduced bit for bit (* = the preset is validated on that set, "
+      "- = the preset does not multiply that element format into that destination; the block-scaled "
+      "tcgen05 presets run with unit scales, as the sets carry none)\n");
   fmt::print("{:<{}}", "preset", w0);
   std::vector<std::size_t> width(sets.size());
   for (std::size_t s = 0; s < sets.size(); ++s) {
@@ -185,9 +189,8 @@ int run_mma_all(const MmaCheckOptions& opts) {
     fmt::print("{:<{}}", presets[p].name, w0);
     for (std::size_t s = 0; s < sets.size(); ++s) {
       const std::size_t n = counts[p][s];
-      const std::string cell = n == kNone ? "-"
-                                          : std::to_string(n) +
-                                                (validated_on(*presets[p].value.model, sets[s].name) ? "*" : "");
+      const std::string cell =
+          n == kNone ? "-" : std::to_string(n) + (validated_on(*presets[p].value.model, sets[s].name) ? "*" : "");
       fmt::print("{:>{}}", cell, width[s]);
     }
     fmt::print("\n");
@@ -243,9 +246,10 @@ int run_mma_all(const MmaCheckOptions& opts) {
               }
         break;  // one base preset per destination/format: the probes vary every parameter that differs
       }
-      fmt::print("  UNMATCHED: no preset reproduces every row; probes failed: L in {{{}, {}}} x F in 10..30 x output "
-                 "rtz/rne x C file/+0 (C rounded into the destination register): best {}/{} ({})\n",
-                 groups[0], groups[1], best, rows, best_desc.empty() ? "none applicable" : best_desc);
+      fmt::print(
+          "  UNMATCHED: no preset reproduces every row; probes failed: L in {{{}, {}}} x F in 10..30 x output "
+          "rtz/rne x C file/+0 (C rounded into the destination register): best {}/{} ({})\n",
+          groups[0], groups[1], best, rows, best_desc.empty() ? "none applicable" : best_desc);
     }
   }
   return all_ok ? 0 : 1;
@@ -263,7 +267,8 @@ int run_mma_check(const MmaCheckOptions& opts) {
   const bool c_zero = rule == MmaCRule::zero;
   const auto show = static_cast<std::size_t>(parse_int_option("--show", opts.show, {0, 1000000}));
   if (!opts.format.empty())
-    require_operand_format(preset.operands, opts.model, with_option("--format", [&] { return parse_format(opts.format); }),
+    require_operand_format(preset.operands, opts.model,
+                           with_option("--format", [&] { return parse_format(opts.format); }),
                            "--format " + quote_input(opts.format));
   if (model.validation != TfdpaValidation::hardware_vectors)
     fmt::print(stderr,
@@ -279,10 +284,14 @@ int run_mma_check(const MmaCheckOptions& opts) {
     std::string ops, fits;
     for (const Format& o : preset.operands) (ops += ops.empty() ? "" : " or ") += format_name(o);
     for (const auto& p : tensor_core_table().entries)
-      if (multiplies(p.value, v.element) && p.value.model->dest == model.dest) (fits += fits.empty() ? "" : ", ") += p.name;
+      if (multiplies(p.value, v.element) && p.value.model->dest == model.dest)
+        (fits += fits.empty() ? "" : ", ") += p.name;
     throw Error("--model " + quote_input(opts.model) + " multiplies " + ops + " operands only, but the a_ file name '" +
-                v.a_file.filename().string() + "' says this set holds " + format_name(v.element) + "; pass a --model that "
-                "multiplies " + format_name(v.element) + (fits.empty() ? std::string(" (none has this destination)") : " (" + fits + ")"));
+                v.a_file.filename().string() + "' says this set holds " + format_name(v.element) +
+                "; pass a --model that "
+                "multiplies " +
+                format_name(v.element) +
+                (fits.empty() ? std::string(" (none has this destination)") : " (" + fits + ")"));
   }
   const std::size_t rows = v.d.size();
   std::size_t match = 0, shown = 0;
@@ -300,10 +309,11 @@ int run_mma_check(const MmaCheckOptions& opts) {
       a += (i ? " " : "") + hex(v.element, v.a[r * v.k + i]);
       b += (i ? " " : "") + hex(v.element, v.b[r * v.k + i]);
     }
-    report += fmt::format("line {}:\n  a ({}) = {}\n  b = {}\n  c = {} ({}){}\n  expected d = {} ({})\n  computed d = {} ({})\n",
-                          r + 1, format_name(v.element), a, b, hex(formats::f32, c), value_str(formats::f32, c),
-                          c_zero ? " [C = +0]" : "", hex(formats::f32, v.d[r]), value_str(formats::f32, v.d[r]),
-                          hex(formats::f32, got), value_str(formats::f32, got));
+    report += fmt::format(
+        "line {}:\n  a ({}) = {}\n  b = {}\n  c = {} ({}){}\n  expected d = {} ({})\n  computed d = {} ({})\n", r + 1,
+        format_name(v.element), a, b, hex(formats::f32, c), value_str(formats::f32, c), c_zero ? " [C = +0]" : "",
+        hex(formats::f32, v.d[r]), value_str(formats::f32, v.d[r]), hex(formats::f32, got),
+        value_str(formats::f32, got));
   }
   fmt::print("{}/{} match ({} on {}, k = {}, {}, C {})\n", match, rows, model.name, opts.dir, v.k,
              v.d_file.filename().string(), c_zero ? "= +0" : "from " + v.c_file.filename().string());
@@ -340,8 +350,9 @@ Operand load_operand(const std::string& path, const std::optional<Format>& forma
   else if (d == "<f8") natural = formats::f64;
   else if (d == "<V2") natural = formats::bf16;
   else if (d == "|u1" || d == "<u1" || d == "<V1" || d == "|V1" || d == "<u2") is_float = false;
-  else throw Error(std::string("dot: ") + flag + " '" + path + "' has dtype " + d +
-                   "; accepted: <f4 <f2 <f8 bfloat16 (<V2), or codes |u1 <V1 <u2 with --format");
+  else
+    throw Error(std::string("dot: ") + flag + " '" + path + "' has dtype " + d +
+                "; accepted: <f4 <f2 <f8 bfloat16 (<V2), or codes |u1 <V1 <u2 with --format");
   op.codes.resize(n);
   if (!is_float) {
     if (!format)
@@ -381,9 +392,10 @@ void add_dot_command(CLI::App& app, DotOptions& opts) {
                   "addend C of every dot product: a decimal or hex-float value rounded once to f32 (rne); default 0");
   sub->add_option("--out", opts.out,
                   "write the results as a float32 .npy (float64 for dmma-f64-unvalidated; checked before any work)");
-  sub->add_option("--scale-a", opts.scale_a,
-                  "block scales of --a for a block-scaled preset (blackwell-tcgen05-mxf8f6f4/mxf4/nvf4-unvalidated): .npy "
-                  "|u1 codes of its scale format (e8m0fnu or ue4m3), shape (m, nb) or (nb), nb = ceil(k / block)");
+  sub->add_option(
+      "--scale-a", opts.scale_a,
+      "block scales of --a for a block-scaled preset (blackwell-tcgen05-mxf8f6f4/mxf4/nvf4-unvalidated): .npy "
+      "|u1 codes of its scale format (e8m0fnu or ue4m3), shape (m, nb) or (nb), nb = ceil(k / block)");
   sub->add_option("--scale-b", opts.scale_b, "block scales of --b: .npy |u1 codes, shape (nb, n) or (nb)");
 }
 
@@ -412,18 +424,22 @@ int run_dot(const DotOptions& opts) {
   const std::size_t m = A.shape.size() == 2 ? A.shape[0] : 1, k = A.shape.back();
   const std::size_t kb = B.shape[0], n = B.shape.size() == 2 ? B.shape[1] : 1;
   if (k != kb) throw Error(fmt::format("dot: inner dimensions differ: --a has k = {}, --b has k = {}", k, kb));
-  const bool scaled = model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
+  const bool scaled =
+      model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
   if (!scaled && (!opts.scale_a.empty() || !opts.scale_b.empty()))
-    throw Error("dot: --scale-a/--scale-b are for the block-scaled tensor-core models (blackwell-tcgen05-mxf8f6f4/"
-                "mxf4/nvf4-unvalidated), not --model " + quote_input(opts.model));
+    throw Error(
+        "dot: --scale-a/--scale-b are for the block-scaled tensor-core models (blackwell-tcgen05-mxf8f6f4/"
+        "mxf4/nvf4-unvalidated), not --model " +
+        quote_input(opts.model));
   std::vector<std::uint64_t> SA, SB;
   if (scaled) {
     const TfdpaBlockScale& sc = model.tensor_core.scale;
     const std::size_t nb = (k + static_cast<std::size_t>(sc.block) - 1) / static_cast<std::size_t>(sc.block);
     if (opts.scale_a.empty() || opts.scale_b.empty())
-      throw Error(fmt::format("dot: --model {} is block-scaled: pass --scale-a ({}, {}) and --scale-b ({}, {}) as .npy "
-                              "|u1 codes of {} (one per {} lanes of k = {})",
-                              opts.model, m, nb, nb, n, format_name(sc.format), sc.block, k));
+      throw Error(
+          fmt::format("dot: --model {} is block-scaled: pass --scale-a ({}, {}) and --scale-b ({}, {}) as .npy "
+                      "|u1 codes of {} (one per {} lanes of k = {})",
+                      opts.model, m, nb, nb, n, format_name(sc.format), sc.block, k));
     const auto load_scales = [&](const std::string& path, const char* flag, std::vector<std::size_t> want) {
       const NpyArray arr = read_npy(path);
       if (arr.dtype != "|u1" && arr.dtype != "<u1")

@@ -37,12 +37,13 @@ void add_mma_check_command(CLI::App& app, MmaCheckOptions& opts);
 int run_mma_check(const MmaCheckOptions& opts);
 
 struct DotOptions {
-  std::string model;              ///< --model NAME (exact, fp32, pairwise, kahan, blocked<N>, a preset, <preset>+blocked<N>)
-  std::string a, b;               ///< --a FILE, --b FILE (.npy: vectors (k) or matrices (m,k) and (k,n))
-  std::string format;             ///< --format FMT: element format of byte-code arrays (|u1, <V1); float arrays are quantized into it (rne)
-  std::string c = "0";            ///< --c VALUE: the addend of every dot product, rounded once to f32 (rne)
-  std::string out;                ///< --out FILE: write the results as .npy float32
-  std::string scale_a, scale_b;   ///< --scale-a/--scale-b FILE: block scales (.npy |u1 codes) of a block-scaled preset
+  std::string model;  ///< --model NAME (exact, fp32, pairwise, kahan, blocked<N>, a preset, <preset>+blocked<N>)
+  std::string a, b;   ///< --a FILE, --b FILE (.npy: vectors (k) or matrices (m,k) and (k,n))
+  std::string
+      format;  ///< --format FMT: element format of byte-code arrays (|u1, <V1); float arrays are quantized into it (rne)
+  std::string c = "0";           ///< --c VALUE: the addend of every dot product, rounded once to f32 (rne)
+  std::string out;               ///< --out FILE: write the results as .npy float32
+  std::string scale_a, scale_b;  ///< --scale-a/--scale-b FILE: block scales (.npy |u1 codes) of a block-scaled preset
 };
 void add_dot_command(CLI::App& app, DotOptions& opts);
 /// Checks every option, the inputs and the --out file first (--out must not be --a or --b; see

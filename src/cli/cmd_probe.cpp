@@ -48,8 +48,8 @@ std::string source_descr(Format f) {
 }
 
 bool is_code_descr(const std::string& d) {
-  return d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1" || d == "|i1" || d == "<i1" || d == "<u2" ||
-         d == "<V2" || d == "|V2" || d == "<f2" || d == "<u4" || d == "<u8";
+  return d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1" || d == "|i1" || d == "<i1" || d == "<u2" || d == "<V2" ||
+         d == "|V2" || d == "<f2" || d == "<u4" || d == "<u8";
 }
 
 std::vector<std::uint64_t> raw_words(const NpyArray& a) {
@@ -69,8 +69,8 @@ NpyArray words_npy(const std::string& descr, std::vector<std::size_t> shape, con
   return a;
 }
 
-RoundingSpec parse_spec(const std::string& round, const std::string& overflow, const std::optional<std::string>& variant,
-                        const std::optional<std::string>& bits) {
+RoundingSpec parse_spec(const std::string& round, const std::string& overflow,
+                        const std::optional<std::string>& variant, const std::optional<std::string>& bits) {
   RoundingSpec s;
   s.rounding = parse_option<Rounding>("--round", round);
   s.overflow = parse_option<Overflow>("--overflow", overflow);
@@ -108,8 +108,10 @@ std::string read_text(const fs::path& p) {
 // ---- convert / decode --in ----------------------------------------------------------------------
 
 void add_convert_command(CLI::App& app, ConvertOptions& o) {
-  auto* c = app.add_subcommand("convert", "Round every element of a tensor (.npy) into a format, once, from the file's own type");
-  c->add_option("--in", o.in, "Input .npy: <f4, <f8, <f2, <V2 (bfloat16); codes (|u1, <u2, <V1) with --from")->required();
+  auto* c = app.add_subcommand("convert",
+                               "Round every element of a tensor (.npy) into a format, once, from the file's own type");
+  c->add_option("--in", o.in, "Input .npy: <f4, <f8, <f2, <V2 (bfloat16); codes (|u1, <u2, <V1) with --from")
+      ->required();
   c->add_option("-f,--format", o.format, "Target format of at most 16 bits (`minifloat names format`)")->required();
   c->add_option("--from", o.from, "The input holds codes of this format (for |u1, <u2, <V1 inputs)");
   c->add_option("-r,--round", o.round, "Rounding mode: " + choices<Rounding>("rne"));
@@ -117,19 +119,23 @@ void add_convert_command(CLI::App& app, ConvertOptions& o) {
   c->add_option("-p,--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   c->add_option("--sr-variant", o.sr.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
   c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
-  c->add_option("--seed", o.sr.seed, "With --round sr: Philox seed (required); element i (flat index) reads "
-                                     "sr_bits(seed, stream, 0, i)")
-      ->type_name("UINT64")->check(uint64_text);
+  c->add_option("--seed", o.sr.seed,
+                "With --round sr: Philox seed (required); element i (flat index) reads "
+                "sr_bits(seed, stream, 0, i)")
+      ->type_name("UINT64")
+      ->check(uint64_text);
   c->add_option("--stream", o.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
   c->add_option("--as", o.as, "Output dtype: " + choices<CodeDtype>("codes") + " (`minifloat names code-dtype`)");
   c->add_option("--out", o.out, "Output .npy of codes (same shape)")->required();
-  c->add_option("--threads", o.threads, "Threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
+  c->add_option("--threads", o.threads,
+                "Threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
 }
 
 int run_convert(const ConvertOptions& o) {
   const Format to = with_option("--format", [&] { return parse_format(o.format); });
   if (to.bits > 16)
-    throw Error("--format " + format_name(to) + " has " + std::to_string(to.bits) + "-bit codes; accepted: formats of at most 16 bits");
+    throw Error("--format " + format_name(to) + " has " + std::to_string(to.bits) +
+                "-bit codes; accepted: formats of at most 16 bits");
   SrEncodeFlags f = o.sr;
   RoundingSpec spec;
   spec.rounding = parse_option<Rounding>("--round", o.round);
@@ -161,7 +167,8 @@ int run_convert(const ConvertOptions& o) {
   const std::string& d = a.dtype;
   auto refuse_from = [&](Format own) {
     if (from && !(*from == own))
-      throw Error("--from " + format_name(*from) + " does not match the input's dtype " + d + " (" + format_name(own) + ")");
+      throw Error("--from " + format_name(*from) + " does not match the input's dtype " + d + " (" + format_name(own) +
+                  ")");
   };
   // The input as one of the door's array types (convert_array.hpp); the door does the rest.
   std::vector<float> xf;
@@ -177,13 +184,15 @@ int run_convert(const ConvertOptions& o) {
     refuse_from(formats::f64);
     xd = npy_as_f64(a);
     in = ArrayIn::f64(xd);
-  } else if ((d == "<f2" || d == "<V2" || d == "|V2") && !(from && !(*from == formats::f16) && !(*from == formats::bf16))) {
+  } else if ((d == "<f2" || d == "<V2" || d == "|V2") &&
+             !(from && !(*from == formats::f16) && !(*from == formats::bf16))) {
     xh.resize(n);
     if (n) std::memcpy(xh.data(), a.data.data(), 2 * n);
     in = (from ? *from == formats::f16 : d == "<f2") ? ArrayIn::f16(xh) : ArrayIn::bf16(xh);
   } else if (is_code_descr(d)) {
     if (!from)
-      throw Error("--in holds " + d + " codes: give their format with --from (e.g. --from e4m3fn), or pass float values");
+      throw Error("--in holds " + d +
+                  " codes: give their format with --from (e.g. --from e4m3fn), or pass float values");
     if (from->bits > 8 * a.item_size())
       throw Error("--from " + format_name(*from) + " has " + std::to_string(from->bits) + "-bit codes but --in holds " +
                   std::to_string(8 * a.item_size()) + "-bit elements");
@@ -231,7 +240,8 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
   outs.add_input(in, "--in");
   const OutputId id = outs.add_output(out, "--out");
   const NpyArray a = read_npy(in);
-  if (!is_code_descr(a.dtype)) throw Error("--in has dtype " + a.dtype + "; accepted: code arrays (|u1, <u2, <V1, <V2)");
+  if (!is_code_descr(a.dtype))
+    throw Error("--in has dtype " + a.dtype + "; accepted: code arrays (|u1, <u2, <V1, <V2)");
   if (f.bits > 16 || f.bits > 8 * a.item_size())
     throw Error("--format " + format_name(f) + " has " + std::to_string(f.bits) + "-bit codes but --in holds " +
                 std::to_string(8 * a.item_size()) + "-bit elements");
@@ -279,33 +289,45 @@ check::NanCompare parse_nan_option(const std::string& text) {
 }
 
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, CLI::App*& gen, CLI::App*& chk) {
-  auto* p = app.add_subcommand("probe", "Check any kernel through files: gen writes adversarial inputs, check scores its outputs");
+  auto* p = app.add_subcommand(
+      "probe", "Check any kernel through files: gen writes adversarial inputs, check scores its outputs");
   p->require_subcommand(1);
   gen = p->add_subcommand("gen", "Write DIR/inputs.npy, rbits.npy (SR), classes.npy, expected.npy, manifest.json");
   gen->add_option("-f,--format", g.format, "Target format of the kernel (at most 16 bits); or give --scheme");
-  gen->add_option("--from", g.from, "Source type of the inputs: f32 (default), f64, f16, bf16 (or any format: raw codes)");
+  gen->add_option("--from", g.from,
+                  "Source type of the inputs: f32 (default), f64, f16, bf16 (or any format: raw codes)");
   gen->add_option("-r,--round", g.round, "Rounding mode: " + choices<Rounding>("rne"));
-  gen->add_option("-o,--overflow", g.overflow, "Overflow policy: " + choices<Overflow>("nonsat") + " (satfinite with --scheme)");
+  gen->add_option("-o,--overflow", g.overflow,
+                  "Overflow policy: " + choices<Overflow>("nonsat") + " (satfinite with --scheme)");
   gen->add_option("-p,--profile", g.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   gen->add_option("--sr-variant", g.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
   gen->add_option("--sr-bits", g.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   gen->add_option("--count", g.count, "Cases wanted, 1..100000000 (default 1048576)");
-  gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")->required()->type_name("UINT64")->check(uint64_text);
+  gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")
+      ->required()
+      ->type_name("UINT64")
+      ->check(uint64_text);
   gen->add_option("--ulps", g.ulps, "Source ulps around each midpoint and threshold, 1..64 (default 8)");
-  gen->add_option("--model", g.model, "Dot/GEMM kernels: the accumulation model (`minifloat names accumulation`); "
-                                      "--format is A's element format; writes a.npy b.npy c.npy (check_dot.hpp)");
+  gen->add_option("--model", g.model,
+                  "Dot/GEMM kernels: the accumulation model (`minifloat names accumulation`); "
+                  "--format is A's element format; writes a.npy b.npy c.npy (check_dot.hpp)");
   gen->add_option("--format-b", g.format_b, "With --model: B's element format (default: --format)");
   gen->add_option("--k", g.k, "With --model: terms per dot product, 1..4096 (default 32)");
-  gen->add_option("--shape", g.shape, "With --model: a GEMM D = A·B + C of MxNxK (M, N 1..1024, K 1..4096): writes a.npy "
-                                      "(M×K) b.npy (K×N) c.npy (M×N); --got is D (M×N)");
+  gen->add_option("--shape", g.shape,
+                  "With --model: a GEMM D = A·B + C of MxNxK (M, N 1..1024, K 1..4096): writes a.npy "
+                  "(M×K) b.npy (K×N) c.npy (M×N); --got is D (M×N)");
   gen->add_option("--out", g.out, "Folder to write (created if missing; its parent folder must exist)")->required();
-  gen->add_option("--scheme", g.scheme, "Block kernel: a scheme name or spec (minifloat names scheme) with 1xk tiles; inputs f32 blocks");
+  gen->add_option("--scheme", g.scheme,
+                  "Block kernel: a scheme name or spec (minifloat names scheme) with 1xk tiles; inputs f32 blocks");
   gen->add_option("--packing", g.packing, "How the kernel stores its codes: " + choices<check::Packing>("none"));
-  gen->add_option("--mx-quirks", g.mx_quirks, "With --scheme: a peer's MX/NVFP4 quantizer, " + choices<MxQuirks>("none"));
+  gen->add_option("--mx-quirks", g.mx_quirks,
+                  "With --scheme: a peer's MX/NVFP4 quantizer, " + choices<MxQuirks>("none"));
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
-  chk->add_option("--got", k.got, "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape; packed bytes with "
-                                  "--packing); dot folders: the results; GEMM folders: D (M×N)")->required();
+  chk->add_option("--got", k.got,
+                  "The kernel's codes for DIR/inputs.npy (|u1, <u2, <V1, <V2; same shape; packed bytes with "
+                  "--packing); dot folders: the results; GEMM folders: D (M×N)")
+      ->required();
   chk->add_option("--rerun", k.rerun,
                   "Shrink by running this command on candidate inputs: {in} is an inputs .npy, {out} the codes .npy "
                   "to write, {rbits} the SR words .npy; block probes: {in} (<f4 [m, k]) {codes} {scales} (as --got, "
@@ -313,8 +335,9 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   chk->add_option("--nan", k.nan,
                   "NaN comparison: " + choices<check::NanCompare>("bits") + " (`minifloat names nan-compare`)");
   chk->add_option("--rounds", k.rounds, "Shrink rounds (kernel runs) at most, 0..1000 (default 64)");
-  chk->add_option("--got-scales", k.got_scales,
-                  "Block targets: the kernel's block scales, one per block (|u1 e8m0fnu/ue4m3 codes; <f4 or <u4 FP32 scales)");
+  chk->add_option(
+      "--got-scales", k.got_scales,
+      "Block targets: the kernel's block scales, one per block (|u1 e8m0fnu/ue4m3 codes; <f4 or <u4 FP32 scales)");
 }
 
 int run_probe_gen(const ProbeGenOptions& o) {
@@ -331,9 +354,9 @@ int run_probe_gen(const ProbeGenOptions& o) {
   t.spec = parse_spec(o.round, o.overflow.value_or("nonsat"), o.sr_variant, o.sr_bits);
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (t.packing != check::Packing::none && t.to.bits != check::packing_code_bits(t.packing))
-    throw Error("--packing " + std::string(name(t.packing)) + " needs a " + std::to_string(check::packing_code_bits(t.packing)) +
-                "-bit --format (" + (t.packing == check::Packing::fp4x2 ? "e2m1fn" : "e2m3fn, e3m2fn") + "), not " +
-                format_name(t.to));
+    throw Error("--packing " + std::string(name(t.packing)) + " needs a " +
+                std::to_string(check::packing_code_bits(t.packing)) + "-bit --format (" +
+                (t.packing == check::Packing::fp4x2 ? "e2m1fn" : "e2m3fn, e3m2fn") + "), not " + format_name(t.to));
   with_option("--format", [&] {
     check::validate(t);
     return 0;
@@ -403,7 +426,8 @@ int run_probe_check(const ProbeCheckOptions& o) {
   if (pm.kind == check::ProbeKind::block) return run_probe_check_block(o);
   if (pm.kind == check::ProbeKind::dot) return run_probe_check_dot(o, manifest_text);
   if (pm.kind == check::ProbeKind::gemm) return run_probe_check_gemm(o, manifest_text);
-  if (o.got_scales) throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
+  if (o.got_scales)
+    throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
   ProbeCheckRun run(o, check::ProbeKind::convert);
   check::Options opt;
@@ -420,7 +444,8 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const std::vector<std::uint64_t> cls = raw_words(read_npy(dir / "classes.npy"));
   std::vector<std::uint64_t> rb(n, 0);
   if (sr) rb = raw_words(read_npy(dir / "rbits.npy"));
-  if (cls.size() != n || rb.size() != n) throw Error(o.dir + ": inputs.npy, classes.npy and rbits.npy differ in length");
+  if (cls.size() != n || rb.size() != n)
+    throw Error(o.dir + ": inputs.npy, classes.npy and rbits.npy differ in length");
   std::vector<check::Case> cases(n);
   for (std::size_t i = 0; i < n; ++i)
     cases[i] = {in[i], rb[i], run.class_at<check::CaseClass>(cls[i], i, "probe class")};
@@ -487,8 +512,10 @@ std::vector<std::uint64_t> f32_words(const std::vector<float>& v) {
 
 int run_probe_gen_block(const ProbeGenOptions& o) {
   if (!o.format.empty()) throw Error("probe gen: give --format (elementwise) or --scheme (block kernels), not both");
-  if (o.from != "f32") throw Error("probe gen --scheme: --from '" + quote_input(o.from) + "'; accepted: f32 (block inputs are binary32)");
-  if (o.sr_variant || o.sr_bits || o.ulps) throw Error("probe gen --scheme: --sr-variant, --sr-bits and --ulps apply to elementwise targets only");
+  if (o.from != "f32")
+    throw Error("probe gen --scheme: --from '" + quote_input(o.from) + "'; accepted: f32 (block inputs are binary32)");
+  if (o.sr_variant || o.sr_bits || o.ulps)
+    throw Error("probe gen --scheme: --sr-variant, --sr-bits and --ulps apply to elementwise targets only");
   check::BlockTarget t;
   t.scheme = with_option("--scheme", [&] { return parse_scheme(*o.scheme); });
   t.rounding.rounding = parse_option<Rounding>("--round", o.round);
@@ -525,8 +552,11 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   m["blocks"] = n;
   m["classes"] = ordered_json::array();
   for (const auto& e : name_table(check::BlockClass{}).entries) m["classes"].push_back(std::string(e.name));
-  m["files"] = {{"inputs", "inputs.npy"},          {"inputs_dtype", "<f4"}, {"classes", "classes.npy"},
-                {"expected", "expected.npy"},      {"expected_scales", "expected_scales.npy"},
+  m["files"] = {{"inputs", "inputs.npy"},
+                {"inputs_dtype", "<f4"},
+                {"classes", "classes.npy"},
+                {"expected", "expected.npy"},
+                {"expected_scales", "expected_scales.npy"},
                 {"scales_dtype", scale_descr(t)}};
   const fs::path dir(o.out);
   OutputSet outs;
@@ -619,7 +649,8 @@ extern "C" void note_rerun_signal(int sig) { g_rerun_signal = sig; }
 /// gets SIGTERM, then SIGKILL after 2 s, and once it is gone Interrupted{sig} is thrown.
 int run_shell_in_group(const std::string& cmd) {
   constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
-  struct sigaction sa{}, old[3]{};
+  struct sigaction sa {
+  }, old[3]{};
   sa.sa_handler = note_rerun_signal;
   sigemptyset(&sa.sa_mask);
   g_rerun_signal = 0;
@@ -663,14 +694,16 @@ int run_shell_in_group(const std::string& cmd) {
 }  // namespace
 
 void check_rerun_pattern(const std::string& pattern, std::initializer_list<std::string_view> required,
-                         std::initializer_list<std::string_view> optional, std::string_view probe, std::string_view example) {
+                         std::initializer_list<std::string_view> optional, std::string_view probe,
+                         std::string_view example) {
   std::string names;
   for (std::string_view r : required) names += (names.empty() ? "" : " ") + std::string(r);
   std::string also;
   for (std::string_view r : optional) also += (also.empty() ? " (and optionally " : " ") + std::string(r);
   if (!also.empty()) also += ")";
-  const std::string how = fmt::format("--rerun for {} probe takes a command naming the candidate files as {}{}, e.g. --rerun '{}'",
-                                      probe, names, also, example);
+  const std::string how =
+      fmt::format("--rerun for {} probe takes a command naming the candidate files as {}{}, e.g. --rerun '{}'", probe,
+                  names, also, example);
   if (pattern.empty()) throw Error("--rerun is empty; " + how);
   for (std::string_view r : required)
     if (pattern.find(r) == std::string::npos) throw Error(fmt::format("--rerun lacks {}; {}", r, how));
@@ -691,14 +724,16 @@ void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::
   std::string cmd = pattern;
   for (const auto& [key, path] : files) {
     const std::string v = path.string();
-    for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size())) cmd.replace(p, key.size(), v);
+    for (std::size_t p = cmd.find(key); p != std::string::npos; p = cmd.find(key, p + v.size()))
+      cmd.replace(p, key.size(), v);
   }
   std::fflush(stdout);
   std::fflush(stderr);
   const int st = run_shell_in_group(cmd);
   if (st != 0)
-    throw Error((WIFSIGNALED(st) ? "--rerun command was killed by signal " + std::to_string(WTERMSIG(st))
-                                 : "--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + ")") +
+    throw Error((WIFSIGNALED(st)
+                     ? "--rerun command was killed by signal " + std::to_string(WTERMSIG(st))
+                     : "--rerun command failed (status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : st) + ")") +
                 ": " + quote_input(cmd));
   for (const std::string& out : outputs)
     for (const auto& [key, path] : files)

@@ -33,9 +33,9 @@ namespace minifloat::cli {
 
 struct ConvertOptions {
   std::string in, out, format, round = "rne", overflow = "nonsat", profile = "ocp", as = "codes", from;
-  SrEncodeFlags sr;                                   ///< --sr-variant --seed
-  std::optional<std::string> sr_bits, stream;         ///< as typed
-  std::string threads = "0";                          ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
+  SrEncodeFlags sr;                            ///< --sr-variant --seed
+  std::optional<std::string> sr_bits, stream;  ///< as typed
+  std::string threads = "0";                   ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
 };
 void add_convert_command(CLI::App& app, ConvertOptions& o);
 /// Elementwise: every element of --in (<f4 <f8 <f2 <V2; codes |u1 <u2 <V1 with --from F) rounded
@@ -54,8 +54,8 @@ struct ProbeGenOptions {
   std::optional<std::string> sr_variant, sr_bits, count, seed, ulps;
   std::optional<std::string> model, format_b, k;  ///< --model (dot/GEMM kernels: cmd_probe_dot.cpp), --format-b, --k
   std::optional<std::string> shape;               ///< --shape MxNxK (with --model: a GEMM folder)
-  std::optional<std::string> scheme, packing;  ///< --scheme NAME|SPEC (block target), --packing none|fp4x2
-  std::optional<std::string> mx_quirks;        ///< --mx-quirks none|torchao_0_18 (block targets)
+  std::optional<std::string> scheme, packing;     ///< --scheme NAME|SPEC (block target), --packing none|fp4x2
+  std::optional<std::string> mx_quirks;           ///< --mx-quirks none|torchao_0_18 (block targets)
 };
 struct ProbeCheckOptions {
   std::string dir, got, nan = "bits";
@@ -132,7 +132,8 @@ struct Interrupted {
 /// one of the `required` placeholders, or has a `{word}` (lower-case letters) that is none of `required` and
 /// `optional` (a typo would reach the kernel literally): an Error naming the placeholders and `example`.
 void check_rerun_pattern(const std::string& pattern, std::initializer_list<std::string_view> required,
-                         std::initializer_list<std::string_view> optional, std::string_view probe, std::string_view example);
+                         std::initializer_list<std::string_view> optional, std::string_view probe,
+                         std::string_view example);
 void run_rerun(const std::string& pattern, std::initializer_list<std::pair<std::string, std::filesystem::path>> files,
                std::initializer_list<std::string> outputs);
 

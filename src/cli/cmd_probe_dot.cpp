@@ -44,8 +44,8 @@ std::vector<std::uint64_t> unwords(const NpyArray& a) {
 }
 
 /// The operands of a dot target as files: a.npy, b.npy (N×K codes), c.npy (N f32 values).
-void write_operands(OutputSet& outs, const fs::path& dir, const check::DotTarget& t, std::span<const check::DotCase> cases,
-                    const std::string& what) {
+void write_operands(OutputSet& outs, const fs::path& dir, const check::DotTarget& t,
+                    std::span<const check::DotCase> cases, const std::string& what) {
   const std::size_t n = cases.size(), k = t.k;
   std::vector<std::uint64_t> a(n * k), b(n * k), c(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -53,7 +53,8 @@ void write_operands(OutputSet& outs, const fs::path& dir, const check::DotTarget
     std::copy(cases[i].b.begin(), cases[i].b.end(), b.begin() + static_cast<std::ptrdiff_t>(i * k));
     c[i] = cases[i].c;
   }
-  const OutputId ia = outs.add_output(dir / "a.npy", what + " a.npy"), ib = outs.add_output(dir / "b.npy", what + " b.npy"),
+  const OutputId ia = outs.add_output(dir / "a.npy", what + " a.npy"),
+                 ib = outs.add_output(dir / "b.npy", what + " b.npy"),
                  ic = outs.add_output(dir / "c.npy", what + " c.npy");
   write_npy(outs, ia, words(code_descr(t.a), {n, k}, a));
   write_npy(outs, ib, words(code_descr(t.b), {n, k}, b));
@@ -77,8 +78,10 @@ std::vector<check::DotCase> read_operands(const fs::path& dir, const check::DotT
   const std::vector<std::uint64_t> wa = unwords(a), wb = unwords(b), wc = unwords(c);
   std::vector<check::DotCase> v(n);
   for (std::size_t i = 0; i < n; ++i) {
-    v[i].a.assign(wa.begin() + static_cast<std::ptrdiff_t>(i * t.k), wa.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.k));
-    v[i].b.assign(wb.begin() + static_cast<std::ptrdiff_t>(i * t.k), wb.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.k));
+    v[i].a.assign(wa.begin() + static_cast<std::ptrdiff_t>(i * t.k),
+                  wa.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.k));
+    v[i].b.assign(wb.begin() + static_cast<std::ptrdiff_t>(i * t.k),
+                  wb.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.k));
     v[i].c = wc[i];
     for (std::size_t l = 0; l < t.k; ++l)
       if ((v[i].a[l] & ~code_mask(t.a)) != 0 || (v[i].b[l] & ~code_mask(t.b)) != 0)
@@ -116,13 +119,15 @@ check::DotTarget dot_target_of(const ProbeGenOptions& o) {
 
 int run_probe_gen_dot(const ProbeGenOptions& o) {
   if (o.scheme || o.packing || o.mx_quirks)
-    throw Error("--scheme, --packing, --mx-quirks do not apply with --model (dot/GEMM operands are written one code per "
-                "element); accepted with --model: --format, --format-b, --k or --shape, --count, --seed, --out");
+    throw Error(
+        "--scheme, --packing, --mx-quirks do not apply with --model (dot/GEMM operands are written one code per "
+        "element); accepted with --model: --format, --format-b, --k or --shape, --count, --seed, --out");
   if (o.shape) return run_probe_gen_gemm(o);
   if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant ||
       o.sr_bits || o.ulps)
-    throw Error("--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
-                "model fixes every rounding); accepted with --model: --format, --format-b, --k, --count, --seed, --out");
+    throw Error(
+        "--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
+        "model fixes every rounding); accepted with --model: --format, --format-b, --k, --count, --seed, --out");
   const check::DotTarget t = dot_target_of(o);
   check::DotGenOptions g;
   g.seed = std::stoull(*o.seed);
@@ -153,7 +158,11 @@ int run_probe_gen_dot(const ProbeGenOptions& o) {
   m["cases"] = n;
   m["classes"] = ordered_json::array();
   for (const auto& e : name_table(check::DotClass{}).entries) m["classes"].push_back(std::string(e.name));
-  m["files"] = {{"a", "a.npy"}, {"b", "b.npy"}, {"c", "c.npy"}, {"classes", "classes.npy"}, {"expected", "expected.npy"},
+  m["files"] = {{"a", "a.npy"},
+                {"b", "b.npy"},
+                {"c", "c.npy"},
+                {"classes", "classes.npy"},
+                {"expected", "expected.npy"},
                 {"result_dtype", result_descr(out)}};
   const fs::path dir(o.out);
   OutputSet outs;
@@ -192,7 +201,8 @@ int run_probe_check_dot(const ProbeCheckOptions& o, const std::string& manifest_
         write_operands(s, tmp, t, c, "--rerun");
         s.commit();
       }
-      run_rerun(*o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
+      run_rerun(*o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}},
+                {"{out}"});
       const std::vector<std::uint64_t> w = check::got_results(read_npy(pout), t, c.size(), "--rerun {out}");
       std::copy(w.begin(), w.end(), out.begin());
     };
@@ -228,7 +238,8 @@ struct Shape {
 };
 
 Shape parse_shape(const std::string& text) {
-  const std::string bad = "--shape '" + quote_input(text) + "' is not MxNxK; accepted: M and N 1..1024, K 1..4096, e.g. --shape 64x64x32";
+  const std::string bad =
+      "--shape '" + quote_input(text) + "' is not MxNxK; accepted: M and N 1..1024, K 1..4096, e.g. --shape 64x64x32";
   std::size_t v[3] = {0, 0, 0}, part = 0;
   bool digit = false;
   for (char ch : text) {
@@ -243,18 +254,20 @@ Shape parse_shape(const std::string& text) {
       throw Error(bad);
     }
   }
-  if (part != 2 || !digit || v[0] < 1 || v[0] > 1024 || v[1] < 1 || v[1] > 1024 || v[2] < 1 || v[2] > 4096) throw Error(bad);
+  if (part != 2 || !digit || v[0] < 1 || v[0] > 1024 || v[1] < 1 || v[1] > 1024 || v[2] < 1 || v[2] > 4096)
+    throw Error(bad);
   return {v[0], v[1], v[2]};
 }
 
 /// One dot case per output element of D = A·B + C (row-major A m×k, B k×n, C m×n words), D's order.
-std::vector<check::DotCase> gemm_cases(const Shape& s, const std::vector<std::uint64_t>& A, const std::vector<std::uint64_t>& B,
-                                       const std::vector<std::uint64_t>& C) {
+std::vector<check::DotCase> gemm_cases(const Shape& s, const std::vector<std::uint64_t>& A,
+                                       const std::vector<std::uint64_t>& B, const std::vector<std::uint64_t>& C) {
   std::vector<check::DotCase> v(s.m * s.n);
   for (std::size_t i = 0; i < s.m; ++i)
     for (std::size_t j = 0; j < s.n; ++j) {
       check::DotCase& c = v[i * s.n + j];
-      c.a.assign(A.begin() + static_cast<std::ptrdiff_t>(i * s.k), A.begin() + static_cast<std::ptrdiff_t>((i + 1) * s.k));
+      c.a.assign(A.begin() + static_cast<std::ptrdiff_t>(i * s.k),
+                 A.begin() + static_cast<std::ptrdiff_t>((i + 1) * s.k));
       c.b.resize(s.k);
       for (std::size_t l = 0; l < s.k; ++l) c.b[l] = B[l * s.n + j];
       c.c = C[i * s.n + j];
@@ -263,9 +276,9 @@ std::vector<check::DotCase> gemm_cases(const Shape& s, const std::vector<std::ui
   return v;
 }
 
-void write_gemm(OutputSet& outs, const fs::path& dir, const check::DotTarget& t, const Shape& s, const std::vector<std::uint64_t>& A,
-                const std::vector<std::uint64_t>& B, const std::vector<std::uint64_t>& C, const std::string& what,
-                const std::string& prefix = "") {
+void write_gemm(OutputSet& outs, const fs::path& dir, const check::DotTarget& t, const Shape& s,
+                const std::vector<std::uint64_t>& A, const std::vector<std::uint64_t>& B,
+                const std::vector<std::uint64_t>& C, const std::string& what, const std::string& prefix = "") {
   const OutputId ia = outs.add_output(dir / (prefix + "a.npy"), what + " " + prefix + "a.npy");
   const OutputId ib = outs.add_output(dir / (prefix + "b.npy"), what + " " + prefix + "b.npy");
   const OutputId ic = outs.add_output(dir / (prefix + "c.npy"), what + " " + prefix + "c.npy");
@@ -277,14 +290,17 @@ void write_gemm(OutputSet& outs, const fs::path& dir, const check::DotTarget& t,
 }  // namespace
 
 int run_probe_gen_gemm(const ProbeGenOptions& o) {
-  if (o.k || o.count) throw Error("--shape MxNxK gives K and the number of outputs; --k and --count do not apply with it");
+  if (o.k || o.count)
+    throw Error("--shape MxNxK gives K and the number of outputs; --k and --count do not apply with it");
   const Shape s = parse_shape(*o.shape);
   ProbeGenOptions d = o;
   d.shape.reset();
   d.k = std::to_string(s.k);
-  if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant || o.sr_bits || o.ulps)
-    throw Error("--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
-                "model fixes every rounding); accepted with --model --shape: --format, --format-b, --seed, --out");
+  if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant ||
+      o.sr_bits || o.ulps)
+    throw Error(
+        "--from, --round, --overflow, --profile, --sr-*, --ulps do not apply with --model (the accumulation "
+        "model fixes every rounding); accepted with --model --shape: --format, --format-b, --seed, --out");
   const check::DotTarget t = dot_target_of(d);
   const std::size_t D = std::min(s.m, s.n);
   check::DotGenOptions g;
@@ -320,12 +336,17 @@ int run_probe_gen_gemm(const ProbeGenOptions& o) {
                  {"k", t.k},
                  {"model", t.model.name},
                  {"result", format_name(out)}};
-  m["target_text"] = "gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ": " + check::describe(t);
+  m["target_text"] =
+      "gemm " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ": " + check::describe(t);
   m["seed"] = g.seed;
   m["cases"] = cases.size();
   m["classes"] = ordered_json::array();
   for (const auto& e : name_table(check::DotClass{}).entries) m["classes"].push_back(std::string(e.name));
-  m["files"] = {{"a", "a.npy"}, {"b", "b.npy"}, {"c", "c.npy"}, {"classes", "classes.npy"}, {"expected", "expected.npy"},
+  m["files"] = {{"a", "a.npy"},
+                {"b", "b.npy"},
+                {"c", "c.npy"},
+                {"classes", "classes.npy"},
+                {"expected", "expected.npy"},
                 {"result_dtype", result_descr(out)}};
   const fs::path dir(o.out);
   OutputSet outs;
@@ -337,8 +358,8 @@ int run_probe_gen_gemm(const ProbeGenOptions& o) {
   write_npy(outs, i_exp, words(result_descr(out), {s.m, s.n}, exp));
   outs.write(i_man, m.dump(2) + "\n");
   outs.commit();
-  fmt::print("minifloat: wrote a {}x{}x{} GEMM ({} outputs, {} designed on the diagonal) for {} under {}\n", s.m, s.n, s.k,
-             cases.size(), D, check::describe(t), o.out);
+  fmt::print("minifloat: wrote a {}x{}x{} GEMM ({} outputs, {} designed on the diagonal) for {} under {}\n", s.m, s.n,
+             s.k, cases.size(), D, check::describe(t), o.out);
   return 0;
 }
 
@@ -350,22 +371,28 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   ProbeCheckRun run(o, check::ProbeKind::gemm);
   const check::DotOptions opt = run.options(check::DotOptions{});
   const NpyArray a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
-  for (const auto& [arr, f, nm, r0, r1] : {std::tuple{&a, t.a, "a.npy", s.m, s.k}, std::tuple{&b, t.b, "b.npy", s.k, s.n}}) {
+  for (const auto& [arr, f, nm, r0, r1] :
+       {std::tuple{&a, t.a, "a.npy", s.m, s.k}, std::tuple{&b, t.b, "b.npy", s.k, s.n}}) {
     if (arr->dtype != code_descr(f))
-      throw Error((dir / nm).string() + " has dtype " + arr->dtype + "; the manifest's " + format_name(f) + " needs " + code_descr(f));
+      throw Error((dir / nm).string() + " has dtype " + arr->dtype + "; the manifest's " + format_name(f) + " needs " +
+                  code_descr(f));
     if (arr->shape != std::vector<std::size_t>{r0, r1})
       throw Error((dir / nm).string() + " must have shape (" + std::to_string(r0) + ", " + std::to_string(r1) + ")");
   }
   if (c.dtype != "<f4" || c.shape != std::vector<std::size_t>{s.m, s.n})
-    throw Error((dir / "c.npy").string() + " must be <f4 of shape (" + std::to_string(s.m) + ", " + std::to_string(s.n) + ")");
+    throw Error((dir / "c.npy").string() + " must be <f4 of shape (" + std::to_string(s.m) + ", " +
+                std::to_string(s.n) + ")");
   const std::vector<std::uint64_t> A = unwords(a), B = unwords(b), C = unwords(c);
   for (std::size_t e = 0; e < A.size(); ++e)
-    if ((A[e] & ~code_mask(t.a)) != 0) throw Error(fmt::format("{}: a.npy element {} is not a {} code", o.dir, e, format_name(t.a)));
+    if ((A[e] & ~code_mask(t.a)) != 0)
+      throw Error(fmt::format("{}: a.npy element {} is not a {} code", o.dir, e, format_name(t.a)));
   for (std::size_t e = 0; e < B.size(); ++e)
-    if ((B[e] & ~code_mask(t.b)) != 0) throw Error(fmt::format("{}: b.npy element {} is not a {} code", o.dir, e, format_name(t.b)));
+    if ((B[e] & ~code_mask(t.b)) != 0)
+      throw Error(fmt::format("{}: b.npy element {} is not a {} code", o.dir, e, format_name(t.b)));
   std::vector<check::DotCase> cases = gemm_cases(s, A, B, C);
   const std::vector<std::uint64_t> cls = unwords(read_npy(dir / "classes.npy"));
-  if (cls.size() != cases.size()) throw Error(o.dir + ": classes.npy does not hold one class per output of D (" + std::to_string(cases.size()) + ")");
+  if (cls.size() != cases.size())
+    throw Error(o.dir + ": classes.npy does not hold one class per output of D (" + std::to_string(cases.size()) + ")");
   for (std::size_t e = 0; e < cases.size(); ++e) cases[e].cls = run.class_at<check::DotClass>(cls[e], e, "dot class");
   // D is M×N, row-major: a flat or transposed array (N×M has the same element count) is refused by shape.
   const auto gemm_results = [&t](const NpyArray& d, std::size_t m, std::size_t n, const std::string& what) {
@@ -386,10 +413,12 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
       fs::remove(pout);
       {
         OutputSet w;
-        write_gemm(w, tmp, t, {m, n, k}, {GA.begin(), GA.end()}, {GB.begin(), GB.end()}, {GC.begin(), GC.end()}, "--rerun");
+        write_gemm(w, tmp, t, {m, n, k}, {GA.begin(), GA.end()}, {GB.begin(), GB.end()}, {GC.begin(), GC.end()},
+                   "--rerun");
         w.commit();
       }
-      run_rerun(*o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}}, {"{out}"});
+      run_rerun(*o.rerun, {{"{a}", tmp / "a.npy"}, {"{b}", tmp / "b.npy"}, {"{c}", tmp / "c.npy"}, {"{out}", pout}},
+                {"{out}"});
       const std::vector<std::uint64_t> w = gemm_results(read_npy(pout), m, n, "--rerun {out}");
       std::copy(w.begin(), w.end(), GD.begin());
     };

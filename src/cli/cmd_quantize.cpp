@@ -31,7 +31,8 @@ bool is_mx_name(const std::string& s) { return s.rfind("mx", 0) == 0 || s == "nv
 /// A decimal option rounded once to binary32 (parse_value: never through a double).
 float parse_f32_option(std::string_view option, const std::string& text) {
   const Unpacked u = with_option(option, [&] { return parse_value(text); });
-  return detail::bit_cast<float>(static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
+  return detail::bit_cast<float>(
+      static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
 }
 
 /// The metadata of a .safetensors --out-codes file: the scheme, rule, element, block and how the scales
@@ -49,8 +50,8 @@ std::map<std::string, std::string> safetensors_metadata(const QuantizedTensor& r
       // NVFP4's block scale is UE4M3 (7 bits, bit 7 of the byte zero); torchao's NVFP4 (--mx-quirks) stores a
       // float8_e4m3fn scale, whose NaN block scale 0x7f/0xff UE4M3 cannot decode.
       {"scale_encoding", r.rule == ScaleRule::nvfp4 ? (q.mx_quirks != MxQuirks::none ? "e4m3fn" : "ue4m3")
-                         : scales_u8              ? "e8m0fnu"
-                                                  : "f32 decode scale"},
+                         : scales_u8                ? "e8m0fnu"
+                                                    : "f32 decode scale"},
       {"producer", "minifloat quantize"}};
   if (q.mx_quirks != MxQuirks::none) meta["mx_quirks"] = std::string(name(q.mx_quirks));
   if (scheme.rule == ScaleRule::nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
@@ -61,8 +62,8 @@ std::map<std::string, std::string> safetensors_metadata(const QuantizedTensor& r
 /// for nvfp4 the tensor decode scale with its bits.
 void print_summary(const QuantizedTensor& r, std::size_t elements, bool nvfp4) {
   fmt::print("{} rule {}: {} elements, {} scales ({}x{} tiles of {}x{}), saturated {}, flushed to zero {}", r.scheme,
-             scale_rule_name(r.rule), elements, r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols,
-             r.block_rows, r.block_cols, r.saturated, r.flushed);
+             scale_rule_name(r.rule), elements, r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols, r.block_rows,
+             r.block_cols, r.saturated, r.flushed);
   if (nvfp4) {
     std::uint32_t b;
     std::memcpy(&b, &r.tensor_decode_scale, 4);
@@ -135,10 +136,12 @@ class CodesOut {
 void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   std::string scheme_names;
   for (const auto& e : scheme_table().entries) (scheme_names += scheme_names.empty() ? "" : ", ") += e.name;
-  auto* c = app.add_subcommand("quantize", "Quantize one tensor with a block scheme (MX, NVFP4, scaled FP8, or a spec)");
+  auto* c =
+      app.add_subcommand("quantize", "Quantize one tensor with a block scheme (MX, NVFP4, scaled FP8, or a spec)");
   c->add_option("--scheme", o.scheme,
-                "Block scheme: " + scheme_names + ", or a spec ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...] such as "
-                "e2m3fn/1x16/e8m0fnu:rceil (`minifloat names scheme`)")
+                "Block scheme: " + scheme_names +
+                    ", or a spec ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...] such as "
+                    "e2m3fn/1x16/e8m0fnu:rceil (`minifloat names scheme`)")
       ->required();
   c->add_option("--scale-rule", o.scale_rule,
                 "Scale rule of the scheme's scale family (default: the scheme's): " + choices<ScaleRule>());
@@ -147,7 +150,8 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--sr-variant", o.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
   c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i reads sr_bits(seed, 0, 0, i)")
-      ->type_name("UINT64")->check(uint64_text);
+      ->type_name("UINT64")
+      ->check(uint64_text);
   c->add_option("--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   c->add_option("--element", o.element, "Element format replacing the scheme's (fp8_* schemes and specs; e.g. e5m2)");
   c->add_option("--axis", o.axis, "Axis the blocks run along: " + choices<BlockAxis>("last"));
@@ -156,24 +160,33 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
     c->add_option("--" + std::string(policy_key(f)), o.policy[i],
                   std::string(f.help) + choices<E>(name(BlockPolicy{}.*f.member)));
   });
-  c->add_option("--amax-epsilon", o.amax_epsilon, "amax below this is raised to it (a decimal >= 0, rounded once to f32)");
-  c->add_option("--mx-quirks", o.mx_quirks, "A peer's MX/NVFP4 quantizer on purpose (quant.hpp MxQuirks): " + choices<MxQuirks>("none"));
-  c->add_flag("--scale-ftz", o.scale_ftz, "With --out-dequant: dequantize as an FTZ/DAZ consumer, subnormal scales read 0 (D17)");
+  c->add_option("--amax-epsilon", o.amax_epsilon,
+                "amax below this is raised to it (a decimal >= 0, rounded once to f32)");
+  c->add_option("--mx-quirks", o.mx_quirks,
+                "A peer's MX/NVFP4 quantizer on purpose (quant.hpp MxQuirks): " + choices<MxQuirks>("none"));
+  c->add_flag("--scale-ftz", o.scale_ftz,
+              "With --out-dequant: dequantize as an FTZ/DAZ consumer, subnormal scales read 0 (D17)");
   c->add_flag("--source-via-f32", o.source_via_f32,
               "An f64 input is rounded to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: each element "
               "rounds once from its f64 value; the ml_dtypes profile implies this flag)");
-  c->add_flag("--integers-as-values", o.integers_as_values,
-              "Read an integer input (|u1 |i1 <u2, U8 I8 U16) as numbers (default: refused, integers are usually codes)");
+  c->add_flag(
+      "--integers-as-values", o.integers_as_values,
+      "Read an integer input (|u1 |i1 <u2, U8 I8 U16) as numbers (default: refused, integers are usually codes)");
   c->add_option("--in", o.in, "Input .npy (or .safetensors with --tensor)")->required();
   c->add_option("--tensor", o.tensor, "Tensor name in a .safetensors input");
-  c->add_option("--out-codes", o.out_codes, "Output .npy of element codes (uint8), or a .safetensors file holding codes, scales and metadata")->required();
+  c->add_option("--out-codes", o.out_codes,
+                "Output .npy of element codes (uint8), or a .safetensors file holding codes, scales and metadata")
+      ->required();
   c->add_option("--out-scales", o.out_scales, "Output .npy of block scales");
-  c->add_option("--out-dequant", o.out_dequant, "Output .npy of dequantized values (float32; float64 for an f64 source)");
+  c->add_option("--out-dequant", o.out_dequant,
+                "Output .npy of dequantized values (float32; float64 for an f64 source)");
   c->add_option("--out-tensor-scale", o.out_tensor_scale,
                 "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc)");
   c->add_option("--threads", o.threads,
-                 "Threads per piece, 0..1024 (default 0: all cores); the output bytes do not depend on it");
-  c->add_flag("--packed", o.packed, "Pack each row of the last axis: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 bytes; shape [..., bytes per row]");
+                "Threads per piece, 0..1024 (default 0: all cores); the output bytes do not depend on it");
+  c->add_flag("--packed", o.packed,
+              "Pack each row of the last axis: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 "
+              "bytes; shape [..., bytes per row]");
 }
 
 int run_quantize(const QuantizeOptions& o) {
@@ -193,7 +206,8 @@ int run_quantize(const QuantizeOptions& o) {
   if (o.element) {
     if (scheme.element.kind != ElementKind::floating || (named && is_mx_name(given_name)))
       throw Error("--element applies to the fp8_* schemes and to specs with a floating-point element; " + given_name +
-                  " has a fixed element format (write a spec to change it, e.g. " + scheme_spec(scheme) + " with another ELEMENT)");
+                  " has a fixed element format (write a spec to change it, e.g. " + scheme_spec(scheme) +
+                  " with another ELEMENT)");
     scheme.element.format = with_option("--element", [&] { return parse_format(*o.element); });
   }
   for_each_policy_field([&](const auto& f, std::size_t i) {
@@ -224,7 +238,8 @@ int run_quantize(const QuantizeOptions& o) {
   if (o.source_via_f32) q.profile.source_via_f32 = true;
   q.axis = parse_option<BlockAxis>("--axis", o.axis);
   if (o.mx_quirks) q.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
-  if (const std::optional<OptionIssue> issue = check_options(scheme, q))  // where the option applies: one line naming it
+  if (const std::optional<OptionIssue> issue =
+          check_options(scheme, q))  // where the option applies: one line naming it
     throw Error("--" + issue->option + " " + issue->why);
   const auto threads = static_cast<unsigned>(parse_int_option("--threads", o.threads, kQuantThreads));
 
@@ -232,29 +247,38 @@ int run_quantize(const QuantizeOptions& o) {
   const bool st_out = o.out_codes.size() >= 12 && o.out_codes.rfind(".safetensors") == o.out_codes.size() - 12;
   if (o.packed) {
     if (st_out) throw Error("--packed writes .npy; use a .npy --out-codes or drop --packed");
-    if (q.axis == BlockAxis::first) throw Error("--packed packs along the last axis; it cannot be combined with --axis first");
+    if (q.axis == BlockAxis::first)
+      throw Error("--packed packs along the last axis; it cannot be combined with --axis first");
     if (ebits != 4 && ebits != 6)
-      throw Error("--packed applies to 4- and 6-bit elements; " + scheme_name(scheme) + " has " + std::to_string(ebits) + "-bit codes");
+      throw Error("--packed applies to 4- and 6-bit elements; " + scheme_name(scheme) + " has " +
+                  std::to_string(ebits) + "-bit codes");
   }
   const bool nvfp4 = scheme.rule == ScaleRule::nvfp4;
-  if (!o.out_tensor_scale.empty() && !nvfp4) throw Error("--out-tensor-scale applies to nvfp4 only (the nvfp4 rule's FP32 tensor scale)");
-  if (nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty() && q.mx_quirks != MxQuirks::torchao_0_18_no_tensor_scale)
-    throw Error("nvfp4 has a second-level FP32 tensor scale: give --out-tensor-scale FILE too, so the files dequantize "
-                "on their own (element x block scale x tensor scale)");
-  if (o.scale_ftz && o.out_dequant.empty()) throw Error("--scale-ftz applies to --out-dequant (how the dequantized values read the scales)");
+  if (!o.out_tensor_scale.empty() && !nvfp4)
+    throw Error("--out-tensor-scale applies to nvfp4 only (the nvfp4 rule's FP32 tensor scale)");
+  if (nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty() &&
+      q.mx_quirks != MxQuirks::torchao_0_18_no_tensor_scale)
+    throw Error(
+        "nvfp4 has a second-level FP32 tensor scale: give --out-tensor-scale FILE too, so the files dequantize "
+        "on their own (element x block scale x tensor scale)");
+  if (o.scale_ftz && o.out_dequant.empty())
+    throw Error("--scale-ftz applies to --out-dequant (how the dequantized values read the scales)");
 
   const auto tensors = locate_tensors("quantize", o.in, o.tensor, o.integers_as_values, true);
   if (tensors.size() != 1)
-    throw Error("--in '" + o.in + "' holds " + std::to_string(tensors.size()) + " tensors; choose one with --tensor NAME");
+    throw Error("--in '" + o.in + "' holds " + std::to_string(tensors.size()) +
+                " tensors; choose one with --tensor NAME");
   const TensorLocation& in = tensors[0];
   const bool f64 = in.dtype == "<f8";
   if (o.source_via_f32 && !f64)
-    throw Error("--source-via-f32 applies to f64 (<f8, F64) inputs; '" + o.in + "' holds " + in.dtype + ", exact in f32 already");
+    throw Error("--source-via-f32 applies to f64 (<f8, F64) inputs; '" + o.in + "' holds " + in.dtype +
+                ", exact in f32 already");
   if (o.integers_as_values && !is_integer_dtype(in.dtype))
     throw Error("--integers-as-values applies to integer inputs (|u1 |i1 <u2); '" + o.in + "' holds " + in.dtype);
   if (q.mx_quirks != MxQuirks::none) {
     if (f64 && !q.profile.source_via_f32)
-      throw Error("--mx-quirks " + std::string(name(q.mx_quirks)) + " reproduces a binary32 quantizer: give an f32 (or f16/bf16) "
+      throw Error("--mx-quirks " + std::string(name(q.mx_quirks)) +
+                  " reproduces a binary32 quantizer: give an f32 (or f16/bf16) "
                   "input, or --source-via-f32 for an f64 one");
   }
   BlockQuantizer bq(in.shape, scheme, q);
@@ -326,8 +350,8 @@ int run_quantize(const QuantizeOptions& o) {
       }
     }
   }
-  const std::span<const std::byte> scale_bytes =
-      scales_u8 ? std::as_bytes(std::span<const std::uint8_t>(r.scale_codes)) : std::as_bytes(std::span<const float>(r.scales));
+  const std::span<const std::byte> scale_bytes = scales_u8 ? std::as_bytes(std::span<const std::uint8_t>(r.scale_codes))
+                                                           : std::as_bytes(std::span<const float>(r.scales));
   w_codes.finish(scale_bytes);
   if (w_deq) w_deq->finish();
   if (id_scales) {

@@ -18,16 +18,16 @@ namespace minifloat::cli {
 /// Flags of `quantize` as the user gave them (std::nullopt: not given; defaults in scheme.hpp,
 /// core/block_scale.hpp and quant.hpp). Every flag given must apply (else exit 2).
 struct QuantizeOptions {
-  std::string scheme;                       ///< --scheme: a name or spec (scheme.hpp)
-  std::optional<std::string> scale_rule;    ///< --scale-rule: a rule of the scheme's scale family
-  std::string round = "rne";                ///< --round rne|rna|rtz|rtp|rtn|rto|sr
-  std::string overflow = "satfinite";       ///< --overflow for the elements
-  std::optional<std::string> sr_variant;    ///< --sr-variant (with --round sr; default exact)
-  std::optional<long long> sr_bits;         ///< --sr-bits (with --round sr and variant A/B/C; default 8)
-  std::optional<std::uint64_t> seed;        ///< --seed (required with --round sr, refused otherwise)
-  std::string profile = "ocp";              ///< --profile ocp|nvidia|ml_dtypes|p3109
-  std::optional<std::string> element;       ///< --element FMT (fp8_* schemes and specs with a floating element)
-  std::string axis = "last";                ///< --axis last|first: the axis blocks run along
+  std::string scheme;                     ///< --scheme: a name or spec (scheme.hpp)
+  std::optional<std::string> scale_rule;  ///< --scale-rule: a rule of the scheme's scale family
+  std::string round = "rne";              ///< --round rne|rna|rtz|rtp|rtn|rto|sr
+  std::string overflow = "satfinite";     ///< --overflow for the elements
+  std::optional<std::string> sr_variant;  ///< --sr-variant (with --round sr; default exact)
+  std::optional<long long> sr_bits;       ///< --sr-bits (with --round sr and variant A/B/C; default 8)
+  std::optional<std::uint64_t> seed;      ///< --seed (required with --round sr, refused otherwise)
+  std::string profile = "ocp";            ///< --profile ocp|nvidia|ml_dtypes|p3109
+  std::optional<std::string> element;     ///< --element FMT (fp8_* schemes and specs with a floating element)
+  std::string axis = "last";              ///< --axis last|first: the axis blocks run along
   /// --zero-block, --nan-block, …: one per kPolicyFields entry (scheme.hpp), in its order
   std::array<std::optional<std::string>, kPolicyFieldCount> policy;
   std::optional<std::string> amax_epsilon;  ///< --amax-epsilon (decimal, rounded once to binary32)
@@ -37,12 +37,13 @@ struct QuantizeOptions {
   bool integers_as_values = false;          ///< --integers-as-values: an integer input holds numbers, not codes
   std::string in;                           ///< --in .npy or .safetensors (with --tensor)
   std::string tensor;                       ///< --tensor NAME
-  std::string out_codes;                    ///< --out-codes .npy (|u1, the input's shape; packed: [..., bytes per row]) or .safetensors
-  std::string out_scales;                   ///< --out-scales .npy (|u1 E8M0/E4M3 codes or <f4 FP32 decode scales; QuantizedTensor::scale_shape)
-  std::string out_tensor_scale;             ///< --out-tensor-scale: nvfp4's FP32 per-tensor decode scale
-  std::string out_dequant;                  ///< --out-dequant .npy (<f4, the input's shape)
-  bool packed = false;                      ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
-  std::string threads = "0";                ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
+  std::string out_codes;  ///< --out-codes .npy (|u1, the input's shape; packed: [..., bytes per row]) or .safetensors
+  std::string
+      out_scales;  ///< --out-scales .npy (|u1 E8M0/E4M3 codes or <f4 FP32 decode scales; QuantizedTensor::scale_shape)
+  std::string out_tensor_scale;  ///< --out-tensor-scale: nvfp4's FP32 per-tensor decode scale
+  std::string out_dequant;       ///< --out-dequant .npy (<f4, the input's shape)
+  bool packed = false;           ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
+  std::string threads = "0";     ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
 };
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& opts);

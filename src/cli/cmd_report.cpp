@@ -23,7 +23,6 @@
 namespace minifloat::cli {
 namespace {
 
-
 std::string fmt_scale(double v) {
   int e;
   const double f = std::frexp(v, &e);
@@ -38,7 +37,8 @@ void for_subpieces(const QuantPiece& p, F f) {
   if (p.rows == 0 || p.cols == 0) return;
   if (p.cols <= kErrorChunk) {
     const std::size_t k = kErrorChunk / p.cols;
-    for (std::size_t r = 0; r < p.rows; r += k) f(QuantPiece{p.row + r, p.col, std::min(k, p.rows - r), p.cols}, r * p.cols);
+    for (std::size_t r = 0; r < p.rows; r += k)
+      f(QuantPiece{p.row + r, p.col, std::min(k, p.rows - r), p.cols}, r * p.cols);
     return;
   }
   for (std::size_t r = 0; r < p.rows; ++r)
@@ -66,8 +66,9 @@ std::string fmt_sqnr(double db) {
   if (std::isnan(db)) return "nan";
   return std::isinf(db) ? std::string(db > 0 ? "inf" : "-inf") : fmt::format("{:.2f}", db);
 }
-double pct(std::uint64_t k, std::uint64_t n) { return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0; }
-
+double pct(std::uint64_t k, std::uint64_t n) {
+  return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0;
+}
 
 }  // namespace
 
@@ -84,7 +85,8 @@ std::vector<std::string> split_scheme_list(const std::string& list) {
     }
     if (c == '/') in_custom = false;
     cur += c;
-    if (cur.size() >= 7 && iequals(std::string_view(cur).substr(cur.size() - 7), "custom:") && cur.find('/') == std::string::npos)
+    if (cur.size() >= 7 && iequals(std::string_view(cur).substr(cur.size() - 7), "custom:") &&
+        cur.find('/') == std::string::npos)
       in_custom = true;
   }
   out.push_back(cur);
@@ -99,18 +101,24 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
                 "(`minifloat names scheme`)");
   c->add_option("--tensor", o.tensor, "Only this tensor of a .safetensors file");
   c->add_option("--round", o.round, "Element rounding mode: " + choices<Rounding>("rne"));
-  c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i of the tensor at position k of the file (0-based, data order, skipped tensors counted; a .npy file: 0) reads sr_bits(seed, k, 0, i), with or without --tensor")
-      ->type_name("UINT64")->check(uint64_text);
+  c->add_option(
+       "--seed", o.seed,
+       "With --round sr (required): Philox seed; element i of the tensor at position k of the file (0-based, data "
+       "order, skipped tensors counted; a .npy file: 0) reads sr_bits(seed, k, 0, i), with or without --tensor")
+      ->type_name("UINT64")
+      ->check(uint64_text);
   c->add_option("--scale-rule", o.scale_rule,
                 "Use this scale rule for every listed scheme of its scale family (" + scale_families_help() +
                     "); the rule column shows the rule used");
   c->add_flag("--source-via-f32", o.source_via_f32,
               "Round F64 tensors to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: exact f64 values)");
-  c->add_flag("--integers-as-values", o.integers_as_values, "Read U8/I8/U16 (|u1 |i1 <u2) tensors as numbers (default: skipped as codes)");
+  c->add_flag("--integers-as-values", o.integers_as_values,
+              "Read U8/I8/U16 (|u1 |i1 <u2) tensors as numbers (default: skipped as codes)");
   c->add_flag("--per-tensor", o.per_tensor, "Also print one row per (tensor, scheme)");
   c->add_flag("--csv", o.csv, "CSV output (per tensor and overall rows)");
   c->add_flag("--quiet", o.quiet, "No progress on stderr");
-  c->add_option("--threads", o.threads, "Threads per piece, 0..1024 (default 0: all cores); the figures do not depend on it");
+  c->add_option("--threads", o.threads,
+                "Threads per piece, 0..1024 (default 0: all cores); the figures do not depend on it");
 }
 
 int run_report(const ReportOptions& o) {
@@ -148,7 +156,8 @@ int run_report(const ReportOptions& o) {
         used = true;
       }
     if (!used)
-      throw Error("--scale-rule " + o.scale_rule + " fits none of the listed schemes (a rule replaces one of the same scale "
+      throw Error("--scale-rule " + o.scale_rule +
+                  " fits none of the listed schemes (a rule replaces one of the same scale "
                   "family: E8M0, FP32 or nvfp4)");
     for (const Entry& e : list) with_option("--scale-rule", [&] { validate_scheme(e.scheme); });
   }
@@ -189,7 +198,9 @@ int run_report(const ReportOptions& o) {
     const std::size_t n = t.element_count();
     auto progress = [&](double within, const std::string& what) {
       if (o.quiet) return;
-      const double all = total ? 100.0 * (static_cast<double>(done) + within * static_cast<double>(n)) / static_cast<double>(total) : 100.0;
+      const double all =
+          total ? 100.0 * (static_cast<double>(done) + within * static_cast<double>(n)) / static_cast<double>(total)
+                : 100.0;
       fmt::print(stderr, "[{:>3}/{}] {:5.1f}%  {} ({} elements){}\n", k, tensors.size(), all, t.name, n, what);
     };
     progress(0, "");
@@ -254,8 +265,9 @@ int run_report(const ReportOptions& o) {
   if (!o.quiet) fmt::print(stderr, "[done] {} tensors, {} elements, {} schemes\n", tensors.size(), total, list.size());
 
   if (o.csv) {
-    fmt::print("tensor,scheme,rule,elements,sqnr_db,max_abs_err,rel_frobenius,pct_saturated,pct_flushed,pct_nonfinite,"
-               "scale_min,scale_max\n");
+    fmt::print(
+        "tensor,scheme,rule,elements,sqnr_db,max_abs_err,rel_frobenius,pct_saturated,pct_flushed,pct_nonfinite,"
+        "scale_min,scale_max\n");
     auto line = [](const std::string& tn, const std::string& sc, const std::string& r, const ErrorStats& s) {
       fmt::print("{},{},{},{},{},{:.9g},{:.9g},{:.6f},{:.6f},{:.6f},{:.9g},{:.9g}\n", tn, sc, r, s.count,
                  fmt_sqnr(s.sqnr_db()), s.max_abs_err, s.rel_frobenius(), pct(s.saturated, s.count),
@@ -289,7 +301,8 @@ int run_report(const ReportOptions& o) {
     const ErrorStats& st = overall[e.label];
     fmt::print("{:<18} {:<10} {:>9} {:>12.4g} {:>11.4g} {:>8.4f} {:>8.4f} {:>8.4f}  {}\n", e.label,
                scale_rule_name(e.scheme.rule), fmt_sqnr(st.sqnr_db()), st.max_abs_err, st.rel_frobenius(),
-               pct(st.saturated, st.count), pct(st.flushed, st.count), pct(st.nonfinite_out, st.count), scale_range(st));
+               pct(st.saturated, st.count), pct(st.flushed, st.count), pct(st.nonfinite_out, st.count),
+               scale_range(st));
   }
   return 0;
 }

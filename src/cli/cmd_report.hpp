@@ -21,14 +21,15 @@ struct ReportOptions {
   std::string schemes = "all";  ///< --schemes: all, or a comma-separated list of scheme names or specs
   std::string tensor;           ///< --tensor: only this tensor of a .safetensors file
   std::string round = "rne";    ///< --round: element rounding mode
-  std::optional<std::uint64_t> seed;  ///< --seed: required with --round sr (tensor k, element i: sr_bits(seed, k, 0, i))
-  std::string scale_rule;       ///< --scale-rule: override the rule of every scheme of the same scale family
-  bool source_via_f32 = false;  ///< --source-via-f32: round F64 values to f32 first (ml_dtypes/PyTorch)
+  std::optional<std::uint64_t>
+      seed;                         ///< --seed: required with --round sr (tensor k, element i: sr_bits(seed, k, 0, i))
+  std::string scale_rule;           ///< --scale-rule: override the rule of every scheme of the same scale family
+  bool source_via_f32 = false;      ///< --source-via-f32: round F64 values to f32 first (ml_dtypes/PyTorch)
   bool integers_as_values = false;  ///< --integers-as-values: U8/I8/U16 tensors are numbers
-  bool per_tensor = false;      ///< --per-tensor: one row per (tensor, scheme) besides the overall rows
-  bool csv = false;             ///< --csv: machine-readable rows (always per tensor and overall)
-  bool quiet = false;           ///< --quiet: no progress lines on stderr
-  std::string threads = "0";    ///< --threads 0..1024 (0: all cores); the figures do not depend on it
+  bool per_tensor = false;          ///< --per-tensor: one row per (tensor, scheme) besides the overall rows
+  bool csv = false;                 ///< --csv: machine-readable rows (always per tensor and overall)
+  bool quiet = false;               ///< --quiet: no progress lines on stderr
+  std::string threads = "0";        ///< --threads 0..1024 (0: all cores); the figures do not depend on it
 };
 
 /// Declare `report` and its flags on `app`.

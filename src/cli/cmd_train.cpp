@@ -33,20 +33,24 @@ std::string help_lines(const NameTable<V>& t) {
 void add_train_command(CLI::App& app, TrainOptions& o) {
   CLI::App* sub = app.add_subcommand(
       "train", "Simulated FP8/MX/NVFP4 training of a small real model, every recipe side by side with FP32");
-  sub->add_option("--model", o.model, "training model: " + choices<train::TrainModel>("mlp-digits") + " (listed below)");
+  sub->add_option("--model", o.model,
+                  "training model: " + choices<train::TrainModel>("mlp-digits") + " (listed below)");
   sub->add_option("--recipes", o.recipes, "all (default), or a comma-separated list of the recipes listed below");
   sub->add_option("--seeds", o.seeds, "seeds per recipe (0..N-1), 1..1000 (default 1)");
-  sub->add_option("--steps", o.steps, "optimizer steps, 0..1000000 (default 0: the model's own, e.g. 660 for mlp-digits)");
-  sub->add_option("--threads", o.threads, "runs in parallel, 0..1024 (default 0: all cores); results do not depend on it");
+  sub->add_option("--steps", o.steps,
+                  "optimizer steps, 0..1000000 (default 0: the model's own, e.g. 660 for mlp-digits)");
+  sub->add_option("--threads", o.threads,
+                  "runs in parallel, 0..1024 (default 0: all cores); results do not depend on it");
   sub->add_option("--data", o.data, "data file (digits.csv.gz) or folder (fortunes); default: the Debian package's");
   sub->add_option("--out", o.out,
-                  "output folder (created when its parent folder exists): <model>/<recipe>/seed<k>.csv, summary.csv, summary.md, loss.svg "
+                  "output folder (created when its parent folder exists): <model>/<recipe>/seed<k>.csv, summary.csv, "
+                  "summary.md, loss.svg "
                   "(and loss.png), replaced together only when every run finished")
       ->required();
   sub->add_option("--gemm", o.gemm,
                   "accumulation model of every Linear GEMM of every recipe, the FP32 baseline included, so the gap "
-                  "isolates the operand formats: " + choices(dot_model_table()) +
-                      " (`minifloat names accumulation`); default: FP64 accumulation, L0");
+                  "isolates the operand formats: " +
+                      choices(dot_model_table()) + " (`minifloat names accumulation`); default: FP64 accumulation, L0");
   sub->add_flag("--no-progress", o.no_progress, "no progress bar on stderr");
   sub->add_flag("--gates", o.gates,
                 "check the acceptance criteria (training-sim.md §4.7 in the project notes; PASS/FAIL/WARN per line); "
@@ -68,8 +72,8 @@ int run_train(const TrainOptions& o) {
   cfg.progress = !o.no_progress;
   cfg.gemm = o.gemm;
   if (o.gates && train::applicable_gates(cfg).empty())
-    throw Error("--gates: no acceptance criterion of training-sim.md §4.7 applies to --model " + std::string(name(cfg.model)) +
-                " with --recipes " + quote_input(o.recipes) +
+    throw Error("--gates: no acceptance criterion of training-sim.md §4.7 applies to --model " +
+                std::string(name(cfg.model)) + " with --recipes " + quote_input(o.recipes) +
                 " (each compares a recipe with its FP32 baseline run alongside: fp32, or fp32-lr0.01 for the "
                 "weight-storage recipes; mlp-fashion has none); add the baseline and a recipe, or drop --gates");
   const auto runs = train::run_study(cfg);

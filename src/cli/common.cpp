@@ -44,8 +44,8 @@ SrEncodePlan validate_sr_encode_flags(const SrEncodeFlags& f) {
     try {
       p.variant = parse_sr_variant(*f.sr_variant);
     } catch (const NameError&) {
-      throw Error("--sr-variant '" + quote_input(*f.sr_variant) + "' is unknown; accepted: " +
-                  accepted_names(name_table(SrVariant{})));
+      throw Error("--sr-variant '" + quote_input(*f.sr_variant) +
+                  "' is unknown; accepted: " + accepted_names(name_table(SrVariant{})));
     }
   }
   if (f.sr_bits) {
@@ -53,7 +53,8 @@ SrEncodePlan validate_sr_encode_flags(const SrEncodeFlags& f) {
       throw Error("--sr-bits applies to --sr-variant A, B or C only (" + std::string(sr_variant_name(p.variant)) +
                   (p.variant == SrVariant::exact ? " reads 64 random bits)" : " reads 1 random bit)"));
     if (*f.sr_bits < kSrBitsRange.lo || *f.sr_bits > kSrBitsRange.hi)
-      throw Error("--sr-bits " + std::to_string(*f.sr_bits) + " is out of range; accepted: " + range_text(kSrBitsRange));
+      throw Error("--sr-bits " + std::to_string(*f.sr_bits) +
+                  " is out of range; accepted: " + range_text(kSrBitsRange));
     p.sr_bits = static_cast<std::uint8_t>(*f.sr_bits);
   }
   if (f.stream) {

@@ -23,16 +23,17 @@ namespace minifloat::cli {
 
 /// The SR-related flags as the user gave them (std::nullopt = not given).
 struct SrEncodeFlags {
-  Rounding rounding = Rounding::rne;        ///< --round (already parsed)
-  std::optional<std::string> sr_variant;    ///< --sr-variant exact|A|B|C|equal (default exact)
-  std::optional<long long> sr_bits;         ///< --sr-bits N, 1..32, only for A/B/C (default 8)
-  std::optional<std::uint64_t> seed;        ///< --seed S (required with --round sr)
-  std::optional<long long> stream;          ///< --stream T, 0..2^32−1 (default 0)
-  std::optional<long long> count;           ///< --count K ≥ 1 (default 1)
+  Rounding rounding = Rounding::rne;      ///< --round (already parsed)
+  std::optional<std::string> sr_variant;  ///< --sr-variant exact|A|B|C|equal (default exact)
+  std::optional<long long> sr_bits;       ///< --sr-bits N, 1..32, only for A/B/C (default 8)
+  std::optional<std::uint64_t> seed;      ///< --seed S (required with --round sr)
+  std::optional<long long> stream;        ///< --stream T, 0..2^32−1 (default 0)
+  std::optional<long long> count;         ///< --count K ≥ 1 (default 1)
 };
 
 /// The ranges of the integer SR flags.
-inline constexpr IntRange kSrBitsRange{kMinSrBits, kMaxSrBits}, kStreamRange{0, 4294967295LL}, kCountRange{1, 100000000LL};
+inline constexpr IntRange kSrBitsRange{kMinSrBits, kMaxSrBits}, kStreamRange{0, 4294967295LL},
+    kCountRange{1, 100000000LL};
 
 /// The validated SR plan: the RoundingSpec fields and the stream to read.
 struct SrEncodePlan {

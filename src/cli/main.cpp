@@ -163,7 +163,7 @@ struct EncodeArgs {
   std::string format, round = "rne", overflow = "nonsat", profile = "ocp", from;
   bool explain = false;
   std::vector<std::string> values;
-  cli::SrEncodeFlags sr;  ///< --sr-variant --seed (stochastic rounding)
+  cli::SrEncodeFlags sr;                              ///< --sr-variant --seed (stochastic rounding)
   std::optional<std::string> sr_bits, stream, count;  ///< as typed; ranges in cmd_sr_encode.hpp
   std::optional<std::string> rbits;  ///< --rbits 0x…: one explicit random word instead of the Philox stream
 };
@@ -190,7 +190,8 @@ int run_encode(const EncodeArgs& a) {
   std::optional<std::uint64_t> rbits;
   if (a.rbits) {  // `probe check`'s reproduce lines: the random word of one case, instead of --seed
     if (spec.rounding != Rounding::sr) throw Error("--rbits needs --round sr");
-    if (srf.seed || srf.stream || srf.count) throw Error("--rbits replaces --seed, --stream and --count; give one or the other");
+    if (srf.seed || srf.stream || srf.count)
+      throw Error("--rbits replaces --seed, --stream and --count; give one or the other");
     rbits = parse_code(*a.rbits, formats::f64);  // any 64-bit word, 0x… or decimal
     srf.seed = 0;
   }
@@ -217,8 +218,10 @@ int run_encode(const EncodeArgs& a) {
     if (rbits) {
       spec.sr_variant = plan.variant;
       spec.sr_bits = plan.sr_bits;
-      emit(from ? convert(*from, parse_code(text, *from), fmt, spec, prof, *rbits) : round_pack(fmt, u, spec, prof, *rbits));
-    } else if (spec.rounding == Rounding::sr) {  // the i-th code printed is element i of the stream (seed, stream, step 0)
+      emit(from ? convert(*from, parse_code(text, *from), fmt, spec, prof, *rbits)
+                : round_pack(fmt, u, spec, prof, *rbits));
+    } else if (spec.rounding ==
+               Rounding::sr) {  // the i-th code printed is element i of the stream (seed, stream, step 0)
       spec.sr_variant = plan.variant;
       spec.sr_bits = plan.sr_bits;
       for (std::uint64_t k = 0; k < plan.count; ++k)
@@ -357,7 +360,8 @@ std::string cli_error_text(const CLI::ParseError& e, const CLI::App& app) {
   }
   const std::string mark = ": At Most 1 required but received ";
   if (const auto at = what.find(mark); at != std::string::npos)
-    return what.substr(0, at) + " was given " + what.substr(at + mark.size()) + " times; it takes one value: give it once";
+    return what.substr(0, at) + " was given " + what.substr(at + mark.size()) +
+           " times; it takes one value: give it once";
   return what;
 }
 
@@ -447,13 +451,15 @@ int run(int argc, char** argv) {
   encode->add_option("-r,--round", ea.round, "Rounding mode: " + cli::choices<Rounding>("rne"));
   encode->add_option("-o,--overflow", ea.overflow, "Overflow policy: " + cli::choices<Overflow>("nonsat"));
   encode->add_option("-p,--profile", ea.profile, "Vendor profile: " + cli::choices(profile_table(), "ocp"));
-  encode->add_option("--from", ea.from, "Read VALUEs as raw 0x… bits of this format (f32, f64, f16, bf16 or any format)");
+  encode->add_option("--from", ea.from,
+                     "Read VALUEs as raw 0x… bits of this format (f32, f64, f16, bf16 or any format)");
   encode->add_flag("-x,--explain", ea.explain, "Also print the exact decoded value, class and flags");
   encode->add_option("--sr-variant", ea.sr.sr_variant,
                      "With --round sr: " + cli::choices<SrVariant>("exact") + " (exact reads 64 random bits, equal 1)");
   encode->add_option("--sr-bits", ea.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
   encode->add_option("--seed", ea.sr.seed, "With --round sr: Philox seed (required), 0..18446744073709551615")
-      ->type_name("UINT64")->check(cli::uint64_text);
+      ->type_name("UINT64")
+      ->check(cli::uint64_text);
   encode->add_option("--stream", ea.stream, "With --round sr: stream/tensor id, 0..4294967295 (default 0)");
   encode->add_option("--count", ea.count,
                      "With --round sr: print K codes per VALUE, 1..100000000 (default 1); the i-th code printed (over "
@@ -462,18 +468,21 @@ int run(int argc, char** argv) {
   encode->add_option("--rbits", ea.rbits,
                      "With --round sr: round with this one random word (0x… or decimal) instead of --seed's stream");
   encode->add_option("values", ea.values,
-                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin (blank lines skipped; an error names its line). A "
+                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin "
+                     "(blank lines skipped; an error names its line). A "
                      "negative value into an unsigned format follows the profile's unsigned_negative rule");
 
   DecodeArgs da;
   auto* decode = app.add_subcommand("decode", "Print the exact value of codes");
   decode->add_option("-f,--format", da.format, "Format of the codes")->required();
-  decode->add_option("--to", da.to, "Print the value's bits in this format instead (rne): " +
-                                        cli::choices(decode_target_table()));
+  decode->add_option("--to", da.to,
+                     "Print the value's bits in this format instead (rne): " + cli::choices(decode_target_table()));
   decode->add_flag("-x,--explain", da.explain, "Also print the hex float, class (and flags with --to)");
-  decode->add_option("--in", da.in, "Decode every code of this .npy (|u1, <u2, <V1, <V2) instead (needs --out; --to f32 or f64)");
+  decode->add_option("--in", da.in,
+                     "Decode every code of this .npy (|u1, <u2, <V1, <V2) instead (needs --out; --to f32 or f64)");
   decode->add_option("--out", da.out, "With --in: the decoded values as .npy (<f4 or <f8, same shape)");
-  decode->add_option("--threads", da.threads, "With --in: threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
+  decode->add_option("--threads", da.threads,
+                     "With --in: threads, 0..1024 (default 0: all cores); the output bytes do not depend on it");
   decode->add_option("codes", da.codes, "Codes as 0x…; none: one per line from stdin (blank lines skipped)");
 
   TableArgs ta;
@@ -484,8 +493,10 @@ int run(int argc, char** argv) {
 
   std::string out_dir;
   auto* tables = app.add_subcommand("tables", "Write the tables of every format of at most 8 bits (tables/)");
-  tables->add_option("--out", out_dir,
-                     "Folder to write (created when its parent folder exists); every file is replaced together, or none on an error")
+  tables
+      ->add_option("--out", out_dir,
+                   "Folder to write (created when its parent folder exists); every file is replaced together, or none "
+                   "on an error")
       ->required();
 
   cli::QuantizeOptions qo;
@@ -516,7 +527,8 @@ int run(int argc, char** argv) {
 
   std::string docs_dir;
   auto* docs = app.add_subcommand("docs", "Write the generated reference pages formats.md and names.md (docs/)");
-  docs->add_option("--out", docs_dir, "Folder to write (created when its parent folder exists); both files are replaced together")
+  docs->add_option("--out", docs_dir,
+                   "Folder to write (created when its parent folder exists); both files are replaced together")
       ->required();
 
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -558,7 +570,8 @@ int run(int argc, char** argv) {
   if (tables->parsed()) return run_tables(out_dir);
   if (names->parsed()) return run_names(names_kind);
   if (docs->parsed()) {
-    for (const auto& f : write_docs(docs_dir, all_listings())) fmt::print("minifloat: wrote {}\n", (std::filesystem::path(docs_dir) / f).string());
+    for (const auto& f : write_docs(docs_dir, all_listings()))
+      fmt::print("minifloat: wrote {}\n", (std::filesystem::path(docs_dir) / f).string());
     return 0;
   }
   for (CLI::App* sub : app.get_subcommands()) {

@@ -24,7 +24,8 @@ long long parse_int_option(std::string_view option, std::string_view text, IntRa
     throw Error(std::string(option) + " '" + quote_input(text) + "' is out of range" + accepted);
   if (!digits || ec != std::errc{})
     throw Error(std::string(option) + " '" + quote_input(text) + "' is not an integer" + accepted);
-  if (v < r.lo || v > r.hi) throw Error(std::string(option) + " '" + quote_input(text) + "' is out of range" + accepted);
+  if (v < r.lo || v > r.hi)
+    throw Error(std::string(option) + " '" + quote_input(text) + "' is out of range" + accepted);
   return v;
 }
 

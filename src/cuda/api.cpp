@@ -35,15 +35,17 @@ HwCvt pick_hardware(const ConvertRequest& r) {
     refuse("the hardware path follows profile nvidia (what the PTX cvt instructions do); got profile " +
            std::string(profile_name(r.profile)) + "; use Path::engine for other profiles");
   if (r.spec.rounding == Rounding::sr)
-    refuse("hardware path: cvt.rs (stochastic, sm_100a/sm_103a) is not offered: its rbits alignment is unspecified "
-           "(cuda-notes A1.3); use Path::engine for Rounding::sr");
+    refuse(
+        "hardware path: cvt.rs (stochastic, sm_100a/sm_103a) is not offered: its rbits alignment is unspecified "
+        "(cuda-notes A1.3); use Path::engine for Rounding::sr");
   HwCvt op{};
   bool found = false;
   const Format to = r.to;
   if (to == formats::e4m3fn || to == formats::e5m2) {
     const bool e4 = to == formats::e4m3fn;
     if (r.from == formats::f32) op = e4 ? HwCvt::e4m3x2_f32_rn_satfinite : HwCvt::e5m2x2_f32_rn_satfinite, found = true;
-    else if (r.from == formats::f16) op = e4 ? HwCvt::e4m3x2_f16x2_rn_satfinite : HwCvt::e5m2x2_f16x2_rn_satfinite, found = true;
+    else if (r.from == formats::f16)
+      op = e4 ? HwCvt::e4m3x2_f16x2_rn_satfinite : HwCvt::e5m2x2_f16x2_rn_satfinite, found = true;
   } else if (r.from == formats::f32 && to == formats::e2m1fn) {
     op = HwCvt::e2m1x2_f32_rn_satfinite, found = true;
   } else if (r.from == formats::f32 && to == formats::e2m3fn) {
@@ -69,8 +71,9 @@ HwCvt pick_hardware(const ConvertRequest& r) {
     found = true;
   }
   if (!found)
-    refuse("hardware path: no PTX cvt converts " + conv +
-           "; hardware forms: f32|f16 -> e4m3fn|e5m2, f32 -> e2m1fn|e2m3fn|e3m2fn, f32|bf16 -> e8m0fnu; use Path::engine");
+    refuse(
+        "hardware path: no PTX cvt converts " + conv +
+        "; hardware forms: f32|f16 -> e4m3fn|e5m2, f32 -> e2m1fn|e2m3fn|e3m2fn, f32|bf16 -> e8m0fnu; use Path::engine");
   if (to != formats::e8m0fnu) {
     if (r.spec.rounding != Rounding::rne)
       refuse("hardware path: " + std::string(ptx_name(op)) + " has no " + std::string(rounding_name(r.spec.rounding)) +
@@ -97,7 +100,8 @@ void validate(const ConvertRequest& r) {
   const bool decode_ok = r.from.bits <= 16 && is_decode_target(r.to);
   if (!convert_ok && !decode_ok)
     refuse("engine path: " + format_name(r.from) + " -> " + format_name(r.to) +
-           " not offered; accepted: f64|f32|f16|bf16 -> any format of at most 16 bits, or any format of at most 16 bits -> f32|f16|bf16");
+           " not offered; accepted: f64|f32|f16|bf16 -> any format of at most 16 bits, or any format of at most 16 "
+           "bits -> f32|f16|bf16");
 }
 
 HwCvt hardware_cvt(const ConvertRequest& r) {

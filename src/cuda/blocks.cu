@@ -32,16 +32,19 @@ void launch_blocks(const Body& b, std::uint64_t n, cudaStream_t stream, const ch
 
 }  // namespace
 
-void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt,
-                     const DeviceBlockOutputs& out, cudaStream_t stream) {
+void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, const Scheme& scheme,
+                     const QuantOptions& opt, const DeviceBlockOutputs& out, cudaStream_t stream) {
   BlockPlan p = plan_blocks(shape, scheme, opt);
   const bool two_level = p.needs_tensor_amax();
   const std::string what = "cuda: quantize_blocks (" + p.header.scheme + "): ";
-  if (p.n != 0 && (d_in == nullptr || out.codes == nullptr)) throw Error(what + "the input and the codes must be device pointers, not null");
+  if (p.n != 0 && (d_in == nullptr || out.codes == nullptr))
+    throw Error(what + "the input and the codes must be device pointers, not null");
   if ((is_e8m0_rule(scheme.rule) || two_level) && out.scale_codes == nullptr && p.body.lay.tiles() != 0)
-    throw Error(what + "rule " + std::string(name(scheme.rule)) + " writes scale codes; DeviceBlockOutputs::scale_codes is null");
+    throw Error(what + "rule " + std::string(name(scheme.rule)) +
+                " writes scale codes; DeviceBlockOutputs::scale_codes is null");
   if (is_fp32_rule(scheme.rule) && out.scales == nullptr && p.body.lay.tiles() != 0)
-    throw Error(what + "rule " + std::string(name(scheme.rule)) + " writes FP32 scales; DeviceBlockOutputs::scales is null");
+    throw Error(what + "rule " + std::string(name(scheme.rule)) +
+                " writes FP32 scales; DeviceBlockOutputs::scales is null");
   if (two_level && out.tensor_scales == nullptr)
     throw Error(what + "nvfp4 writes its tensor scales; DeviceBlockOutputs::tensor_scales (3 floats) is null");
   BlockQuantBody b = p.body;
@@ -54,10 +57,11 @@ void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, c
   if (two_level) {
     const std::uint64_t chunks = amax_chunks(p.n);
     float* partial = nullptr;
-    if (chunks != 0) check(cudaMallocAsync(reinterpret_cast<void**>(&partial), chunks * sizeof(float), stream), "cudaMallocAsync");
+    if (chunks != 0)
+      check(cudaMallocAsync(reinterpret_cast<void**>(&partial), chunks * sizeof(float), stream), "cudaMallocAsync");
     launch_blocks(AmaxPartialBody{d_in, p.n, partial}, chunks, stream, "amax partial kernel");
-    launch_blocks(TensorScaleBody{partial, chunks, static_cast<float>(element_max(scheme.element)), out.tensor_scales}, 1, stream,
-                  "tensor scale kernel");
+    launch_blocks(TensorScaleBody{partial, chunks, static_cast<float>(element_max(scheme.element)), out.tensor_scales},
+                  1, stream, "tensor scale kernel");
     if (partial) check(cudaFreeAsync(partial, stream), "cudaFreeAsync");
   }
   if (p.n != 0) launch_blocks(b, b.lay.tiles(), stream, "block quantize kernel");
@@ -71,7 +75,8 @@ void pack_fp6_dense(const std::uint8_t* d_codes, std::size_t n, std::uint8_t* d_
 }
 void swizzle_scales_128x4(const std::uint8_t* d_scales, std::size_t rows, std::size_t cols, std::uint8_t pad,
                           std::uint8_t* d_out, cudaStream_t stream) {
-  launch_blocks(Swizzle128x4Body{d_scales, rows, cols, pad, d_out}, swizzled_bytes(rows, cols), stream, "swizzle kernel");
+  launch_blocks(Swizzle128x4Body{d_scales, rows, cols, pad, d_out}, swizzled_bytes(rows, cols), stream,
+                "swizzle kernel");
 }
 
 }  // namespace minifloat::cuda

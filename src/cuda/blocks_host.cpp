@@ -67,7 +67,8 @@ QuantizedTensor quantize_blocks(std::span<const float> x, const std::vector<std:
   if (p.needs_tensor_amax()) {
     std::vector<float> partial(amax_chunks(p.n));
     launch_cpu(AmaxPartialBody{x.data(), p.n, partial.data()}, partial.size(), threads);
-    launch_cpu(TensorScaleBody{partial.data(), partial.size(), static_cast<float>(element_max(scheme.element)), tensor}, 1, 1);
+    launch_cpu(TensorScaleBody{partial.data(), partial.size(), static_cast<float>(element_max(scheme.element)), tensor},
+               1, 1);
     q.tensor_encode_scale = tensor[0];
     q.tensor_decode_scale = tensor[1];
   }
@@ -114,8 +115,8 @@ std::vector<std::uint8_t> swizzle_scales_128x4(std::span<const std::uint8_t> sca
   if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols)
     throw Error("cuda: swizzle_scales_128x4: rows x cols overflows");
   if (scales.size() != rows * cols)
-    throw Error("cuda: swizzle_scales_128x4: " + std::to_string(scales.size()) + " scales for a " + std::to_string(rows) +
-                "x" + std::to_string(cols) + " matrix; accepted: rows x cols scales");
+    throw Error("cuda: swizzle_scales_128x4: " + std::to_string(scales.size()) + " scales for a " +
+                std::to_string(rows) + "x" + std::to_string(cols) + " matrix; accepted: rows x cols scales");
   std::vector<std::uint8_t> out(swizzled_bytes(rows, cols));
   launch_cpu(Swizzle128x4Body{scales.data(), rows, cols, pad, out.data()}, out.size(), threads);
   return out;

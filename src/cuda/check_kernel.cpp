@@ -10,8 +10,9 @@ namespace minifloat::cuda {
 ConvertRequest request_for(const check::Target& t, Path path) {
   check::validate(t);
   if (t.spec.rounding == Rounding::sr)
-    throw Error("cuda check kernel: stochastic rounding draws its words from the kernels' Philox counter, not the "
-                "checker's per-case words; accepted: rne, rna, rtz, rtp, rtn, rto");
+    throw Error(
+        "cuda check kernel: stochastic rounding draws its words from the kernels' Philox counter, not the "
+        "checker's per-case words; accepted: rne, rna, rtz, rtp, rtn, rto");
   if (t.packing != check::Packing::none)
     throw Error("cuda check kernel: the kernels write one code per byte; accepted packing: none");
   ConvertRequest r;
@@ -28,7 +29,8 @@ ConvertRequest request_for(const check::Target& t, Path path) {
 namespace detail {
 void pack_inputs(std::span<const check::Case> in, unsigned bytes, std::vector<std::byte>& storage) {
   storage.assign(in.size() * bytes, std::byte{0});
-  for (std::size_t i = 0; i < in.size(); ++i) std::memcpy(storage.data() + i * bytes, &in[i].input, bytes);  // little-endian host
+  for (std::size_t i = 0; i < in.size(); ++i)
+    std::memcpy(storage.data() + i * bytes, &in[i].input, bytes);  // little-endian host
 }
 void unpack_codes(const std::vector<std::byte>& storage, unsigned bytes, std::span<std::uint64_t> out) {
   for (std::size_t i = 0; i < out.size(); ++i) {

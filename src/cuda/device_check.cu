@@ -39,7 +39,8 @@
 namespace mf = minifloat;
 namespace mc = minifloat::cuda;
 
-cudaError_t device_check_curand_words(const unsigned long long* d_seeds, int nseeds, int nsubs, int words, unsigned* d_out);
+cudaError_t device_check_curand_words(const unsigned long long* d_seeds, int nseeds, int nsubs, int words,
+                                      unsigned* d_out);
 cudaError_t device_check_curand_kat(unsigned long long seed, unsigned long long sub, unsigned* out4);
 
 namespace {
@@ -65,7 +66,8 @@ __device__ void record(DevCounters* c, unsigned long long input, unsigned got, u
 /// S1: pair p of the sweep of `op`: f32 sources (a, b) = (2p, 2p + 1); 16-bit sources (p >> 16, p & 0xffff).
 __global__ void hw_vs_model_kernel(mc::HwCvt op, mc::Relu relu, unsigned long long pairs, DevCounters* c) {
   const bool wide = mc::hw_source(op).bits == 32;
-  for (unsigned long long p = blockIdx.x * 1ull * blockDim.x + threadIdx.x; p < pairs; p += 1ull * gridDim.x * blockDim.x) {
+  for (unsigned long long p = blockIdx.x * 1ull * blockDim.x + threadIdx.x; p < pairs;
+       p += 1ull * gridDim.x * blockDim.x) {
     const std::uint32_t a = wide ? static_cast<std::uint32_t>(2 * p) : static_cast<std::uint32_t>(p >> 16);
     const std::uint32_t b = wide ? static_cast<std::uint32_t>(2 * p + 1) : static_cast<std::uint32_t>(p & 0xffff);
     std::uint8_t ha = 0, hb = 0;
@@ -149,14 +151,18 @@ Stage stage_known_answers(unsigned caps) {
   const float inf = __builtin_inff();
   // Expected codes from OCP OFP8 v1.0 Table 1 / PTX .satfinite text (spec-digest §11 traps).
   const std::vector<Kat> kats = {
-      {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, 1.0f, 2.0f, 0x38, 0x40, "operand order: first source -> high byte"},
-      {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, 448.0f, 464.0f, 0x7e, 0x7e, "448; 464 = tie 448|480 -> 448 (even)"},
+      {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, 1.0f, 2.0f, 0x38, 0x40,
+       "operand order: first source -> high byte"},
+      {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, 448.0f, 464.0f, 0x7e, 0x7e,
+       "448; 464 = tie 448|480 -> 448 (even)"},
       {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, 480.0f, inf, 0x7e, 0x7e, "satfinite: 480 and +Inf -> 448"},
       {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, -0.0f, 0x1p-9f, 0x80, 0x01, "-0; min subnormal 2^-9"},
-      {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, 0x1p-10f, 0x1.8p-9f, 0x00, 0x02, "2^-10 tie -> 0; 1.5*2^-9 tie -> 2^-8"},
+      {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, 0x1p-10f, 0x1.8p-9f, 0x00, 0x02,
+       "2^-10 tie -> 0; 1.5*2^-9 tie -> 2^-8"},
       {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::off, nan, -inf, 0x7f, 0xfe, "NaN -> 0x7f; -Inf -> -448"},
       {mc::HwCvt::e5m2x2_f32_rn_satfinite, mc::Relu::off, 1.0f, 57344.0f, 0x3c, 0x7b, "1; max 57344"},
-      {mc::HwCvt::e5m2x2_f32_rn_satfinite, mc::Relu::off, 61440.0f, -inf, 0x7b, 0xfb, "61440 tie rounds to overflow -> sat max; -Inf"},
+      {mc::HwCvt::e5m2x2_f32_rn_satfinite, mc::Relu::off, 61440.0f, -inf, 0x7b, 0xfb,
+       "61440 tie rounds to overflow -> sat max; -Inf"},
       {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::Relu::on, -1.0f, 1.0f, 0x00, 0x38, ".relu: -1 -> +0"},
       {mc::HwCvt::e2m1x2_f32_rn_satfinite, mc::Relu::off, 1.0f, 7.0f, 0x2, 0x7, "e2m1: 1; 7 -> 6 (sat)"},
       {mc::HwCvt::e2m1x2_f32_rn_satfinite, mc::Relu::off, 0.25f, 2.5f, 0x0, 0x4, "0.25 tie -> 0; 2.5 tie -> 2"},
@@ -340,7 +346,8 @@ Stage stage_philox(bool quick) {
   const std::size_t n = quick ? (1u << 12) : (1u << 22);
   std::vector<float> x(n);
   std::mt19937 rng(7);
-  for (auto& v : x) v = std::ldexp(static_cast<float>(rng() % 2000001) / 1e6f - 1.0f, static_cast<int>(rng() % 20) - 10);
+  for (auto& v : x)
+    v = std::ldexp(static_cast<float>(rng() % 2000001) / 1e6f - 1.0f, static_cast<int>(rng() % 20) - 10);
   float* dx = nullptr;
   std::uint16_t* dy = nullptr;
   ck(cudaMalloc(&dx, n * sizeof(float)), "cudaMalloc");
@@ -389,7 +396,8 @@ const char* const kStages[] = {
     "S0  known answers (OFP8 traps through every hardware cvt and the model; x2 operand order; curand_init(42,1,0))",
     "S1a hardware cvt vs engine: e4m3x2/e5m2x2 .f32 (+.relu) on all 2^32 f32, .f16x2 on all 2^32 pairs (sm_89+)",
     "S1b hardware cvt vs engine: e2m1x2 e2m3x2 e3m2x2 ue8m0x2 (sm_100a family; skipped elsewhere)",
-    "S2  engine on device vs committed CPU golden digests (tests/cuda/golden/sweep_digests.txt); others: sampled chunks vs this CPU",
+    "S2  engine on device vs committed CPU golden digests (tests/cuda/golden/sweep_digests.txt); others: sampled "
+    "chunks vs this CPU",
     "S3  curand_init/curand vs minifloat::curand_word; SR on device vs the CPU launcher, 3 seeds",
     mc::kBlockStageLine,
 };
@@ -408,9 +416,10 @@ void print_golden_plan(const std::map<std::string, std::uint64_t>& golden) {
     if (has) sampled[c.fmt];
     else digested[c.fmt];
   }
-  std::printf("S2 plan: %zu of %zu combinations against a golden digest, %zu sampled instead "
-              "(4 random 2^16-input chunks each, recomputed on this machine's CPU)\n",
-              n_digested, n_digested + n_sampled, n_sampled);
+  std::printf(
+      "S2 plan: %zu of %zu combinations against a golden digest, %zu sampled instead "
+      "(4 random 2^16-input chunks each, recomputed on this machine's CPU)\n",
+      n_digested, n_digested + n_sampled, n_sampled);
   for (const std::string& f : order) {
     if (!digested[f].empty()) std::printf("  golden  %-12s %s\n", f.c_str(), digested[f].c_str());
     if (!sampled[f].empty()) std::printf("  sampled %-12s %s\n", f.c_str(), sampled[f].c_str());
@@ -455,14 +464,17 @@ int main(int argc, char** argv) {
       std::puts("usage: minifloat_device_check [--dry-run] [--quick] [--out DIR] [--golden FILE]");
       return 0;
     } else {
-      std::fprintf(stderr, "minifloat_device_check: unknown argument '%s'; accepted: --dry-run --quick --out DIR --golden FILE\n", a.c_str());
+      std::fprintf(
+          stderr,
+          "minifloat_device_check: unknown argument '%s'; accepted: --dry-run --quick --out DIR --golden FILE\n",
+          a.c_str());
       return 2;
     }
   }
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
-  const std::string no_device =
-      e != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(e) : (count == 0 ? "no CUDA device: 0 devices" : "");
+  const std::string no_device = e != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(e)
+                                                 : (count == 0 ? "no CUDA device: 0 devices" : "");
   if (dry) {
     std::puts("minifloat_device_check --dry-run: stages");
     for (const char* s : kStages) std::printf("  %s\n", s);
@@ -480,7 +492,8 @@ int main(int argc, char** argv) {
   try {
     cudaDeviceProp prop{};
     ck(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    const std::string device = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
+    const std::string device =
+        std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
     const unsigned caps = mc::device_hw_caps();
     std::vector<Stage> stages;
     stages.push_back(stage_known_answers(caps));
@@ -488,17 +501,18 @@ int main(int argc, char** argv) {
                                         {mc::HwCvt::e4m3x2_f32_rn_satfinite, mc::HwCvt::e5m2x2_f32_rn_satfinite,
                                          mc::HwCvt::e4m3x2_f16x2_rn_satfinite, mc::HwCvt::e5m2x2_f16x2_rn_satfinite},
                                         caps, quick));
-    stages.push_back(stage_hw_vs_engine("S1b hardware cvt vs engine (FP6/FP4/UE8M0)",
-                                        {mc::HwCvt::e2m1x2_f32_rn_satfinite, mc::HwCvt::e2m3x2_f32_rn_satfinite,
-                                         mc::HwCvt::e3m2x2_f32_rn_satfinite, mc::HwCvt::ue8m0x2_f32_rz,
-                                         mc::HwCvt::ue8m0x2_f32_rz_satfinite, mc::HwCvt::ue8m0x2_f32_rp,
-                                         mc::HwCvt::ue8m0x2_f32_rp_satfinite, mc::HwCvt::ue8m0x2_bf16x2_rp_satfinite},
-                                        caps, quick));
+    stages.push_back(stage_hw_vs_engine(
+        "S1b hardware cvt vs engine (FP6/FP4/UE8M0)",
+        {mc::HwCvt::e2m1x2_f32_rn_satfinite, mc::HwCvt::e2m3x2_f32_rn_satfinite, mc::HwCvt::e3m2x2_f32_rn_satfinite,
+         mc::HwCvt::ue8m0x2_f32_rz, mc::HwCvt::ue8m0x2_f32_rz_satfinite, mc::HwCvt::ue8m0x2_f32_rp,
+         mc::HwCvt::ue8m0x2_f32_rp_satfinite, mc::HwCvt::ue8m0x2_bf16x2_rp_satfinite},
+        caps, quick));
     stages.push_back(stage_sweep(golden, quick, 12345));
     stages.push_back(stage_philox(quick));
     {
       const mc::BlockStageResult b = mc::device_check_blocks(quick);
-      stages.push_back(Stage{"S4 block kernels vs quant.hpp", b.status, b.note, b.inputs, b.mismatches, b.seconds, b.first});
+      stages.push_back(
+          Stage{"S4 block kernels vs quant.hpp", b.status, b.note, b.inputs, b.mismatches, b.seconds, b.first});
     }
     {
       const TensorCoreStage t = device_check_tensor_cores(out, prop.major, prop.minor, quick);

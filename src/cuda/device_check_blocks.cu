@@ -88,8 +88,12 @@ std::vector<float> adversarial(std::size_t rows, std::size_t cols, const Scheme&
       case 2: row[j] = std::nextafter(static_cast<float>(std::ldexp(emax, k)), 1e30f); break;
       case 3: row[j] = std::nanf(""); break;
       case 4: row[j] = (r & 1) ? INFINITY : -INFINITY; break;
-      case 5: for (std::size_t c = 0; c < cols; ++c) row[c] = 0.0f; break;
-      case 6: for (std::size_t c = 0; c < cols; ++c) row[c] = std::ldexp(row[c], -135 - k); break;
+      case 5:
+        for (std::size_t c = 0; c < cols; ++c) row[c] = 0.0f;
+        break;
+      case 6:
+        for (std::size_t c = 0; c < cols; ++c) row[c] = std::ldexp(row[c], -135 - k);
+        break;
       case 7:
         for (std::size_t c = 0; c + 1 < cols && grid.size() > 1; ++c) {
           const std::size_t m = g() % (grid.size() - 1);
@@ -113,15 +117,19 @@ struct Run {
 std::vector<Run> runs() {
   std::vector<Run> v;
   for (const auto& e : scheme_table().entries) v.push_back({std::string(e.name), e.value, {}});
-  for (const char* base : {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "mxint8", "fp8_1x128_ue8m0"})
+  for (const char* base :
+       {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "mxint8", "fp8_1x128_ue8m0"})
     for (const ScaleRule r : rules_in(ScaleFamily::e8m0)) {
       Scheme s = find_scheme(base);
       if (s.rule == r) continue;
       s.rule = r;
       v.push_back({std::string(base) + "/" + std::string(name(r)), s, {}});
     }
-  const BlockPolicy lenient{.zero = ZeroBlock::unit_scale, .nan = NanInBlock::element_only, .inf = InfInBlock::max_scale,
-                            .subnormal = SubnormalAmax::flush_block, .amax_epsilon = 1e-10f};
+  const BlockPolicy lenient{.zero = ZeroBlock::unit_scale,
+                            .nan = NanInBlock::element_only,
+                            .inf = InfInBlock::max_scale,
+                            .subnormal = SubnormalAmax::flush_block,
+                            .amax_epsilon = 1e-10f};
   for (const char* base : {"mxfp8_e4m3", "mxfp4", "fp8_1x128", "fp8_row"}) {
     Scheme s = find_scheme(base);
     s.policy = lenient;
@@ -131,7 +139,8 @@ std::vector<Run> runs() {
   }
   {
     Scheme s = find_scheme("nvfp4");
-    s.policy = BlockPolicy{.nan = NanInBlock::element_only, .inf = InfInBlock::max_scale, .fp32_order = Fp32ScaleOrder::exact};
+    s.policy =
+        BlockPolicy{.nan = NanInBlock::element_only, .inf = InfInBlock::max_scale, .fp32_order = Fp32ScaleOrder::exact};
     v.push_back({"nvfp4/lenient-exact", s, {}});
     v.push_back({"fp8_1x128/divide", parse_scheme("e4m3fn/1x128/f32:fp32_amax/fp32-order=divide"), {}});
     v.push_back({"fp8_1x128/pow2", parse_scheme("e4m3fn/1x128/f32:fp32_pow2"), {}});
@@ -158,7 +167,8 @@ void compare_bytes(BlockStageResult& r, const std::string& what, const std::vect
   for (std::size_t i = 0; i < want.size(); ++i)
     if (got[i] != want[i]) {
       ++r.mismatches;
-      if (r.first.size() < 16) r.first.push_back(what + " " + std::to_string(i) + " got " + hex(got[i]) + " want " + hex(want[i]));
+      if (r.first.size() < 16)
+        r.first.push_back(what + " " + std::to_string(i) + " got " + hex(got[i]) + " want " + hex(want[i]));
     }
 }
 
@@ -186,14 +196,18 @@ void one(BlockStageResult& r, const Run& run, const std::vector<float>& x, const
     for (std::size_t t = 0; t < tiles; ++t)
       if (fbits(scales[t]) != fbits(want.scales[t])) {
         ++r.mismatches;
-        if (r.first.size() < 16) r.first.push_back(tag + " FP32 scale " + std::to_string(t) + " got " + hex(fbits(scales[t])) + " want " + hex(fbits(want.scales[t])));
+        if (r.first.size() < 16)
+          r.first.push_back(tag + " FP32 scale " + std::to_string(t) + " got " + hex(fbits(scales[t])) + " want " +
+                            hex(fbits(want.scales[t])));
       }
   }
   if (run.scheme.rule == ScaleRule::nvfp4) {
     r.inputs += 2;
     if (fbits(tensor[0]) != fbits(want.tensor_encode_scale) || fbits(tensor[1]) != fbits(want.tensor_decode_scale)) {
       ++r.mismatches;
-      if (r.first.size() < 16) r.first.push_back(tag + " tensor scale got " + hex(fbits(tensor[0])) + " want " + hex(fbits(want.tensor_encode_scale)));
+      if (r.first.size() < 16)
+        r.first.push_back(tag + " tensor scale got " + hex(fbits(tensor[0])) + " want " +
+                          hex(fbits(want.tensor_encode_scale)));
     }
   }
 }
@@ -219,7 +233,8 @@ BlockStageResult device_check_blocks(bool quick) {
   for (auto& c : c4) c = static_cast<std::uint8_t>(g() & 0xf);
   for (auto& c : c6) c = static_cast<std::uint8_t>(g() & 0x3f);
   for (auto& c : sc) c = static_cast<std::uint8_t>(g());
-  DevBuf<std::uint8_t> d4(n), d6(n), dsc(sc.size()), o4(fp4_packed_bytes(n)), o6(fp6_packed_bytes(n)), osw(swizzled_bytes(300, 37));
+  DevBuf<std::uint8_t> d4(n), d6(n), dsc(sc.size()), o4(fp4_packed_bytes(n)), o6(fp6_packed_bytes(n)),
+      osw(swizzled_bytes(300, 37));
   ck(cudaMemcpy(d4.p, c4.data(), n, cudaMemcpyHostToDevice), "cudaMemcpy");
   ck(cudaMemcpy(d6.p, c6.data(), n, cudaMemcpyHostToDevice), "cudaMemcpy");
   ck(cudaMemcpy(dsc.p, sc.data(), sc.size(), cudaMemcpyHostToDevice), "cudaMemcpy");

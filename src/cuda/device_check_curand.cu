@@ -18,7 +18,8 @@ __global__ void curand_words_kernel(const unsigned long long* seeds, int nseeds,
 }
 
 /// Launch curand_words_kernel (synchronous); returns the launch error.
-cudaError_t device_check_curand_words(const unsigned long long* d_seeds, int nseeds, int nsubs, int words, unsigned* d_out) {
+cudaError_t device_check_curand_words(const unsigned long long* d_seeds, int nseeds, int nsubs, int words,
+                                      unsigned* d_out) {
   const int threads = nseeds * nsubs;
   curand_words_kernel<<<(threads + 127) / 128, 128>>>(d_seeds, nseeds, nsubs, words, d_out);
   const cudaError_t e = cudaGetLastError();

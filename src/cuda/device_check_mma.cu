@@ -59,13 +59,15 @@ __global__ void mma_sync_f32_kernel(const mc::MmaTile* tiles, std::uint32_t* d) 
   float r0 = __uint_as_float(c[0]), r1 = __uint_as_float(c[1]), r2 = __uint_as_float(c[2]), r3 = __uint_as_float(c[3]);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
   if constexpr (E5)
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(r0), "+f"(r1), "+f"(r2), "+f"(r3)
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(r0), "+f"(r1), "+f"(r2), "+f"(r3)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
   else
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(r0), "+f"(r1), "+f"(r2), "+f"(r3)
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(r0), "+f"(r1), "+f"(r2), "+f"(r3)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #else
   (void)a, (void)b;
 #endif
@@ -211,7 +213,8 @@ std::string device_check_tensor_cores_plan() {
   const std::size_t p5 = mc::mma_probes(mf::formats::e5m2, mf::formats::f32).size() +
                          mc::mma_probes(mf::formats::e5m2, mf::formats::f16).size();
   return "S5  tensor-core probes: mma.sync.m16n8k32 e4m3/e5m2 f32 and f16 accumulate (sm_89+), wgmma.m64n8k32 f32 "
-         "(sm_90a); " + std::to_string(p4) + " e4m3 + " + std::to_string(p5) +
+         "(sm_90a); " +
+         std::to_string(p4) + " e4m3 + " + std::to_string(p5) +
          " e5m2 probe tiles (f32 + f16 destinations) + 256 random tiles per instruction, vs " +
          std::to_string(mc::mma_hypotheses(mf::formats::f32).size()) + " f32 / " +
          std::to_string(mc::mma_hypotheses(mf::formats::f16).size()) +
@@ -233,7 +236,8 @@ TensorCoreStage device_check_tensor_cores(const std::string& out_dir, int sm_maj
 
   std::ostringstream detail, note;
   detail << "S5 tensor-core probes on sm_" << sm_major << sm_minor << " (per question: the hypotheses that reproduce "
-         << "every probe of it bit for bit; per hypothesis: mismatching dots of " << nrandom << " random 64x8x32 tiles)\n";
+         << "every probe of it bit for bit; per hypothesis: mismatching dots of " << nrandom
+         << " random 64x8x32 tiles)\n";
   std::vector<std::string> skipped;
   std::vector<std::uint32_t> sync_probe_d[2], sync_random_d[2];  // mma.sync f32 results per format, for wgmma
   std::string error;
@@ -261,9 +265,11 @@ TensorCoreStage device_check_tensor_cores(const std::string& out_dir, int sm_maj
         s.mismatches += rep.primary_mismatches;
         for (const auto& f : rep.first)
           if (s.first.size() < 16) s.first.push_back(std::string(name) + ": " + f);
-        detail << "\n" << name << " (primary " << (primary.empty() ? "none" : primary) << ": " << rep.primary_mismatches
+        detail << "\n"
+               << name << " (primary " << (primary.empty() ? "none" : primary) << ": " << rep.primary_mismatches
                << " mismatching dots)\n";
-        for (const auto& f : rep.findings) detail << "  " << f.question << " [" << f.probes << "]: " << join(f.supported) << "\n";
+        for (const auto& f : rep.findings)
+          detail << "  " << f.question << " [" << f.probes << "]: " << join(f.supported) << "\n";
         for (const auto& [h, n] : rep.random_mismatches) detail << "  random " << h << ": " << n << "\n";
         for (const auto& p : probes) {
           const std::size_t i = static_cast<std::size_t>(&p - probes.data());
@@ -276,7 +282,8 @@ TensorCoreStage device_check_tensor_cores(const std::string& out_dir, int sm_maj
           for (const auto& f : rep.findings)
             if (f.question == "C in the alignment" || f.question == "zero-term exponent" ||
                 f.question == "NaN/Inf and the canonical NaN" || f.question == "zero result sign")
-              note << " [" << f.question << ": " << (f.supported.empty() ? std::string("(none)") : f.supported.front()) << "]";
+              note << " [" << f.question << ": " << (f.supported.empty() ? std::string("(none)") : f.supported.front())
+                   << "]";
           sync_probe_d[e5] = pd;
           sync_random_d[e5] = rd;
         }
@@ -292,7 +299,8 @@ TensorCoreStage device_check_tensor_cores(const std::string& out_dir, int sm_maj
           s.mismatches += diff;
           detail << "  wgmma vs mma.sync on the same tiles: " << diff << " differing dots\n";
           note << "; " << (e5 ? "e5m2" : "e4m3") << " [wgmma vs mma.sync: " << diff << " differing dots]";
-          if (diff && s.first.size() < 16) s.first.push_back(std::string(name) + ": differs from mma.sync in " + std::to_string(diff) + " dots");
+          if (diff && s.first.size() < 16)
+            s.first.push_back(std::string(name) + ": differs from mma.sync in " + std::to_string(diff) + " dots");
         }
       }
     }
@@ -301,7 +309,9 @@ TensorCoreStage device_check_tensor_cores(const std::string& out_dir, int sm_maj
     detail << "\nERROR: " << error << "\n";
   }
   for (const auto& k : skipped) detail << "skipped " << k << "\n";
-  if (!skipped.empty()) note << (note.tellp() > 0 ? "; " : "") << skipped.size() << " instruction(s) skipped (" << skipped.front() << ", ...)";
+  if (!skipped.empty())
+    note << (note.tellp() > 0 ? "; " : "") << skipped.size() << " instruction(s) skipped (" << skipped.front()
+         << ", ...)";
   std::ofstream f(out_dir + "/tensor_cores.txt");
   if (!f) throw mf::IoError("cannot write " + out_dir + "/tensor_cores.txt");
   f << detail.str();

@@ -43,7 +43,8 @@ int device_compute_capability() {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0)
-    throw Error(std::string("no CUDA device: ") + (e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount = 0"));
+    throw Error(std::string("no CUDA device: ") +
+                (e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount = 0"));
   check(cudaGetDevice(&dev), "cudaGetDevice");
   int major = 0, minor = 0;
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "cudaDeviceGetAttribute");

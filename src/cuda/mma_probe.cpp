@@ -103,8 +103,10 @@ std::uint32_t model_dot(const MmaHypothesis& h, Format operand, const MmaTile& t
   const Format dest = h.model.dest;
   const std::uint64_t c = t.c[r * kMmaTileCols + n] & (dest.bits == 16 ? 0xffffu : 0xffffffffu);
   switch (h.c_entry) {
-    case MmaCEntry::in_alignment: return static_cast<std::uint32_t>(tfdpa_dot(h.model, operand, a, operand, b, kMmaTileK, c).code);
-    case MmaCEntry::ignored: return static_cast<std::uint32_t>(tfdpa_dot(h.model, operand, a, operand, b, kMmaTileK, 0).code);
+    case MmaCEntry::in_alignment:
+      return static_cast<std::uint32_t>(tfdpa_dot(h.model, operand, a, operand, b, kMmaTileK, c).code);
+    case MmaCEntry::ignored:
+      return static_cast<std::uint32_t>(tfdpa_dot(h.model, operand, a, operand, b, kMmaTileK, 0).code);
     case MmaCEntry::added_after: {
       const std::uint64_t g = tfdpa_dot(h.model, operand, a, operand, b, kMmaTileK, 0).code;
       TfdpaModel wide = h.model;  // the two-term sum g·1 + C with 52 fraction bits, rounded as `out`
@@ -142,10 +144,12 @@ std::vector<MmaHypothesis> mma_hypotheses(Format dest) {
   const std::uint64_t ieee_qnan = f32 ? 0x7fc00000u : 0x7e00u;
   v.push_back({hn + "[nan=" + hex(ieee_qnan) + "]", with_nan(hop, ieee_qnan), MmaCEntry::in_alignment});
   v.push_back({ada.name, ada, MmaCEntry::in_alignment});
-  v.push_back({std::string(ada.name) + "[overflow=rz_max]", with_overflow(ada, TfdpaOverflow::rz_max), MmaCEntry::in_alignment});
+  v.push_back({std::string(ada.name) + "[overflow=rz_max]", with_overflow(ada, TfdpaOverflow::rz_max),
+               MmaCEntry::in_alignment});
   if (f32) {
     v.push_back({mm::blackwell_fp8.name, mm::blackwell_fp8, MmaCEntry::in_alignment});
-    v.push_back({mm::blackwell_tcgen05_fp8_unvalidated.name, mm::blackwell_tcgen05_fp8_unvalidated, MmaCEntry::in_alignment});
+    v.push_back(
+        {mm::blackwell_tcgen05_fp8_unvalidated.name, mm::blackwell_tcgen05_fp8_unvalidated, MmaCEntry::in_alignment});
   }
   return v;
 }
@@ -177,10 +181,12 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
   for (int j = 1; j <= 30; ++j) {
     const double cv = std::ldexp(1.0, 14 - j);
     if (!exact_in(dest, cv)) continue;
-    v.push_back(B("F (fraction bits kept)", "U*U - U*U + 2^" + std::to_string(14 - j)).lane(0, U, U).lane(1, U, -U).c(cv).p);
+    v.push_back(
+        B("F (fraction bits kept)", "U*U - U*U + 2^" + std::to_string(14 - j)).lane(0, U, U).lane(1, U, -U).c(cv).p);
   }
   for (double m : {0.75, -0.75, 1.5, -1.5, 2.5, -2.5})
-    v.push_back(B("alignment rounding", "U*U - U*U + " + std::to_string(m) + "*2").lane(0, U, U).lane(1, U, -U).c(2 * m).p);
+    v.push_back(
+        B("alignment rounding", "U*U - U*U + " + std::to_string(m) + "*2").lane(0, U, U).lane(1, U, -U).c(2 * m).p);
   {
     auto b = B("C in the alignment", "32 * (1*1) + 2^20");
     for (int k = 0; k < kMmaTileK; ++k) b.lane(k, 1.0, 1.0);
@@ -188,7 +194,11 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
   }
   v.push_back(B("C in the alignment", "U*U + 1").lane(0, U, U).c(1.0).p);
   v.push_back(B("C in the alignment", "U*U + 2^-3").lane(0, U, U).c(0x1p-3).p);
-  v.push_back(B("C in the alignment", "1*1 + 2^12 - 2^12 (C cancels a product)").lane(0, 1.0, 1.0).lane(1, 64.0, 64.0).c(-0x1p12).p);
+  v.push_back(B("C in the alignment", "1*1 + 2^12 - 2^12 (C cancels a product)")
+                  .lane(0, 1.0, 1.0)
+                  .lane(1, 64.0, 64.0)
+                  .c(-0x1p12)
+                  .p);
   v.push_back(B("C in the alignment", "0 + 3 (zero products)").c(3.0).p);
   // group size: +U·U at lane i, −U·U at lane j, 2^-3·2^-3 elsewhere (one 32-group truncates them all)
   const int pairs[][2] = {{0, 1}, {0, 15}, {3, 12}, {16, 17}, {16, 31}, {0, 16}, {15, 31}, {7, 24}};
@@ -199,7 +209,8 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
     v.push_back(b.lane(ij[0], U, U).lane(ij[1], U, -U).p);
   }
   v.push_back(B("subnormal operands", "min_sub*min_sub").lane(0, min_sub, min_sub).p);
-  v.push_back(B("subnormal operands", "min_sub*1 + min_sub*-0.5 (sub)").lane(0, min_sub, 1.0).lane(1, 2 * min_sub, -0.5).p);
+  v.push_back(
+      B("subnormal operands", "min_sub*1 + min_sub*-0.5 (sub)").lane(0, min_sub, 1.0).lane(1, 2 * min_sub, -0.5).p);
   // zero-term exponent: zero products and a tiny C; tiny products and a tiny C
   for (int e : {-14, -20, -24, -120, -126, -127, -130, -133, -136, -139, -140, -145, -149}) {
     const double cv = std::ldexp(1.0, e);
@@ -215,7 +226,8 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
                   .c_code(f32 ? 0x7fc00001u : 0x7e01u)
                   .p);
   v.push_back(B("NaN/Inf and the canonical NaN", "1*1 + Inf C").lane(0, 1.0, 1.0).c_code(inf_code(dest)).p);
-  v.push_back(B("NaN/Inf and the canonical NaN", "1*1 + -Inf C").lane(0, 1.0, 1.0).c_code(inf_code(dest, Sign::negative)).p);
+  v.push_back(
+      B("NaN/Inf and the canonical NaN", "1*1 + -Inf C").lane(0, 1.0, 1.0).c_code(inf_code(dest, Sign::negative)).p);
   if (e5) {
     const std::uint64_t inf = inf_code(operand), ninf = inf_code(operand, Sign::negative);
     v.push_back(B("NaN/Inf and the canonical NaN", "Inf*1").lane_codes(0, inf, code(operand, 1.0)).p);
@@ -224,7 +236,10 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
                     .lane_codes(0, inf, code(operand, 1.0))
                     .lane_codes(1, ninf, code(operand, 1.0))
                     .p);
-    v.push_back(B("NaN/Inf and the canonical NaN", "Inf*1 + -Inf C").lane_codes(0, inf, code(operand, 1.0)).c_code(inf_code(dest, Sign::negative)).p);
+    v.push_back(B("NaN/Inf and the canonical NaN", "Inf*1 + -Inf C")
+                    .lane_codes(0, inf, code(operand, 1.0))
+                    .c_code(inf_code(dest, Sign::negative))
+                    .p);
   }
   // finite overflow of the accumulator
   {
@@ -245,7 +260,10 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
     for (int k = 0; k < kMmaTileK; ++k) b.lane_codes(k, sign_mask(operand), 0);
     v.push_back(b.c_code(sign_mask(dest)).p);
   }
-  v.push_back(B("zero result sign", "-min_sub*min_sub + -0 (truncated away?)").lane(0, -min_sub, min_sub).c_code(sign_mask(dest)).p);
+  v.push_back(B("zero result sign", "-min_sub*min_sub + -0 (truncated away?)")
+                  .lane(0, -min_sub, min_sub)
+                  .c_code(sign_mask(dest))
+                  .p);
   return v;
 }
 

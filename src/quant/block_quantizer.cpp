@@ -27,8 +27,14 @@ namespace quant_detail {
 // BlockPolicy (present or future) must hold its default, else the engine runs.
 bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   switch (scheme.rule) {
-    case ScaleRule::ocp_floor: case ScaleRule::rceil: case ScaleRule::ceil: case ScaleRule::even: case ScaleRule::tosa:
-    case ScaleRule::fp32_amax: case ScaleRule::fp32_pow2: case ScaleRule::nvfp4: break;
+    case ScaleRule::ocp_floor:
+    case ScaleRule::rceil:
+    case ScaleRule::ceil:
+    case ScaleRule::even:
+    case ScaleRule::tosa:
+    case ScaleRule::fp32_amax:
+    case ScaleRule::fp32_pow2:
+    case ScaleRule::nvfp4: break;
     default: return false;
   }
   if (scheme.element.kind != ElementKind::floating && scheme.element.kind != ElementKind::int8) return false;
@@ -50,7 +56,9 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   pol.amax_epsilon = dp.amax_epsilon;
   if (!(pol == dp)) return false;
   // RoundingSpec: the fields known today (the SR ones are not read by the deterministic modes)
-  if (!(RoundingSpec{.rounding = opt.rounding.rounding, .overflow = opt.rounding.overflow, .sr_variant = opt.rounding.sr_variant,
+  if (!(RoundingSpec{.rounding = opt.rounding.rounding,
+                     .overflow = opt.rounding.overflow,
+                     .sr_variant = opt.rounding.sr_variant,
                      .sr_bits = opt.rounding.sr_bits} == opt.rounding))
     return false;
   return simd::quant_kernel(scheme.element, opt.rounding, opt.profile, scheme.policy.mxint8_min) != nullptr;
@@ -94,16 +102,22 @@ std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOption
       (scheme.element.kind != ElementKind::floating ||
        !(scheme.rule == ScaleRule::ocp_floor || scheme.rule == ScaleRule::ceil || scheme.rule == ScaleRule::even ||
          scheme.rule == ScaleRule::rceil)))
-    return OptionIssue{"mx-quirks", "torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
-                                    "rceil, and to nvfp4 (e2m1fn, 1x16); not " + scheme_name(scheme)};
+    return OptionIssue{"mx-quirks",
+                       "torchao_0_18 applies to floating elements with the scale rules ocp_floor, ceil, even, "
+                       "rceil, and to nvfp4 (e2m1fn, 1x16); not " +
+                           scheme_name(scheme)};
   if (opt.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale && !nvfp4_1x16_e2m1)
-    return OptionIssue{"mx-quirks", "torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
-                                    "ue4m3:nvfp4 scales); not " + scheme_name(scheme)};
+    return OptionIssue{"mx-quirks",
+                       "torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
+                       "ue4m3:nvfp4 scales); not " +
+                           scheme_name(scheme)};
   if (opt.mx_quirks != MxQuirks::none && !(scheme.policy == BlockPolicy{}))
-    return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
-                                        " reproduces the peer's own special-block handling, so it takes the default block "
-                                        "policy (no zero-block, nan-block, inf-block, subnormal-amax, fp32-order or "
-                                        "amax-epsilon); not " + scheme_name(scheme)};
+    return OptionIssue{"mx-quirks",
+                       std::string(name(opt.mx_quirks)) +
+                           " reproduces the peer's own special-block handling, so it takes the default block "
+                           "policy (no zero-block, nan-block, inf-block, subnormal-amax, fp32-order or "
+                           "amax-epsilon); not " +
+                           scheme_name(scheme)};
   return std::nullopt;
 }
 
@@ -201,8 +215,11 @@ QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
 
 template <class T>
 void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, unsigned threads) {
-  if (v.size() != p.size()) throw Error("BlockQuantizer::observe: " + std::to_string(v.size()) + " values for a piece of " + std::to_string(p.size()));
-  if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_) throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
+  if (v.size() != p.size())
+    throw Error("BlockQuantizer::observe: " + std::to_string(v.size()) + " values for a piece of " +
+                std::to_string(p.size()));
+  if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_)
+    throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
   observed_ = true;
   const std::size_t tA = tile_rows_, tB = tile_cols_;
   std::vector<simd::AbsMax> mx;
@@ -265,18 +282,22 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
     const std::size_t a = p.row + r, ta = a / tA;
     const bool rows_whole = ta * tA >= p.row && std::min((ta + 1) * tA, file_rows_) <= p.row + p.rows;
     if constexpr (std::is_same_v<T, float>) {
-      if (path_ == ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free, the row's tiles in one call
+      if (path_ ==
+          ArrayPath::simd) {  // simd/quant_simd: the same maxima and flags, order-free, the row's tiles in one call
         if (p.cols == 0) continue;
         // a row whose tiles are all whole only adds to the tensor amax: its maximum in one block
-        const bool all_whole = rows_whole && p.col % tB == 0 && ((p.col + p.cols) % tB == 0 || p.col + p.cols == file_cols_);
+        const bool all_whole =
+            rows_whole && p.col % tB == 0 && ((p.col + p.cols) % tB == 0 || p.col + p.cols == file_cols_);
         const std::size_t tbf = p.col / tB;
         const std::size_t first = all_whole ? p.cols : std::min((tbf + 1) * tB, p.col + p.cols) - p.col;
         mx.resize(p.cols / tB + 2);
-        const std::size_t nb = simd::absmax_blocks(v.data() + r * p.cols, p.cols, first, all_whole ? p.cols : tB, mx.data());
+        const std::size_t nb =
+            simd::absmax_blocks(v.data() + r * p.cols, p.cols, first, all_whole ? p.cols : tB, mx.data());
         for (std::size_t j = 0; j < nb; ++j) {
           add_global(mx[j]);
           const std::size_t tb = tbf + j;
-          if (all_whole || (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols)) continue;
+          if (all_whole || (rows_whole && tb * tB >= p.col && std::min((tb + 1) * tB, file_cols_) <= p.col + p.cols))
+            continue;
           if (stats_.empty()) stats_.assign(q_.scale_rows * q_.scale_cols, Stat{});
           merge_stat(stats_[scale_index(ta, tb)], mx[j]);
         }
@@ -323,7 +344,8 @@ void BlockQuantizer::end_first_pass() {
   if (opt_.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale) return;  // per_tensor_scale None: 1 and 1
   // The exact form of TE's fl32(2688 / amax): for a binary32 amax (every value of a float source)
   // it is the float formula's result.
-  q_.tensor_encode_scale = nvfp4_global_encode_scale(detail::exact_f64(global_amax_), static_cast<float>(element_max(q_.element)));
+  q_.tensor_encode_scale =
+      nvfp4_global_encode_scale(detail::exact_f64(global_amax_), static_cast<float>(element_max(q_.element)));
   q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
 }
 void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values, unsigned threads) {
@@ -339,8 +361,8 @@ template <class T>
 void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::uint8_t> codes, std::span<T> out,
                                      ScaleFtz ftz) const {
   if (codes.size() != p.size() || out.size() != p.size())
-    throw Error("BlockQuantizer::dequantize: " + std::to_string(codes.size()) + " codes and " + std::to_string(out.size()) +
-                " outputs for a piece of " + std::to_string(p.size()));
+    throw Error("BlockQuantizer::dequantize: " + std::to_string(codes.size()) + " codes and " +
+                std::to_string(out.size()) + " outputs for a piece of " + std::to_string(p.size()));
   if (p.size() == 0) return;
   const double* lut = element_lut_.data();
   const std::size_t tA = tile_rows_, tB = tile_cols_;

@@ -58,8 +58,8 @@ void DelayedScaling::update() {
     rolled[i] = i > 0 ? a : 0.0f;
   }
   if (cfg_.algo == AmaxAlgo::most_recent) amax = last;
-  const float scaled_max = static_cast<float>(element_max(ElementType{ElementKind::floating, cfg_.element})) *
-                           std::pow(2.0f, -cfg_.margin);
+  const float scaled_max =
+      static_cast<float>(element_max(ElementType{ElementKind::floating, cfg_.element})) * std::pow(2.0f, -cfg_.margin);
   if (std::isfinite(amax) && amax > 0.0f) scale_ = scaled_max / amax;
   scale_inv_ = 1.0f / scale_;
   history_ = std::move(rolled);

@@ -21,7 +21,9 @@ double ErrorStats::sqnr_db() const {
   if (noise == 0) return std::numeric_limits<double>::infinity();
   return 10.0 * std::log10(signal / noise);
 }
-double ErrorStats::rel_frobenius() const { return signal > 0 ? std::sqrt(noise / signal) : (noise > 0 ? INFINITY : 0.0); }
+double ErrorStats::rel_frobenius() const {
+  return signal > 0 ? std::sqrt(noise / signal) : (noise > 0 ? INFINITY : 0.0);
+}
 void ErrorStats::merge(const ErrorStats& o) {
   const bool had = scale_max > 0, ohad = o.scale_max > 0;
   count += o.count;
@@ -39,7 +41,9 @@ void ErrorStats::merge(const ErrorStats& o) {
 
 namespace {
 // ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)): ErrorStats' combination of the lanes
-double combine_lanes(const std::array<double, 8>& l) { return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7])); }
+double combine_lanes(const std::array<double, 8>& l) {
+  return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
 
 template <class X>
 void accumulate_errors_impl(ErrorStats& s, std::span<const X> x, std::span<const double> deq) {

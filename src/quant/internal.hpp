@@ -33,7 +33,9 @@ inline double coded_scale_value(const QuantizedTensor& q, std::uint8_t code, Sca
 inline std::array<double, 256> element_lut(const ElementType& el) {
   std::array<double, 256> lut{};
   for (unsigned c = 0; c < 256; ++c)
-    lut[c] = (el.kind == ElementKind::floating && c >= (1u << el.format.bits)) ? 0.0 : element_value(el, static_cast<std::uint8_t>(c));
+    lut[c] = (el.kind == ElementKind::floating && c >= (1u << el.format.bits))
+                 ? 0.0
+                 : element_value(el, static_cast<std::uint8_t>(c));
   return lut;
 }
 
@@ -50,7 +52,8 @@ inline std::size_t next_nonzero(const std::uint8_t* f, std::size_t j, std::size_
 inline std::size_t checked_product(const std::vector<std::size_t>& dims, const char* what) {
   std::size_t n = 1;
   for (auto d : dims) {
-    if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) throw Error(std::string(what) + ": the shape's size overflows");
+    if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d)
+      throw Error(std::string(what) + ": the shape's size overflows");
     n *= d;
   }
   return n;
@@ -69,7 +72,9 @@ struct QTileScale : TileScale {
 // and the element multipliers of the 256 codes under the tensor's S_enc (the same functions of the same arguments).
 struct Nvfp4TableSteps {
   const float* enc;
-  std::uint8_t code(float amax, float s_enc, float elem_max) const { return simd::nvfp4_block_scale_code_table(amax, s_enc, elem_max); }
+  std::uint8_t code(float amax, float s_enc, float elem_max) const {
+    return simd::nvfp4_block_scale_code_table(amax, s_enc, elem_max);
+  }
   float encode_scale(std::uint8_t c, float) const { return enc[c]; }
 };
 // The core's tile step inlined where the tile loop takes a tile's scale (PieceRun::scale_tile, itself

@@ -44,13 +44,15 @@ float round_to_f32(i128 s, int exp) {
   detail::Wide w;
   w.w[0] = static_cast<std::uint64_t>(m);
   w.w[1] = static_cast<std::uint64_t>(m >> 64);
-  const RoundResult r = round_pack(formats::f32, detail::wide_to_unpacked(neg, w, exp, false), {Rounding::rne, Overflow::nonsat});
+  const RoundResult r =
+      round_pack(formats::f32, detail::wide_to_unpacked(neg, w, exp, false), {Rounding::rne, Overflow::nonsat});
   return detail::bit_cast<float>(static_cast<std::uint32_t>(r.code));
 }
 
 void check_mx(const QuantizedTensor& t, const char* which) {
   if (!is_e8m0_rule(t.rule) || t.axis != BlockAxis::last || t.block_rows != 1)
-    throw Error(std::string("mx_dot: operand ") + which + " must be quantized with an E8M0 rule in 1×k blocks along the last axis");
+    throw Error(std::string("mx_dot: operand ") + which +
+                " must be quantized with an E8M0 rule in 1×k blocks along the last axis");
 }
 }  // namespace
 
@@ -59,7 +61,8 @@ float mx_dot(const QuantizedTensor& a, std::size_t ra, const QuantizedTensor& b,
   check_mx(b, "B");
   if (a.cols != b.cols || a.block_cols != b.block_cols)
     throw Error("mx_dot: operands differ in length or block size (" + std::to_string(a.cols) + "/" +
-                std::to_string(a.block_cols) + " vs " + std::to_string(b.cols) + "/" + std::to_string(b.block_cols) + ")");
+                std::to_string(a.block_cols) + " vs " + std::to_string(b.cols) + "/" + std::to_string(b.block_cols) +
+                ")");
   if (ra >= a.rows || rb >= b.rows) throw Error("mx_dot: row index out of range");
   float acc = 0.0f;
   const std::size_t K = a.cols, bs = a.block_cols;

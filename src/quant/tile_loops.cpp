@@ -125,8 +125,8 @@ class PieceRun {
 // The statistics of rows [r0, r1) × piece columns [c0, c1) into `sl` (tiles not `cut`); the pieces of a
 // split merge order-free: max and or.
 template <class T>
-void PieceRun<T>::stats_range(std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, const std::vector<char>& cut,
-                              std::vector<Stat>& sl) const {
+void PieceRun<T>::stats_range(std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1,
+                              const std::vector<char>& cut, std::vector<Stat>& sl) const {
   std::vector<simd::AbsMax> mx;
   if constexpr (std::is_same_v<T, float>) {
     if (fast && tB == 1 && c1 > c0) {  // one-column tiles: a tile row's column maxima in vectors, merged once
@@ -287,7 +287,10 @@ void PieceRun<T>::count_ranges(Range range, std::size_t align) {
   if (nthreads <= 1) part[0] = range(0, p.rows, 0, p.cols);
   else
     for_ranges(
-        p, nthreads, [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) { part[w] = range(r0, r1, c0, c1); },
+        p, nthreads,
+        [&](unsigned w, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+          part[w] = range(r0, r1, c0, c1);
+        },
         align);
   for (const Counts& n : part) {
     q.saturated += n.saturated;
@@ -313,7 +316,8 @@ typename PieceRun<T>::Counts PieceRun<T>::fused_range(std::size_t r0, std::size_
   auto one_tile = [&](std::size_t r, std::size_t tb, std::size_t b0, std::size_t b1) {
     const std::size_t t = bq_.scale_index(p.row + r, tb);
     simd::AbsMax a;
-    if constexpr (std::is_same_v<T, float>) simd::absmax_blocks(v.data() + r * p.cols + (b0 - p.col), b1 - b0, b1 - b0, b1 - b0, &a);
+    if constexpr (std::is_same_v<T, float>)
+      simd::absmax_blocks(v.data() + r * p.cols + (b0 - p.col), b1 - b0, b1 - b0, b1 - b0, &a);
     QTileScale sc{};
     scale_tile(Stat{a.amax, a.nan, a.inf}, t, sc);
     simd::RowBlock b = row_block(sc);
@@ -325,16 +329,17 @@ typename PieceRun<T>::Counts PieceRun<T>::fused_range(std::size_t r0, std::size_
     const std::size_t ta = p.row + r;  // tA == 1
     if constexpr (std::is_same_v<T, float>) {
       if (row_fused) {  // simd::fused_rows_rne: plain blocks whole; the others (status) by the per-tile steps
-        const simd::RunCounts rc = simd::fused_rows_rne(*kern, fscale, v.data() + r * p.cols + c0, c1 - c0,
-                                                    v.size() - (r * p.cols + c0), first, tB,
-                                                    q.scale_codes.data() + bq_.scale_index(ta, tbf), scale_stride,
-                                                    codes.data() + r * p.cols + c0, fb.data());
+        const simd::RunCounts rc = simd::fused_rows_rne(
+            *kern, fscale, v.data() + r * p.cols + c0, c1 - c0, v.size() - (r * p.cols + c0), first, tB,
+            q.scale_codes.data() + bq_.scale_index(ta, tbf), scale_stride, codes.data() + r * p.cols + c0, fb.data());
         n.saturated += rc.saturated;
         n.flushed += rc.flushed;
         for (std::size_t j = next_nonzero(fb.data(), 0, nb); j < nb; j = next_nonzero(fb.data(), j + 1, nb)) {
           const std::size_t tb = tbf + j;
           const std::size_t b0 = std::max(tb * tB, p.col + c0), b1 = std::min((tb + 1) * tB, p.col + c1);
-          if (fb[j] == 1 && fscale.kind == simd::FusedScale::Kind::e8m0) {  // e from the written scale code; some x·2^−e not exact: the reference loop
+          if (fb[j] == 1 && fscale.kind ==
+                                simd::FusedScale::Kind::
+                                    e8m0) {  // e from the written scale code; some x·2^−e not exact: the reference loop
             QTileScale sc{};
             sc.e = q.scale_codes[bq_.scale_index(ta, tb)] - 127;
             scalar_segment(r, b0, b1, sc, n);
@@ -452,9 +457,10 @@ template <class T>
 void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, std::span<std::uint8_t> codes,
                                    unsigned threads) {
   if (v.size() != p.size() || codes.size() != p.size())
-    throw Error("BlockQuantizer::quantize: " + std::to_string(v.size()) + " values and " + std::to_string(codes.size()) +
-                " codes for a piece of " + std::to_string(p.size()));
-  if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_) throw Error("BlockQuantizer::quantize: the piece lies outside the tensor");
+    throw Error("BlockQuantizer::quantize: " + std::to_string(v.size()) + " values and " +
+                std::to_string(codes.size()) + " codes for a piece of " + std::to_string(p.size()));
+  if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_)
+    throw Error("BlockQuantizer::quantize: the piece lies outside the tensor");
   if (p.size() == 0) return;
   if (q_.rule == ScaleRule::nvfp4 && !global_done_) {
     if (!observed_) throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
@@ -472,7 +478,8 @@ void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes,
                               unsigned threads) {
   if (opt_.mx_quirks != MxQuirks::none && !opt_.profile.source_via_f32)
-    throw Error("quantize: mx-quirks " + std::string(name(opt_.mx_quirks)) + " takes binary32 inputs (or a profile with source_via_f32)");
+    throw Error("quantize: mx-quirks " + std::string(name(opt_.mx_quirks)) +
+                " takes binary32 inputs (or a profile with source_via_f32)");
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11)
     quantize_impl<float>(p, f, codes, threads);

@@ -20,7 +20,8 @@ float tao_clamp(float v, float lo, float hi) { return std::isnan(v) ? v : std::c
 std::uint8_t torchao_floatx_nan(Format f, float y) {
   const std::uint32_t bits = detail::bit_cast<std::uint32_t>(y), b = bits & 0x7fffffffu;
   const int m = f.mantissa_bits;
-  const std::int64_t v = static_cast<std::int64_t>(b) + ((static_cast<std::int64_t>(f.bias) - 127) * (std::int64_t{1} << 23)) +
+  const std::int64_t v = static_cast<std::int64_t>(b) +
+                         ((static_cast<std::int64_t>(f.bias) - 127) * (std::int64_t{1} << 23)) +
                          ((std::int64_t{1} << (22 - m)) - 1) + ((b >> (23 - m)) & 1u);
   std::uint32_t code = static_cast<std::uint32_t>(v >> (23 - m)) & 0xffu;
   if (bits >> 31) code |= 1u << (f.exponent_bits + m);

@@ -124,8 +124,8 @@ struct LoadF16 {  // binary16 bits → binary32 bits, exact (integer ops; no F16
     const auto normal = hn::Add(mag, hn::Set(d, std::uint32_t{112} << 23));
     const auto special = hn::Or(mag, hn::Set(d, 0x7F800000u));
     const auto sub = hn::BitCast(d, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, m)), hn::Set(df, 0x1p-24f)));
-    const auto r = hn::IfThenElse(hn::Eq(e, hn::Zero(d)), sub,
-                                  hn::IfThenElse(hn::Eq(e, hn::Set(d, 0x1Fu)), special, normal));
+    const auto r =
+        hn::IfThenElse(hn::Eq(e, hn::Zero(d)), sub, hn::IfThenElse(hn::Eq(e, hn::Set(d, 0x1Fu)), special, normal));
     return hn::Or(r, sign);
   }
   template <class D>

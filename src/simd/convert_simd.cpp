@@ -141,7 +141,8 @@ RneKernel rne_kernel_for(const EncodeTable& t, Format to, const RoundingSpec& sp
     k.neg_flags = nan ? flags_of(neg) : 0;
   } else {
     const std::uint32_t emin_bits = static_cast<std::uint32_t>(1 - to.bias + 127) << 23;
-    if (flags_of(entry(emin_bits - (2u << 23) + 1)) != (flag_underflow | flag_inexact)) return k;  // 2^(emin-2)(1+2^-23)
+    if (flags_of(entry(emin_bits - (2u << 23) + 1)) != (flag_underflow | flag_inexact))
+      return k;  // 2^(emin-2)(1+2^-23)
     const std::uint32_t neg_keys = encode_sign_key(M);
     for (std::uint32_t key = first_ovf; key < finite_keys; ++key)
       if (t.entry[key | neg_keys] != (top | sign_bit)) return k;
@@ -176,8 +177,8 @@ const EncodeTable* encode_table(Format to, const RoundingSpec& spec, const Profi
   const std::size_t slot =
       ((static_cast<std::size_t>(f) * kModes.size() + m) * kPolicies.size() + o) * kProfiles.size() + p;
   const std::lock_guard<std::mutex> lock(g_mutex);
-  if (!g_encode[slot]) g_encode[slot] = build_encode(to, RoundingSpec{.rounding = spec.rounding,
-                                                                      .overflow = spec.overflow}, prof);
+  if (!g_encode[slot])
+    g_encode[slot] = build_encode(to, RoundingSpec{.rounding = spec.rounding, .overflow = spec.overflow}, prof);
   return g_encode[slot].get();
 }
 
@@ -230,8 +231,8 @@ unsigned encode_f16(const EncodeTable& t, const std::uint16_t* in, std::uint8_t*
   return HWY_DYNAMIC_DISPATCH(EncodeF16)(in, out, n, t.entry.data(), t.drop);
 }
 bool decode_u8(const DecodeTable& t, const std::uint8_t* in, float* out, std::size_t n, DecodeStore store) {
-  const bool stream = store == DecodeStore::streaming ||
-                      (store == DecodeStore::automatic && n * sizeof(float) >= kDecodeStreamBytes);
+  const bool stream =
+      store == DecodeStore::streaming || (store == DecodeStore::automatic && n * sizeof(float) >= kDecodeStreamBytes);
   return HWY_DYNAMIC_DISPATCH(DecodeU8)(in, reinterpret_cast<std::uint32_t*>(out), n, t.arith, t.bad_bits, stream);
 }
 

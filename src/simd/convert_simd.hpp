@@ -29,7 +29,8 @@ static_assert(std::all_of(kFormats.begin(), kFormats.end(), [](Format f) { retur
 inline constexpr std::array<Rounding, 6> kModes = {Rounding::rne, Rounding::rna, Rounding::rtz,
                                                    Rounding::rtp, Rounding::rtn, Rounding::rto};
 inline constexpr std::array<Overflow, 3> kPolicies = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};
-inline constexpr std::array<Profile, 4> kProfiles = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes, profiles::p3109};
+inline constexpr std::array<Profile, 4> kProfiles = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes,
+                                                     profiles::p3109};
 
 /// The index of `v` in `a` (compared with ==), or −1 when it is not there.
 template <class T, std::size_t K>
@@ -46,7 +47,8 @@ struct RneKernel {
   RneKind kind = RneKind::none;
   std::uint32_t max_code = 0;  ///< the code (without sign) of every finite overflow; in {max finite, max finite + 1}
   std::uint32_t ovf_min = 0;   ///< the smallest |x| bits the table flags overflow
-  std::uint32_t neg_or = 0;    ///< e8m0fnu: 0xff when a negative nonzero normal gives NaN 0xff, 0 when it gives |x|'s code
+  std::uint32_t neg_or =
+      0;  ///< e8m0fnu: 0xff when a negative nonzero normal gives NaN 0xff, 0 when it gives |x|'s code
   unsigned ovf_flags = 0, neg_flags = 0;
 };
 

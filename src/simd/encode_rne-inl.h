@@ -82,7 +82,9 @@ struct RneMagnitude {
   DI di;
   VI one, bias, max_code, min_normal, magic_i;
   HWY_INLINE RneMagnitude(DI d, std::uint32_t max_c)
-      : di(d), one(hn::Set(d, 1)), bias(hn::Set(d, static_cast<std::int32_t>(kBias))),
+      : di(d),
+        one(hn::Set(d, 1)),
+        bias(hn::Set(d, static_cast<std::int32_t>(kBias))),
         max_code(hn::Set(d, static_cast<std::int32_t>(max_c))),
         min_normal(hn::Set(d, static_cast<std::int32_t>(kMinNormal))),
         magic_i(hn::Set(d, static_cast<std::int32_t>(kMagic))) {}
@@ -156,7 +158,8 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
   constexpr bool kE8m0 = F.sign_bit == 0;
   constexpr int emin = 1 - F.bias;
   // 2^emin·(1 − 2^−(M+2)) = 2^(emin−1)·1.1…1 (M+1 ones): below it a value is tiny after rounding
-  constexpr std::uint32_t kTiny = (static_cast<std::uint32_t>(emin - 1 + 127) << 23) | (((1u << (M + 1)) - 1) << (22 - M));
+  constexpr std::uint32_t kTiny =
+      (static_cast<std::uint32_t>(emin - 1 + 127) << 23) | (((1u << (M + 1)) - 1) << (22 - M));
   constexpr std::uint32_t kMagic = static_cast<std::uint32_t>(emin - M + 23 + 127) << 23;
   static_assert(kE8m0 || F.sign_bit == 0x80 || F.sign_bit == 0x8);
   const hn::ScalableTag<std::uint32_t> du;
@@ -165,8 +168,8 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
   using VI = hn::Vec<decltype(di)>;
   const std::size_t N = hn::Lanes(di);
   const VI abs_mask = hn::Set(di, 0x7fffffff), max_code = hn::Set(di, static_cast<std::int32_t>(c.max_code)),
-           tiny = hn::Set(di, static_cast<std::int32_t>(kTiny)), magic_i = hn::Set(di, static_cast<std::int32_t>(kMagic)),
-           neg_all = hn::Set(di, c.neg_or != 0 ? -1 : 0);
+           tiny = hn::Set(di, static_cast<std::int32_t>(kTiny)),
+           magic_i = hn::Set(di, static_cast<std::int32_t>(kMagic)), neg_all = hn::Set(di, c.neg_or != 0 ? -1 : 0);
   const auto magic_f = hn::BitCast(df, magic_i);
   const auto magnitude = [&] {
     if constexpr (kE8m0) return 0;
@@ -183,7 +186,8 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
   auto tiny_inexact = [&](std::size_t start, std::size_t len) HWY_ATTR {
     VI acc = hn::Zero(di);
     for (std::size_t k = 0; k < len; k += N) {  // a partial load's zero lanes are exact
-      const VI a = hn::And(hn::BitCast(di, k + N <= len ? load(du, start + k) : load(du, start + k, len - k)), abs_mask);
+      const VI a =
+          hn::And(hn::BitCast(di, k + N <= len ? load(du, start + k) : load(du, start + k, len - k)), abs_mask);
       const auto sum = hn::Add(hn::BitCast(df, a), magic_f);
       const auto inexact = hn::VecFromMask(df, hn::Ne(hn::Sub(sum, magic_f), hn::BitCast(df, a)));
       acc = hn::Or(acc, hn::And(hn::BitCast(di, inexact), hn::Sub(a, tiny)));  // sign: tiny and inexact
@@ -194,8 +198,8 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
   // One chunk; with track = false it no longer accumulates inexact (kept once known).
   auto chunk = [&](auto track, std::size_t start, std::size_t len) HWY_ATTR {
     constexpr bool kTrack = decltype(track)::value;
-    VI acc_or = hn::Zero(di), vmax = hn::Zero(di), vmin = hn::Set(di, 0x7fffffff),
-       acc_neg = hn::Zero(di), acc_max = hn::Zero(di);
+    VI acc_or = hn::Zero(di), vmax = hn::Zero(di), vmin = hn::Set(di, 0x7fffffff), acc_neg = hn::Zero(di),
+       acc_max = hn::Zero(di);
     auto one_vec = [&](VI xi) HWY_ATTR {
       const VI a = hn::And(xi, abs_mask);
       vmax = hn::Max(vmax, a);
@@ -212,7 +216,7 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
         const VI mag = magnitude(a);
         if constexpr (kTrack) acc_or = hn::Or(acc_or, a);
         vmin = hn::Min(vmin, a);  // the chunk's tiny lanes are checked by tiny_inexact only when there are some
-        return mag;  // the sign is added by store_codes4
+        return mag;               // the sign is added by store_codes4
       }
     };
     std::uint8_t* HWY_RESTRICT o = out + start;
@@ -236,7 +240,8 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
         VI x = hn::Set(di, 0x3f800000);
         if (at < len) {
           const std::size_t m = len - at < N ? len - at : N;
-          x = hn::IfThenElse(hn::FirstN(di, m), hn::BitCast(di, m == N ? load(du, start + at) : load(du, start + at, m)), x);
+          x = hn::IfThenElse(hn::FirstN(di, m),
+                             hn::BitCast(di, m == N ? load(du, start + at) : load(du, start + at, m)), x);
         }
         xv[v] = x;
         cv[v] = one_vec(x);

@@ -76,8 +76,8 @@ HWY_INLINE hn::Vec<D> NarrowF64Full(D d, hn::Vec<D> v, hn::Vec<D> a, hn::Vec<D>&
   // binade at bit 0 is 29 for normal results and 29 + (−u), at most 63, for subnormal ones
   const auto u = hn::Sub(hn::BitCast(di, e), hn::Set(di, 897));
   const auto base = hn::BitCast(d, hn::ShiftLeft<23>(hn::Max(u, hn::Zero(di))));
-  const auto shift = hn::BitCast(d, hn::Add(hn::Min(hn::Max(hn::Neg(u), hn::Zero(di)), hn::Set(di, 34)),
-                                             hn::Set(di, 29)));
+  const auto shift =
+      hn::BitCast(d, hn::Add(hn::Min(hn::Max(hn::Neg(u), hn::Zero(di)), hn::Set(di, 34)), hn::Set(di, 29)));
   const auto sign = hn::And(hn::ShiftRight<32>(v), hn::Set(d, 0x80000000u));
   const auto special = hn::Eq(e, hn::Set(d, 2047));  // Inf or NaN
   const auto huge = hn::Gt(e, hn::Set(d, 1150));     // |x| ≥ 2^128, or Inf/NaN
@@ -97,8 +97,9 @@ HWY_INLINE hn::Vec<D> NarrowF64Full(D d, hn::Vec<D> v, hn::Vec<D> a, hn::Vec<D>&
     const auto overflow = hn::AndNot(special, hn::Eq(r, hn::Set(d, 0x7F800000u)));
     // tiny after rounding: |x| < 2^−127 (u < −1), or |x| in [2^−127, 2^−126) whose top 24 mantissa
     // bits are not all ones (those round to 2^−126 at 24 bits)
-    const auto tiny = hn::Or(hn::RebindMask(d, hn::Lt(u, hn::Set(di, -1))),
-                             hn::AndNot(hn::Eq(hn::ShiftRight<28>(m), hn::Set(d, 0xFFFFFFu)), hn::Eq(e, hn::Set(d, 896))));
+    const auto tiny =
+        hn::Or(hn::RebindMask(d, hn::Lt(u, hn::Set(di, -1))),
+               hn::AndNot(hn::Eq(hn::ShiftRight<28>(m), hn::Set(d, 0xFFFFFFu)), hn::Eq(e, hn::Set(d, 896))));
     const auto fl = hn::Or(hn::Or(hn::IfThenElseZero(inexact, hn::Set(d, flag_inexact)),
                                   hn::IfThenElseZero(overflow, hn::Set(d, flag_overflow | flag_inexact))),
                            hn::IfThenElseZero(hn::And(tiny, inexact), hn::Set(d, flag_underflow)));
@@ -140,7 +141,8 @@ HWY_INLINE hn::Vec<D> NarrowF64(D d, hn::Vec<D> v, hn::Vec<D>& flags, hn::Vec<D>
     flags = hn::Or(flags, hn::Or(guard, hn::IfThenElseZero(rest, one)));
     return hn::Or(hn::Add(hi, inc), sign);
   } else {
-    const auto sticky = hn::IfThenElseZero(hn::Ne(hn::And(a, hn::Set(d, (std::uint64_t{1} << 29) - 1)), hn::Zero(d)), one);
+    const auto sticky =
+        hn::IfThenElseZero(hn::Ne(hn::And(a, hn::Set(d, (std::uint64_t{1} << 29) - 1)), hn::Zero(d)), one);
     return hn::Or(hn::Or(hi, sticky), sign);
   }
 }

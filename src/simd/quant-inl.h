@@ -83,9 +83,9 @@ HWY_INLINE hn::Vec<DI> saturation_bound(DI di, const QuantRne& c) {
 /// returns status 0 (file comment).
 template <const RneFormat& F, BlockOp Op, class DI>
 HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magnitude, const float* HWY_RESTRICT x,
-                                         std::size_t m, float s, hn::Vec<DI> sat_below,
-                                         std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl,
-                                         hn::Vec<DI>* min_ay = nullptr, hn::Vec<DI>* max_ay = nullptr) {
+                                         std::size_t m, float s, hn::Vec<DI> sat_below, std::uint8_t* HWY_RESTRICT o,
+                                         hn::Vec<DI>& sat, hn::Vec<DI>& fl, hn::Vec<DI>* min_ay = nullptr,
+                                         hn::Vec<DI>* max_ay = nullptr) {
   using VI = hn::Vec<DI>;
   const hn::RebindToFloat<DI> df;
   const hn::RebindToUnsigned<DI> du;
@@ -330,8 +330,8 @@ HWY_INLINE RunCounts encode_lanes_rne(const QuantRne& c, const float* HWY_RESTRI
 }
 
 template <const RneFormat& F>
-HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n,
-                                       std::size_t first, std::size_t bs, const RowBlock* HWY_RESTRICT blocks,
+HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTRICT x, std::size_t n, std::size_t first,
+                                       std::size_t bs, const RowBlock* HWY_RESTRICT blocks,
                                        std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
   using DI = hn::ScalableTag<std::int32_t>;
   const DI di;
@@ -345,8 +345,8 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
       lean_mul(di, RneMagnitude<F, DI>::kMinNormal, BlockOp::multiply, c);
   int predicted = 0;  // as in fused_rows_rne, with the bound on |y| checked in the block (kCheckMax)
   // the lean rules of op Op for a whole-vector block (true: done), else the full rule's status in st
-  auto block = [&]<BlockOp Op>(const LeanBounds<DI>& lean, const float* xb, std::size_t m, float sc,
-                               std::uint8_t* ob) HWY_ATTR -> std::uint8_t {
+  auto block = [&]<BlockOp Op>(const LeanBounds<DI>& lean, const float* xb, std::size_t m, float sc, std::uint8_t* ob)
+                   HWY_ATTR -> std::uint8_t {
     if (m % N == 0) {
       if (predicted == 0) predicted = encode_block_lean<F, Op, 0, true>(di, magnitude, lean, xb, m, sc, ob, counts.fl);
       if (predicted == 0) return 0;
@@ -374,8 +374,8 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
         st = block.template operator()<BlockOp::multiply>(lean_mul, x + s, m, b.s, codes + s);
         break;
       case BlockOp::divide:
-        st = encode_block_rne<F, BlockOp::divide>(di, magnitude, x + s, m, b.s, sat_below,
-                                                   codes + s, counts.sat, counts.fl);
+        st = encode_block_rne<F, BlockOp::divide>(di, magnitude, x + s, m, b.s, sat_below, codes + s, counts.sat,
+                                                  counts.fl);
         break;
       case BlockOp::skip: st = 1; break;  // the caller's
     }
@@ -508,14 +508,15 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
           if (predicted == 0) continue;
         }
         if (predicted <= 1) {
-          predicted = below ? encode_block_lean<F, kOp, 1>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl)
-                            : encode_block_lean<F, kOp, 2>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl, &counts.sat);
+          predicted =
+              below ? encode_block_lean<F, kOp, 1>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl)
+                    : encode_block_lean<F, kOp, 2>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl, &counts.sat);
           if (predicted <= 1) continue;
         }
       }
       VI min_ay = hn::Set(di, 0x7fffffff);
-      status[j0 + k] = encode_block_rne<F, kOp>(di, magnitude, xb, m, scale[k], sat_below, ob, counts.sat, counts.fl,
-                                                &min_ay);
+      status[j0 + k] =
+          encode_block_rne<F, kOp>(di, magnitude, xb, m, scale[k], sat_below, ob, counts.sat, counts.fl, &min_ay);
       predicted = lean_class(di, bounds, min_ay);
     }
     s0 = s;
@@ -526,16 +527,19 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
 
 template <const RneFormat& F>
 HWY_INLINE RunCounts fused_rows_rne_of(const QuantRne& c, const FusedScale& fs, const float* x, std::size_t n,
-                                       std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
-                                       std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
+                                       std::size_t readable, std::size_t first, std::size_t bs,
+                                       std::uint8_t* scale_codes, std::size_t scale_stride, std::uint8_t* codes,
+                                       std::uint8_t* status) {
   if (fs.kind == FusedScale::Kind::e8m0)
-    return fused_rows_rne<F, FusedScale::Kind::e8m0>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
-  return fused_rows_rne<F, FusedScale::Kind::nvfp4>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+    return fused_rows_rne<F, FusedScale::Kind::e8m0>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
+                                                     status);
+  return fused_rows_rne<F, FusedScale::Kind::nvfp4>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
+                                                    status);
 }
 
-inline RunCounts FusedRowsRne(const QuantRne& c, const FusedScale& fs, const float* x, std::size_t n, std::size_t readable,
-                              std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
-                              std::uint8_t* codes, std::uint8_t* status) {
+inline RunCounts FusedRowsRne(const QuantRne& c, const FusedScale& fs, const float* x, std::size_t n,
+                              std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                              std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
   switch (c.kind) {
     case RneKind::e4m3fn:
       return fused_rows_rne_of<kRneE4m3fn>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
@@ -564,8 +568,8 @@ inline RunCounts EncodeBlocksRne(const QuantRne& c, const float* x, std::size_t 
 /// binary64 operation in element order per lane (no contraction: Mul and Add are separate operations).
 /// (x binary32 or binary64: a binary32 x is widened exactly.)
 template <class X>
-HWY_INLINE bool error_sums8(const X* HWY_RESTRICT x, const double* HWY_RESTRICT q, std::size_t m, double* HWY_RESTRICT sig,
-                            double* HWY_RESTRICT noi, double* HWY_RESTRICT mx) {
+HWY_INLINE bool error_sums8(const X* HWY_RESTRICT x, const double* HWY_RESTRICT q, std::size_t m,
+                            double* HWY_RESTRICT sig, double* HWY_RESTRICT noi, double* HWY_RESTRICT mx) {
   using D = hn::ScalableTag<double>;
   const D d;
   const hn::Rebind<X, D> dx;

@@ -112,7 +112,7 @@ QuantKernel make_int8_kernel(ElementType el, const RoundingSpec& spec, const Pro
   return k;
 }
 std::mutex g_mutex;
-std::map<const EncodeTable*, std::unique_ptr<QuantKernel>> g_kernels;  // tables live for the process
+std::map<const EncodeTable*, std::unique_ptr<QuantKernel>> g_kernels;    // tables live for the process
 std::array<std::unique_ptr<QuantKernel>, 6 * 3 * 4 * 2> g_int8_kernels;  // mode × overflow × profile × Mxint8Min
 
 // absmax_blocks' per-thread buffer of block maxima (the fused quantizer calls it once per row)
@@ -133,7 +133,7 @@ inline AbsMax absmax_inline(const float* x, std::size_t n) {
   return absmax_from_bits(mx, nan != 0);
 }
 
-constexpr std::size_t kChunk = 256;  // keys per lookup pass (stack buffer)
+constexpr std::size_t kChunk = 256;              // keys per lookup pass (stack buffer)
 constexpr std::uint32_t kNonzero = 0x80000000u;  // key bit 31: the source is finite and nonzero
 
 // The table index of the scaled value y (KeyKind, quant_simd.hpp).
@@ -143,9 +143,9 @@ inline std::uint32_t key_of(std::uint32_t y, int drop) {
     return encode_key(y, drop);
   } else {
     const std::uint32_t a = y & 0x7fffffffu, sign = y >> 31;
-    const std::uint32_t r = a == 0 ? 0u
-                            : a < 0x3b800000u ? 0x3b000000u   // 0 < |y| < 2^-8 -> 2^-9
-                            : a > 0x7f800000u ? 0x7fc00000u   // NaN
+    const std::uint32_t r = a == 0             ? 0u
+                            : a < 0x3b800000u  ? 0x3b000000u  // 0 < |y| < 2^-8 -> 2^-9
+                            : a > 0x7f800000u  ? 0x7fc00000u  // NaN
                             : a >= 0x40800000u ? 0x40800000u  // |y| >= 4, Inf -> 4
                                                : a;
     const std::int32_t e = static_cast<std::int32_t>(r >> 23) - 117;
@@ -176,7 +176,8 @@ inline void keys_fp32(const float* x, std::size_t m, float s, int drop, std::uin
     key[i] = key_of<K>(y, drop) | ((ax != 0 && ax < 0x7f800000u) ? kNonzero : 0u);
   }
 }
-inline void lookup(const std::uint16_t* t, const std::uint32_t* key, std::size_t m, std::uint8_t* codes, RunCounts& rc) {
+inline void lookup(const std::uint16_t* t, const std::uint32_t* key, std::size_t m, std::uint8_t* codes,
+                   RunCounts& rc) {
   std::uint64_t sat = 0, fl = 0;
   for (std::size_t i = 0; i < m; ++i) {
     const std::uint32_t k = key[i];
@@ -233,18 +234,21 @@ bool rne_elements_run(const QuantKernel& k) {
   return k.key == KeyKind::top_bits && k.rne.kind != RneKind::none && rne_kernel_runs(*k.table);
 }
 
-RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n, std::size_t readable,
-                         std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
-                         std::uint8_t* codes, std::uint8_t* status) {
-  return HWY_DYNAMIC_DISPATCH(FusedRowsRne)(k.rne, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n,
+                         std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                         std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
+  return HWY_DYNAMIC_DISPATCH(FusedRowsRne)(k.rne, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
+                                            status);
 }
 
 const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
   if (el.kind == ElementKind::int8) {
     if (index_of(kModes, spec.rounding) < 0 || index_of(kPolicies, spec.overflow) < 0 || index_of(kProfiles, prof) < 0)
       return nullptr;
-    const int slot_index = ((index_of(kModes, spec.rounding) * 3 + index_of(kPolicies, spec.overflow)) * 4 +
-                            index_of(kProfiles, prof)) * 2 + (mn == Mxint8Min::symmetric ? 1 : 0);
+    const int slot_index =
+        ((index_of(kModes, spec.rounding) * 3 + index_of(kPolicies, spec.overflow)) * 4 + index_of(kProfiles, prof)) *
+            2 +
+        (mn == Mxint8Min::symmetric ? 1 : 0);
     const std::lock_guard<std::mutex> lock(g_mutex);
     auto& slot = g_int8_kernels[static_cast<std::size_t>(slot_index)];
     if (!slot) slot = std::make_unique<QuantKernel>(make_int8_kernel(el, spec, prof, mn));
@@ -258,7 +262,6 @@ const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const 
   if (!slot) slot = std::make_unique<QuantKernel>(make_quant_kernel(el, t));
   return slot.get();
 }
-
 
 std::size_t absmax_blocks(const float* x, std::size_t n, std::size_t first, std::size_t bs, AbsMax* out) {
   if (n == 0) {
@@ -292,7 +295,8 @@ AbsMax absmax_from_bits(std::uint32_t amax_bits, bool nan) {
 }
 
 const EncodeTable* nvfp4_scale_table() {
-  static const EncodeTable* const t = encode_table(formats::e4m3fn, {Rounding::rne, Overflow::satfinite}, profiles::ocp);
+  static const EncodeTable* const t =
+      encode_table(formats::e4m3fn, {Rounding::rne, Overflow::satfinite}, profiles::ocp);
   return t;
 }
 

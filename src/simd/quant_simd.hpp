@@ -108,7 +108,9 @@ AbsMax absmax_from_bits(std::uint32_t amax_bits, bool nan);
 inline std::size_t block_count(std::size_t n, std::size_t first, std::size_t bs) {
   return n <= first ? 1 : 1 + (n - first + bs - 1) / bs;
 }
-inline std::size_t block_start(std::size_t j, std::size_t first, std::size_t bs) { return j == 0 ? 0 : first + (j - 1) * bs; }
+inline std::size_t block_start(std::size_t j, std::size_t first, std::size_t bs) {
+  return j == 0 ? 0 : first + (j - 1) * bs;
+}
 inline std::size_t block_length(std::size_t j, std::size_t n, std::size_t first, std::size_t bs) {
   const std::size_t s = block_start(j, first, bs);
   return std::min(j == 0 ? first : bs, n - s);
@@ -191,9 +193,9 @@ bool rne_elements_run(const QuantKernel& k);
 /// the block); 3 not plain, nothing written (the caller's per-tile path: statistics, scale step, encode).
 /// Precondition: rne_elements_run(k). `readable` ≥ n: the elements readable from x on (software
 /// prefetch runs that far ahead, across the row's end: the next row of a piece follows it in memory).
-RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n, std::size_t readable,
-                         std::size_t first, std::size_t bs, std::uint8_t* scale_codes, std::size_t scale_stride,
-                         std::uint8_t* codes, std::uint8_t* status);
+RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n,
+                         std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                         std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status);
 
 /// The sums of accumulate_errors (minifloat/error_stats.hpp: ErrorStats' 8-lane order) over m elements, m a
 /// multiple of 8, whose element 0 is in lane 0: lane l of sig and noi adds fl(x·x) and fl(e·e), e = x − q,

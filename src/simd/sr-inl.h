@@ -111,7 +111,7 @@ HWY_INLINE V UpShort(D du, V s, V R, V w, int n) {
   const V r = hn::And(w, m);
   // t = top n bits of frac: s ≥ n: R >> (s − n); s < n: R << (n − s).
   const auto ge = hn::Not(hn::Lt(s, nv));
-  const V dn = hn::Min(hn::Sub(s, hn::Min(s, nv)), k31);   // s − n (clamped)
+  const V dn = hn::Min(hn::Sub(s, hn::Min(s, nv)), k31);    // s − n (clamped)
   const V upc = hn::Min(hn::Sub(nv, hn::Min(s, nv)), k31);  // n − s (clamped)
   const V t = hn::IfThenElse(ge, R >> dn, R << upc);
   const V lim = hn::Sub(m, t);

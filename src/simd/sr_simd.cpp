@@ -57,8 +57,8 @@ unsigned sr_fused_f32_bits(const SrTable& t, const RoundingSpec& spec, const std
   constexpr std::size_t kTile = 1024;  // a multiple of every target's elements per Philox vector
   alignas(64) std::array<std::uint32_t, kTile> idx;
   const std::uint64_t E = sr_words(spec.sr_variant) == 2 ? 2 : 4;  // elements per Philox block
-  const RoundingSpec sv{.rounding = Rounding::sr, .overflow = spec.overflow, .sr_variant = spec.sr_variant,
-                        .sr_bits = spec.sr_bits};
+  const RoundingSpec sv{
+      .rounding = Rounding::sr, .overflow = spec.overflow, .sr_variant = spec.sr_variant, .sr_bits = spec.sr_bits};
   const std::uint16_t* word4 = t.word4.data();
   unsigned acc = 0, flags = 0;
   for (std::size_t i = 0; i < n;) {

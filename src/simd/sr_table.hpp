@@ -34,7 +34,7 @@ namespace minifloat::simd {
 
 template <class Bits>
 struct SrEntryT {
-  Bits mask;  ///< the significand bits below the quantum (with the implicit bit where s covers it)
+  Bits mask;                      ///< the significand bits below the quantum (with the implicit bit where s covers it)
   std::uint16_t down, up, exact;  ///< code | flags << 8 of rounding down, up, and of the exact input
   std::uint8_t s;                 ///< bits below the quantum (≤ kMaxS when engine == 0)
   std::uint8_t engine;            ///< 1: inexact elements of this key go to the engine

@@ -65,7 +65,8 @@ struct LayerNorm {
       }
       for (int j = 0; j < dy.cols; ++j) {
         const double dxh = static_cast<double>(dy(i, j)) * g.w.v[static_cast<std::size_t>(j)];
-        dx(i, j) = static_cast<float>(rstd[static_cast<std::size_t>(i)] * (dxh - s1 / dy.cols - xhat(i, j) * s2 / dy.cols));
+        dx(i, j) =
+            static_cast<float>(rstd[static_cast<std::size_t>(i)] * (dxh - s1 / dy.cols - xhat(i, j) * s2 / dy.cols));
       }
     }
     return dx;
@@ -90,8 +91,15 @@ struct Block {
 class CharLm final : public Model {
  public:
   CharLm(std::uint64_t seed, const std::filesystem::path& data, LmSize size)
-      : seed_(seed), kD(size.d), kHeads(size.heads), kHd(size.d / size.heads), kLayers(size.layers),
-        kBatch(size.batch), kHidden(4 * size.d), steps_(size.steps), blocks_(static_cast<std::size_t>(size.layers)) {
+      : seed_(seed),
+        kD(size.d),
+        kHeads(size.heads),
+        kHd(size.d / size.heads),
+        kLayers(size.layers),
+        kBatch(size.batch),
+        kHidden(4 * size.d),
+        steps_(size.steps),
+        blocks_(static_cast<std::size_t>(size.layers)) {
     const std::string text = load_fortunes(data.empty() ? std::filesystem::path(kFortunesDir) : data);
     std::array<int, 256> seen{};
     for (unsigned char c : text) seen[c] = 1;
@@ -188,16 +196,19 @@ class CharLm final : public Model {
           std::array<double, kCtx> s{};
           for (int j = 0; j <= i; ++j) {
             double d = 0;
-            for (int e = 0; e < kHd; ++e) d += static_cast<double>(qkv(ri, h * kHd + e)) * qkv(b * kCtx + j, kD + h * kHd + e);
+            for (int e = 0; e < kHd; ++e)
+              d += static_cast<double>(qkv(ri, h * kHd + e)) * qkv(b * kCtx + j, kD + h * kHd + e);
             s[static_cast<std::size_t>(j)] = d * sc;
             mx = std::max(mx, s[static_cast<std::size_t>(j)]);
           }
           double z = 0;
-          for (int j = 0; j <= i; ++j) z += (s[static_cast<std::size_t>(j)] = std::exp(s[static_cast<std::size_t>(j)] - mx));
+          for (int j = 0; j <= i; ++j)
+            z += (s[static_cast<std::size_t>(j)] = std::exp(s[static_cast<std::size_t>(j)] - mx));
           for (int j = 0; j <= i; ++j) blk.att(arow, j) = static_cast<float>(s[static_cast<std::size_t>(j)] / z);
           for (int e = 0; e < kHd; ++e) {
             double acc = 0;
-            for (int j = 0; j <= i; ++j) acc += static_cast<double>(blk.att(arow, j)) * qkv(b * kCtx + j, 2 * kD + h * kHd + e);
+            for (int j = 0; j <= i; ++j)
+              acc += static_cast<double>(blk.att(arow, j)) * qkv(b * kCtx + j, 2 * kD + h * kHd + e);
             o(ri, h * kHd + e) = static_cast<float>(acc);
           }
         }
@@ -216,7 +227,8 @@ class CharLm final : public Model {
           double dot = 0;
           for (int j = 0; j <= i; ++j) {
             double d = 0;
-            for (int e = 0; e < kHd; ++e) d += static_cast<double>(d_o(ri, h * kHd + e)) * qkv(b * kCtx + j, 2 * kD + h * kHd + e);
+            for (int e = 0; e < kHd; ++e)
+              d += static_cast<double>(d_o(ri, h * kHd + e)) * qkv(b * kCtx + j, 2 * kD + h * kHd + e);
             dp[static_cast<std::size_t>(j)] = d;
             dot += d * blk.att(arow, j);
             for (int e = 0; e < kHd; ++e)  // dV

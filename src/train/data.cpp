@@ -30,8 +30,10 @@ std::string gunzip(const std::filesystem::path& path, const char* package) {
 }
 
 std::uint32_t be32(const std::string& s, std::size_t at) {
-  return (std::uint32_t{static_cast<unsigned char>(s[at])} << 24) | (std::uint32_t{static_cast<unsigned char>(s[at + 1])} << 16) |
-         (std::uint32_t{static_cast<unsigned char>(s[at + 2])} << 8) | std::uint32_t{static_cast<unsigned char>(s[at + 3])};
+  return (std::uint32_t{static_cast<unsigned char>(s[at])} << 24) |
+         (std::uint32_t{static_cast<unsigned char>(s[at + 1])} << 16) |
+         (std::uint32_t{static_cast<unsigned char>(s[at + 2])} << 8) |
+         std::uint32_t{static_cast<unsigned char>(s[at + 3])};
 }
 
 void read_idx(const std::filesystem::path& images, const std::filesystem::path& labels, std::vector<float>& x,
@@ -77,14 +79,16 @@ Digits load_digits(const std::filesystem::path& path) {
       if (used == 0 || used != cell.size()) {
         std::string shown;  // printable, short: the file may be binary
         for (char ch : cell.substr(0, 16)) shown += (ch >= 32 && ch < 127) ? ch : '?';
-        throw Error("malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() + "': \"" + shown +
-                    (cell.size() > 16 ? "...\"" : "\"") +
-                    " is not an integer; expected the gzip CSV of python3-sklearn (64 pixels 0..16 and a label 0..9 per row)");
+        throw Error(
+            "malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() + "': \"" + shown +
+            (cell.size() > 16 ? "...\"" : "\"") +
+            " is not an integer; expected the gzip CSV of python3-sklearn (64 pixels 0..16 and a label 0..9 per row)");
       }
       vals.push_back(v);
     }
     if (vals.size() != 65 || vals[64] < 0 || vals[64] > 9)
-      throw Error("malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() + "': expected 64 pixels and a label 0..9");
+      throw Error("malformed digits row " + std::to_string(d.n + 1) + " in '" + path.string() +
+                  "': expected 64 pixels and a label 0..9");
     for (int i = 0; i < 64; ++i) d.x.push_back(static_cast<float>(vals[static_cast<std::size_t>(i)]) / 16.0f);
     d.y.push_back(vals[64]);
     ++d.n;

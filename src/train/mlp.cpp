@@ -57,7 +57,8 @@ class Mlp final : public Model {
       std::vector<int> perm(static_cast<std::size_t>(d.n));
       std::iota(perm.begin(), perm.end(), 0);
       Rng split{0x5eed, 1};
-      for (int i = d.n - 1; i > 0; --i) std::swap(perm[static_cast<std::size_t>(i)], perm[split.below(static_cast<std::uint32_t>(i + 1))]);
+      for (int i = d.n - 1; i > 0; --i)
+        std::swap(perm[static_cast<std::size_t>(i)], perm[split.below(static_cast<std::uint32_t>(i + 1))]);
       const int n_test = 360;
       for (int k = 0; k < d.n; ++k) {
         const int i = perm[static_cast<std::size_t>(k)];
@@ -83,7 +84,8 @@ class Mlp final : public Model {
     if (b == 0 || epoch != epoch_) {  // reshuffle per epoch from the run seed
       std::iota(order_.begin(), order_.end(), 0);
       Rng r{seed_, 3, static_cast<std::uint64_t>(epoch) << 32};
-      for (int i = n - 1; i > 0; --i) std::swap(order_[static_cast<std::size_t>(i)], order_[r.below(static_cast<std::uint32_t>(i + 1))]);
+      for (int i = n - 1; i > 0; --i)
+        std::swap(order_[static_cast<std::size_t>(i)], order_[r.below(static_cast<std::uint32_t>(i + 1))]);
       epoch_ = epoch;
     }
     Matrix x(kBatch, in_);

@@ -44,7 +44,8 @@ Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm, std::uint32_t tensor_
       std::vector<std::uint64_t> rbits;
       if (oq.rounding.rounding == Rounding::sr) {
         rbits.resize(m.size());
-        for (std::size_t i = 0; i < m.size(); ++i) rbits[i] = sr_bits(seed_, tensor_id, step, i, oq.rounding.sr_variant);
+        for (std::size_t i = 0; i < m.size(); ++i)
+          rbits[i] = sr_bits(seed_, tensor_id, step, i, oq.rounding.sr_variant);
       }
       std::vector<std::uint16_t> codes(m.size());
       convert_f32(m.v, codes, f, oq.rounding, profiles::ocp, rbits);

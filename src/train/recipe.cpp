@@ -46,11 +46,12 @@ std::vector<Recipe> build() {
                .x = scheme("fp8_1x128"),
                .w = scheme("fp8_128x128"),
                .g = scheme("fp8_1x128")});
-  v.push_back({.name = "infir2-ue8m0",
-               .source = "InfiR2 (arXiv 2509.22536): token-wise 1x128 / 128x128 blocks, UE8M0 scales rounded up (rceil)",
-               .x = scheme("fp8_1x128_ue8m0"),
-               .w = scheme("fp8_128x128_ue8m0"),
-               .g = scheme("fp8_1x128_ue8m0")});
+  v.push_back(
+      {.name = "infir2-ue8m0",
+       .source = "InfiR2 (arXiv 2509.22536): token-wise 1x128 / 128x128 blocks, UE8M0 scales rounded up (rceil)",
+       .x = scheme("fp8_1x128_ue8m0"),
+       .w = scheme("fp8_128x128_ue8m0"),
+       .g = scheme("fp8_1x128_ue8m0")});
   v.push_back({.name = "mxfp8",
                .source = "OCP MX v1.0 MXFP8 E4M3, 32-element blocks, ocp_floor E8M0 scales",
                .x = scheme("mxfp8_e4m3"),
@@ -61,11 +62,13 @@ std::vector<Recipe> build() {
                .x = scheme("mxfp4"),
                .w = scheme("mxfp4"),
                .g = scheme("mxfp4")});
-  v.push_back({.name = "nvfp4",
-               .source = "NVIDIA NVFP4 (arXiv 2509.25149): E2M1 1x16 blocks (16x16 weights), E4M3 + FP32 scales, SR on gradients",
-               .x = scheme("nvfp4"),
-               .w = {.kind = K::scheme, .scheme = nvfp4_2d, .rounding = kRneSat},
-               .g = scheme("nvfp4", std::nullopt, kSrSat)});
+  v.push_back(
+      {.name = "nvfp4",
+       .source =
+           "NVIDIA NVFP4 (arXiv 2509.25149): E2M1 1x16 blocks (16x16 weights), E4M3 + FP32 scales, SR on gradients",
+       .x = scheme("nvfp4"),
+       .w = {.kind = K::scheme, .scheme = nvfp4_2d, .rounding = kRneSat},
+       .g = scheme("nvfp4", std::nullopt, kSrSat)});
   v.push_back({.name = "gaussws-pqt",
                .source = "GaussWS (arXiv 2505.11170): w + R*max|w|*2^(1-b) over 32x32 blocks, cast to BF16, b = 6",
                .gaussws = true,

@@ -39,9 +39,11 @@ std::string num(double v, int prec = 9) {
 
 constexpr NameEntry<TrainModel> kModels[] = {
     {TrainModel::mlp_digits, "mlp-digits", "M1: MLP 64-128-10 on the scikit-learn digits, SGD momentum, 660 steps"},
-    {TrainModel::char_lm, "char-lm", "M3a: 2-layer character transformer (d = 64) on Debian fortunes, AdamW, 300 steps"},
+    {TrainModel::char_lm, "char-lm",
+     "M3a: 2-layer character transformer (d = 64) on Debian fortunes, AdamW, 300 steps"},
     {TrainModel::mlp_fashion, "mlp-fashion", "M2 (opt-in long run): MLP 784-256-256-10 on Fashion-MNIST, 3 epochs"},
-    {TrainModel::char_lm_large, "char-lm-large", "M3b (opt-in long run): 4-layer character transformer (d = 128), 2000 steps"},
+    {TrainModel::char_lm_large, "char-lm-large",
+     "M3b (opt-in long run): 4-layer character transformer (d = 128), 2000 steps"},
 };
 
 std::unique_ptr<detail::Model> make_model(TrainModel model, std::uint64_t seed, const std::filesystem::path& data) {
@@ -65,7 +67,8 @@ struct Progress {
     std::lock_guard<std::mutex> lock(mu);
     const int width = 40;
     const int filled = static_cast<int>(width * d / std::max(1L, total));
-    std::fprintf(stderr, "\r  training [%s%s] %ld/%ld steps", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+    std::fprintf(stderr, "\r  training [%s%s] %ld/%ld steps",
+                 std::string(static_cast<std::size_t>(filled), '#').c_str(),
                  std::string(static_cast<std::size_t>(width - filled), '.').c_str(), d, total);
     if (d == total) std::fprintf(stderr, "\n");
   }
@@ -89,7 +92,8 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
   std::ostringstream csv;
   csv << "step,lr,train_loss,val_loss,grad_norm,nan_inf_count";
   for (const char* c : kClass)
-    csv << ',' << c << "_amax," << c << "_scale," << c << "_underflow_pct," << c << "_saturated_pct," << c << "_sqnr_db";
+    csv << ',' << c << "_amax," << c << "_scale," << c << "_underflow_pct," << c << "_saturated_pct," << c
+        << "_sqnr_db";
   csv << '\n';
   QuantStats g_total;
   int nan_inf = 0;
@@ -103,7 +107,8 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
       for (float g : p->g.v) g2 += static_cast<double>(g) * g;
     gn = std::sqrt(g2);
     model->update(step, steps, lr);
-    for (detail::Param* p : model->params()) detail::store_weights(*p, recipe.weights, static_cast<std::uint64_t>(seed), static_cast<std::uint32_t>(step));
+    for (detail::Param* p : model->params())
+      detail::store_weights(*p, recipe.weights, static_cast<std::uint64_t>(seed), static_cast<std::uint32_t>(step));
     if (!std::isfinite(loss) || !std::isfinite(gn)) ++nan_inf;
     g_total.add(ctx.stats[2]);
     s.loss_curve.push_back(loss);
@@ -120,9 +125,9 @@ RunSummary run_one(const StudyConfig& cfg, const Recipe& recipe, int seed, Progr
       if (report && qs.count)
         csv << ',' << num(qs.amax) << ',' << num(qs.scale) << ','
             << num(qs.nonzero ? 100.0 * static_cast<double>(qs.flushed) / static_cast<double>(qs.nonzero) : 0) << ','
-            << num(100.0 * static_cast<double>(qs.saturated) / static_cast<double>(qs.count)) << ',' << num(qs.sqnr_db(), 6);
-      else
-        csv << ",,,,,";
+            << num(100.0 * static_cast<double>(qs.saturated) / static_cast<double>(qs.count)) << ','
+            << num(qs.sqnr_db(), 6);
+      else csv << ",,,,,";
     }
     csv << '\n';
     progress.tick();
@@ -167,7 +172,8 @@ Agg agg(const std::vector<double>& v) {
 /// True for an FP32 baseline recipe (no quantized operand, FP32 weights, no noise).
 bool is_fp32(const Recipe& r) {
   using K = OperandQuant::Kind;
-  return r.x.kind == K::none && r.w.kind == K::none && r.g.kind == K::none && !r.gaussws && r.weights == WeightStorage::fp32;
+  return r.x.kind == K::none && r.w.kind == K::none && r.g.kind == K::none && !r.gaussws &&
+         r.weights == WeightStorage::fp32;
 }
 
 std::string svg_plot(const std::string& title, const std::vector<std::pair<std::string, std::vector<double>>>& curves) {
@@ -245,9 +251,7 @@ const NameTable<TrainModel>& name_table(TrainModel) {
   return t;
 }
 
-std::vector<NameListing> name_listings() {
-  return {listing(recipe_table()), listing(name_table(TrainModel{}))};
-}
+std::vector<NameListing> name_listings() { return {listing(recipe_table()), listing(name_table(TrainModel{}))}; }
 
 std::string render_png(const std::filesystem::path& svg);
 
@@ -256,7 +260,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   if (cfg.recipes.empty()) throw Error("no recipes given");
   if (cfg.seeds < 1) throw Error("--seeds must be at least 1");
   if (cfg.out.empty()) throw Error("--out: no output folder given");
-  make_model(cfg.model, 0, cfg.data);  // validates the data before forking
+  make_model(cfg.model, 0, cfg.data);                // validates the data before forking
   if (!cfg.gemm.empty()) parse_dot_model(cfg.gemm);  // and the accumulation model
   struct Job {
     std::size_t recipe;
@@ -320,7 +324,8 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   csv << "model,recipe,seeds,test_loss_mean,test_loss_std,gap_vs_fp32_pct,train_loss_mean,train_gap_vs_fp32_pct,"
          "test_accuracy_mean,grad_flush_mean,diverged,seconds_mean\n";
   md << "# " << name(cfg.model) << ": " << cfg.seeds << " seed(s)\n\n"
-     << "| recipe | test loss (mean ± sd) | gap vs FP32 | train loss | train gap | test acc | grad flush | diverged | s/run |\n"
+     << "| recipe | test loss (mean ± sd) | gap vs FP32 | train loss | train gap | test acc | grad flush | diverged | "
+        "s/run |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
   std::map<double, double> fp32_train;
   for (std::size_t r = 0; r < cfg.recipes.size(); ++r) {
@@ -357,9 +362,9 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
     const auto tbase = fp32_train.find(lr_of(cfg.recipes[r]));
     const double gap = base != fp32_loss.end() ? 100.0 * (a.mean / base->second - 1) : NAN;
     const double tgap = tbase != fp32_train.end() ? 100.0 * (t.mean / tbase->second - 1) : NAN;
-    csv << name(cfg.model) << ',' << cfg.recipes[r].name << ',' << cfg.seeds << ',' << num(a.mean) << ',' << num(a.sd) << ','
-        << num(gap, 6) << ',' << num(t.mean) << ',' << num(tgap, 6) << ',' << num(ac.mean, 6) << ',' << num(f.mean, 6)
-        << ',' << (div ? 1 : 0) << ',' << num(sc.mean, 4) << '\n';
+    csv << name(cfg.model) << ',' << cfg.recipes[r].name << ',' << cfg.seeds << ',' << num(a.mean) << ',' << num(a.sd)
+        << ',' << num(gap, 6) << ',' << num(t.mean) << ',' << num(tgap, 6) << ',' << num(ac.mean, 6) << ','
+        << num(f.mean, 6) << ',' << (div ? 1 : 0) << ',' << num(sc.mean, 4) << '\n';
     md << "| " << cfg.recipes[r].name << " | " << num(a.mean, 4) << " ± " << num(a.sd, 2) << " | "
        << (std::isnan(gap) ? std::string("–") : num(gap, 3) + " %") << " | " << num(t.mean, 4) << " | "
        << (std::isnan(tgap) ? std::string("–") : num(tgap, 3) + " %") << " | "
@@ -367,7 +372,8 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg) {
        << (div ? "yes" : "no") << " | " << num(sc.mean, 3) << " |\n";
   }
   md << "\nGap: mean test loss relative to the FP32 recipe trained at the same learning rate. "
-        "Train loss: mean over the last 10 % of steps. Grad flush: nonzero output-gradient entries that quantize to 0.\n";
+        "Train loss: mean over the last 10 % of steps. Grad flush: nonzero output-gradient entries that quantize to "
+        "0.\n";
   outputs.write(summary_csv, csv.str());
   outputs.write(summary_md, md.str());
   outputs.write(loss_svg, svg_plot(std::string(name(cfg.model)) + " — train loss by recipe", curves));
@@ -431,7 +437,9 @@ std::vector<Gate> check_gates(const StudyConfig& cfg, const std::vector<RunSumma
   auto ratio = [&](const std::string& a, const std::string& b, bool train) {
     return train ? m[a].train / m[b].train : m[a].test / m[b].test;
   };
-  auto add = [&](std::string id, bool pass, std::string detail) { g.push_back({std::move(id), pass, std::move(detail)}); };
+  auto add = [&](std::string id, bool pass, std::string detail) {
+    g.push_back({std::move(id), pass, std::move(detail)});
+  };
   if (cfg.model == TrainModel::mlp_digits) {
     if (has("fp32")) {
       const M& f = m["fp32"];

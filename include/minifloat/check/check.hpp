@@ -47,10 +47,10 @@ namespace minifloat::check {
 /// bits for `exact`, the low `spec.sr_bits` for A/B/C, bit 0 for `equal`).
 /// How the kernel stores its output codes.
 enum class Packing : std::uint8_t {
-  none,   ///< one code per output word (right-aligned)
-  fp4x2,  ///< two 4-bit codes per byte, case 2j in the low nibble and case 2j+1 in the high one (OCP MX
-          ///< v1.0 §5.3, CUDA __nv_fp4x2_storage_t, torch float4_e2m1fn_x2): a batched kernel writes
-          ///< out[j] = the byte of cases 2j, 2j+1 (out[n/2…] unused); the checker pads to an even count
+  none,       ///< one code per output word (right-aligned)
+  fp4x2,      ///< two 4-bit codes per byte, case 2j in the low nibble and case 2j+1 in the high one (OCP MX
+              ///< v1.0 §5.3, CUDA __nv_fp4x2_storage_t, torch float4_e2m1fn_x2): a batched kernel writes
+              ///< out[j] = the byte of cases 2j, 2j+1 (out[n/2…] unused); the checker pads to an even count
   fp6_dense,  ///< four 6-bit codes (e2m3fn, e3m2fn) in 3 bytes, pack.hpp Fp6Packing::dense: a little-endian
               ///< bit stream, case i in stream bits [6i, 6i + 6), byte j holds stream bits [8j, 8j + 8)
               ///< ({0x01, 0x02, 0x03, 0x04} → {0x81, 0x30, 0x10}); a batched kernel writes out[j] = byte j
@@ -71,7 +71,8 @@ int packing_code_bits(Packing p) noexcept;
 enum class PackOrder : std::uint8_t { specified, swapped };
 /// `codes` (a multiple of packing_group(p); each code within packing_code_bits(p), else Error) in the
 /// storage form of `p`: ceil(n / group) · group_bytes bytes. Packing::none copies.
-std::vector<std::uint8_t> pack_codes(Packing p, std::span<const std::uint8_t> codes, PackOrder order = PackOrder::specified);
+std::vector<std::uint8_t> pack_codes(Packing p, std::span<const std::uint8_t> codes,
+                                     PackOrder order = PackOrder::specified);
 /// Inverse of pack_codes(p, …, specified): `count` codes from ceil(count / group) · group_bytes bytes
 /// (else Error).
 std::vector<std::uint8_t> unpack_codes(Packing p, std::span<const std::uint8_t> bytes, std::size_t count);
@@ -118,12 +119,12 @@ struct Case {
 };
 
 struct GenOptions {
-  std::uint64_t seed = 1;               ///< for the random classes and sub-sampling (SplitMix64)
+  std::uint64_t seed = 1;                    ///< for the random classes and sub-sampling (SplitMix64)
   std::size_t count = std::size_t{1} << 20;  ///< cases wanted (the boundary classes may give fewer;
-                                        ///< exhaustive 16-bit sources give at least 65536)
-  int ulps = 8;                         ///< neighbours on either side of each midpoint/threshold, 1..64
-  double boundary_share = 0.75;         ///< at most this share of `count` for the table-derived classes
-                                        ///< (evenly sub-sampled when they are more), the rest random
+                                             ///< exhaustive 16-bit sources give at least 65536)
+  int ulps = 8;                              ///< neighbours on either side of each midpoint/threshold, 1..64
+  double boundary_share = 0.75;              ///< at most this share of `count` for the table-derived classes
+                                             ///< (evenly sub-sampled when they are more), the rest random
   enum class Exhaustive16 : std::uint8_t { yes, no } exhaustive_16bit_sources = Exhaustive16::yes;
 };
 
@@ -160,19 +161,19 @@ struct Mismatch {
   std::uint64_t expected = 0;
   Flags expected_flags = flag_none;
   std::uint64_t class_failures = 0;  ///< failing cases of this class among those tested
-  std::string why;        ///< e.g. "tie 448|480 -> even", "2^-10 above midpoint 1.0625 (1|1.125)"
-  std::string reproduce;  ///< a `minifloat encode …` command printing `expected`
+  std::string why;                   ///< e.g. "tie 448|480 -> even", "2^-10 above midpoint 1.0625 (1|1.125)"
+  std::string reproduce;             ///< a `minifloat encode …` command printing `expected`
 };
 
 /// One alternative semantics scored against the kernel's outputs.
 struct Alternative {
-  std::string name;      ///< e.g. "rne via bf16", "satfinite", "profile nvidia", "ftz inputs"
-  std::string bug_class; ///< the trap it stands for (spec-digest §11), e.g. "double rounding (T11)"
+  std::string name;       ///< e.g. "rne via bf16", "satfinite", "profile nvidia", "ftz inputs"
+  std::string bug_class;  ///< the trap it stands for (spec-digest §11), e.g. "double rounding (T11)"
   std::uint64_t agree = 0, of = 0;
 };
 struct Diagnosis {
   std::vector<Alternative> ranked;  ///< best first (ties keep panel order: the target itself first)
-  std::string text;                 ///< one line: "agrees with \"rne via bf16\" on 100% of 1048576 cases (double rounding, T11)"
+  std::string text;  ///< one line: "agrees with \"rne via bf16\" on 100% of 1048576 cases (double rounding, T11)"
 };
 /// Sort `d.ranked` best first (stable: ties keep panel order, the target itself first) and write `d.text`:
 /// "agrees with \"NAME\" on P% of N UNIT (bug class); the target on Q%" (the last part when NAME is not `target`,
@@ -183,9 +184,9 @@ void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target
 struct Report {
   Target target;
   std::uint64_t tested = 0, failed = 0;
-  std::vector<Mismatch> minimal;  ///< one shrunk reproducer per failing class, in class order
-  Diagnosis diagnosis;            ///< empty `ranked` when diagnosis was off
-  std::uint64_t kernel_calls = 0; ///< batches run (the first pass and every shrink round)
+  std::vector<Mismatch> minimal;   ///< one shrunk reproducer per failing class, in class order
+  Diagnosis diagnosis;             ///< empty `ranked` when diagnosis was off
+  std::uint64_t kernel_calls = 0;  ///< batches run (the first pass and every shrink round)
   bool ok() const noexcept { return failed == 0; }
   /// The TestFloat-style report: a header line "check <target>: N cases, K failing classes", one line
   /// per minimal mismatch "[class] f32 0x… (value) => 0x.. (value) expected 0x.. (value)  why", the

@@ -81,8 +81,8 @@ struct BlockCases {
 };
 
 struct BlockGenOptions {
-  std::uint64_t seed = 1;     ///< SplitMix64 seed of the random parts
-  std::size_t count = 4096;   ///< blocks wanted (the boundary classes take at most 3/4, evenly sub-sampled)
+  std::uint64_t seed = 1;    ///< SplitMix64 seed of the random parts
+  std::size_t count = 4096;  ///< blocks wanted (the boundary classes take at most 3/4, evenly sub-sampled)
 };
 /// Every generated block for `t`, deterministic in (t, options). Throws Error for an invalid target.
 BlockCases generate_blocks(const BlockTarget& t, const BlockGenOptions& options = {});
@@ -106,7 +106,8 @@ struct BlockMismatch {
   std::vector<float> block;
   BlockResult got, expected;  ///< got.codes unpacked from the kernel's storage (fp4x2: low nibble first)
   std::uint64_t class_failures = 0;
-  std::string why;  ///< e.g. "scale: amax 460 = 1.02679*448*2^0; rceil takes the smallest e with 448*2^e >= amax; got = ocp_floor's"
+  std::string
+      why;  ///< e.g. "scale: amax 460 = 1.02679*448*2^0; rceil takes the smallest e with 448*2^e >= amax; got = ocp_floor's"
 };
 
 struct BlockReport {
@@ -133,8 +134,8 @@ struct BlockOptions {
 
 /// The kernel: `in` holds n blocks of k = block_size() f32 values; fill `codes` (n ·
 /// code_bytes_per_block() bytes, the kernel's storage form) and `scales` (n scale words, see BlockTarget).
-using BlockKernel = std::function<void(std::span<const float> in, std::span<std::uint8_t> codes,
-                                       std::span<std::uint64_t> scales)>;
+using BlockKernel =
+    std::function<void(std::span<const float> in, std::span<std::uint8_t> codes, std::span<std::uint64_t> scales)>;
 
 /// Generate, run `kernel` in batches, compare codes and scales bit for bit, shrink (one kernel call
 /// per shrink round), diagnose. Throws Error for an invalid target; kernel exceptions propagate.

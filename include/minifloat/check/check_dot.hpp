@@ -51,14 +51,14 @@ void validate(const DotTarget& t);
 /// The named dot-product classes (registry kind "dot-class"; `minifloat names dot-class`), generated
 /// in this order.
 enum class DotClass : std::uint8_t {
-  zero_terms,     ///< all lanes zero but 0..3 (zero products of nonzero operands included), c 0 or small
-  signed_zero,    ///< every product ±0, c ±0; and exact cancellations to zero (the sign of a zero sum)
-  cancellation,   ///< products that cancel exactly (x·y and −x·y, or c = −x·y) beside small survivors
-  alignment,      ///< one large term and terms 2^−(F−3) … 2^−(F+3) below it (F = the model's fraction bits)
-  c_magnitude,    ///< c far above the products, far below them, and at alignment shifts from them
-  nan_inf,        ///< a NaN lane, NaN or ±Inf c, Inf·0, +Inf and −Inf products (where the formats have them)
-  overflow,       ///< the sum at the overflow of the result: c near ±max with same-sign products, max·max lanes
-  random,         ///< uniform finite codes in every lane, c of the products' magnitude or 0
+  zero_terms,    ///< all lanes zero but 0..3 (zero products of nonzero operands included), c 0 or small
+  signed_zero,   ///< every product ±0, c ±0; and exact cancellations to zero (the sign of a zero sum)
+  cancellation,  ///< products that cancel exactly (x·y and −x·y, or c = −x·y) beside small survivors
+  alignment,     ///< one large term and terms 2^−(F−3) … 2^−(F+3) below it (F = the model's fraction bits)
+  c_magnitude,   ///< c far above the products, far below them, and at alignment shifts from them
+  nan_inf,       ///< a NaN lane, NaN or ±Inf c, Inf·0, +Inf and −Inf products (where the formats have them)
+  overflow,      ///< the sum at the overflow of the result: c near ±max with same-sign products, max·max lanes
+  random,        ///< uniform finite codes in every lane, c of the products' magnitude or 0
 };
 const NameTable<DotClass>& name_table(DotClass);
 
@@ -71,8 +71,8 @@ struct DotCase {
 };
 
 struct DotGenOptions {
-  std::uint64_t seed = 1;     ///< SplitMix64 seed of every class
-  std::size_t count = 4096;   ///< dot products wanted (split evenly over the classes; ≥ 1)
+  std::uint64_t seed = 1;    ///< SplitMix64 seed of every class
+  std::size_t count = 4096;  ///< dot products wanted (split evenly over the classes; ≥ 1)
 };
 
 /// Every case for `t`, classes in enum order, deterministic in (t, options). Throws Error for an
@@ -130,9 +130,9 @@ DotReport evaluate_dot(const DotTarget& t, std::span<const DotCase> cases, std::
 
 /// A GEMM kernel D = A·B + C, row-major: A m×k codes of t.a, B k×n codes of t.b, C m×n f32 codes; it
 /// writes the m×n result codes to D (host memory; a GPU launcher copies in, launches, copies back).
-using GemmKernel = std::function<void(std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> A,
-                                      std::span<const std::uint64_t> B, std::span<const std::uint64_t> C,
-                                      std::span<std::uint64_t> D)>;
+using GemmKernel =
+    std::function<void(std::size_t m, std::size_t n, std::size_t k, std::span<const std::uint64_t> A,
+                       std::span<const std::uint64_t> B, std::span<const std::uint64_t> C, std::span<std::uint64_t> D)>;
 /// A small-GEMM kernel in the dot form: each batch of (at most `tile`, 1..1024) cases becomes one m×m
 /// GEMM with row i of A = case i's a, column i of B = case i's b, C[i][i] = case i's c (other entries of
 /// C +0; the other rows and columns are the other cases'), and case i's result is D[i][i]. So every

@@ -50,8 +50,8 @@ inline rc::Gen<Case> arbitrary_case(const Target& t, const GenOptions& options =
 
 /// GoogleTest: run the whole checker (generate, compare, shrink, diagnose) on `kernel` (any form
 /// check::check accepts) for `target`; on failure the report is the message.
-#define MINIFLOAT_EXPECT_KERNEL(kernel, target)                                   \
-  do {                                                                            \
+#define MINIFLOAT_EXPECT_KERNEL(kernel, target)                                                         \
+  do {                                                                                                  \
     const ::minifloat::check::Report minifloat_report_ = ::minifloat::check::check((kernel), (target)); \
-    EXPECT_TRUE(minifloat_report_.ok()) << minifloat_report_;                     \
+    EXPECT_TRUE(minifloat_report_.ok()) << minifloat_report_;                                           \
   } while (0)

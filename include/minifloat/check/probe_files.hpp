@@ -29,12 +29,15 @@ const NameTable<ProbeKind>& name_table(ProbeKind);
 struct ProbeManifest {
   using Kind = ProbeKind;
   Kind kind = Kind::convert;
-  Target target{};   ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"[, "packing"]}}
-  DotTarget dot{};   ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}; kind gemm: the same with "kind": "gemm"
+  Target
+      target{};  ///< kind convert: {"target": {"from", "to", "round", "overflow", "sr_variant", "sr_bits", "profile"[, "packing"]}}
+  DotTarget
+      dot{};  ///< kind dot: {"target": {"kind": "dot", "a", "b", "k", "model"}}; kind gemm: the same with "kind": "gemm"
   std::size_t m = 0, n = 0;  ///< kind gemm: {"target": {…, "m", "n"}} (1..1024 each; D is m×n, K is dot.k)
-  BlockTarget block{};  ///< kind block: {"block_target": {"scheme", "round", "overflow", "profile", "packing"[, "mx_quirks"][, "block"]}}
-                        ///< ("block", when present, must equal the scheme's block size)
-  int ulps = 8;      ///< "ulps" (convert; 1..64, default 8)
+  BlockTarget
+      block{};  ///< kind block: {"block_target": {"scheme", "round", "overflow", "profile", "packing"[, "mx_quirks"][, "block"]}}
+                ///< ("block", when present, must equal the scheme's block size)
+  int ulps = 8;  ///< "ulps" (convert; 1..64, default 8)
 };
 
 /// Parse manifest.json text. Throws ParseError, one line starting with `what`, for text that is not a
@@ -52,10 +55,12 @@ std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t
 /// The kernel's element codes of a block target for n blocks, in its storage form: n ·
 /// code_bytes_per_block(t) bytes of |u1 <u1 |V1 <V1 (shape [n, bytes] or flat). Throws Error (one line
 /// naming `what`) for another dtype or another count.
-std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what);
+std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                          const std::string& what);
 /// The kernel's scale words of a block target, one per block (any shape of n elements): |u1 <u1 |V1
 /// <V1 codes (E8M0 and ue4m3 rules), <f4 or <u4 binary32 bits (FP32 rules). Throws Error as above.
-std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n, const std::string& what);
+std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                            const std::string& what);
 /// The kernel's results of a dot target: n elements of <f4 or <u4 (f32 result) / <f2 or <u2 (f16
 /// result), any shape. Throws Error as got_codes.
 std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what);

@@ -54,15 +54,15 @@ struct FailingClass {
 /// What run_domain found.
 template <class Case, class Got>
 struct DomainRun {
-  std::uint64_t failed = 0;                          ///< failing cases of the first pass
-  std::vector<FailingClass<Case, Got>> minimal;      ///< one per failing class, in class order
-  std::uint64_t shrink_calls = 0;                    ///< kernel calls spent on shrinking
+  std::uint64_t failed = 0;                      ///< failing cases of the first pass
+  std::vector<FailingClass<Case, Got>> minimal;  ///< one per failing class, in class order
+  std::uint64_t shrink_calls = 0;                ///< kernel calls spent on shrinking
 };
 
 /// Whether and how long run_domain shrinks.
 struct ShrinkPlan {
   enum class Shrink : std::uint8_t { yes, no } shrink = Shrink::yes;  ///< no: keep the first pass's cases
-  int max_rounds = 64;                                                 ///< kernel calls at most
+  int max_rounds = 64;                                                ///< kernel calls at most
 };
 
 /// The shared skeleton: compare, keep the simplest failing case of each class (the first of equal keys),

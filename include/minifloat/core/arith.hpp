@@ -203,7 +203,8 @@ MINIFLOAT_HOST_DEVICE constexpr Unpacked add_terms(Term x, Term y, bool zero_neg
     z.negative = zero_negative;
     return z;
   }
-  return c > 0 ? wide_to_unpacked(x.neg, wide_sub(X, Y), ex, false) : wide_to_unpacked(y.neg, wide_sub(Y, X), ex, false);
+  return c > 0 ? wide_to_unpacked(x.neg, wide_sub(X, Y), ex, false)
+               : wide_to_unpacked(y.neg, wide_sub(Y, X), ex, false);
 }
 
 MINIFLOAT_HOST_DEVICE constexpr Term term_of(const Unpacked& u) noexcept {

@@ -18,14 +18,15 @@ MINIFLOAT_HOST_DEVICE constexpr int bit_width(std::uint64_t x) noexcept {
   return 64 - __builtin_clzll(x);
 #endif
   int n = 0;  // constant evaluation on the device side, or an unknown compiler
-  while (x != 0) { x >>= 1; ++n; }
+  while (x != 0) {
+    x >>= 1;
+    ++n;
+  }
   return n;
 }
 
 /// x >> s for any s >= 0 (0 when s >= 64).
-MINIFLOAT_HOST_DEVICE constexpr std::uint64_t shr(std::uint64_t x, int s) noexcept {
-  return s >= 64 ? 0 : (x >> s);
-}
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t shr(std::uint64_t x, int s) noexcept { return s >= 64 ? 0 : (x >> s); }
 
 /// The low s bits of x (all of x when s >= 64).
 MINIFLOAT_HOST_DEVICE constexpr std::uint64_t low_bits(std::uint64_t x, int s) noexcept {

@@ -52,8 +52,13 @@ inline constexpr ElementType mxint8{ElementKind::int8, formats::e4m3fn};
 /// bit, seven mantissa bits and bias 0, whose codes are exactly k · 2^−6 for |k| ≤ 255 (the
 /// "subnormal" binade holds 0..127, the "normal" one 128..255, both with quantum 2^−6). Rounding
 /// an MXINT8 element = round_pack onto this grid, then clamping k to the int8 range.
-inline constexpr Format mxint8_grid{.bits = 9, .exponent_bits = 1, .mantissa_bits = 7, .bias = 0,
-                                    .is_signed = true, .specials = Specials::none, .has_zero = true};
+inline constexpr Format mxint8_grid{.bits = 9,
+                                    .exponent_bits = 1,
+                                    .mantissa_bits = 7,
+                                    .bias = 0,
+                                    .is_signed = true,
+                                    .specials = Specials::none,
+                                    .has_zero = true};
 
 /// Largest finite element magnitude: e4m3fn 448, e5m2 57344, e3m2fn 28, e2m3fn 7.5, e2m1fn 6, int8 127/64.
 MINIFLOAT_HOST_DEVICE inline double element_max(ElementType e) noexcept {
@@ -61,13 +66,17 @@ MINIFLOAT_HOST_DEVICE inline double element_max(ElementType e) noexcept {
   return to_double(e.format, max_finite_magnitude(e.format));
 }
 /// emax_elem = floor(log2(element max)) (spec-digest §2.1): e5m2 15, e4m3 8, e3m2 4, e2m3 2, e2m1 2, int8 0.
-MINIFLOAT_HOST_DEVICE constexpr int element_emax(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 0 : emax(e.format); }
+MINIFLOAT_HOST_DEVICE constexpr int element_emax(ElementType e) noexcept {
+  return e.kind == ElementKind::int8 ? 0 : emax(e.format);
+}
 /// Trailing significand bits used by ScaleRule::even: the format's, or 6 for int8 (1.xxxxxx · 2^0).
 MINIFLOAT_HOST_DEVICE constexpr int element_mantissa_bits(ElementType e) noexcept {
   return e.kind == ElementKind::int8 ? 6 : e.format.mantissa_bits;
 }
 /// Bits of one element code (int8: 8).
-MINIFLOAT_HOST_DEVICE constexpr int element_bits(ElementType e) noexcept { return e.kind == ElementKind::int8 ? 8 : e.format.bits; }
+MINIFLOAT_HOST_DEVICE constexpr int element_bits(ElementType e) noexcept {
+  return e.kind == ElementKind::int8 ? 8 : e.format.bits;
+}
 
 // ============================================================================================
 // Scale rules and special-block policies (spec-digest §2.3, §4.3, §7; D5, D7, D8, D10, D17)
@@ -174,11 +183,16 @@ MINIFLOAT_HOST_DEVICE constexpr int clamp_e8m0(int e) noexcept { return e < -127
 /// floor(log2 v) of a finite nonzero exact value (= std::ilogb of it).
 MINIFLOAT_HOST_DEVICE constexpr int ilogb_exact(const Unpacked& v) noexcept { return bit_width(v.sig) - 1 + v.exp; }
 /// The exact value of a binary32 / binary64.
-MINIFLOAT_HOST_DEVICE inline Unpacked exact_f32(float x) noexcept { return unpack(formats::f32, bit_cast<std::uint32_t>(x)); }
-MINIFLOAT_HOST_DEVICE inline Unpacked exact_f64(double x) noexcept { return unpack(formats::f64, bit_cast<std::uint64_t>(x)); }
+MINIFLOAT_HOST_DEVICE inline Unpacked exact_f32(float x) noexcept {
+  return unpack(formats::f32, bit_cast<std::uint32_t>(x));
+}
+MINIFLOAT_HOST_DEVICE inline Unpacked exact_f64(double x) noexcept {
+  return unpack(formats::f64, bit_cast<std::uint64_t>(x));
+}
 /// `v` rounded once to binary32 as IEEE hardware does it (RNE, overflow to ±Inf, NaN keeps its sign).
 MINIFLOAT_HOST_DEVICE inline float round_to_f32(const Unpacked& v) noexcept {
-  return bit_cast<float>(static_cast<std::uint32_t>(round_pack(formats::f32, v, {Rounding::rne, Overflow::nonsat}, profiles::ocp).code));
+  return bit_cast<float>(
+      static_cast<std::uint32_t>(round_pack(formats::f32, v, {Rounding::rne, Overflow::nonsat}, profiles::ocp).code));
 }
 }  // namespace detail
 
@@ -322,7 +336,8 @@ MINIFLOAT_HOST_DEVICE inline ElementResult quantize_element(ElementType el, Unpa
   // int8
   const int kmin = mn == Mxint8Min::symmetric ? -127 : -128;
   if (u.cls == Class::nan) return {0, flag_invalid, false};
-  if (u.cls == Class::inf) return {static_cast<std::uint8_t>(u.negative ? kmin : 127), flag_inexact | flag_overflow, true};
+  if (u.cls == Class::inf)
+    return {static_cast<std::uint8_t>(u.negative ? kmin : 127), flag_inexact | flag_overflow, true};
   RoundingSpec gs = spec;
   gs.overflow = Overflow::satfinite;
   const RoundResult rr = round_pack(mxint8_grid, u, gs, prof, rbits);
@@ -466,20 +481,24 @@ MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(float global_amax, 
   return s;
 }
 /// The same for an exact global amax (an f64 source's): fl32(2688 / amax) from the exact amax.
-MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(const Unpacked& global_amax, float elem_max = 6.0f) noexcept {
+MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(const Unpacked& global_amax,
+                                                             float elem_max = 6.0f) noexcept {
   const float s = detail::fmin_flt_max(fl32_div(detail::exact_f32(fmul_rn(448.0f, elem_max)), global_amax));
-  if (global_amax.cls == Class::zero || (global_amax.cls == Class::normal && global_amax.sig == 0) || s == 0.0f) return 1.0f;
+  if (global_amax.cls == Class::zero || (global_amax.cls == Class::normal && global_amax.sig == 0) || s == 0.0f)
+    return 1.0f;
   return s;
 }
 /// The block's decode scale as an E4M3 code (ue4m3: bit 7 is 0 for every non-NaN result):
 /// e4m3fn(fl32(block_amax · fl32(S_enc · fl32(1/elem_max)))) with RNE + satfinite (TE's
 /// static_cast; fl32(1/6) = 0x3e2aaaab). **Example**: amax 10, S_enc 268.8 → 448.0 exactly → 0x7e.
-MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, float elem_max = 6.0f) noexcept {
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc,
+                                                                 float elem_max = 6.0f) noexcept {
   const float s = fmul_rn(block_amax, fmul_rn(s_enc, frcp_rn(elem_max)));
   return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
 }
 /// The same for an exact block amax: fl32(amax · fl32(S_enc · fl32(1/elem_max))) from the exact amax.
-MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(const Unpacked& block_amax, float s_enc, float elem_max = 6.0f) noexcept {
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(const Unpacked& block_amax, float s_enc,
+                                                                 float elem_max = 6.0f) noexcept {
   const float s = fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
   return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
 }

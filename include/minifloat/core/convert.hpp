@@ -21,9 +21,8 @@ namespace minifloat {
 /// subnormal result in an IEEE target (f64/f32/f16/bf16 and other `Specials::ieee` formats) to ±0.
 /// `rbits` are the random bits for Rounding::sr (see SrVariant).
 /// Example: convert(formats::f32, 0x43e80000 /*464*/, formats::e4m3fn) = {0x7e, inexact}.
-MINIFLOAT_HOST_DEVICE constexpr RoundResult convert(Format from, std::uint64_t code, Format to,
-                                                    RoundingSpec spec = {}, Profile prof = profiles::ocp,
-                                                    std::uint64_t rbits = 0) noexcept {
+MINIFLOAT_HOST_DEVICE constexpr RoundResult convert(Format from, std::uint64_t code, Format to, RoundingSpec spec = {},
+                                                    Profile prof = profiles::ocp, std::uint64_t rbits = 0) noexcept {
   Flags pre = flag_none;
   if (prof.source_via_f32 && from == formats::f64 && !(to == formats::f64) && !(to == formats::f32)) {
     Profile p32 = prof;

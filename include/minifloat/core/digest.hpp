@@ -43,7 +43,8 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t sweep_input_count(SweepSampling sa
   return sampling == SweepSampling::structured ? (std::uint64_t{1} << 16) * 6 : (all + stride - 1) / stride;
 }
 /// The binary32 pattern of sweep input `i`.
-MINIFLOAT_HOST_DEVICE constexpr std::uint32_t sweep_input(SweepSampling sampling, std::uint64_t stride, std::uint64_t i) noexcept {
+MINIFLOAT_HOST_DEVICE constexpr std::uint32_t sweep_input(SweepSampling sampling, std::uint64_t stride,
+                                                          std::uint64_t i) noexcept {
   if (sampling == SweepSampling::structured) {
     constexpr std::uint32_t low[6] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};
     return static_cast<std::uint32_t>(((i / 6) << 16) | low[i % 6]);

@@ -50,15 +50,15 @@ struct Format {
 /// Problems `validate()` reports for a user-defined format.
 enum class FormatError : std::uint8_t {
   ok,
-  bits_mismatch,       ///< bits != is_signed + exponent_bits + mantissa_bits
-  bits_out_of_range,   ///< bits must be 3..64 (2..64 for unsigned P3109-style formats)
-  exponent_too_wide,   ///< exponent_bits must be 1..16 (to_double saturates beyond f64's 11)
-  mantissa_too_wide,   ///< mantissa_bits must be ≤ 52 (f64's)
-  ieee_needs_mantissa, ///< Specials::ieee needs mantissa_bits ≥ 1 to tell Inf from NaN
-  unsigned_fnuz,       ///< Specials::fnuz needs a sign bit (its NaN is the −0 code)
-  no_zero_needs_fn,    ///< has_zero == false is only supported with Specials::fn or none
-  no_finite_values,    ///< the special codes leave no positive finite value
-  bias_out_of_range,   ///< |bias| must be ≤ kMaxAbsBias
+  bits_mismatch,        ///< bits != is_signed + exponent_bits + mantissa_bits
+  bits_out_of_range,    ///< bits must be 3..64 (2..64 for unsigned P3109-style formats)
+  exponent_too_wide,    ///< exponent_bits must be 1..16 (to_double saturates beyond f64's 11)
+  mantissa_too_wide,    ///< mantissa_bits must be ≤ 52 (f64's)
+  ieee_needs_mantissa,  ///< Specials::ieee needs mantissa_bits ≥ 1 to tell Inf from NaN
+  unsigned_fnuz,        ///< Specials::fnuz needs a sign bit (its NaN is the −0 code)
+  no_zero_needs_fn,     ///< has_zero == false is only supported with Specials::fn or none
+  no_finite_values,     ///< the special codes leave no positive finite value
+  bias_out_of_range,    ///< |bias| must be ≤ kMaxAbsBias
 };
 
 /// The largest |bias| validate() accepts: 2^17. With at most 16 exponent bits every finite value
@@ -79,9 +79,7 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t sign_mask(Format f) noexcept {
   return f.is_signed ? (std::uint64_t{1} << (f.bits - 1)) : 0;
 }
 /// Mask of the magnitude bits (exponent and mantissa fields).
-MINIFLOAT_HOST_DEVICE constexpr std::uint64_t magnitude_mask(Format f) noexcept {
-  return code_mask(f) & ~sign_mask(f);
-}
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t magnitude_mask(Format f) noexcept { return code_mask(f) & ~sign_mask(f); }
 MINIFLOAT_HOST_DEVICE constexpr std::uint64_t mantissa_mask(Format f) noexcept {
   return (std::uint64_t{1} << f.mantissa_bits) - 1;
 }
@@ -118,7 +116,9 @@ MINIFLOAT_HOST_DEVICE constexpr int emax(Format f) noexcept {
 enum class Sign : std::uint8_t { positive, negative };
 
 namespace detail {
-MINIFLOAT_HOST_DEVICE constexpr Sign sign_of(bool negative) noexcept { return negative ? Sign::negative : Sign::positive; }
+MINIFLOAT_HOST_DEVICE constexpr Sign sign_of(bool negative) noexcept {
+  return negative ? Sign::negative : Sign::positive;
+}
 }  // namespace detail
 
 /// The ±Inf code, or 0 when the format has no Inf (check has_inf first). An unsigned extended
@@ -209,62 +209,147 @@ MINIFLOAT_HOST_DEVICE constexpr Format p3109(int k, int p, Signedness signedness
 namespace formats {
 /// OCP OFP8 E4M3 (`float8_e4m3fn`): S.EEEE.MMM, bias 7, no Inf, NaN 0x7f/0xff,
 /// max 0x7e = 1.75·2^8 = 448, min normal 2^−6, min subnormal 2^−9. OCP OFP8 v1.0 Table 1.
-inline constexpr Format e4m3fn{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7,
-                               .is_signed = true, .specials = Specials::fn, .has_zero = true};
+inline constexpr Format e4m3fn{.bits = 8,
+                               .exponent_bits = 4,
+                               .mantissa_bits = 3,
+                               .bias = 7,
+                               .is_signed = true,
+                               .specials = Specials::fn,
+                               .has_zero = true};
 /// OCP OFP8 E5M2 (`float8_e5m2`): S.EEEEE.MM, bias 15, IEEE Inf 0x7c/0xfc and NaNs,
 /// max 0x7b = 1.75·2^15 = 57344, min subnormal 2^−16. OCP OFP8 v1.0 Table 1.
-inline constexpr Format e5m2{.bits = 8, .exponent_bits = 5, .mantissa_bits = 2, .bias = 15,
-                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format e5m2{.bits = 8,
+                             .exponent_bits = 5,
+                             .mantissa_bits = 2,
+                             .bias = 15,
+                             .is_signed = true,
+                             .specials = Specials::ieee,
+                             .has_zero = true};
 /// `float8_e4m3fnuz` (AMD MI300 / Graphcore): bias 8, no Inf, no −0, NaN 0x80, max 0x7f = 240.
-inline constexpr Format e4m3fnuz{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 8,
-                                 .is_signed = true, .specials = Specials::fnuz, .has_zero = true};
+inline constexpr Format e4m3fnuz{.bits = 8,
+                                 .exponent_bits = 4,
+                                 .mantissa_bits = 3,
+                                 .bias = 8,
+                                 .is_signed = true,
+                                 .specials = Specials::fnuz,
+                                 .has_zero = true};
 /// `float8_e5m2fnuz`: bias 16, no Inf, no −0, NaN 0x80, max 0x7f = 57344, min subnormal 2^−17.
-inline constexpr Format e5m2fnuz{.bits = 8, .exponent_bits = 5, .mantissa_bits = 2, .bias = 16,
-                                 .is_signed = true, .specials = Specials::fnuz, .has_zero = true};
+inline constexpr Format e5m2fnuz{.bits = 8,
+                                 .exponent_bits = 5,
+                                 .mantissa_bits = 2,
+                                 .bias = 16,
+                                 .is_signed = true,
+                                 .specials = Specials::fnuz,
+                                 .has_zero = true};
 /// `float8_e4m3b11fnuz` (TPU): bias 11, no Inf, no −0, NaN 0x80, max 0x7f = 30.
-inline constexpr Format e4m3b11fnuz{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 11,
-                                    .is_signed = true, .specials = Specials::fnuz, .has_zero = true};
+inline constexpr Format e4m3b11fnuz{.bits = 8,
+                                    .exponent_bits = 4,
+                                    .mantissa_bits = 3,
+                                    .bias = 11,
+                                    .is_signed = true,
+                                    .specials = Specials::fnuz,
+                                    .has_zero = true};
 /// IEEE-like `float8_e4m3` (ml_dtypes; LLVM Float8E4M3): bias 7, Inf 0x78, max 0x77 = 240.
-inline constexpr Format e4m3{.bits = 8, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7,
-                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format e4m3{.bits = 8,
+                             .exponent_bits = 4,
+                             .mantissa_bits = 3,
+                             .bias = 7,
+                             .is_signed = true,
+                             .specials = Specials::ieee,
+                             .has_zero = true};
 /// IEEE-like `float8_e3m4` (ml_dtypes): bias 3, Inf 0x70, max 0x6f = 15.5.
-inline constexpr Format e3m4{.bits = 8, .exponent_bits = 3, .mantissa_bits = 4, .bias = 3,
-                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format e3m4{.bits = 8,
+                             .exponent_bits = 3,
+                             .mantissa_bits = 4,
+                             .bias = 3,
+                             .is_signed = true,
+                             .specials = Specials::ieee,
+                             .has_zero = true};
 /// OCP MX FP6 E3M2 (`float6_e3m2fn`): 6 bits S.EEE.MM, bias 3, no Inf/NaN, max 0x1f = 28.
-inline constexpr Format e3m2fn{.bits = 6, .exponent_bits = 3, .mantissa_bits = 2, .bias = 3,
-                               .is_signed = true, .specials = Specials::none, .has_zero = true};
+inline constexpr Format e3m2fn{.bits = 6,
+                               .exponent_bits = 3,
+                               .mantissa_bits = 2,
+                               .bias = 3,
+                               .is_signed = true,
+                               .specials = Specials::none,
+                               .has_zero = true};
 /// OCP MX FP6 E2M3 (`float6_e2m3fn`): 6 bits S.EE.MMM, bias 1, no Inf/NaN, max 0x1f = 7.5.
-inline constexpr Format e2m3fn{.bits = 6, .exponent_bits = 2, .mantissa_bits = 3, .bias = 1,
-                               .is_signed = true, .specials = Specials::none, .has_zero = true};
+inline constexpr Format e2m3fn{.bits = 6,
+                               .exponent_bits = 2,
+                               .mantissa_bits = 3,
+                               .bias = 1,
+                               .is_signed = true,
+                               .specials = Specials::none,
+                               .has_zero = true};
 /// OCP MX FP4 E2M1 (`float4_e2m1fn`): 4 bits S.EE.M, bias 1, no Inf/NaN,
 /// values {0, 0.5, 1, 1.5, 2, 3, 4, 6}, max 0x7 = 6.
-inline constexpr Format e2m1fn{.bits = 4, .exponent_bits = 2, .mantissa_bits = 1, .bias = 1,
-                               .is_signed = true, .specials = Specials::none, .has_zero = true};
+inline constexpr Format e2m1fn{.bits = 4,
+                               .exponent_bits = 2,
+                               .mantissa_bits = 1,
+                               .bias = 1,
+                               .is_signed = true,
+                               .specials = Specials::none,
+                               .has_zero = true};
 /// OCP MX scale E8M0 (`float8_e8m0fnu`, UE8M0): 8 exponent bits, unsigned, bias 127,
 /// no zero, no Inf, NaN 0xff; 0x00 = 2^−127, 0x7f = 1, max 0xfe = 2^127. OCP MX v1.0 §5.4.1.
-inline constexpr Format e8m0fnu{.bits = 8, .exponent_bits = 8, .mantissa_bits = 0, .bias = 127,
-                                .is_signed = false, .specials = Specials::fn, .has_zero = false};
+inline constexpr Format e8m0fnu{.bits = 8,
+                                .exponent_bits = 8,
+                                .mantissa_bits = 0,
+                                .bias = 127,
+                                .is_signed = false,
+                                .specials = Specials::fn,
+                                .has_zero = false};
 /// NVFP4 block scale UE4M3 (PTX `.ue4m3`): 7 bits E.EEE.MMM, unsigned, bias 7, NaN 0x7f,
 /// max 0x7e = 448.
-inline constexpr Format ue4m3{.bits = 7, .exponent_bits = 4, .mantissa_bits = 3, .bias = 7,
-                              .is_signed = false, .specials = Specials::fn, .has_zero = true};
+inline constexpr Format ue4m3{.bits = 7,
+                              .exponent_bits = 4,
+                              .mantissa_bits = 3,
+                              .bias = 7,
+                              .is_signed = false,
+                              .specials = Specials::fn,
+                              .has_zero = true};
 /// IEEE 754 binary16.
-inline constexpr Format f16{.bits = 16, .exponent_bits = 5, .mantissa_bits = 10, .bias = 15,
-                            .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format f16{.bits = 16,
+                            .exponent_bits = 5,
+                            .mantissa_bits = 10,
+                            .bias = 15,
+                            .is_signed = true,
+                            .specials = Specials::ieee,
+                            .has_zero = true};
 /// bfloat16: the top half of binary32.
-inline constexpr Format bf16{.bits = 16, .exponent_bits = 8, .mantissa_bits = 7, .bias = 127,
-                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format bf16{.bits = 16,
+                             .exponent_bits = 8,
+                             .mantissa_bits = 7,
+                             .bias = 127,
+                             .is_signed = true,
+                             .specials = Specials::ieee,
+                             .has_zero = true};
 /// NVIDIA TensorFloat-32 (PTX `.tf32`, CUDA `wmma::precision::tf32`): 19 bits S.EEEEEEEE.MMMMMMMMMM,
 /// FP32's exponent (bias 127, IEEE Inf/NaN, subnormals) with 10 mantissa bits; held in memory as the
 /// top 19 bits of an FP32 word (the low 13 bits ignored by the tensor core). NVIDIA A100 whitepaper (2020).
-inline constexpr Format tf32{.bits = 19, .exponent_bits = 8, .mantissa_bits = 10, .bias = 127,
-                             .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format tf32{.bits = 19,
+                             .exponent_bits = 8,
+                             .mantissa_bits = 10,
+                             .bias = 127,
+                             .is_signed = true,
+                             .specials = Specials::ieee,
+                             .has_zero = true};
 /// IEEE 754 binary32.
-inline constexpr Format f32{.bits = 32, .exponent_bits = 8, .mantissa_bits = 23, .bias = 127,
-                            .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format f32{.bits = 32,
+                            .exponent_bits = 8,
+                            .mantissa_bits = 23,
+                            .bias = 127,
+                            .is_signed = true,
+                            .specials = Specials::ieee,
+                            .has_zero = true};
 /// IEEE 754 binary64.
-inline constexpr Format f64{.bits = 64, .exponent_bits = 11, .mantissa_bits = 52, .bias = 1023,
-                            .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format f64{.bits = 64,
+                            .exponent_bits = 11,
+                            .mantissa_bits = 52,
+                            .bias = 1023,
+                            .is_signed = true,
+                            .specials = Specials::ieee,
+                            .has_zero = true};
 }  // namespace formats
 
 }  // namespace minifloat

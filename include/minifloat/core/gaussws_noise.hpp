@@ -108,8 +108,9 @@ MINIFLOAT_HOST_DEVICE inline int gauss_noise(GaussNoise variant, std::uint64_t s
                                              std::uint32_t step, std::uint64_t index) noexcept {
   if (variant == GaussNoise::exact) return gauss_exact_from_bits(sr_bits(seed, stream, step, index, SrVariant::exact));
   const std::uint64_t block = index >> 3;
-  const PhiloxBlock b = philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), stream,
-                                      step, static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+  const PhiloxBlock b =
+      philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), stream, step,
+                    static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
   return gauss_bitwise_lane(gauss_bitwise_word(b.w[0], b.w[1], b.w[2], b.w[3]), static_cast<unsigned>(index & 7));
 }
 

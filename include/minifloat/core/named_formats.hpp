@@ -48,8 +48,8 @@ enum FastPath : std::uint8_t {
 /// One named format: its canonical name, descriptor, family, fast paths, the names other libraries
 /// give it, and its one-line summary. Strings are literals ("" where there is none).
 struct NamedFormatRow {
-  const char* name;       ///< canonical name: "e4m3fn"
-  Format format;          ///< the formats:: constant
+  const char* name;  ///< canonical name: "e4m3fn"
+  Format format;     ///< the formats:: constant
   FormatFamily family;
   std::uint8_t paths;     ///< FastPath flags
   const char* ml_dtypes;  ///< the ml_dtypes dtype name ("float8_e4m3fn"); also accepted as an alias

@@ -27,7 +27,7 @@ enum class NanToFinite : std::uint8_t {
 };
 /// D1: finite overflow under Overflow::nonsat into an FNUZ format (no Inf).
 enum class FnuzOverflow : std::uint8_t {
-  nan,      ///< NaN 0x80 (ml_dtypes, LLVM)
+  nan,               ///< NaN 0x80 (ml_dtypes, LLVM)
   hip_max_exponent,  ///< AMD HIP __HIP_NOSAT quirk: sign | all-ones exponent | zero mantissa (e4m3fnuz 0x78 = 128)
 };
 /// D6/D12: a negative nonzero value (or −Inf) into an unsigned format.
@@ -40,8 +40,8 @@ enum class UnsignedNegative : std::uint8_t {
 };
 /// D6: an exact zero into a format without zero (e8m0fnu).
 enum class ZeroWithoutZero : std::uint8_t {
-  min_code,  ///< the smallest code (e8m0fnu 0x00 = 2^−127) with underflow|inexact (OCP, CUDA)
-  nan,       ///< NaN with invalid (P3109-style)
+  min_code,               ///< the smallest code (e8m0fnu 0x00 = 2^−127) with underflow|inexact (OCP, CUDA)
+  nan,                    ///< NaN with invalid (P3109-style)
   nan_unless_saturating,  ///< ml_dtypes (spec-digest T9): NaN 0xff with invalid under nonsat, the minimum code
                           ///< 0x00 under satfinite/satpropagate (its kSaturate cast)
 };
@@ -83,8 +83,9 @@ struct Profile {
   ZeroMantissaTies zero_mantissa_ties = ZeroMantissaTies::up;
   NonsatOverflow nonsat_overflow = NonsatOverflow::ieee;
   E8m0Subnormal e8m0_subnormal = E8m0Subnormal::nearest;
-  bool source_via_f32 = false;  ///< D11: an f64 source is first rounded to f32 (rne), as NumPy-array casts in ml_dtypes do
-  bool decode_ftz = false;      ///< D17: decoding flushes subnormal f32/f64/f16/bf16 results to ±0 (FTZ/DAZ consumers)
+  bool source_via_f32 =
+      false;                ///< D11: an f64 source is first rounded to f32 (rne), as NumPy-array casts in ml_dtypes do
+  bool decode_ftz = false;  ///< D17: decoding flushes subnormal f32/f64/f16/bf16 results to ±0 (FTZ/DAZ consumers)
 
   friend constexpr bool operator==(const Profile&, const Profile&) = default;
 };

@@ -37,10 +37,10 @@ MINIFLOAT_HOST_DEVICE inline PhiloxBlock philox4x32_10(std::uint32_t c0, std::ui
 MINIFLOAT_HOST_DEVICE inline std::uint32_t curand_word(std::uint64_t seed, std::uint64_t subsequence,
                                                        std::uint64_t offset) noexcept {
   const std::uint64_t block = offset >> 2;
-  const PhiloxBlock b = philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
-                                      static_cast<std::uint32_t>(subsequence),
-                                      static_cast<std::uint32_t>(subsequence >> 32), static_cast<std::uint32_t>(seed),
-                                      static_cast<std::uint32_t>(seed >> 32));
+  const PhiloxBlock b =
+      philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
+                    static_cast<std::uint32_t>(subsequence), static_cast<std::uint32_t>(subsequence >> 32),
+                    static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
   return b.w[offset & 3];
 }
 
@@ -62,9 +62,9 @@ MINIFLOAT_HOST_DEVICE inline std::uint64_t sr_bits(std::uint64_t seed, std::uint
   if (variant == SrVariant::exact) {
     const std::uint64_t off = index * 2;
     const std::uint64_t block = off >> 2;
-    const PhiloxBlock b = philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
-                                        stream, step, static_cast<std::uint32_t>(seed),
-                                        static_cast<std::uint32_t>(seed >> 32));
+    const PhiloxBlock b =
+        philox4x32_10(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), stream, step,
+                      static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
     const unsigned w = static_cast<unsigned>(off & 3);
     return std::uint64_t{b.w[w]} | (std::uint64_t{b.w[w + 1]} << 32);
   }

@@ -180,8 +180,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
       }
       const int ex = exp + detail::bit_width(sig) - 1, em = emin(f);
       bool inexact = false;
-      const std::uint64_t I = detail::round_at(f, prof, sig, exp, m.sticky, (ex > em ? ex : em) - f.mantissa_bits,
-                                               true, spec, rbits, inexact);
+      const std::uint64_t I = detail::round_at(f, prof, sig, exp, m.sticky, (ex > em ? ex : em) - f.mantissa_bits, true,
+                                               spec, rbits, inexact);
       if (I == 0) return {0, flag_inexact | flag_underflow};
     }
     if (rule == UnsignedNegative::magnitude) {
@@ -206,11 +206,10 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   // 4. zero
   if (x.cls == Class::zero || x.sig == 0) {
     if (!f.has_zero) {
-      const bool to_nan = prof.zero_without_zero == ZeroWithoutZero::nan ||
-                          (prof.zero_without_zero == ZeroWithoutZero::nan_unless_saturating &&
-                           spec.overflow == Overflow::nonsat);
-      if (to_nan && has_nan(f))
-        return {detail::nan_code(f, prof, false), flag_invalid};
+      const bool to_nan =
+          prof.zero_without_zero == ZeroWithoutZero::nan ||
+          (prof.zero_without_zero == ZeroWithoutZero::nan_unless_saturating && spec.overflow == Overflow::nonsat);
+      if (to_nan && has_nan(f)) return {detail::nan_code(f, prof, false), flag_invalid};
       return {neg ? S : 0, flag_underflow | flag_inexact};
     }
     return {(neg && has_negative_zero(f)) ? S : 0, flag_none};
@@ -233,7 +232,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
   std::uint64_t I = detail::round_at(f, prof, sig, exp, x.sticky, q, neg, spec, rbits, inexact);
   if (!f.has_zero && M == 0 && ex == em && I == 1 && inexact && prof.e8m0_subnormal == E8m0Subnormal::up &&
       (spec.rounding == Rounding::rne || spec.rounding == Rounding::rna))
-    I = 2;  // Profile::e8m0_subnormal: (2^emin, 1.5·2^emin) goes up, as torch and ml_dtypes do
+    I = 2;                    // Profile::e8m0_subnormal: (2^emin, 1.5·2^emin) goes up, as torch and ml_dtypes do
   if ((I >> (M + 1)) != 0) {  // carry out of the top: 1.11…1 → 10.00…0
     I >>= 1;
     ++q;
@@ -260,8 +259,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
 
   flags |= flag_overflow | flag_inexact;
   const Rounding r = spec.rounding;
-  const bool toward_max = r == Rounding::rtz || r == Rounding::rto || (r == Rounding::rtp && neg) ||
-                          (r == Rounding::rtn && !neg);
+  const bool toward_max =
+      r == Rounding::rtz || r == Rounding::rto || (r == Rounding::rtp && neg) || (r == Rounding::rtn && !neg);
   if (spec.overflow != Overflow::nonsat || toward_max) {
     const bool p3109_odd_to_inf = r == Rounding::rto && prof.nonsat_overflow == NonsatOverflow::p3109 &&
                                   spec.overflow == Overflow::nonsat && has_inf(f) && f.is_signed;

@@ -96,30 +96,35 @@ struct TfdpaOperands {
 /// The parameters of a T-FDPA tensor-core model (all data; see `mma_models::` for presets, and
 /// `mma_models::all` for the list the registry names).
 struct TfdpaModel {
-  const char* name;           ///< preset name ("hopper-fp8", …); "-unvalidated" unless hardware_vectors
-  const char* summary = "";   ///< one line for the name listing: architecture, instruction, accumulator, trust
-  TfdpaOperands operands;     ///< the formats its instruction multiplies (FP8: e4m3fn, e5m2; *-f16: f16; …)
-  int group;                  ///< L: lanes per normalisation group (1..64)
-  int frac_bits;              ///< F: fraction bits kept relative to 2^E (1..52)
-  AlignRounding align;        ///< rounding of the aligned terms
-  Format out;                 ///< precision/range of one group's result (e8m13 = FP32 with 10 low bits zero)
-  RoundingSpec out_rounding;  ///< rounding into `out` (NVIDIA FP32 destinations: rtz; FP16 destinations: rne)
-  Format dest;                ///< the destination register format (f32 or f16); `out` must embed exactly
-  TfdpaBlockScale scale{};    ///< block-scaled tcgen05 kinds: where the scales enter (default: none)
-  int zero_exponent;          ///< nominal exponent of a zero term in the max (MMA-Sim's "exponent for zero")
-  TfdpaOverflow overflow;     ///< finite overflow of `out`: ±Inf (MMA-Sim) or IEEE RZ's ±max
-  std::uint64_t nan_code;     ///< canonical NaN written to `dest`
-  TfdpaValidation validation; ///< hardware_vectors only when bit-exact against hardware-measured vectors
-  const char* validated_on;   ///< the measured sets (folder[:fp16 destination file]) it reproduces 5000/5000; "" if none
-  const char* source;         ///< where every parameter comes from (paper/model file, or the rule from the vectors)
+  const char* name;            ///< preset name ("hopper-fp8", …); "-unvalidated" unless hardware_vectors
+  const char* summary = "";    ///< one line for the name listing: architecture, instruction, accumulator, trust
+  TfdpaOperands operands;      ///< the formats its instruction multiplies (FP8: e4m3fn, e5m2; *-f16: f16; …)
+  int group;                   ///< L: lanes per normalisation group (1..64)
+  int frac_bits;               ///< F: fraction bits kept relative to 2^E (1..52)
+  AlignRounding align;         ///< rounding of the aligned terms
+  Format out;                  ///< precision/range of one group's result (e8m13 = FP32 with 10 low bits zero)
+  RoundingSpec out_rounding;   ///< rounding into `out` (NVIDIA FP32 destinations: rtz; FP16 destinations: rne)
+  Format dest;                 ///< the destination register format (f32 or f16); `out` must embed exactly
+  TfdpaBlockScale scale{};     ///< block-scaled tcgen05 kinds: where the scales enter (default: none)
+  int zero_exponent;           ///< nominal exponent of a zero term in the max (MMA-Sim's "exponent for zero")
+  TfdpaOverflow overflow;      ///< finite overflow of `out`: ±Inf (MMA-Sim) or IEEE RZ's ±max
+  std::uint64_t nan_code;      ///< canonical NaN written to `dest`
+  TfdpaValidation validation;  ///< hardware_vectors only when bit-exact against hardware-measured vectors
+  const char* validated_on;  ///< the measured sets (folder[:fp16 destination file]) it reproduces 5000/5000; "" if none
+  const char* source;        ///< where every parameter comes from (paper/model file, or the rule from the vectors)
 };
 
 namespace formats {
 /// "e8m13": an FP32 register whose low 10 mantissa bits are zero (MMA-Sim "RZ-E8M13"): 1 sign,
 /// 8 exponent bits (bias 127), 13 mantissa bits, FP32's range with subnormals of quantum 2^−139.
 /// Its code shifted left by 10 is the FP32 code.
-inline constexpr Format e8m13{.bits = 22, .exponent_bits = 8, .mantissa_bits = 13, .bias = 127,
-                              .is_signed = true, .specials = Specials::ieee, .has_zero = true};
+inline constexpr Format e8m13{.bits = 22,
+                              .exponent_bits = 8,
+                              .mantissa_bits = 13,
+                              .bias = 127,
+                              .is_signed = true,
+                              .specials = Specials::ieee,
+                              .has_zero = true};
 }  // namespace formats
 
 /// Tensor-core presets, one per architecture × operand type × destination (docs:
@@ -155,20 +160,37 @@ namespace mma_models {
 inline constexpr TfdpaModel volta_f16_unvalidated{
     .name = "volta-f16-unvalidated",
     .summary = "Volta sm_70 f16 mma/wmma, FP32 accumulate (published: V100TC.m)",
-    .operands = tfdpa_operands::f16, .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 V100TC.m (fma=4, neab=0, frmode=rz, min_exp_limit=-133); "
-              "Fasi et al. PeerJ CS 7:e330"};
+    .operands = tfdpa_operands::f16,
+    .group = 4,
+    .frac_bits = 23,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 V100TC.m (fma=4, neab=0, frmode=rz, min_exp_limit=-133); "
+        "Fasi et al. PeerJ CS 7:e330"};
 /// Volta f16 with an FP16 destination: as volta-f16, output RNE to f16 (V100TC.m frmode 'rne').
 inline constexpr TfdpaModel volta_f16_f16_unvalidated{
     .name = "volta-f16-f16-unvalidated",
     .summary = "Volta sm_70 f16, FP16 accumulate (published: V100TC.m)",
-    .operands = tfdpa_operands::f16, .group = 4, .frac_bits = 23, .align = AlignRounding::rtz,
-    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::f16,
+    .group = 4,
+    .frac_bits = 23,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 V100TC.m (fma=4, neab=0, FP16 output frmode=rne)"};
 
 // ---- Ampere (sm_80, A100) ----------------------------------------------------------------------
@@ -179,73 +201,133 @@ inline constexpr TfdpaModel volta_f16_f16_unvalidated{
 inline constexpr TfdpaModel ampere_f16{
     .name = "ampere-f16",
     .summary = "Ampere sm_80 f16 mma, FP32 accumulate (validated: A100-fp16)",
-    .operands = tfdpa_operands::f16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-fp16",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, frmode=rz); F, RZ and C from the "
-              "A100-fp16 vectors (5000/5000)"};
+    .operands = tfdpa_operands::f16,
+    .group = 8,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "A100-fp16",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, frmode=rz); F, RZ and C from the "
+        "A100-fp16 vectors (5000/5000)"};
 /// Ampere f16 with an FP16 destination (C an f16 register: the file's FP32 C rounded RNE to f16):
 /// as ampere-f16 with the group result rounded RNE to f16 (A100TC.m frmode 'rne'). Validated: the
 /// A100-fp16 d_*_fp16 file 5000/5000 (the file's C rounded to f16; with the unrounded C 262/299).
 inline constexpr TfdpaModel ampere_f16_f16{
     .name = "ampere-f16-f16",
     .summary = "Ampere sm_80 f16 mma, FP16 accumulate (validated: A100-fp16 d_fp16)",
-    .operands = tfdpa_operands::f16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
-    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-fp16:fp16",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, FP16 output frmode=rne); C rounded "
-              "to f16 from the A100-fp16 d_fp16 vectors (5000/5000)"};
+    .operands = tfdpa_operands::f16,
+    .group = 8,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "A100-fp16:fp16",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, FP16 output frmode=rne); C rounded "
+        "to f16 from the A100-fp16 d_fp16 vectors (5000/5000)"};
 /// Ampere bf16, FP32 accumulate: as ampere-f16. Validated: A100-bf16 5000/5000 (file's C).
 inline constexpr TfdpaModel ampere_bf16{
     .name = "ampere-bf16",
     .summary = "Ampere sm_80 bf16 mma, FP32 accumulate (validated: A100-bf16)",
-    .operands = tfdpa_operands::bf16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-bf16",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, frmode=rz); A100-bf16 vectors "
-              "5000/5000 (F=24: F=25 183/200)"};
+    .operands = tfdpa_operands::bf16,
+    .group = 8,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "A100-bf16",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (fma=8, neab=1, frmode=rz); A100-bf16 vectors "
+        "5000/5000 (F=24: F=25 183/200)"};
 /// Ampere tf32 mma m16n8k8, FP32 accumulate: L = 4, F = 24 (A100TC.m tf32 fma = 4). Validated:
 /// A100-tf32 5000/5000 (K = 4: fixes F = 24 and RZ; L = 4 from A100TC.m).
 inline constexpr TfdpaModel ampere_tf32{
     .name = "ampere-tf32",
     .summary = "Ampere sm_80 tf32 mma, FP32 accumulate (validated: A100-tf32)",
-    .operands = tfdpa_operands::tf32, .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "A100-tf32",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (tf32 fma=4, neab=1, frmode=rz); A100-tf32 vectors "
-              "5000/5000 (F=25: 267/300)"};
+    .operands = tfdpa_operands::tf32,
+    .group = 4,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "A100-tf32",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 A100TC.m (tf32 fma=4, neab=1, frmode=rz); A100-tf32 vectors "
+        "5000/5000 (F=25: 267/300)"};
 
 // ---- Ada (sm_89, L40S) -------------------------------------------------------------------------
 /// Ada f16 mma, FP32 accumulate: L40STC.m fma = 8, neab = 1 (F = 24), RZ. No f16 vectors here.
 inline constexpr TfdpaModel ada_f16_unvalidated{
     .name = "ada-f16-unvalidated",
     .summary = "Ada sm_89 f16 mma, FP32 accumulate (published: L40STC.m)",
-    .operands = tfdpa_operands::f16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::f16,
+    .group = 8,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=8, neab=1, frmode=rz)"};
 /// Ada bf16, FP32 accumulate: as ada-f16 (L40STC.m).
 inline constexpr TfdpaModel ada_bf16_unvalidated{
     .name = "ada-bf16-unvalidated",
     .summary = "Ada sm_89 bf16 mma, FP32 accumulate (published: L40STC.m)",
-    .operands = tfdpa_operands::bf16, .group = 8, .frac_bits = 24, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::bf16,
+    .group = 8,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=8, neab=1, frmode=rz)"};
 /// Ada tf32, FP32 accumulate: L40STC.m tf32 fma = 4, F = 24.
 inline constexpr TfdpaModel ada_tf32_unvalidated{
     .name = "ada-tf32-unvalidated",
     .summary = "Ada sm_89 tf32 mma, FP32 accumulate (published: L40STC.m)",
-    .operands = tfdpa_operands::tf32, .group = 4, .frac_bits = 24, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::tf32,
+    .group = 4,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (tf32 fma=4, neab=1, frmode=rz)"};
 /// Ada (sm_89, L40S) FP8 mma.sync m16n8k32: the same arithmetic split into two chained groups of
 /// 16 (lanes 0–15 with C first, then 16–31), i.e. L = 16. Validated: 5000/5000 on the Ada E4M3
@@ -253,24 +335,42 @@ inline constexpr TfdpaModel ada_tf32_unvalidated{
 inline constexpr TfdpaModel ada_fp8{
     .name = "ada-fp8",
     .summary = "Ada sm_89 FP8 mma.sync, FP32 accumulate (validated: Ada-E4M3)",
-    .operands = tfdpa_operands::fp8, .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
-    .out = formats::e8m13, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -132, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "Ada-E4M3",
-    .source = "MMA-Sim arXiv 2511.10909 (is_split_k; MMA_T_FDPA(13, RZ-E8M13, 16, -132)); Khattak & Mikaitis arXiv "
-              "2512.07004 L40STC.m (fma=16, neab=-10); training-sim.md §1.3-1.4"};
+    .operands = tfdpa_operands::fp8,
+    .group = 16,
+    .frac_bits = 13,
+    .align = AlignRounding::rtz,
+    .out = formats::e8m13,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -132,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "Ada-E4M3",
+    .source =
+        "MMA-Sim arXiv 2511.10909 (is_split_k; MMA_T_FDPA(13, RZ-E8M13, 16, -132)); Khattak & Mikaitis arXiv "
+        "2512.07004 L40STC.m (fma=16, neab=-10); training-sim.md §1.3-1.4"};
 /// Ada FP8 with an FP16 destination: L = 16, F = 13, the group result rounded RNE to f16 (L40STC.m
 /// FP8 frmode 'rne'); C an f16 register. Validated: the Ada-E4M3 d_*_fp16 file 5000/5000 with the
 /// file's C rounded RNE to f16 (unrounded C: 127/199).
 inline constexpr TfdpaModel ada_fp8_f16{
     .name = "ada-fp8-f16",
     .summary = "Ada sm_89 FP8 mma.sync, FP16 accumulate (validated: Ada-E4M3 d_fp16)",
-    .operands = tfdpa_operands::fp8, .group = 16, .frac_bits = 13, .align = AlignRounding::rtz,
-    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
-    .zero_exponent = -132, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "Ada-E4M3:fp16",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=16, neab=-10, FP16 frmode=rne); C rounded to f16 "
-              "from the Ada-E4M3 d_fp16 vectors (5000/5000)"};
+    .operands = tfdpa_operands::fp8,
+    .group = 16,
+    .frac_bits = 13,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -132,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "Ada-E4M3:fp16",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 L40STC.m (fma=16, neab=-10, FP16 frmode=rne); C rounded to f16 "
+        "from the Ada-E4M3 d_fp16 vectors (5000/5000)"};
 
 // ---- Hopper (sm_90, H100/H200) -------------------------------------------------------------------
 // wgmma vs mma.sync: no source gives them different arithmetic on Hopper. MMA-Sim models Hopper
@@ -284,12 +384,21 @@ inline constexpr TfdpaModel ada_fp8_f16{
 inline constexpr TfdpaModel hopper_fp8{
     .name = "hopper-fp8",
     .summary = "Hopper sm_90 FP8 wgmma/mma, FP32 accumulate (validated: H100-E4M3, C = +0)",
-    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
-    .out = formats::e8m13, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "H100-E4M3",
-    .source = "MMA-Sim arXiv 2511.10909 (WGMMASim n_accum_fractional_bits=13, f32_e8m13); Khattak & Mikaitis "
-              "arXiv 2512.07004 H100TC.m (fma=32, neab=-10); training-sim.md §1.3"};
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 13,
+    .align = AlignRounding::rtz,
+    .out = formats::e8m13,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "H100-E4M3",
+    .source =
+        "MMA-Sim arXiv 2511.10909 (WGMMASim n_accum_fractional_bits=13, f32_e8m13); Khattak & Mikaitis "
+        "arXiv 2512.07004 H100TC.m (fma=32, neab=-10); training-sim.md §1.3"};
 /// Hopper FP8 with an FP16 destination: as hopper-fp8, output RNE to f16 (MMA-Sim "RNE-FP16",
 /// H100TC.m FP8 frmode 'rne'). The H100-E4M3 d_*_fp16 file is NOT matched by it (3113/5000) or by
 /// any variant tried (mma-check --all probes L 16/32 × F 10..30 × RZ/RNE × C file/+0: best 3128/5000;
@@ -297,40 +406,74 @@ inline constexpr TfdpaModel hopper_fp8{
 inline constexpr TfdpaModel hopper_fp8_f16_unvalidated{
     .name = "hopper-fp8-f16-unvalidated",
     .summary = "Hopper sm_90 FP8, FP16 accumulate (published; H100 d_fp16 not matched)",
-    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 13, .align = AlignRounding::rtz,
-    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
-    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "MMA-Sim arXiv 2511.10909 (RNE-FP16); Khattak & Mikaitis arXiv 2512.07004 H100TC.m (fma=32, "
-              "neab=-10, frmode=rne); H100-E4M3 d_fp16 vectors not matched"};
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 13,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 (RNE-FP16); Khattak & Mikaitis arXiv 2512.07004 H100TC.m (fma=32, "
+        "neab=-10, frmode=rne); H100-E4M3 d_fp16 vectors not matched"};
 /// Hopper f16 wgmma with FP32 accumulate: L = 16, F = 25, RZ to FP32, zero exponent −133.
 /// No f16 vectors here (its parameters also reproduce the H100 tf32 set, see hopper-tf32).
 inline constexpr TfdpaModel hopper_f16_unvalidated{
     .name = "hopper-f16-unvalidated",
     .summary = "Hopper sm_90 f16 wgmma, FP32 accumulate (published)",
-    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "MMA-Sim arXiv 2511.10909 (n_accum_fractional_bits=25; MMA_T_FDPA(25, RZ-FP32, 16, -133)); Khattak & "
-              "Mikaitis arXiv 2512.07004 H100TC.m (fma=16, neab=2, min_exp_limit=-133)"};
+    .operands = tfdpa_operands::f16,
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 (n_accum_fractional_bits=25; MMA_T_FDPA(25, RZ-FP32, 16, -133)); Khattak & "
+        "Mikaitis arXiv 2512.07004 H100TC.m (fma=16, neab=2, min_exp_limit=-133)"};
 /// Hopper bf16 wgmma with FP32 accumulate: same parameters as f16.
 inline constexpr TfdpaModel hopper_bf16_unvalidated{
     .name = "hopper-bf16-unvalidated",
     .summary = "Hopper sm_90 bf16 wgmma, FP32 accumulate (published)",
-    .operands = tfdpa_operands::bf16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::bf16,
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "as hopper-f16 (MMA-Sim arXiv 2511.10909; Khattak & Mikaitis arXiv 2512.07004 H100TC.m)"};
 /// Hopper f16 with an FP16 destination: as hopper-f16, output RNE to f16 (H100TC.m frmode 'rne').
 inline constexpr TfdpaModel hopper_f16_f16_unvalidated{
     .name = "hopper-f16-f16-unvalidated",
     .summary = "Hopper sm_90 f16 wgmma, FP16 accumulate (published)",
-    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::f16,
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 H100TC.m (fma=16, neab=2, FP16 frmode=rne); MMA-Sim RNE-FP16"};
 /// Hopper tf32 wgmma k8, FP32 accumulate: L = 8 (H100TC.m tf32 fma = 8; MMA-Sim L = 32 bytes / 4),
 /// F = 25, RZ. Validated: H100-tf32 5000/5000 with the file's C (K = 4: fixes F = 25 (F = 24 fails)
@@ -338,12 +481,21 @@ inline constexpr TfdpaModel hopper_f16_f16_unvalidated{
 inline constexpr TfdpaModel hopper_tf32{
     .name = "hopper-tf32",
     .summary = "Hopper sm_90 tf32 wgmma, FP32 accumulate (validated: H100-tf32)",
-    .operands = tfdpa_operands::tf32, .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "H100-tf32",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 H100TC.m (tf32 fma=8, neab=2, frmode=rz); MMA-Sim arXiv "
-              "2511.10909 (F=25); H100-tf32 vectors 5000/5000"};
+    .operands = tfdpa_operands::tf32,
+    .group = 8,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "H100-tf32",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 H100TC.m (tf32 fma=8, neab=2, frmode=rz); MMA-Sim arXiv "
+        "2511.10909 (F=25); H100-tf32 vectors 5000/5000"};
 
 // ---- Blackwell (sm_100, B200) ------------------------------------------------------------------
 /// Blackwell FP8 mma.sync m16n8k32 (the source harness `mma_fp8_output_fp32.cu`, not tcgen05), FP32
@@ -359,52 +511,94 @@ inline constexpr TfdpaModel hopper_tf32{
 inline constexpr TfdpaModel blackwell_fp8{
     .name = "blackwell-fp8",
     .summary = "Blackwell sm_100 FP8 mma.sync, FP32 accumulate (validated: B200-E4M3)",
-    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "B200-E4M3",
-    .source = "B200-E4M3 vectors (5000/5000): L=32, RNE and F>=30 each by the rule in core/tfdpa.hpp; Khattak & "
-              "Mikaitis arXiv 2512.07004 B200TC.m (fma=32 for FP8, min_exp_limit=-133)"};
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 30,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "B200-E4M3",
+    .source =
+        "B200-E4M3 vectors (5000/5000): L=32, RNE and F>=30 each by the rule in core/tfdpa.hpp; Khattak & "
+        "Mikaitis arXiv 2512.07004 B200TC.m (fma=32 for FP8, min_exp_limit=-133)"};
 /// Blackwell tcgen05 kind::f8f6f4 (FP8) with unit scales, FP32 accumulate: F = 25, L = 32, RZ to FP32
 /// (MMA-Sim TCGen05MMASim / MMA_ST_FDPA(25, RZ-FP32, 32, -133)). No tcgen05 vectors here; the
 /// B200-E4M3 (mma.sync) set gives it 3207/5000.
 inline constexpr TfdpaModel blackwell_tcgen05_fp8_unvalidated{
     .name = "blackwell-tcgen05-fp8-unvalidated",
     .summary = "Blackwell sm_100 tcgen05 f8f6f4 FP8, unit scales (published: MMA-Sim)",
-    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25, RZ-FP32, L=32, -133)"};
 /// Blackwell f16, FP32 accumulate: B200TC.m fma = 16, neab = 2 (F = 25), RZ.
 inline constexpr TfdpaModel blackwell_f16_unvalidated{
     .name = "blackwell-f16-unvalidated",
     .summary = "Blackwell sm_100 f16, FP32 accumulate (published: B200TC.m)",
-    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::f16,
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz, min_exp_limit=-133)"};
 /// Blackwell bf16, FP32 accumulate: as blackwell-f16 (B200TC.m).
 inline constexpr TfdpaModel blackwell_bf16_unvalidated{
     .name = "blackwell-bf16-unvalidated",
     .summary = "Blackwell sm_100 bf16, FP32 accumulate (published: B200TC.m)",
-    .operands = tfdpa_operands::bf16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
+    .operands = tfdpa_operands::bf16,
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz)"};
 /// Blackwell tf32, FP32 accumulate: L = 8 (B200TC.m tf32 fma = 8), F = 25, RZ. Validated: B200-tf32
 /// 5000/5000 with the file's C (K = 4: fixes F = 25 and RZ; L from B200TC.m).
 inline constexpr TfdpaModel blackwell_tf32{
     .name = "blackwell-tf32",
     .summary = "Blackwell sm_100 tf32, FP32 accumulate (validated: B200-tf32)",
-    .operands = tfdpa_operands::tf32, .group = 8, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::hardware_vectors, .validated_on = "B200-tf32",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (tf32 fma=8, neab=2, frmode=rz); B200-tf32 vectors "
-              "5000/5000"};
+    .operands = tfdpa_operands::tf32,
+    .group = 8,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "B200-tf32",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (tf32 fma=8, neab=2, frmode=rz); B200-tf32 vectors "
+        "5000/5000"};
 /// Blackwell f16 with an FP16 destination (mma.sync / tcgen05 .kind::f16 with a .f16 D): as
 /// blackwell-f16, the group result rounded RNE to f16 and a zero term at −15 (B200TC.m for fp16
 /// in and out: frmode 'rne', min_exp_limit −15; MMA-Sim output type "f16": RNE). No FP16-destination
@@ -412,12 +606,21 @@ inline constexpr TfdpaModel blackwell_tf32{
 inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
     .name = "blackwell-f16-f16-unvalidated",
     .summary = "Blackwell sm_100 f16, FP16 accumulate (published: B200TC.m)",
-    .operands = tfdpa_operands::f16, .group = 16, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
-    .zero_exponent = -15, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fp16 in/out: fma=16, neab=2, frmode=rne, "
-              "min_exp_limit=-15); MMA-Sim arXiv 2511.10909 (F=25, output f16 RNE)"};
+    .operands = tfdpa_operands::f16,
+    .group = 16,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -15,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fp16 in/out: fma=16, neab=2, frmode=rne, "
+        "min_exp_limit=-15); MMA-Sim arXiv 2511.10909 (F=25, output f16 RNE)"};
 /// Blackwell FP8 mma.sync with an FP16 destination: as blackwell-fp8 (L = 32, F = 30), the group
 /// result rounded RNE to f16 (MMA-Sim output type "f16": RNE). B200TC.m has no FP16-destination FP8
 /// model (it sets outformat = 'fp32' for FP8), and the B200-E4M3 d_*_fp16 file is NOT matched by
@@ -425,12 +628,21 @@ inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
 inline constexpr TfdpaModel blackwell_fp8_f16_unvalidated{
     .name = "blackwell-fp8-f16-unvalidated",
     .summary = "Blackwell sm_100 FP8 mma.sync, FP16 accumulate (B200 d_fp16 not matched)",
-    .operands = tfdpa_operands::fp8, .group = 32, .frac_bits = 30, .align = AlignRounding::rtz,
-    .out = formats::f16, .out_rounding = RoundingSpec{Rounding::rne}, .dest = formats::f16,
-    .zero_exponent = -133, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "blackwell-fp8 (B200-E4M3 vectors) with MMA-Sim arXiv 2511.10909's RNE-FP16 output; B200-E4M3 "
-              "d_fp16 vectors not matched"};
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 30,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "blackwell-fp8 (B200-E4M3 vectors) with MMA-Sim arXiv 2511.10909's RNE-FP16 output; B200-E4M3 "
+        "d_fp16 vectors not matched"};
 
 // ---- Blackwell block-scaled tcgen05 kinds (sm_100a): no measured vectors exist for any of them ----
 /// tcgen05.mma .kind::mxf8f6f4 .block_scale (scale_vec::1X: one UE8M0 scale per 32 K lanes of A's
@@ -443,13 +655,22 @@ inline constexpr TfdpaModel blackwell_fp8_f16_unvalidated{
 inline constexpr TfdpaModel blackwell_tcgen05_mxf8f6f4_unvalidated{
     .name = "blackwell-tcgen05-mxf8f6f4-unvalidated",
     .summary = "Blackwell sm_100a tcgen05 mxf8f6f4, UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
-    .operands = tfdpa_operands::f8f6f4, .group = 32, .frac_bits = 25, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
+    .operands = tfdpa_operands::f8f6f4,
+    .group = 32,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
     .scale = {.application = BlockScaleApplication::product_exponent, .format = formats::e8m0fnu, .block = 32},
-    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=32 (nv_fused_dot_add, F=25, RZ-FP32; fused_dot_add "
-              "adds esa+esb to each product exponent); PTX ISA 9.7.16.10.7 (scale_vec::1X, UE8M0 per 32)"};
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=32 (nv_fused_dot_add, F=25, RZ-FP32; fused_dot_add "
+        "adds esa+esb to each product exponent); PTX ISA 9.7.16.10.7 (scale_vec::1X, UE8M0 per 32)"};
 /// tcgen05.mma .kind::mxf4 .block_scale (e2m1 elements, scale_vec::2X: UE8M0 per 32 K lanes), FP32
 /// accumulate. One group of 64 (k = 64): each 16 lanes summed exactly, times the scale
 /// significands (1 for UE8M0), entering as one term of exponent e(s_a) + e(s_b) (subblock_sum);
@@ -457,14 +678,25 @@ inline constexpr TfdpaModel blackwell_tcgen05_mxf8f6f4_unvalidated{
 inline constexpr TfdpaModel blackwell_tcgen05_mxf4_unvalidated{
     .name = "blackwell-tcgen05-mxf4-unvalidated",
     .summary = "Blackwell sm_100a tcgen05 mxf4 (e2m1), UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
-    .operands = tfdpa_operands::fp4, .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .scale = {.application = BlockScaleApplication::subblock_sum, .format = formats::e8m0fnu, .block = 32,
+    .operands = tfdpa_operands::fp4,
+    .group = 64,
+    .frac_bits = 35,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .scale = {.application = BlockScaleApplication::subblock_sum,
+              .format = formats::e8m0fnu,
+              .block = 32,
               .subblock = 16},
-    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=64 (nv_fused_dot_add_with_block_scale: exact "
-              "16-lane sums, F=35, RZ-FP32); PTX ISA 9.7.16.10.7 (.kind::mxf4, scale_vec::2X, UE8M0 per 32)"};
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=64 (nv_fused_dot_add_with_block_scale: exact "
+        "16-lane sums, F=35, RZ-FP32); PTX ISA 9.7.16.10.7 (.kind::mxf4, scale_vec::2X, UE8M0 per 32)"};
 /// tcgen05.mma .kind::mxf4nvf4 .block_scale with UE4M3 scales (NVFP4: e2m1 elements, scale_vec::4X:
 /// one UE4M3 scale per 16 K lanes), FP32 accumulate: as mxf4 with 16-lane blocks; the scale
 /// significands multiply the exact 16-lane sums, the term's exponent is e(s_a) + e(s_b) (a
@@ -472,15 +704,26 @@ inline constexpr TfdpaModel blackwell_tcgen05_mxf4_unvalidated{
 inline constexpr TfdpaModel blackwell_tcgen05_nvf4_unvalidated{
     .name = "blackwell-tcgen05-nvf4-unvalidated",
     .summary = "Blackwell sm_100a tcgen05 mxf4nvf4 (e2m1), UE4M3 scale per 16, FP32 accumulate (published: MMA-Sim)",
-    .operands = tfdpa_operands::fp4, .group = 64, .frac_bits = 35, .align = AlignRounding::rtz,
-    .out = formats::f32, .out_rounding = RoundingSpec{Rounding::rtz}, .dest = formats::f32,
-    .scale = {.application = BlockScaleApplication::subblock_sum, .format = formats::ue4m3, .block = 16,
+    .operands = tfdpa_operands::fp4,
+    .group = 64,
+    .frac_bits = 35,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rtz},
+    .dest = formats::f32,
+    .scale = {.application = BlockScaleApplication::subblock_sum,
+              .format = formats::ue4m3,
+              .block = 16,
               .subblock = 16},
-    .zero_exponent = -126, .overflow = TfdpaOverflow::inf, .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published, .validated_on = "",
-    .source = "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=64 (nv_fused_dot_add_with_block_scale with ue4m3 "
-              "scales: |scale|, exact 16-lane sums, F=35, RZ-FP32); PTX ISA 9.7.16.10.7 (.kind::mxf4nvf4, "
-              "scale_vec::4X, UE4M3 per 16)"};
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 tcgen05mma_block_scale k=64 (nv_fused_dot_add_with_block_scale with ue4m3 "
+        "scales: |scale|, exact 16-lane sums, F=35, RZ-FP32); PTX ISA 9.7.16.10.7 (.kind::mxf4nvf4, "
+        "scale_vec::4X, UE4M3 per 16)"};
 /// Every preset, in the order the registry lists them ("tensor-core" and "accumulation" tables,
 /// accumulate.hpp): the one list of presets. Host only (its elements are host variables).
 inline constexpr const TfdpaModel* all[] = {

@@ -34,7 +34,9 @@ struct TileStat {
 
 namespace detail {
 // Classification and exact operations of the two source types, on the bits (no <cmath>).
-MINIFLOAT_HOST_DEVICE inline bool src_is_nan(float x) noexcept { return (bit_cast<std::uint32_t>(x) & 0x7fffffffu) > 0x7f800000u; }
+MINIFLOAT_HOST_DEVICE inline bool src_is_nan(float x) noexcept {
+  return (bit_cast<std::uint32_t>(x) & 0x7fffffffu) > 0x7f800000u;
+}
 MINIFLOAT_HOST_DEVICE inline bool src_is_nan(double x) noexcept {
   return (bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
 }
@@ -42,12 +44,16 @@ MINIFLOAT_HOST_DEVICE inline bool src_is_inf(float x) noexcept { return f32_is_i
 MINIFLOAT_HOST_DEVICE inline bool src_is_inf(double x) noexcept {
   return (bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
 }
-MINIFLOAT_HOST_DEVICE inline float src_abs(float x) noexcept { return bit_cast<float>(bit_cast<std::uint32_t>(x) & 0x7fffffffu); }
+MINIFLOAT_HOST_DEVICE inline float src_abs(float x) noexcept {
+  return bit_cast<float>(bit_cast<std::uint32_t>(x) & 0x7fffffffu);
+}
 MINIFLOAT_HOST_DEVICE inline double src_abs(double x) noexcept {
   return bit_cast<double>(bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffull);
 }
 /// ±0 with the sign of x (std::copysign(0, x)).
-MINIFLOAT_HOST_DEVICE inline float src_signed_zero(float x) noexcept { return bit_cast<float>(bit_cast<std::uint32_t>(x) & 0x80000000u); }
+MINIFLOAT_HOST_DEVICE inline float src_signed_zero(float x) noexcept {
+  return bit_cast<float>(bit_cast<std::uint32_t>(x) & 0x80000000u);
+}
 MINIFLOAT_HOST_DEVICE inline double src_signed_zero(double x) noexcept {
   return bit_cast<double>(bit_cast<std::uint64_t>(x) & 0x8000000000000000ull);
 }
@@ -55,9 +61,13 @@ MINIFLOAT_HOST_DEVICE inline Unpacked src_exact(float x) noexcept { return exact
 MINIFLOAT_HOST_DEVICE inline Unpacked src_exact(double x) noexcept { return exact_f64(x); }
 /// fl32(x · s) and fl32(x / s) of a source value x and a binary32 scale s.
 MINIFLOAT_HOST_DEVICE inline float src_mul32(float x, float s) noexcept { return fmul_rn(x, s); }
-MINIFLOAT_HOST_DEVICE inline float src_mul32(double x, float s) noexcept { return fl32_mul(exact_f64(x), exact_f32(s)); }
+MINIFLOAT_HOST_DEVICE inline float src_mul32(double x, float s) noexcept {
+  return fl32_mul(exact_f64(x), exact_f32(s));
+}
 MINIFLOAT_HOST_DEVICE inline float src_div32(float x, float s) noexcept { return fdiv_rn(x, s); }
-MINIFLOAT_HOST_DEVICE inline float src_div32(double x, float s) noexcept { return fl32_div(exact_f64(x), exact_f32(s)); }
+MINIFLOAT_HOST_DEVICE inline float src_div32(double x, float s) noexcept {
+  return fl32_div(exact_f64(x), exact_f32(s));
+}
 // The rule steps on a source-typed amax: the float overloads for binary32, the exact ones for binary64.
 MINIFLOAT_HOST_DEVICE inline int src_e8m0_exponent(ScaleRule r, float amax, ElementType el) noexcept {
   return e8m0_exponent(r, amax, el);
@@ -130,7 +140,10 @@ struct TileRule {
 /// The TileRule of a scheme's rule, element and policy (elem_max = element_max(element)).
 MINIFLOAT_HOST_DEVICE inline TileRule make_tile_rule(ScaleRule rule, ElementType element, const BlockPolicy& policy,
                                                      float s_enc) noexcept {
-  return TileRule{.rule = rule, .element = element, .policy = policy, .s_enc = s_enc,
+  return TileRule{.rule = rule,
+                  .element = element,
+                  .policy = policy,
+                  .s_enc = s_enc,
                   .elem_max = static_cast<float>(element_max(element))};
 }
 
@@ -145,7 +158,8 @@ MINIFLOAT_HOST_DEVICE inline TileRule make_tile_rule(ScaleRule rule, ElementType
 ///     InfInBlock::max_scale: 127); nvfp4 the e4m3fn block code and its element multiplier; FP32
 ///     fp32_scale (amax 0: scale 1), the order of BlockPolicy::fp32_order.
 template <class T, class Nv = Nvfp4BlockSteps>
-MINIFLOAT_HOST_DEVICE inline TileScale decide_tile_scale(const TileStat<T>& s, const TileRule& r, const Nv& nv = {}) noexcept {
+MINIFLOAT_HOST_DEVICE inline TileScale decide_tile_scale(const TileStat<T>& s, const TileRule& r,
+                                                         const Nv& nv = {}) noexcept {
   const BlockPolicy& pol = r.policy;
   const bool e8m0 = is_e8m0_rule(r.rule), two_level = r.rule == ScaleRule::nvfp4;
   TileScale sc;
@@ -211,8 +225,8 @@ MINIFLOAT_HOST_DEVICE inline TileElement encode_in_tile(T x0, const TileScale& s
   if (sc.kind == TileScale::Kind::e8m0) {
     out.r = quantize_element(r.element, detail::src_exact(x), sc.e, spec, prof, rbits, mn);
   } else if (r.policy.fp32_order == Fp32ScaleOrder::exact) {
-    out.r = quantize_element(r.element, detail::exact_mul(detail::src_exact(x), detail::exact_f32(sc.enc)).value, 0, spec,
-                             prof, rbits, mn);
+    out.r = quantize_element(r.element, detail::exact_mul(detail::src_exact(x), detail::exact_f32(sc.enc)).value, 0,
+                             spec, prof, rbits, mn);
   } else {
     const float y = sc.divide ? detail::src_div32(x, sc.dec) : detail::src_mul32(x, sc.enc);
     out.r = quantize_element(r.element, detail::exact_f32(y), 0, spec, prof, rbits, mn);

@@ -25,19 +25,20 @@ namespace minifloat::cuda {
 
 /// Which implementation converts: chosen explicitly, never a silent fallback.
 enum class Path : std::uint8_t {
-  engine,    ///< minifloat's engine (round_pack) on the device: any format ≤ 16 bits, any mode (SR included), policy, profile
+  engine,  ///< minifloat's engine (round_pack) on the device: any format ≤ 16 bits, any mode (SR included), policy, profile
   hardware,  ///< one PTX cvt instruction (cuda/ptx.hpp): profile nvidia only, and only the instruction's mode and policy
 };
 
 /// One elementwise conversion. Storage per element: cuda/kernels.hpp (1, 2, 4 or 8 bytes).
 struct ConvertRequest {
-  Format from = formats::f32;  ///< engine: f64 f32 f16 bf16 (→ any format ≤ 16 bits), or any format ≤ 16 bits (→ f32 f16 bf16: decode)
+  Format from = formats::
+      f32;  ///< engine: f64 f32 f16 bf16 (→ any format ≤ 16 bits), or any format ≤ 16 bits (→ f32 f16 bf16: decode)
   Format to = formats::e4m3fn;
-  RoundingSpec spec{};                ///< Rounding::sr reads `sr` (stochastic.hpp's stream layout)
-  Profile profile = profiles::ocp;    ///< hardware path: must be profiles::nvidia (what the instructions do)
+  RoundingSpec spec{};              ///< Rounding::sr reads `sr` (stochastic.hpp's stream layout)
+  Profile profile = profiles::ocp;  ///< hardware path: must be profiles::nvidia (what the instructions do)
   SrCounter sr{};
   Path path = Path::engine;
-  Relu relu = Relu::off;              ///< hardware path, FP8/FP6/FP4 forms only
+  Relu relu = Relu::off;  ///< hardware path, FP8/FP6/FP4 forms only
 };
 
 /// Check `r`; throws minifloat::Error naming what is wrong and what is accepted (e.g. "hardware path:
@@ -68,7 +69,8 @@ BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& schem
 /// request; on the hardware path they are the instruction's model (cuda/ptx.hpp).
 namespace cpu {
 /// out[i] (and flags[i] when not null) for i < n; validates `r` (throws minifloat::Error).
-void convert(const void* in, void* out, std::uint8_t* flags, std::size_t n, const ConvertRequest& r, unsigned threads = 1);
+void convert(const void* in, void* out, std::uint8_t* flags, std::size_t n, const ConvertRequest& r,
+             unsigned threads = 1);
 /// The sweep's chunk digests (cuda/kernels.hpp SweepChunkBody) into out[0 .. sweep_chunks(sampling, stride)).
 void sweep_chunk_digests(Format to, RoundingSpec spec, Profile prof, SweepSampling sampling, std::uint64_t stride,
                          std::uint64_t* out, unsigned threads = 1);

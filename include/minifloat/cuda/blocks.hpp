@@ -57,7 +57,9 @@ struct AmaxPartialBody {
   }
 };
 /// Number of partial maxima for n elements.
-MINIFLOAT_HOST_DEVICE constexpr std::uint64_t amax_chunks(std::uint64_t n) noexcept { return (n + kAmaxChunk - 1) / kAmaxChunk; }
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t amax_chunks(std::uint64_t n) noexcept {
+  return (n + kAmaxChunk - 1) / kAmaxChunk;
+}
 
 /// Second step (one index, 0): the tensor amax from the partial maxima and NVFP4's tensor scales:
 /// tensor[0] = S_enc = nvfp4_global_encode_scale(amax, elem_max), tensor[1] = fl32(1/S_enc),

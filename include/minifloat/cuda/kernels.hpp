@@ -86,7 +86,7 @@ struct ConvertBody {
 /// (device memory, nullable) is set to 1 when the running binary was built for an architecture
 /// without the instruction (the host API refuses that case before launching: cuda/api.hpp).
 struct HardwareBody {
-  const void* in = nullptr;  ///< f32 (4 bytes) or f16/bf16 (2 bytes) elements, per `op`'s source
+  const void* in = nullptr;     ///< f32 (4 bytes) or f16/bf16 (2 bytes) elements, per `op`'s source
   std::uint8_t* out = nullptr;  ///< one code per byte
   std::uint64_t n = 0;          ///< elements
   HwCvt op = HwCvt::e4m3x2_f32_rn_satfinite;
@@ -138,7 +138,8 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t sweep_chunks(SweepSampling samplin
   return (sweep_input_count(sampling, stride) + kSweepChunk - 1) / kSweepChunk;
 }
 /// The combination digest from the chunk digests (core/digest.hpp).
-MINIFLOAT_HOST_DEVICE constexpr std::uint64_t combine_chunk_digests(const std::uint64_t* chunk, std::uint64_t count) noexcept {
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t combine_chunk_digests(const std::uint64_t* chunk,
+                                                                    std::uint64_t count) noexcept {
   std::uint64_t h = kFnv1a64Offset;
   for (std::uint64_t k = 0; k < count; ++k) h = fnv1a64_u64le(h, chunk[k]);
   return h;

@@ -113,14 +113,16 @@ MINIFLOAT_HOST_DEVICE inline void pack_c_f16(const MmaTile& t, int row0, int lan
   }
 }
 /// D registers (f32 bits) of `lane` into d[r·8 + n] of a 64×8 result, slice at `row0`.
-MINIFLOAT_HOST_DEVICE inline void unpack_d_f32(const std::uint32_t (&r)[4], int row0, int lane, std::uint32_t* d) noexcept {
+MINIFLOAT_HOST_DEVICE inline void unpack_d_f32(const std::uint32_t (&r)[4], int row0, int lane,
+                                               std::uint32_t* d) noexcept {
   for (int j = 0; j < 4; ++j) {
     const MmaPos p = mma_cd_f32_pos(lane, j);
     d[(row0 + p.row) * kMmaTileCols + p.col] = r[j];
   }
 }
 /// D registers (f16x2) of `lane` into d[r·8 + n] (f16 bits in the low half), slice at `row0`.
-MINIFLOAT_HOST_DEVICE inline void unpack_d_f16(const std::uint32_t (&r)[2], int row0, int lane, std::uint32_t* d) noexcept {
+MINIFLOAT_HOST_DEVICE inline void unpack_d_f16(const std::uint32_t (&r)[2], int row0, int lane,
+                                               std::uint32_t* d) noexcept {
   for (int j = 0; j < 2; ++j)
     for (int h = 0; h < 2; ++h) {
       const MmaPos p = mma_cd_f16_pos(lane, j, h);

@@ -71,11 +71,11 @@ struct MmaFinding {
 };
 struct MmaReport {
   std::size_t probe_tiles = 0, random_tiles = 0;
-  std::vector<MmaFinding> findings;                                    ///< one per question, in probe order
+  std::vector<MmaFinding> findings;                                      ///< one per question, in probe order
   std::vector<std::pair<std::string, std::uint64_t>> random_mismatches;  ///< per hypothesis: dots of the random tiles
-  std::string primary;               ///< the hypothesis the stage counts mismatches against ("" = none)
+  std::string primary;                   ///< the hypothesis the stage counts mismatches against ("" = none)
   std::uint64_t primary_mismatches = 0;  ///< dots (probes and random) where the device differs from it
-  std::vector<std::string> first;    ///< first of them: "probe NAME (r,n): device 0x… model 0x…"
+  std::vector<std::string> first;        ///< first of them: "probe NAME (r,n): device 0x… model 0x…"
 };
 /// Evaluate the device results `probe_d` (64·8 per probe tile, tile order) and `random_d` (likewise) of
 /// one instruction against every hypothesis of mma_hypotheses(dest); `primary` names the hypothesis

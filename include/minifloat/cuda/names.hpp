@@ -9,9 +9,10 @@
 
 namespace minifloat::cuda {
 
-const NameTable<Path>& name_table(Path);    ///< "cuda-path": engine hardware
-const NameTable<Relu>& name_table(Relu);    ///< "cuda-relu": off on
-const NameTable<HwCvt>& name_table(HwCvt);  ///< "hw-cvt": the PTX spelling of every cvt form (cvt.rn.satfinite.e4m3x2.f32 …; PTX ISA 9.0 §9.7.9.21)
+const NameTable<Path>& name_table(Path);  ///< "cuda-path": engine hardware
+const NameTable<Relu>& name_table(Relu);  ///< "cuda-relu": off on
+const NameTable<HwCvt>& name_table(
+    HwCvt);  ///< "hw-cvt": the PTX spelling of every cvt form (cvt.rn.satfinite.e4m3x2.f32 …; PTX ISA 9.0 §9.7.9.21)
 
 /// The listings of `minifloat names` for the kinds above (the CLI appends them to names.hpp's).
 std::vector<NameListing> name_listings();

@@ -72,8 +72,8 @@ enum class Relu : std::uint8_t { off, on };
 /// Capability bits of a device binary (what hw_caps_kernel reports; host: 0).
 enum HwCaps : unsigned {
   hw_caps_none = 0,
-  hw_caps_fp8 = 1,             ///< the sm_89+ FP8 cvt forms
-  hw_caps_fp6_fp4_e8m0 = 2,    ///< the sm_100a-family FP6/FP4/UE8M0 forms
+  hw_caps_fp8 = 1,           ///< the sm_89+ FP8 cvt forms
+  hw_caps_fp6_fp4_e8m0 = 2,  ///< the sm_100a-family FP6/FP4/UE8M0 forms
 };
 
 /// The source format of `op` (f32, f16 or bf16).
@@ -155,11 +155,13 @@ MINIFLOAT_HOST_DEVICE inline bool cvt_pair(HwCvt op, Relu relu, std::uint32_t a,
   switch (op) {
 #if MINIFLOAT_HAS_PTX_FP8
     case HwCvt::e4m3x2_f32_rn_satfinite:
-      if (r) asm("cvt.rn.satfinite.relu.e4m3x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
+      if (r)
+        asm("cvt.rn.satfinite.relu.e4m3x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       else asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       break;
     case HwCvt::e5m2x2_f32_rn_satfinite:
-      if (r) asm("cvt.rn.satfinite.relu.e5m2x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
+      if (r)
+        asm("cvt.rn.satfinite.relu.e5m2x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       else asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       break;
     case HwCvt::e4m3x2_f16x2_rn_satfinite: {
@@ -180,20 +182,24 @@ MINIFLOAT_HOST_DEVICE inline bool cvt_pair(HwCvt op, Relu relu, std::uint32_t a,
       unsigned d32 = 0;  // the .b8 result, widened
       if (r)
         asm("{ .reg .b8 t; cvt.rn.satfinite.relu.e2m1x2.f32 t, %1, %2; cvt.u32.u8 %0, t; }"
-            : "=r"(d32) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
+            : "=r"(d32)
+            : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       else
         asm("{ .reg .b8 t; cvt.rn.satfinite.e2m1x2.f32 t, %1, %2; cvt.u32.u8 %0, t; }"
-            : "=r"(d32) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
+            : "=r"(d32)
+            : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       ca = static_cast<std::uint8_t>((d32 >> 4) & 0xf);
       cb = static_cast<std::uint8_t>(d32 & 0xf);
       return true;
     }
     case HwCvt::e2m3x2_f32_rn_satfinite:
-      if (r) asm("cvt.rn.satfinite.relu.e2m3x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
+      if (r)
+        asm("cvt.rn.satfinite.relu.e2m3x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       else asm("cvt.rn.satfinite.e2m3x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       break;
     case HwCvt::e3m2x2_f32_rn_satfinite:
-      if (r) asm("cvt.rn.satfinite.relu.e3m2x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
+      if (r)
+        asm("cvt.rn.satfinite.relu.e3m2x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       else asm("cvt.rn.satfinite.e3m2x2.f32 %0, %1, %2;" : "=h"(d) : "f"(detail::f32_of(a)), "f"(detail::f32_of(b)));
       break;
     case HwCvt::ue8m0x2_f32_rz:

@@ -21,9 +21,9 @@ struct QuantStats {
   double scale = 0;         ///< decode scale (tensor scale, or the mean block scale for blocked rules)
   std::uint64_t count = 0;  ///< elements
   std::uint64_t nonzero = 0;
-  std::uint64_t flushed = 0;    ///< nonzero inputs that quantized to zero ("underflow")
-  std::uint64_t saturated = 0;  ///< elements whose code is ± the element format's max finite
-  double signal = 0, noise = 0; ///< Σx², Σ(x − x̂)² (SQNR = 10·log10(signal/noise))
+  std::uint64_t flushed = 0;     ///< nonzero inputs that quantized to zero ("underflow")
+  std::uint64_t saturated = 0;   ///< elements whose code is ± the element format's max finite
+  double signal = 0, noise = 0;  ///< Σx², Σ(x − x̂)² (SQNR = 10·log10(signal/noise))
   void add(const QuantStats& o);
   double sqnr_db() const;
 };

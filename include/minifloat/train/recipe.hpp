@@ -22,7 +22,6 @@ enum class Operand { x, w, g };
 /// The three GEMMs of a Linear layer: fprop Y = X·Wᵀ, dgrad dX = G·W, wgrad dW = Gᵀ·X.
 enum class Gemm { fprop, dgrad, wgrad };
 
-
 /// The quantization of one operand class, always along the GEMM's contraction axis. The scale
 /// rules and block schemes are those of quant.hpp / core/block_scale.hpp (one implementation for the
 /// library, the CLI and the simulator).
@@ -34,11 +33,11 @@ struct OperandQuant {
     delayed,  ///< per-tensor Transformer Engine DelayedScaling (amax history of `history` steps)
   };
   Kind kind = Kind::none;
-  Scheme scheme{};                    ///< Kind::scheme: element, tile and default rule
-  std::optional<ScaleRule> rule{};    ///< override of the scheme's default rule
-  std::optional<Format> element{};    ///< element override (e5m2 gradients); the target of Kind::cast/delayed
+  Scheme scheme{};                  ///< Kind::scheme: element, tile and default rule
+  std::optional<ScaleRule> rule{};  ///< override of the scheme's default rule
+  std::optional<Format> element{};  ///< element override (e5m2 gradients); the target of Kind::cast/delayed
   RoundingSpec rounding{Rounding::rne, Overflow::satfinite};
-  std::size_t history = 16;           ///< Kind::delayed: amax history length (TE default 1024; 16 for short runs)
+  std::size_t history = 16;  ///< Kind::delayed: amax history length (TE default 1024; 16 for short runs)
 };
 
 /// Master-weight storage after each optimizer step.
@@ -53,9 +52,9 @@ struct Recipe {
   std::string source;  ///< paper / library the recipe follows
   OperandQuant x{}, w{}, g{};
   WeightStorage weights = WeightStorage::fp32;
-  double lr = 0;          ///< 0: the model's default learning rate; else this one (F2 recipes use 0.01)
-  bool gaussws = false;   ///< GaussWS pseudo-quantization of weights in fprop (noise + bf16 cast)
-  int gaussws_bits = 6;   ///< bit-width b_t of the GaussWS noise
+  double lr = 0;         ///< 0: the model's default learning rate; else this one (F2 recipes use 0.01)
+  bool gaussws = false;  ///< GaussWS pseudo-quantization of weights in fprop (noise + bf16 cast)
+  int gaussws_bits = 6;  ///< bit-width b_t of the GaussWS noise
 };
 
 /// The 14 built-in recipes, in this order: fp32 bf16 fp8-delayed fp8-current deepseek-block

@@ -31,8 +31,8 @@ struct StudyConfig {
   TrainModel model = TrainModel::mlp_digits;
   std::vector<Recipe> recipes;
   int seeds = 1;
-  int steps = 0;       ///< 0: the model's default
-  int threads = 0;     ///< runs in parallel; 0: hardware concurrency. Results do not depend on it.
+  int steps = 0;         ///< 0: the model's default
+  int threads = 0;       ///< runs in parallel; 0: hardware concurrency. Results do not depend on it.
   int stats_every = 20;  ///< quantization statistics and validation loss every N steps
   std::filesystem::path out;
   std::filesystem::path data;  ///< data file/folder; empty: the Debian package's default path
@@ -67,7 +67,7 @@ std::vector<RunSummary> run_study(const StudyConfig& cfg);
 
 /// One acceptance criterion of training-sim.md §4.7, evaluated on a finished study.
 struct Gate {
-  std::string id;      ///< "4.7.3 fp8-current test loss" …
+  std::string id;  ///< "4.7.3 fp8-current test loss" …
   bool pass = false;
   std::string detail;  ///< measured value vs threshold
   /// A calibration criterion whose absolute threshold was measured on another data split

@@ -12,9 +12,14 @@ struct Matrix {
   int rows = 0, cols = 0;
   std::vector<float> v;
   Matrix() = default;
-  Matrix(int r, int c, float fill = 0.0f) : rows(r), cols(c), v(static_cast<std::size_t>(r) * static_cast<std::size_t>(c), fill) {}
-  float& operator()(int r, int c) { return v[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)]; }
-  float operator()(int r, int c) const { return v[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)]; }
+  Matrix(int r, int c, float fill = 0.0f)
+      : rows(r), cols(c), v(static_cast<std::size_t>(r) * static_cast<std::size_t>(c), fill) {}
+  float& operator()(int r, int c) {
+    return v[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)];
+  }
+  float operator()(int r, int c) const {
+    return v[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)];
+  }
   std::size_t size() const { return v.size(); }
 };
 
