@@ -3,7 +3,9 @@
 // mode, against the MPFR oracle (tests/arith/mpfr_oracle.*, which shares no code with the engine).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -14,46 +16,85 @@
 #include "minifloat/core/format.hpp"
 #include "minifloat/core/named_formats.hpp"
 #include "mpfr_oracle.hpp"
+#include "spec_formats.hpp"
 
 namespace minifloat_test {
 namespace {
 
 namespace mf = minifloat;
 namespace ao = arith_oracle;
+namespace oracle = minifloat_test::oracle;
 
 struct FormatPair {
   mf::Format engine;
   ao::OFormat oracle;
 };
 
-/// The oracle's own format of at most 8 bits named `name` (mpfr_oracle.hpp's kUpTo8Bits), or nullptr.
-const ao::OFormat* oracle_format(std::string_view name) {
-  for (const ao::OFormat* o : ao::formats::kUpTo8Bits)
-    if (name == o->name) return o;
-  return nullptr;
+/// The arith oracle's format for the conversion oracle's description of a format (tests/oracle/spec_formats.hpp;
+/// neither oracle includes a minifloat header): the fields, the special-code kind from the listed codes
+/// (IEEE NaN/Inf rule → ieee; no NaN → none; the one NaN code 0x80 of a signed format → fnuz; else fn, the
+/// all-ones magnitude), and the largest finite value from the conversion oracle's exact decoder. A new named
+/// format therefore needs its spec entry only; the hand-written literals of mpfr_oracle.hpp are pinned to
+/// this derivation by ArithCoverage.DerivedFormatsEqualTheOracleLiterals.
+ao::OFormat arith_format(const oracle::SpecFormat& s) {
+  static std::deque<std::string> names;  // stable storage for OFormat::name
+  ao::Kind kind = ao::Kind::fn;
+  if (s.nan_rule == oracle::NanRule::ieee) kind = ao::Kind::ieee;
+  if (s.nan_rule == oracle::NanRule::none) kind = ao::Kind::none;
+  if (s.nan_rule == oracle::NanRule::listed && s.is_signed && s.nan_codes.size() == 1 && s.nan_codes[0] == s.sign_bit())
+    kind = ao::Kind::fnuz;
+  double max_finite = 0;
+  for (std::uint64_t c = 0; c < s.code_count(); ++c) {
+    const oracle::Exact v = oracle::decode(s, c);
+    if (v.kind == oracle::Kind::finite && !v.negative) max_finite = std::max(max_finite, oracle::to_double(v));
+  }
+  names.push_back(s.name);
+  return {names.back().c_str(), s.k, s.ebits, s.mbits, s.bias, s.is_signed, kind, s.has_zero, max_finite};
 }
 
-/// The rows of the core's table of named formats (core/named_formats.hpp) of at most 8 bits, each with the
-/// oracle format of its name, in table order: a new row is tested as soon as the oracle has it, and
-/// ArithCoverage.EveryNamedFormatOfAtMost8BitsHasAnOracleFormat fails until it does.
+/// The rows of the core's table of named formats (core/named_formats.hpp) of at most 8 bits, each with the arith
+/// oracle's format derived from the conversion oracle's spec of its name, in table order: a new row is tested as
+/// soon as the conversion oracle has its spec (oracle.Coverage.EveryNamedFormatHasAnOracleSpec fails until then).
 const std::vector<FormatPair>& all_formats() {
   static const std::vector<FormatPair> v = [] {
     std::vector<FormatPair> out;
     for (const auto& r : mf::kNamedFormats)
       if (r.format.bits <= 8)
-        if (const ao::OFormat* o = oracle_format(r.name)) out.push_back({r.format, *o});
+        for (const oracle::SpecFormat& s : oracle::named_specs_upto_8_bits())
+          if (s.name == r.name) out.push_back({r.format, arith_format(s)});
     return out;
   }();
   return v;
 }
 
-TEST(ArithCoverage, EveryNamedFormatOfAtMost8BitsHasAnOracleFormat) {
+TEST(ArithCoverage, EveryNamedFormatOfAtMost8BitsIsTested) {
   for (const auto& r : mf::kNamedFormats) {
     if (r.format.bits > 8) continue;
-    EXPECT_NE(oracle_format(r.name), nullptr)
-        << "named format " << r.name << " has no format in the arith oracle (tests/arith/mpfr_oracle.hpp "
-        << "formats::kUpTo8Bits): its exhaustive arithmetic tests would be left out";
+    bool found = false;
+    for (const auto& p : all_formats()) found = found || std::string_view(p.oracle.name) == r.name;
+    EXPECT_TRUE(found) << "named format " << r.name << " has no spec in the conversion oracle "
+                       << "(tests/oracle/spec_formats.cpp): its exhaustive arithmetic tests would be left out";
   }
+}
+
+/// The two oracles describe the formats they both list independently: mpfr_oracle.hpp's literals (spec values
+/// typed by hand) must equal what arith_format derives from spec_formats.cpp.
+TEST(ArithCoverage, DerivedFormatsEqualTheOracleLiterals) {
+  std::size_t compared = 0;
+  for (const ao::OFormat* lit : ao::formats::kUpTo8Bits) {
+    const ao::OFormat d = arith_format(oracle::spec_by_name(lit->name));
+    SCOPED_TRACE(lit->name);
+    EXPECT_EQ(d.bits, lit->bits);
+    EXPECT_EQ(d.ebits, lit->ebits);
+    EXPECT_EQ(d.mbits, lit->mbits);
+    EXPECT_EQ(d.bias, lit->bias);
+    EXPECT_EQ(d.is_signed, lit->is_signed);
+    EXPECT_EQ(d.kind, lit->kind);
+    EXPECT_EQ(d.has_zero, lit->has_zero);
+    EXPECT_EQ(d.max_finite, lit->max_finite);
+    ++compared;
+  }
+  EXPECT_EQ(compared, std::size(ao::formats::kUpTo8Bits));
 }
 
 constexpr mf::Rounding kEngineModes[] = {mf::Rounding::rne, mf::Rounding::rna, mf::Rounding::rtz,

@@ -66,8 +66,9 @@ inline constexpr OFormat f16{"f16", 16, 5, 10, 15, true, Kind::ieee, true, 65504
 inline constexpr OFormat bf16{"bf16", 16, 8, 7, 127, true, Kind::ieee, true, 3.3895313892515355e38};
 inline constexpr OFormat f32{"f32", 32, 8, 23, 127, true, Kind::ieee, true, 3.4028234663852886e38};
 inline constexpr OFormat f64{"f64", 64, 11, 52, 1023, true, Kind::ieee, true, 1.7976931348623157e308};
-/// The formats of at most 8 bits above: what the exhaustive tests match to the library's named formats by
-/// name (arith_exhaustive_test.cpp; a named format missing here fails ArithCoverage.*).
+/// The formats of at most 8 bits above, typed from the specs: arith_exhaustive_test.cpp derives its formats
+/// from the conversion oracle's specs (tests/oracle/spec_formats.cpp) and pins these literals to that
+/// derivation (ArithCoverage.DerivedFormatsEqualTheOracleLiterals); a new format needs no row here.
 inline constexpr const OFormat* kUpTo8Bits[] = {&e4m3fn, &e5m2,   &e4m3fnuz, &e5m2fnuz, &e8m0fnu,     &e2m1fn,
                                                 &e2m3fn, &e3m2fn, &e4m3,     &e3m4,     &e4m3b11fnuz, &ue4m3};
 }  // namespace formats
