@@ -38,7 +38,7 @@ def main():
     x = (np.random.default_rng(20251201).standard_normal(n) * 64).astype(np.float32)
     out = np.empty(n, np.uint8)
     mf.convert(x, "e4m3fn")  # warm up (page faults of the output, caches)
-    t_cpp = ext.span_call_seconds(x, out, "e4m3fn", a.repeats)
+    t_cpp = ext.span_call_seconds(x, out, mf.Format("e4m3fn"), a.repeats)
     t_py = best(lambda: mf.convert(x, "e4m3fn"), a.repeats)
     print(f"input: {a.mib} MiB float32 ({n} elements) -> e4m3fn rne nonsat; best of {a.repeats}; "
           f"load average {os.getloadavg()[0]:.2f}")

@@ -15,7 +15,10 @@ Codes
 Names
     Formats, rounding modes, overflow policies, profiles and SR variants are named as the CLI and
     ``minifloat names`` name them (``names()`` lists them all); an unknown name raises ValueError
-    with the CLI's one-line message, listing the accepted names.
+    with the CLI's one-line message, listing the accepted names. Each name is parsed once, by the
+    library, into a bound object (``Format``, ``RoundingSpec``, ``Profile``) that is cached per name
+    and handed to the compiled core; wherever a format or a profile is asked for, an already made
+    ``Format``/``Profile`` is accepted too (``convert(x, Format("e4m3fn"), profile=Profile("ocp"))``).
 
 Errors
     ValueError for a bad value or name, TypeError for an unsupported array type (complex, object,
@@ -24,6 +27,7 @@ Errors
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import numbers
 from fractions import Fraction
@@ -34,9 +38,14 @@ import numpy as np
 from . import _minifloat as _ext
 
 __all__ = [
-    "Flags", "convert", "decode", "sr_bits", "formats", "format_info", "table", "encode_scalar",
-    "decode_scalar", "names", "ml_dtype", "check", "CheckReport", "quantize", "report", "Quantized", "schemes",
+    "Format", "RoundingSpec", "Profile", "Flags", "convert", "decode", "sr_bits", "formats", "format_info", "table",
+    "encode_scalar", "decode_scalar", "names", "ml_dtype", "check", "CheckReport", "quantize", "report", "Quantized",
+    "schemes",
 ]
+
+Format = _ext.Format  #: a parsed format: ``Format("e4m3fn")``; .name .bits .exponent_bits .mantissa_bits .bias .signed
+RoundingSpec = _ext.RoundingSpec  #: ``RoundingSpec(round, overflow, sr_variant, sr_bits)``; same-named properties
+Profile = _ext.Profile  #: a parsed vendor profile: ``Profile("nvidia")``; .name
 
 try:  # optional: views of codes as ml_dtypes dtypes, bfloat16/float8 inputs
     import ml_dtypes as _mld
@@ -67,13 +76,58 @@ def _is_torch(x: Any) -> bool:
     return type(x).__module__.split(".")[0] == "torch"
 
 
-def ml_dtype(fmt: str) -> np.dtype:
+@functools.lru_cache(maxsize=1024)
+def _parse_format(name: str) -> Format:
+    return Format(name)  # the library's parse_format, once per name
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_profile(name: str) -> Profile:
+    return Profile(name)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_spec(round: str, overflow: str, variant: str, nbits: int) -> RoundingSpec:
+    return RoundingSpec(round, overflow, variant, nbits)  # each field's error names its argument
+
+
+def _format(arg: str, v: Any) -> Format:
+    """The bound Format of ``v`` (a name, parsed once and cached, or a Format); errors name ``arg``."""
+    if type(v) is str:  # the hot path: one cache look-up
+        try:
+            return _parse_format(v)
+        except ValueError as e:
+            raise ValueError(f"{arg}: {e}") from None
+    if isinstance(v, Format):
+        return v
+    return _format(arg, str(_name(arg, v)))  # a str subclass, or TypeError naming arg
+
+
+def _profile(v: Any) -> Profile:
+    if type(v) is str:
+        try:
+            return _parse_profile(v)
+        except ValueError as e:
+            raise ValueError(f"profile: {e}") from None
+    if isinstance(v, Profile):
+        return v
+    return _profile(str(_name("profile", v)))
+
+
+def _spec(round: Any, overflow: Any, variant: Any = "exact", nbits: int = 8) -> RoundingSpec:
+    if type(round) is str and type(overflow) is str and type(variant) is str:
+        return _parse_spec(round, overflow, variant, nbits)
+    return _parse_spec(str(_name("round", round)), str(_name("overflow", overflow)),
+                       str(_name("sr['variant']", variant)), nbits)
+
+
+def ml_dtype(fmt: str | Format) -> np.dtype:
     """The ml_dtypes dtype whose bits are the codes of ``fmt`` (``"e4m3fn"`` -> ``float8_e4m3fn``).
 
     ``f16`` gives NumPy's float16. Raises ValueError for a format ml_dtypes lacks (ue4m3, P3109,
     custom) and ImportError when ml_dtypes is not installed.
     """
-    name = _ext.canonical_format_name(fmt)
+    name = _format("fmt", fmt).name
     if name == "f16":
         return np.dtype(np.float16)
     if name not in _ML_DTYPES:
@@ -192,14 +246,14 @@ def _threads(threads: Any) -> int:
     return 0 if threads is None else _int_in("threads", threads, 0, 4096)
 
 
-def _name(arg: str, v: Any) -> str:
+def _name(arg: str, v: Any) -> str:  # a Format/Profile argument also takes its bound object (_format, _profile)
     if not isinstance(v, str):
         raise TypeError(f"{arg}: expected a name (str), got {type(v).__name__}")
     return v
 
 
-def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", profile: str = "ocp",
-            sr: dict | None = None, source: str | None = None, as_: str = "codes", flags: bool = False,
+def convert(x: Any, fmt: str | Format, *, round: str = "rne", overflow: str = "nonsat", profile: str | Profile = "ocp",
+            sr: dict | None = None, source: str | Format | None = None, as_: str = "codes", flags: bool = False,
             threads: int | None = None) -> Any:
     """Round every element of ``x`` once into format ``fmt``; returns the codes (shape of ``x``).
 
@@ -237,13 +291,14 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     Example: ``convert(np.float32([464, 500, -1e-7]), "e4m3fn", overflow="satfinite")`` ->
     ``array([126, 126, 128], dtype=uint8)`` (0x7e = 448 = max; 0x80 = -0).
     """
-    fmt = _name("fmt", fmt)
+    if not isinstance(fmt, Format):
+        fmt = _name("fmt", fmt)
     if as_ not in _AS_CHOICES:
         raise ValueError(f"as_: unknown output kind {as_!r}; accepted: {', '.join(_AS_CHOICES)}")
     if as_ == "torch":
         _need_torch()  # before any work
     a, implied, from_torch = _as_array(x, "x")
-    if source is not None:
+    if source is not None and not isinstance(source, Format):
         source = _name("source", source)
     dt = a.dtype
     if dt.kind == "c":
@@ -253,8 +308,9 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
         raise TypeError(f"x: arrays of {dt} are not accepted; accepted: float64, float32, float16, bfloat16, "
                         "ml_dtypes floats, uint8/uint16 codes with source=")
     if implied is not None and implied != "bf16":
-        if source is not None and _ext.canonical_format_name(source) != _ext.canonical_format_name(implied):
-            raise ValueError(f"source: {source!r} disagrees with the array's dtype ({dt}, format {implied})")
+        if source is not None and _format("source", source) != _format("source", implied):
+            shown = source.name if isinstance(source, Format) else source
+            raise ValueError(f"source: {shown!r} disagrees with the array's dtype ({dt}, format {implied})")
         source, kind = implied, _ext.ArrayType.codes
         flat = _flat(a).view(np.uint8) if a.dtype.itemsize == 1 else _flat(a).view(np.uint16)
     elif implied == "bf16":
@@ -279,13 +335,15 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     if kind != _ext.ArrayType.codes and source is not None:
         raise ValueError(f"source: only for integer code arrays; x is {dt}")
     variant, nbits, srt = _sr_args(sr)
-    info_bits = _ext.format_info(_ext.canonical_format_name(fmt))["bits"]
-    out = np.empty(flat.shape, np.uint8 if info_bits <= 8 else np.uint16)
-    fl = _ext.convert_array(kind, flat, out, fmt, source, _name("round", round), _name("overflow", overflow),
-                            _name("profile", profile), variant, nbits, srt, _threads(threads))
+    to = _format("fmt", fmt)
+    spec = _spec(round, overflow, variant, nbits)
+    prof = _profile(profile)
+    src = None if source is None else _format("source", source)
+    out = np.empty(flat.shape, np.uint8 if to.bits <= 8 else np.uint16)
+    fl = _ext.convert_array(kind, flat, out, to, src, spec, prof, srt, _threads(threads))
     codes = out.reshape(a.shape)
     if as_ == "ml_dtypes":
-        result = codes.view(ml_dtype(fmt))
+        result = codes.view(ml_dtype(to))
     elif as_ == "torch" or (from_torch and as_ == "codes"):
         result = _to_torch(codes)
     else:
@@ -293,7 +351,7 @@ def convert(x: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", p
     return (result, Flags(fl)) if flags else result
 
 
-def decode(codes: Any, fmt: str, *, dtype: str = "float32", profile: str = "ocp") -> Any:
+def decode(codes: Any, fmt: str | Format, *, dtype: str = "float32", profile: str | Profile = "ocp") -> Any:
     """The values of ``codes`` of format ``fmt`` as a float32 or float64 array (shape of ``codes``).
 
     codes: uint8 (formats of <= 8 bits) or uint16 arrays, ml_dtypes arrays (their bits), or CPU
@@ -303,22 +361,24 @@ def decode(codes: Any, fmt: str, *, dtype: str = "float32", profile: str = "ocp"
     above the format's width raises ValueError naming its index.
     Example: ``decode(np.uint8([0x7e, 0x7f]), "e4m3fn")`` -> ``[448., nan]``.
     """
-    fmt = _name("fmt", fmt)
+    if not isinstance(fmt, Format):
+        fmt = _name("fmt", fmt)
     if dtype not in ("float32", "float64"):
         raise ValueError(f"dtype: {dtype!r} is not accepted; accepted: float32, float64")
     a, implied, from_torch = _as_array(codes, "codes")
     if a.dtype.kind == "c" or a.dtype.kind == "O":
         raise TypeError(f"codes: arrays of {a.dtype} are not accepted; accepted: uint8, uint16 or ml_dtypes arrays")
     if implied is not None:
-        if _ext.canonical_format_name(fmt) != implied:
-            raise ValueError(f"fmt: {fmt!r} disagrees with the array's dtype ({a.dtype}, format {implied})")
+        if _format("fmt", fmt).name != implied:
+            shown = fmt.name if isinstance(fmt, Format) else fmt
+            raise ValueError(f"fmt: {shown!r} disagrees with the array's dtype ({a.dtype}, format {implied})")
         flat = _flat(a).view(np.uint8 if a.dtype.itemsize == 1 else np.uint16)
     elif a.dtype in (np.uint8, np.uint16):
         flat = _flat(a)
     else:
         raise TypeError(f"codes: arrays of {a.dtype} are not accepted; accepted: uint8, uint16 or ml_dtypes arrays")
     out = np.empty(flat.shape, np.float32 if dtype == "float32" else np.float64)
-    _ext.decode_array(flat, out, fmt, _name("profile", profile))
+    _ext.decode_array(flat, out, _format("fmt", fmt), _profile(profile))
     res = out.reshape(a.shape)
     return _to_torch(res) if from_torch else res
 
@@ -353,7 +413,7 @@ def _float_of(fr: Fraction) -> float:
         return math.inf
 
 
-def format_info(name: str) -> dict:
+def format_info(name: str | Format) -> dict:
     """A format's fields and limits.
 
     Keys: name, bits, exponent_bits, mantissa_bits, precision, bias, signed, specials (ieee fn fnuz
@@ -363,7 +423,7 @@ def format_info(name: str) -> dict:
     ``min_normal_float``, ``min_subnormal_float`` as Python floats (nearest; inf beyond float range).
     Example: ``format_info("e4m3fn")["max"] == 448``.
     """
-    d = dict(_ext.format_info(_name("name", name)))
+    d = dict(_ext.format_info(_format("name", name)))
     for k in ("max", "min_normal", "min_subnormal"):
         if d[k] is not None:
             d[k] = Fraction(d[k])
@@ -373,15 +433,15 @@ def format_info(name: str) -> dict:
     return d
 
 
-def table(fmt: str) -> dict:
+def table(fmt: str | Format) -> dict:
     """Every code of ``fmt`` (at most 16 bits): ``code`` (uint64 array), ``class`` (list of zero,
     subnormal, normal, inf, nan), ``exact`` (exact decimal strings), ``value`` (float64 array, exact)."""
-    codes, classes, exact = _ext.code_table(_name("fmt", fmt))
+    f = _format("fmt", fmt)
+    codes, classes, exact = _ext.code_table(f)
     c = np.asarray(codes, dtype=np.uint64)
-    info = _ext.format_info(fmt)
-    store = c.astype(np.uint8 if info["bits"] <= 8 else np.uint16)
+    store = c.astype(np.uint8 if f.bits <= 8 else np.uint16)
     value = np.empty(c.shape, np.float64)
-    _ext.decode_array(store, value, fmt, "ocp")
+    _ext.decode_array(store, value, f, _profile("ocp"))
     return {"code": c, "class": list(classes), "exact": list(exact), "value": value}
 
 
@@ -413,8 +473,9 @@ def _exact_text(v: Any) -> str:
     raise TypeError(f"value: expected str, int, float, Fraction or Decimal, got {type(v).__name__}")
 
 
-def encode_scalar(value: Any, fmt: str, *, round: str = "rne", overflow: str = "nonsat", profile: str = "ocp",
-                  source: str | None = None, sr: dict | None = None, flags: bool = False) -> Any:
+def encode_scalar(value: Any, fmt: str | Format, *, round: str = "rne", overflow: str = "nonsat",
+                  profile: str | Profile = "ocp", source: str | Format | None = None, sr: dict | None = None,
+                  flags: bool = False) -> Any:
     """The code of one value in ``fmt``, rounded once from its exact value (as ``minifloat encode``).
 
     value: exact text (decimal ``"-1e-7"``, hex float ``"0x1.8p3"``, ``"inf"``, ``"nan"``), int,
@@ -425,7 +486,8 @@ def encode_scalar(value: Any, fmt: str, *, round: str = "rne", overflow: str = "
     ``overflow="satfinite"`` -> 0x7e.
     """
     if source is not None:
-        source = _name("source", source)
+        if not isinstance(source, Format):
+            source = _name("source", source)
         if isinstance(value, numbers.Integral) and not isinstance(value, bool):
             if value < 0:
                 raise ValueError(f"value: code {value} is negative; accepted: 0 .. 2^bits - 1")
@@ -447,12 +509,14 @@ def encode_scalar(value: Any, fmt: str, *, round: str = "rne", overflow: str = "
         rbits = int(sr_bits(srt[0], srt[1], srt[2], 1, variant, index_base=srt[3])[0])
     elif round == "sr":
         raise ValueError("round: 'sr' needs sr=dict(seed=..., stream=..., step=..., variant=..., bits=...)")
-    code, fl = _ext.encode_scalar(text, _name("fmt", fmt), source, _name("round", round), _name("overflow", overflow),
-                                  _name("profile", profile), variant, nbits, rbits)
+    to = _format("fmt", fmt)
+    spec = _spec(round, overflow, variant, nbits)
+    prof = _profile(profile)
+    code, fl = _ext.encode_scalar(text, to, None if source is None else _format("source", source), spec, prof, rbits)
     return (code, Flags(fl)) if flags else code
 
 
-def decode_scalar(code: int, fmt: str, *, as_: str = "fraction") -> Any:
+def decode_scalar(code: int, fmt: str | Format, *, as_: str = "fraction") -> Any:
     """The exact value of one code of ``fmt``.
 
     as_="fraction" (default): a ``fractions.Fraction`` for finite codes (``-0`` gives ``Fraction(0)``;
@@ -463,7 +527,7 @@ def decode_scalar(code: int, fmt: str, *, as_: str = "fraction") -> Any:
         raise TypeError(f"code: expected an int, got {type(code).__name__}")
     if code < 0 or code >= 2**64:
         raise ValueError(f"code: {code} is out of range; accepted: 0 .. 2^bits - 1")
-    cls, dec, hx = _ext.decode_scalar(int(code), _name("fmt", fmt))
+    cls, dec, hx = _ext.decode_scalar(int(code), _format("fmt", fmt))
     if as_ == "str":
         return dec
     if as_ == "hex":
@@ -514,8 +578,8 @@ class CheckReport:
         return f"<CheckReport {self.target}: {self.tested} cases, {self.failed} failing>"
 
 
-def check(fn: Any, target: str, n: int = 2**20, *, source: str = "float32", round: str = "rne",
-          overflow: str = "nonsat", profile: str = "ocp", sr: dict | None = None, seed: int = 1,
+def check(fn: Any, target: str | Format, n: int = 2**20, *, source: str = "float32", round: str = "rne",
+          overflow: str = "nonsat", profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
           batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits") -> CheckReport:
     """Check a conversion kernel bit for bit against minifloat (the harness of check.hpp).
 
@@ -565,9 +629,11 @@ def check(fn: Any, target: str, n: int = 2**20, *, source: str = "float32", roun
             r = r.view(np.dtype(f"u{r.dtype.itemsize}"))
         return np.ascontiguousarray(r.astype(np.uint64))
 
-    d = _ext.check_kernel(kernel, src_fmt, _name("target", target), _name("round", round),
-                          _name("overflow", overflow), _name("profile", profile), variant, nbits,
-                          _int_in("n", n, 1, 2**40), _int_in("seed", seed, 0, 2**64 - 1),
+    tgt = _format("target", target)
+    spec = _spec(round, overflow, variant, nbits)
+    prof = _profile(profile)
+    d = _ext.check_kernel(kernel, _format("source", src_fmt), tgt, spec, prof, _int_in("n", n, 1, 2**40),
+                          _int_in("seed", seed, 0, 2**64 - 1),
                           _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose), nan == "any")
     return CheckReport(d)
 
@@ -652,7 +718,7 @@ def _widened(kind: Any, flat: np.ndarray) -> np.ndarray:
 
 
 def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
-             overflow: str = "satfinite", profile: str = "ocp", sr: dict | None = None) -> Quantized:
+             overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -668,10 +734,12 @@ def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last"
     variant, nbits, srt = _sr_args(sr)
     if srt is not None and srt[3] != 0:
         raise ValueError("sr['index_base']: not accepted by quantize (element i reads index i)")
-    q = _ext.quantize_array(kind, flat, list(shape), _name("scheme", scheme),
-                            None if rule is None else _name("rule", rule),
-                            _name("round", round), _name("overflow", overflow), _name("profile", profile),
-                            _name("axis", axis), variant, nbits, None if srt is None else srt[:3])
+    scheme = _name("scheme", scheme)
+    rule = None if rule is None else _name("rule", rule)
+    spec = _spec(round, overflow, variant, nbits)
+    prof = _profile(profile)
+    q = _ext.quantize_array(kind, flat, list(shape), scheme, rule, spec, prof, _name("axis", axis),
+                            None if srt is None else srt[:3])
     return Quantized(q, flat, kind)
 
 

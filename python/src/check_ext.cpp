@@ -14,7 +14,6 @@
 #include <string>
 #include <string_view>
 
-#include "with_arg.hpp"
 #include "minifloat/check/check.hpp"
 #include "minifloat/convert_array.hpp"
 #include "minifloat/registry.hpp"
@@ -22,8 +21,6 @@
 namespace nb = nanobind;
 using namespace nb::literals;
 using namespace minifloat;
-
-using python::with_arg;
 
 namespace {
 
@@ -35,19 +32,14 @@ U64Array new_u64(std::size_t n) {
   return U64Array(data, {n}, owner);
 }
 
-nb::dict check_kernel(nb::callable kernel, std::string_view from, std::string_view to, std::string_view round,
-                      std::string_view overflow, std::string_view profile, std::string_view sr_variant,
-                      long long sr_nbits, std::size_t n, std::uint64_t seed, std::size_t batch, bool shrink,
+nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to, const RoundingSpec& spec,
+                      const Profile& profile, std::size_t n, std::uint64_t seed, std::size_t batch, bool shrink,
                       bool diagnose, bool any_nan) {
   check::Target t;
-  t.from = with_arg("source", [&] { return parse_format(from); });
-  t.to = with_arg("target", [&] { return parse_format(to); });
-  t.spec.rounding = with_arg("round", [&] { return parse<Rounding>(round); });
-  t.spec.overflow = with_arg("overflow", [&] { return parse<Overflow>(overflow); });
-  t.spec.sr_variant = with_arg("sr['variant']", [&] { return parse<SrVariant>(sr_variant); });
-  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
-  t.spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
-  t.profile = with_arg("profile", [&] { return parse_profile(profile); });
+  t.from = from;
+  t.to = to;
+  t.spec = spec;
+  t.profile = profile;
   if (n < 1) throw Error("n: must be at least 1");
   if (batch < 1) throw Error("batch: must be at least 1");
   check::Options opt;
@@ -106,7 +98,7 @@ nb::dict check_kernel(nb::callable kernel, std::string_view from, std::string_vi
 }  // namespace
 
 void bind_check(nb::module_& m) {
-  m.def("check_kernel", &check_kernel, "kernel"_a, "source"_a, "target"_a, "round"_a, "overflow"_a, "profile"_a,
-        "sr_variant"_a, "sr_nbits"_a, "n"_a, "seed"_a, "batch"_a, "shrink"_a, "diagnose"_a, "any_nan"_a,
+  m.def("check_kernel", &check_kernel, "kernel"_a, "source"_a, "target"_a, "spec"_a, "profile"_a, "n"_a, "seed"_a,
+        "batch"_a, "shrink"_a, "diagnose"_a, "any_nan"_a,
         "Run check::check_batch over a Python batch kernel(inputs: uint64[], rbits: uint64[]) -> uint64[].");
 }

@@ -6,8 +6,9 @@
 //
 // The Python package (python/minifloat/__init__.py) validates dtypes and shapes, makes inputs
 // C-contiguous (a no-op, hence zero-copy, for contiguous inputs), allocates the outputs and calls
-// the functions below on flat 1-D arrays; names (formats, rounding modes, ...) are parsed here,
-// through the registry, so unknown names raise the library's one-line messages. Every
+// the functions below on flat 1-D arrays. Formats, rounding specs and profiles arrive parsed, as the
+// bound objects of objects_ext.cpp (made once per name and cached by the package), so unknown names
+// raise the library's one-line messages and no name is parsed twice. Every
 // minifloat::Error becomes ValueError with the library's what(), prefixed by the argument name as
 // the CLI prefixes its option name. The GIL is released while arrays are converted.
 #include <nanobind/nanobind.h>
@@ -55,36 +56,24 @@ using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 /// A flat, C-contiguous, writable CPU array.
 using OutArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
 
-Format format_arg(std::string_view arg, std::string_view text) {
-  return with_arg(arg, [&] { return parse_format(text); });
-}
 template <NamedEnum E>
 E enum_arg(std::string_view arg, std::string_view text) {
   return with_arg(arg, [&] { return parse<E>(text); });
 }
-Profile profile_arg(std::string_view text) {
-  return with_arg("profile", [&] { return parse_profile(text); });
-}
 
 /// The array conversion behind minifloat.convert: `x` (flat, element type `type`; codes: uint8 or
 /// uint16 of `source_fmt`) → `out` codes of `fmt`, through the library's array door convert_array.
-std::uint8_t convert_array_py(ArrayType type, const InArray& x, OutArray& out, std::string_view fmt,
-                              std::optional<std::string_view> source_fmt, std::string_view round,
-                              std::string_view overflow, std::string_view profile, std::string_view sr_variant,
-                              long long sr_nbits,
+std::uint8_t convert_array_py(ArrayType type, const InArray& x, OutArray& out, const Format& fmt,
+                              const std::optional<Format>& source_fmt, const RoundingSpec& spec, const Profile& profile,
                               std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t, std::uint64_t>> sr,
                               unsigned threads) {
   ConvertRequest req;
-  req.to = format_arg("fmt", fmt);
-  req.spec.rounding = enum_arg<Rounding>("round", round);
-  req.spec.overflow = enum_arg<Overflow>("overflow", overflow);
-  req.spec.sr_variant = enum_arg<SrVariant>("sr['variant']", sr_variant);
-  req.profile = profile_arg(profile);
+  req.to = fmt;
+  req.spec = spec;
+  req.profile = profile;
   if (req.spec.rounding == Rounding::sr && !sr)
     throw Error("round: 'sr' needs sr=dict(seed=..., stream=..., step=..., variant=..., bits=...)");
   if (req.spec.rounding != Rounding::sr && sr) throw Error("sr: given, but round is not 'sr'");
-  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
-  req.spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
   if (sr) req.sr = SrStream{std::get<0>(*sr), std::get<1>(*sr), std::get<2>(*sr), std::get<3>(*sr)};
   req.threads = threads;
   if (req.to.bits > 16)
@@ -94,7 +83,7 @@ std::uint8_t convert_array_py(ArrayType type, const InArray& x, OutArray& out, s
   ArrayIn in{type, x.data(), n, {}, 0};
   if (type == ArrayType::codes) {
     if (!source_fmt) throw Error("source: integer code arrays need source=FORMAT (the codes' format)");
-    in.code_format = format_arg("source", *source_fmt);
+    in.code_format = *source_fmt;
     in.code_bytes = static_cast<std::uint8_t>(x.itemsize());
     if (in.code_format.bits > 8 * x.itemsize())
       throw Error("source: codes of " + format_name(in.code_format) + " are " + std::to_string(in.code_format.bits) +
@@ -114,9 +103,7 @@ std::uint8_t convert_array_py(ArrayType type, const InArray& x, OutArray& out, s
 }
 
 /// minifloat.decode's core: codes (flat uint8/uint16) of `fmt` → f32 or f64 values.
-std::uint8_t decode_array(const InArray& codes, OutArray& out, std::string_view fmt, std::string_view profile) {
-  const Format from = format_arg("fmt", fmt);
-  const Profile prof = profile_arg(profile);
+std::uint8_t decode_array(const InArray& codes, OutArray& out, const Format& from, const Profile& prof) {
   if (from.bits > 16)
     throw Error("fmt: codes of " + format_name(from) + " are " + std::to_string(from.bits) +
                 " bits wide; accepted: formats of at most 16 bits");
@@ -155,8 +142,7 @@ void sr_bits_array(OutArray& out, std::uint64_t seed, std::uint32_t stream, std:
 }
 
 /// Exact decimal strings of a format's limits, plus its fields (Python turns them into Fractions).
-nb::dict format_info(std::string_view name) {
-  const Format f = format_arg("name", name);
+nb::dict format_info(const Format& f) {
   nb::dict d;
   d["name"] = format_name(f);
   d["bits"] = int(f.bits);
@@ -191,8 +177,7 @@ nb::dict format_info(std::string_view name) {
 
 /// Every code of `fmt` (≤ 16 bits): (codes, class names, exact decimal strings).
 std::tuple<std::vector<std::uint64_t>, std::vector<std::string>, std::vector<std::string>> code_table_rows(
-    std::string_view fmt) {
-  const Format f = format_arg("fmt", fmt);
+    const Format& f) {
   const std::vector<CodeRow> rows = with_arg("fmt", [&] { return code_table(f); });
   std::tuple<std::vector<std::uint64_t>, std::vector<std::string>, std::vector<std::string>> t;
   for (const auto& r : rows) {
@@ -204,23 +189,13 @@ std::tuple<std::vector<std::uint64_t>, std::vector<std::string>, std::vector<std
 }
 
 /// One value (exact text: decimal, hex float, inf, nan) → (code, flags), rounding once.
-std::pair<std::uint64_t, std::uint8_t> encode_scalar(std::string_view value, std::string_view fmt,
-                                                     std::optional<std::string_view> source, std::string_view round,
-                                                     std::string_view overflow, std::string_view profile,
-                                                     std::string_view sr_variant, long long sr_nbits,
-                                                     std::uint64_t rbits) {
-  const Format to = format_arg("fmt", fmt);
-  RoundingSpec spec;
-  spec.rounding = enum_arg<Rounding>("round", round);
-  spec.overflow = enum_arg<Overflow>("overflow", overflow);
-  spec.sr_variant = enum_arg<SrVariant>("sr['variant']", sr_variant);
-  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
-  spec.sr_bits = static_cast<std::uint8_t>(sr_nbits);
-  const Profile prof = profile_arg(profile);
+std::pair<std::uint64_t, std::uint8_t> encode_scalar(std::string_view value, const Format& to,
+                                                     const std::optional<Format>& source, const RoundingSpec& spec,
+                                                     const Profile& prof, std::uint64_t rbits) {
   if (validate(to) != FormatError::ok) throw Error("fmt: the format fails validate()");
   RoundResult r;
   if (source) {
-    const Format from = format_arg("source", *source);
+    const Format& from = *source;
     const std::uint64_t code = with_arg("value", [&] { return parse_code(value, from); });
     r = convert(from, code, to, spec, prof, rbits);
   } else {
@@ -231,8 +206,7 @@ std::pair<std::uint64_t, std::uint8_t> encode_scalar(std::string_view value, std
 }
 
 /// The exact value of one code: (class name, exact decimal string, C99 hex float).
-std::tuple<std::string, std::string, std::string> decode_scalar(std::uint64_t code, std::string_view fmt) {
-  const Format f = format_arg("fmt", fmt);
+std::tuple<std::string, std::string, std::string> decode_scalar(std::uint64_t code, const Format& f) {
   if ((code & ~code_mask(f)) != 0)
     throw ParseError("code: " + code_hex(code, 64) + " is wider than the " + std::to_string(f.bits) + " bits of " +
                      format_name(f));
@@ -259,8 +233,7 @@ names_listing() {
 
 /// bench/bench_python.py's baseline: the best of `repeats` wall times (seconds) of one direct
 /// convert_f32 span call (rne, nonsat, ocp) over `x` into `out`, timed in C++ with the GIL released.
-double span_call_seconds(const InArray& x, OutArray& out, std::string_view fmt, unsigned repeats) {
-  const Format to = format_arg("fmt", fmt);
+double span_call_seconds(const InArray& x, OutArray& out, const Format& to, unsigned repeats) {
   if (x.itemsize() != 4 || out.itemsize() != 1 || x.size() != out.size() || repeats < 1)
     throw Error("span_call_seconds: needs float32 x, uint8 out of the same size, repeats >= 1");
   const std::span<const float> in(static_cast<const float*>(x.data()), x.size());
@@ -278,8 +251,9 @@ double span_call_seconds(const InArray& x, OutArray& out, std::string_view fmt, 
 
 }  // namespace
 
-void bind_quant(nb::module_& m);  // quant_ext.cpp
-void bind_check(nb::module_& m);  // check_ext.cpp
+void bind_objects(nb::module_& m);  // objects_ext.cpp
+void bind_quant(nb::module_& m);    // quant_ext.cpp
+void bind_check(nb::module_& m);    // check_ext.cpp
 
 NB_MODULE(_minifloat, m) {
   m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
@@ -297,17 +271,18 @@ NB_MODULE(_minifloat, m) {
       .value("f16", ArrayType::f16)
       .value("bf16", ArrayType::bf16)
       .value("codes", ArrayType::codes);
-  m.def("convert_array", &convert_array_py, "type"_a, "x"_a, "out"_a, "fmt"_a, "source_fmt"_a.none(), "round"_a,
-        "overflow"_a, "profile"_a, "sr_variant"_a, "sr_nbits"_a, "sr"_a.none(), "threads"_a,
+  bind_objects(m);
+  m.def("convert_array", &convert_array_py, "type"_a, "x"_a, "out"_a, "fmt"_a, "source_fmt"_a.none(), "spec"_a,
+        "profile"_a, "sr"_a.none(), "threads"_a,
         "Convert a flat C-contiguous array into codes of `fmt` written to `out`; returns the ORed flags.");
   m.def("decode_array", &decode_array, "codes"_a, "out"_a, "fmt"_a, "profile"_a,
         "Decode flat uint8/uint16 codes of `fmt` into the float32/float64 array `out`; returns the ORed flags.");
   m.def("sr_bits_array", &sr_bits_array, "out"_a, "seed"_a, "stream"_a, "step"_a, "index_base"_a, "variant"_a,
         "Fill the uint64 array `out` with element index_base + i of the SR stream (random.hpp sr_bits).");
-  m.def("format_info", &format_info, "name"_a, "A format's fields and exact limits (decimal strings).");
+  m.def("format_info", &format_info, "fmt"_a, "A format's fields and exact limits (decimal strings).");
   m.def("code_table", &code_table_rows, "fmt"_a, "Every code of `fmt` (<= 16 bits): codes, classes, exact values.");
-  m.def("encode_scalar", &encode_scalar, "value"_a, "fmt"_a, "source"_a.none(), "round"_a, "overflow"_a, "profile"_a,
-        "sr_variant"_a, "sr_nbits"_a, "rbits"_a, "Round one exactly given value; returns (code, flags).");
+  m.def("encode_scalar", &encode_scalar, "value"_a, "fmt"_a, "source"_a.none(), "spec"_a, "profile"_a, "rbits"_a,
+        "Round one exactly given value; returns (code, flags).");
   m.def("decode_scalar", &decode_scalar, "code"_a, "fmt"_a, "One code's (class, exact decimal, hex float).");
   m.def(
       "format_names",
@@ -326,9 +301,6 @@ NB_MODULE(_minifloat, m) {
       },
       "(name, ml_dtypes dtype name, torch dtype name without 'torch.') of every row of core/named_formats.hpp; "
       "'' where there is none.");
-  m.def(
-      "canonical_format_name", [](std::string_view s) { return format_name(format_arg("fmt", s)); }, "fmt"_a,
-      "The canonical name of a format name or alias (ValueError listing the accepted names if unknown).");
   m.def(
       "data_address", [](const InArray& x) { return reinterpret_cast<std::uintptr_t>(x.data()); }, "x"_a,
       "The address of the buffer the extension reads for `x` (tests check zero-copy with it).");

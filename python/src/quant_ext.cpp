@@ -62,16 +62,11 @@ Scheme scheme_arg(std::string_view scheme, const std::optional<std::string_view>
   return s;
 }
 
-QuantOptions options_arg(std::string_view round, std::string_view overflow, std::string_view profile,
-                         std::string_view axis, std::string_view sr_variant, long long sr_nbits,
+QuantOptions options_arg(const RoundingSpec& spec, const Profile& profile, std::string_view axis,
                          const std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>>& sr) {
   QuantOptions o;
-  o.rounding.rounding = with_arg("round", [&] { return parse<Rounding>(round); });
-  o.rounding.overflow = with_arg("overflow", [&] { return parse<Overflow>(overflow); });
-  o.rounding.sr_variant = with_arg("sr['variant']", [&] { return parse<SrVariant>(sr_variant); });
-  if (const std::string p = sr_bits_problem(sr_nbits); !p.empty()) throw Error("sr['bits']: " + p);
-  o.rounding.sr_bits = static_cast<std::uint8_t>(sr_nbits);
-  o.profile = with_arg("profile", [&] { return parse_profile(profile); });
+  o.rounding = spec;
+  o.profile = profile;
   o.axis = with_arg("axis", [&] { return parse<BlockAxis>(axis); });
   if (o.rounding.rounding == Rounding::sr && !sr)
     throw Error("round: 'sr' needs sr=dict(seed=..., stream=..., step=..., variant=..., bits=...)");
@@ -85,12 +80,11 @@ QuantOptions options_arg(std::string_view round, std::string_view overflow, std:
 }
 
 QuantizedTensor quantize_array(ArrayType type, const InArray& x, const std::vector<std::size_t>& shape,
-                               std::string_view scheme, std::optional<std::string_view> rule, std::string_view round,
-                               std::string_view overflow, std::string_view profile, std::string_view axis,
-                               std::string_view sr_variant, long long sr_nbits,
+                               std::string_view scheme, std::optional<std::string_view> rule, const RoundingSpec& spec,
+                               const Profile& profile, std::string_view axis,
                                std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr) {
   const Scheme s = scheme_arg(scheme, rule);
-  const QuantOptions o = options_arg(round, overflow, profile, axis, sr_variant, sr_nbits, sr);
+  const QuantOptions o = options_arg(spec, profile, axis, sr);
   const std::size_t want_item = type == ArrayType::f32 ? 4 : type == ArrayType::f64 ? 8 : 2;
   if (type == ArrayType::codes || x.itemsize() != want_item)
     throw Error("internal: quantize takes float32, float64, or float16/bfloat16 bits");
@@ -202,8 +196,8 @@ void bind_quant(nb::module_& m) {
           "(element 2i in the low nibble), FP6 dense (4 codes in 3 bytes); shape [..., bytes per row]; "
           "8-bit elements unchanged (pack.hpp).")
       .def("errors", &errors_of, "x"_a, "Error statistics (SQNR, ...) of the dequantized tensor against x.");
-  m.def("quantize_array", &quantize_array, "type"_a, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "round"_a,
-        "overflow"_a, "profile"_a, "axis"_a, "sr_variant"_a, "sr_nbits"_a, "sr"_a.none(),
+  m.def("quantize_array", &quantize_array, "type"_a, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "spec"_a,
+        "profile"_a, "axis"_a, "sr"_a.none(),
         "Quantize a flat float32/float64 array (or float16/bfloat16 bits) of `shape` with a scheme name or spec "
         "string.");
   m.def(
