@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simd_convert_test.cpp: the SIMD array paths (src/simd/) against THE engine (core/convert.hpp,
 // one scalar convert per element), on every Highway target this CPU supports and the library
-// compiled (hwy::SupportedAndGeneratedTargets, each forced with hwy::SetSupportedTargetsForTest).
+// compiled (hwy::SupportedAndGeneratedTargets), one gtest instance per target (per_target.hpp).
 // Oracle: the engine. The kernels are a second implementation, so every specialised combination is
 // run over every f16 input, every bf16 input, and every bf16 prefix widened to f32 with the low 16
 // bits 0000 0001 4000 7fff 8000 8001 ffff (each tie and sticky pattern); codes per element, flags
@@ -40,18 +40,6 @@ using mf::simd::kPolicies;
 using mf::simd::kProfiles;
 /// The registry's name of kProfiles[p] ("ocp", …), for messages.
 std::string profile_label(std::size_t p) { return std::string(mf::profile_name(kProfiles[p])); }
-
-/// Runs body() once per Highway target, with that target forced for the library's dispatch.
-template <class Body>
-void for_each_target(Body body) {
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(std::string("Highway target ") + hwy::TargetName(target));
-    ASSERT_STREQ(mf::simd::target_name(), hwy::TargetName(target));
-    body(hwy::TargetName(target));
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
 
 struct Inputs {
   std::vector<std::uint16_t> h;  // every binary16 pattern
@@ -129,10 +117,11 @@ std::size_t compare(const char* what, const std::vector<T>& in, const Reference&
   return bad;
 }
 
-class SimdEncodeExhaustive : public ::testing::TestWithParam<std::size_t> {};
+class SimdEncodeExhaustive : public minifloat_test::PerFormatTarget {};
+MINIFLOAT_INSTANTIATE_PER_FORMAT_TARGET(SimdEncodeExhaustive);
 
-TEST_P(SimdEncodeExhaustive, EveryF16Bf16InputEveryCombinationEveryTarget) {
-  const mf::Format to = kFormats[GetParam()];
+TEST_P(SimdEncodeExhaustive, EveryF16Bf16InputEveryCombination) {
+  const mf::Format to = kFormats[format_index()];
   const Inputs& in = inputs();
   std::size_t combos = 0, mismatches = 0;
   for (std::size_t p = 0; p < kProfiles.size(); ++p)
@@ -148,7 +137,7 @@ TEST_P(SimdEncodeExhaustive, EveryF16Bf16InputEveryCombinationEveryTarget) {
         const Reference rh = engine(mf::formats::f16, in.h, to, spec, prof);
         const Reference rb = engine(mf::formats::bf16, in.b, to, spec, prof);
         const Reference rf = engine(mf::formats::f32, in.f, to, spec, prof);
-        for_each_target([&](const char*) {
+        {
           mismatches += compare(
               "f16", in.h, rh,
               [&](const std::vector<std::uint16_t>& i, std::vector<std::uint8_t>& o2) {
@@ -168,17 +157,12 @@ TEST_P(SimdEncodeExhaustive, EveryF16Bf16InputEveryCombinationEveryTarget) {
               },
               [&](const float* i, std::uint8_t* o2, std::size_t n) { return mf::simd::encode_f32(*t, i, o2, n); });
           ++combos;
-        });
+        }
       }
   EXPECT_EQ(mismatches, 0u);
-  std::printf("[simd] %s: %zu (combination x target) runs x %zu inputs, %zu mismatches\n",
-              std::string(mf::format_name(to)).c_str(), combos, in.h.size() + in.b.size() + in.f.size(), mismatches);
+  std::printf("[simd] %s on %s: %zu combinations x %zu inputs, %zu mismatches\n",
+              std::string(mf::format_name(to)).c_str(), mf::simd::target_name(), combos, in.h.size() + in.b.size() + in.f.size(), mismatches);
 }
-
-INSTANTIATE_TEST_SUITE_P(Formats, SimdEncodeExhaustive, ::testing::Range<std::size_t>(0, kFormats.size()),
-                         [](const ::testing::TestParamInfo<std::size_t>& i) {
-                           return std::string(mf::format_name(kFormats[i.param]));
-                         });
 
 class SimdDecode : public minifloat_test::PerTarget {};
 MINIFLOAT_INSTANTIATE_PER_TARGET(SimdDecode);

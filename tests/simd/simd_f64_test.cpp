@@ -33,6 +33,7 @@
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/registry.hpp"
+#include "per_target.hpp"
 #include "simd/convert_simd.hpp"
 #include "simd/f64_simd.hpp"
 
@@ -106,16 +107,6 @@ std::vector<double> edge_doubles() {
   return out;
 }
 
-/// Runs body() once per Highway target, with that target forced for the library's dispatch.
-template <class Body>
-void for_each_target(Body body) {
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    body(hwy::TargetName(target));
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
-
 struct Combo {
   mf::Format to;
   mf::RoundingSpec spec;
@@ -130,7 +121,7 @@ Combo combo(std::size_t f, std::size_t m, std::size_t o, std::size_t p) {
 }
 
 /// Number of mismatches (codes, plus one for wrong flags) of the array API on `in` against the
-/// engine, on every target; the first few are reported. Flags are compared for the whole array and
+/// engine, on the Highway target in force; the first few are reported. Flags are compared for the whole array and
 /// for each group of `group` elements (the kernel called on that group alone), so one element's
 /// missing or extra flag is not hidden by the others.
 std::size_t mismatches(const Combo& c, const std::vector<double>& in, unsigned threads = 1, std::size_t group = 1) {
@@ -146,7 +137,8 @@ std::size_t mismatches(const Combo& c, const std::vector<double>& in, unsigned t
   const mf::simd::EncodeTable* table = mf::simd::encode_table(c.to, c.spec, c.prof);
   const mf::simd::F64Encode plan = mf::simd::f64_encode_plan(c.to, c.spec, c.prof);
   std::size_t bad = 0;
-  for_each_target([&](const char* target) {
+  const char* target = mf::simd::target_name();
+  {
     std::uint8_t part[64];
     for (std::size_t i = 0; i < in.size(); i += group) {
       const std::size_t n = std::min(group, in.size() - i);
@@ -165,7 +157,7 @@ std::size_t mismatches(const Combo& c, const std::vector<double>& in, unsigned t
                       << unsigned{out[i]} << ", engine 0x" << unsigned{want[i]};
     if (flags != want_flags && ++bad <= 3)
       ADD_FAILURE() << target << ", " << c.name << ": flags 0x" << std::hex << flags << ", engine 0x" << want_flags;
-  });
+  }
   return bad;
 }
 
@@ -176,7 +168,13 @@ TEST(SimdF64, EveryWhitelistedCombinationTakesTheSimdPath) {
       EXPECT_EQ(mf::encode_path(kFormats[f], {}, kProfiles[p]), mf::ArrayPath::simd);
 }
 
-TEST(SimdF64Exhaustive, Binary32EdgesEveryCombinationEveryTarget) {
+/// The exhaustive and property suites run once per Highway target (per_target.hpp).
+class SimdF64Exhaustive : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdF64Exhaustive);
+class SimdF64Props : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdF64Props);
+
+TEST_P(SimdF64Exhaustive, Binary32EdgesEveryCombination) {
   const std::vector<double> in = edge_doubles();
   std::size_t bad = 0, runs = 0;
   for (std::size_t f = 0; f < kFormats.size(); ++f)
@@ -241,18 +239,20 @@ rc::Gen<double> boundary_f64(mf::Format to) {
       rc::gen::arbitrary<bool>(), rc::gen::arbitrary<std::uint64_t>(), rc::gen::inRange(-1100, 1100));
 }
 
-RC_GTEST_PROP(SimdF64Props, ArraysEqualTheEngineEveryCombinationEveryTarget, ()) {
-  const auto f = *rc::gen::inRange<std::size_t>(0, kFormats.size());
-  const auto m = *rc::gen::inRange<std::size_t>(0, kModes.size());
-  const auto o = *rc::gen::inRange<std::size_t>(0, kPolicies.size());
-  const auto p = *rc::gen::inRange<std::size_t>(0, kProfiles.size());
-  const auto in = *rc::gen::container<std::vector<double>>(boundary_f64(kFormats[f]));
-  RC_ASSERT(mismatches(combo(f, m, o, p), in, 1 + static_cast<unsigned>(in.size() % 2)) == 0u);
+TEST_P(SimdF64Props, ArraysEqualTheEngineEveryCombination) {
+  EXPECT_TRUE(rc::check([] {
+    const auto f = *rc::gen::inRange<std::size_t>(0, kFormats.size());
+    const auto m = *rc::gen::inRange<std::size_t>(0, kModes.size());
+    const auto o = *rc::gen::inRange<std::size_t>(0, kPolicies.size());
+    const auto p = *rc::gen::inRange<std::size_t>(0, kProfiles.size());
+    const auto in = *rc::gen::container<std::vector<double>>(boundary_f64(kFormats[f]));
+    RC_ASSERT(mismatches(combo(f, m, o, p), in, 1 + static_cast<unsigned>(in.size() % 2)) == 0u);
+  }));
 }
 
 // ---- every key representative and its f64 neighbours (label exhaustive) ---------------------------
 
-TEST(SimdF64Exhaustive, EveryKeyRepresentativeAndItsF64Neighbours) {
+TEST_P(SimdF64Exhaustive, EveryKeyRepresentativeAndItsF64Neighbours) {
   const char* env = std::getenv("MINIFLOAT_SIMD_F64_ALL");
   const bool all = env != nullptr && std::string(env) == "1";
   std::size_t bad = 0, inputs = 0, runs = 0;
@@ -281,7 +281,7 @@ TEST(SimdF64Exhaustive, EveryKeyRepresentativeAndItsF64Neighbours) {
         }
   }
   EXPECT_EQ(bad, 0u) << inputs << " inputs";
-  std::printf("%zu combinations, %zu inputs, each on every target\n", runs, inputs);
+  std::printf("%s: %zu combinations, %zu inputs\n", mf::simd::target_name(), runs, inputs);
 }
 
 }  // namespace

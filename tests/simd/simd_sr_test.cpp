@@ -5,7 +5,8 @@
 // (Random123 Philox4x32-10, one block per call), which share no code with the table loop or the
 // vectorised fill_sr_bits. Every f16 and bf16 input (and 7 low halves under every bf16 prefix as
 // f32) × every whitelisted (format, overflow, profile) × SR variants and sr_bits × two streams, the
-// f16/bf16 calls on every Highway target (the f16 widening and the Philox are per-target kernels);
+// f16/bf16 calls on every Highway target, one gtest instance each (per_target.hpp; the f16 widening
+// and the Philox are per-target kernels);
 // codes per element and the flags of the call. RapidCheck over f32 and f64 with boundary inputs.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
@@ -28,6 +29,7 @@
 #include "minifloat/core/random.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
+#include "per_target.hpp"
 #include "simd/convert_simd.hpp"
 #include "simd/sr_table.hpp"
 
@@ -53,16 +55,6 @@ const std::array<mf::SrStream, 2> kStreams = {mf::SrStream{.seed = 1, .stream = 
                                               mf::SrStream{.seed = 0x9e3779b97f4a7c15ull, .stream = 7, .step = 3,
                                                            .index_base = 12345}};
 
-template <class Body>
-void for_each_target(Body body) {
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(std::string("Highway target ") + hwy::TargetName(target));
-    ASSERT_STREQ(mf::simd::target_name(), hwy::TargetName(target));
-    body();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
 
 /// The oracle's random bits: scalar sr_bits, element i of a stream.
 const std::vector<std::uint64_t>& oracle_bits(std::size_t stream, mf::SrVariant v, std::size_t n) {
@@ -126,10 +118,11 @@ std::size_t count_bad(const char* what, const std::vector<std::uint8_t>& got, un
   return bad;
 }
 
-class SimdSrExhaustive : public ::testing::TestWithParam<std::size_t> {};
+class SimdSrExhaustive : public minifloat_test::PerFormatTarget {};
+MINIFLOAT_INSTANTIATE_PER_FORMAT_TARGET(SimdSrExhaustive);
 
-TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombinationEveryTarget) {
-  const mf::Format to = kFormats[GetParam()];
+TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombination) {
+  const mf::Format to = kFormats[format_index()];
   std::vector<std::uint16_t> h16(65536);
   std::vector<std::uint32_t> h32(65536), b32(65536), f32;
   for (std::uint32_t i = 0; i < 65536; ++i) {
@@ -175,7 +168,7 @@ TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombinationEveryTarget) {
         mismatches += count_bad_flags("bf16 per element", *table, b32.data(), rb, 65536, rbf, one);
         std::vector<std::uint16_t> b16(65536);
         for (std::uint32_t i = 0; i < 65536; ++i) b16[i] = static_cast<std::uint16_t>(i);
-        for_each_target([&] {
+        {
           std::vector<std::uint8_t> out(65536, 0xAA);
           unsigned f = mf::sr_convert_f16_bits(h16, out, to, spec, s, prof);
           mismatches += count_bad("f16", out, f, rh);
@@ -183,7 +176,7 @@ TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombinationEveryTarget) {
           f = mf::sr_convert_bf16_bits(b16, out, to, spec, s, prof);
           mismatches += count_bad("bf16", out, f, rbf);
           ++runs;
-        });
+        }
         if (o == 1 && k == p % kSr.size()) {  // f32 with the tie/sticky low halves: one variant per profile
           const Ref rf = engine(mf::formats::f32, f32.data(), f32.size(), to, spec, prof, rb);
           std::vector<std::uint8_t> out(f32.size(), 0xAA);
@@ -193,14 +186,10 @@ TEST_P(SimdSrExhaustive, EveryF16Bf16InputEverySrCombinationEveryTarget) {
         }
       }
   EXPECT_EQ(mismatches, 0u);
-  std::printf("[simd sr] %s: %zu (combination x target) runs x 131072 f16+bf16 inputs (+ %zu f32 x 4), %zu mismatches\n",
-              std::string(mf::format_name(to)).c_str(), runs, f32.size(), mismatches);
+  std::printf("[simd sr] %s on %s: %zu combinations x 131072 f16+bf16 inputs (+ %zu f32 x 4), %zu mismatches\n",
+              std::string(mf::format_name(to)).c_str(), mf::simd::target_name(), runs, f32.size(), mismatches);
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, SimdSrExhaustive, ::testing::Range<std::size_t>(0, kFormats.size()),
-                         [](const ::testing::TestParamInfo<std::size_t>& i) {
-                           return std::string(mf::format_name(kFormats[i.param]));
-                         });
 
 TEST(SimdSrWhitelist, OnlyTheStatedCombinationsTakeTheTablePath) {
   const mf::RoundingSpec sr{.rounding = mf::Rounding::sr};
@@ -332,7 +321,10 @@ TEST(SimdSrF64, EveryF16ValueAsF64EqualsTheEngine) {
   EXPECT_EQ(bad, 0u);
 }
 
-TEST(SimdSrFused, EveryWordEqualsTheEngineAcrossStreamEdgesEveryTarget) {
+class SimdSrFused : public minifloat_test::PerTarget {};
+MINIFLOAT_INSTANTIATE_PER_TARGET(SimdSrFused);
+
+TEST_P(SimdSrFused, EveryWordEqualsTheEngineAcrossStreamEdges) {
   // The fused kernel (simd/sr-inl.h: Philox in registers, the decision in lanes) element by element:
   // the code AND the flags of every element it took (its word4 index, idx_out), against the engine
   // with the scalar sr_bits. Inputs: every bf16 prefix with a low half from {0, 1, 0x8000, 0xffff}
@@ -367,7 +359,7 @@ TEST(SimdSrFused, EveryWordEqualsTheEngineAcrossStreamEdgesEveryTarget) {
         want[i] = static_cast<std::uint16_t>(r.code | (unsigned{r.flags} << 8));
         want_flags |= r.flags;
       }
-      for_each_target([&] {
+      {
         std::vector<std::uint8_t> out(n, 0xAA);
         std::vector<std::uint32_t> idx(n, 0);
         const unsigned got_flags = mf::simd::sr_fused_f32_bits(*t, spec, x.data(), n, s, out.data(), idx.data());
@@ -393,12 +385,12 @@ TEST(SimdSrFused, EveryWordEqualsTheEngineAcrossStreamEdgesEveryTarget) {
         }
         taken += took;
         ++runs;
-      });
+      }
     }
   EXPECT_EQ(mismatches, 0u);
-  std::printf("[simd sr fused] %zu (combination x target) runs x %zu inputs: %zu taken by the vectors, %zu words "
+  std::printf("[simd sr fused] %s: %zu combinations x %zu inputs: %zu taken by the vectors, %zu words "
               "checked element by element, %zu mismatches\n",
-              runs, n, taken, checked, mismatches);
+              mf::simd::target_name(), runs, n, taken, checked, mismatches);
 }
 
 TEST(SimdThreads, DefaultIsAllCoresAndEveryCountAndChunkingIsByteIdentical) {
