@@ -25,8 +25,9 @@ void expect_same(const QuantizedTensor& a, const QuantizedTensor& b, const std::
   EXPECT_TRUE(a.codes == b.codes) << ctx;
   EXPECT_EQ(a.scale_codes, b.scale_codes) << ctx;
   ASSERT_EQ(a.scales.size(), b.scales.size()) << ctx;  // compared bit for bit (a NaN scale is one)
-  if (!a.scales.empty())  // memcmp of an empty vector's null data() is undefined (UBSan: scripts/sanitize)
+  if (!a.scales.empty()) {  // memcmp of an empty vector's null data() is undefined (UBSan: scripts/sanitize)
     EXPECT_EQ(std::memcmp(a.scales.data(), b.scales.data(), a.scales.size() * sizeof(float)), 0) << ctx;
+  }
   EXPECT_EQ(a.tensor_encode_scale, b.tensor_encode_scale) << ctx;
   EXPECT_EQ(a.saturated, b.saturated) << ctx;
   EXPECT_EQ(a.flushed, b.flushed) << ctx;
