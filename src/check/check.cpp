@@ -578,8 +578,7 @@ Report evaluate_impl(const Ctx& ctx, std::span<const Case> cases, std::span<cons
   if (cases.size() != got.size())
     throw Error("check: " + std::to_string(cases.size()) + " cases but " + std::to_string(got.size()) + " outputs");
   const ElementwiseDomain d{ctx, cases, got, o, rerun};
-  const ShrinkPlan plan{rerun && o.shrink == Options::Shrink::yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no,
-                        o.max_shrink_rounds};
+  const ShrinkPlan plan = shrink_plan(o, static_cast<bool>(rerun));
   const auto found = run_domain(d, plan);
   Report r;
   r.target = t;

@@ -397,8 +397,7 @@ BlockReport evaluate_impl(const BlockTarget& t, const BlockCases& cases, std::sp
                           std::span<const std::uint64_t> got_scales, const BlockOptions& o, const BlockKernel& rerun,
                           std::uint64_t calls) {
   const BlockDomain d{t, block_size(t), code_bytes_per_block(t), cases, got_codes, got_scales, rerun};
-  const ShrinkPlan plan{rerun && o.shrink == Options::Shrink::yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no,
-                        o.max_shrink_rounds};
+  const ShrinkPlan plan = shrink_plan(o, static_cast<bool>(rerun));
   auto found = run_domain(d, plan);
   BlockReport r;
   r.target = t;

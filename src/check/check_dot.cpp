@@ -346,8 +346,7 @@ DotReport evaluate_impl(const DotTarget& t, std::span<const DotCase> cases, std:
       throw Error("evaluate_dot: case " + std::to_string(i) + " has " + std::to_string(cases[i].a.size()) + "/" +
                   std::to_string(cases[i].b.size()) + " lanes; the target has k = " + std::to_string(t.k));
   const DotDomain d{t, result_format(t), cases, got, o, rerun};
-  const ShrinkPlan plan{rerun && o.shrink == Options::Shrink::yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no,
-                        o.max_shrink_rounds};
+  const ShrinkPlan plan = shrink_plan(o, static_cast<bool>(rerun));
   const auto found = run_domain(d, plan);
   DotReport r;
   r.target = t;

@@ -64,6 +64,13 @@ struct ShrinkPlan {
   enum class Shrink : std::uint8_t { yes, no } shrink = Shrink::yes;  ///< no: keep the first pass's cases
   int max_rounds = 64;                                                ///< kernel calls at most
 };
+/// The plan of a checker's options (each checker's Options has `shrink` yes|no and `max_shrink_rounds`):
+/// shrink only when asked and a rerun kernel is given.
+template <class Options>
+ShrinkPlan shrink_plan(const Options& o, bool has_rerun) {
+  const bool yes = has_rerun && o.shrink == decltype(o.shrink)::yes;
+  return {yes ? ShrinkPlan::Shrink::yes : ShrinkPlan::Shrink::no, o.max_shrink_rounds};
+}
 
 /// The shared skeleton: compare, keep the simplest failing case of each class (the first of equal keys),
 /// then shrink. Each round runs the kernel once on the candidates of every class still shrinking; a class
