@@ -479,24 +479,34 @@ TEST_F(SimdQuant, Mxint8EveryBf16PatternEveryMode) {
   }
 }
 
-// The arithmetic rne element kernel and the fused rows (simd::QuantRne, simd::fused_rows_rne) on every
-// bf16 and every f16 bit pattern: bf16 shuffled (mostly NaN/Inf or inexact blocks: the fallbacks) and
-// windowed as above (every sign and mantissa, products normal: the kernel itself; in rows of 128 and of
-// 2048), f16 shuffled (every
-// product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
-// schemes (fp8_channel, MXFP8 along axis first), rne under each overflow policy, on every Highway target
-// (satfinite) or the best one. Oracle: the scalar path of src/quant/tile_loops.cpp.
-TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
-  std::vector<float> bf16(65536), windowed(65536), f16(65536);
-  for (std::uint32_t b = 0; b < 65536; ++b) {
-    bf16[b] = std::bit_cast<float>(b << 16);
-    const std::uint32_t e = ((b >> 7) & 0xffu) % 24 + 104;
-    windowed[b] = std::bit_cast<float>((b & 0x8000u) << 16 | e << 23 | (b & 0x7fu) << 16);
-    f16[b] = static_cast<float>(mf::to_double(mf::formats::f16, b));
-  }
-  std::shuffle(bf16.begin(), bf16.end(), std::mt19937(31));
-  std::shuffle(windowed.begin(), windowed.end(), std::mt19937(32));
-  std::shuffle(f16.begin(), f16.end(), std::mt19937(33));
+namespace {
+
+/// The shuffled bf16 patterns, a bf16 window of normal products and every f16 pattern (built once).
+struct Patterns {
+  std::vector<float> bf16, windowed, f16;
+};
+const Patterns& every_pattern() {
+  static const Patterns p = [] {
+    Patterns q{std::vector<float>(65536), std::vector<float>(65536), std::vector<float>(65536)};
+    for (std::uint32_t b = 0; b < 65536; ++b) {
+      q.bf16[b] = std::bit_cast<float>(b << 16);
+      const std::uint32_t e = ((b >> 7) & 0xffu) % 24 + 104;
+      q.windowed[b] = std::bit_cast<float>((b & 0x8000u) << 16 | e << 23 | (b & 0x7fu) << 16);
+      q.f16[b] = static_cast<float>(mf::to_double(mf::formats::f16, b));
+    }
+    std::shuffle(q.bf16.begin(), q.bf16.end(), std::mt19937(31));
+    std::shuffle(q.windowed.begin(), q.windowed.end(), std::mt19937(32));
+    std::shuffle(q.f16.begin(), q.f16.end(), std::mt19937(33));
+    return q;
+  }();
+  return p;
+}
+
+/// Every pattern through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
+/// schemes (fp8_channel, MXFP8 along axis first), rne under overflow policy `ov`, on the current target
+/// (`where` names it). Returns the combinations run.
+int every_pattern_through_rne_kernel(mf::Overflow ov, const std::string& where) {
+  const Patterns& p = every_pattern();
   // long_rows: rows of 2048 (64 MX blocks, 128 NVFP4 blocks) take the fused rows' path for groups of whole blocks
   const std::vector<std::size_t> shape{512, 128}, long_rows{32, 2048};
   int combos = 0;
@@ -505,33 +515,44 @@ TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernel) {
       {"mxfp8_e4m3", mf::BlockAxis::last}, {"mxfp8_e5m2", mf::BlockAxis::last}, {"mxfp4", mf::BlockAxis::last},
       {"nvfp4", mf::BlockAxis::last},      {"fp8_1x128", mf::BlockAxis::last},  {"fp8_channel", mf::BlockAxis::last},
       {"mxfp8_e4m3", mf::BlockAxis::first}};
-  for (const auto& [n, axis] : schemes)
-    for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satfinite, mf::Overflow::satpropagate}) {
-      mf::QuantOptions opt;
-      opt.rounding = {.rounding = mf::Rounding::rne, .overflow = ov};
-      opt.axis = axis;
-      const mf::Scheme s = mf::parse_scheme(n);
-      const mf::simd::QuantKernel* k =
-          mf::simd::quant_kernel(s.element, opt.rounding, opt.profile, s.policy.mxint8_min);
-      ASSERT_TRUE(k != nullptr && k->rne.kind != mf::simd::RneKind::none) << n << " takes the rne element kernel";
-      std::vector<std::int64_t> targets{0};  // 0: the best target
-      if (ov == mf::Overflow::satfinite) targets = hwy::SupportedAndGeneratedTargets();
-      for (const std::int64_t target : targets) {
-        hwy::SetSupportedTargetsForTest(target);
-        const std::string what = std::string(n) + (axis == mf::BlockAxis::first ? " axis first " : " ") +
-                                 std::string(mf::name(ov)) + " " + (target ? hwy::TargetName(target) : "best");
-        bool fast = false;
-        expect_same(shape, bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
-        EXPECT_TRUE(fast) << what;
-        expect_same(shape, windowed, s, opt, 2, 1 << 20, what + " bf16 windowed");
-        expect_same(long_rows, windowed, s, opt, 1, 1 << 20, what + " bf16 windowed, long rows");
-        expect_same(shape, f16, s, opt, 1, 1 << 20, what + " f16");
-        ++combos;
-        if (HasFailure()) return;
-      }
-      hwy::SetSupportedTargetsForTest(0);
-    }
-  EXPECT_GE(combos, 21);
+  for (const auto& [n, axis] : schemes) {
+    mf::QuantOptions opt;
+    opt.rounding = {.rounding = mf::Rounding::rne, .overflow = ov};
+    opt.axis = axis;
+    const mf::Scheme s = mf::parse_scheme(n);
+    const mf::simd::QuantKernel* k =
+        mf::simd::quant_kernel(s.element, opt.rounding, opt.profile, s.policy.mxint8_min);
+    EXPECT_TRUE(k != nullptr && k->rne.kind != mf::simd::RneKind::none) << n << " takes the rne element kernel";
+    if (::testing::Test::HasFailure()) return combos;
+    const std::string what =
+        std::string(n) + (axis == mf::BlockAxis::first ? " axis first " : " ") + std::string(mf::name(ov)) + " " + where;
+    bool fast = false;
+    expect_same(shape, p.bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
+    EXPECT_TRUE(fast) << what;
+    expect_same(shape, p.windowed, s, opt, 2, 1 << 20, what + " bf16 windowed");
+    expect_same(long_rows, p.windowed, s, opt, 1, 1 << 20, what + " bf16 windowed, long rows");
+    expect_same(shape, p.f16, s, opt, 1, 1 << 20, what + " f16");
+    ++combos;
+    if (::testing::Test::HasFailure()) return combos;
+  }
+  return combos;
+}
+
+}  // namespace
+
+// The arithmetic rne element kernel and the fused rows (simd::QuantRne, simd::fused_rows_rne) on every
+// bf16 and every f16 bit pattern: bf16 shuffled (mostly NaN/Inf or inexact blocks: the fallbacks) and
+// windowed as above (every sign and mantissa, products normal: the kernel itself; in rows of 128 and of
+// 2048), f16 shuffled (every
+// product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
+// schemes (fp8_channel, MXFP8 along axis first), rne: satfinite on this instance's Highway
+// target, the other overflow policies on the best target (the test after it). Oracle: the scalar path of src/quant/tile_loops.cpp.
+TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughTheRneElementKernelSatfinite) {
+  EXPECT_EQ(every_pattern_through_rne_kernel(mf::Overflow::satfinite, hwy::TargetName(GetParam())), 7);
+}
+TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernelNonsatAndSatpropagate) {
+  for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satpropagate})
+    EXPECT_EQ(every_pattern_through_rne_kernel(ov, "best"), 7);
 }
 
 // The fast NVFP4 scale step (simd::nvfp4_block_scale_code_table: binary32 operations + the
