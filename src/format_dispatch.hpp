@@ -4,6 +4,7 @@
 // loops of convert_array.cpp and convert_span.cpp constant-fold the descriptor.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "minifloat/core/format.hpp"
@@ -31,11 +32,14 @@ struct Dynamic {
 /// The formats that get a loop of their own; every other format runs the Dynamic loop.
 template <Format... Fs>
 struct FormatList {};
-/// Fast8: the rows of kNamedFormats (core/named_formats.hpp) flagged kArrayPath, in table order.
-template <std::size_t... I>
-FormatList<nth_named_format(kArrayPath, static_cast<int>(I))...> array_path_formats(std::index_sequence<I...>);
-using Fast8 = decltype(array_path_formats(std::make_index_sequence<count_named_formats(kArrayPath)>{}));
-using Fast16 = FormatList<formats::f16, formats::bf16>;
+/// The rows of kNamedFormats (core/named_formats.hpp) flagged `Paths`, in table order.
+template <std::uint8_t Paths, std::size_t... I>
+FormatList<nth_named_format(Paths, static_cast<int>(I))...> named_formats_with(std::index_sequence<I...>);
+template <std::uint8_t Paths>
+using FastList = decltype(named_formats_with<Paths>(std::make_index_sequence<count_named_formats(Paths)>{}));
+/// Fast8: the formats flagged kArrayPath; Fast16: those flagged kHostLoop16.
+using Fast8 = FastList<kArrayPath>;
+using Fast16 = FastList<kHostLoop16>;
 
 /// Call fn(Fixed<F>{}) for the F in the list equal to `f`, else fn(Dynamic{f}).
 template <Format... Fs, class Fn>

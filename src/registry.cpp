@@ -11,6 +11,7 @@
 #include <string>
 
 #include "excerpt.hpp"
+#include "minifloat/core/named_profiles.hpp"
 
 namespace minifloat {
 namespace {
@@ -210,13 +211,13 @@ constexpr NameEntry<Fp32ScaleOrder> kFp32Order[] = {
     {Fp32ScaleOrder::exact, "exact",
      "scales as te_multiply; x*encode rounded once into the element (no binary32 step)"},
 };
-constexpr NameEntry<Profile> kProfiles[] = {
-    {profiles::ocp, "ocp", "OCP OFP8/MX v1.0 choices; the default"},
-    {profiles::nvidia, "nvidia", "CUDA 13 host conversion API (cuda_fp8.hpp, cuda_fp6.hpp, cuda_fp4.hpp)"},
-    {profiles::ml_dtypes, "ml_dtypes", "ml_dtypes 0.6 NumPy casts"},
-    {profiles::p3109, "p3109", "IEEE P3109 interim report v4.0"},
-    {profiles::torch, "torch", "PyTorch 2.15 Tensor.to casts (e4m3fn saturates; f64 via f32)"},
-};
+/// The profile names, derived from core/named_profiles.hpp's kNamedProfiles.
+constexpr auto kProfiles = [] {
+  std::array<NameEntry<Profile>, std::size(kNamedProfiles)> a{};
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = {kNamedProfiles[i].profile, kNamedProfiles[i].name, kNamedProfiles[i].summary};
+  return a;
+}();
 constexpr NameEntry<Format> kDecodeTargets[] = {
     {formats::f32, "f32", "IEEE 754 binary32 bits"},
     {formats::f64, "f64", "IEEE 754 binary64 bits"},

@@ -11,6 +11,7 @@
 
 #include "minifloat/core/format.hpp"
 #include "minifloat/core/named_formats.hpp"
+#include "minifloat/core/named_profiles.hpp"
 #include "minifloat/core/profile.hpp"
 #include "minifloat/core/rounding.hpp"
 
@@ -29,8 +30,12 @@ static_assert(std::all_of(kFormats.begin(), kFormats.end(), [](Format f) { retur
 inline constexpr std::array<Rounding, 6> kModes = {Rounding::rne, Rounding::rna, Rounding::rtz,
                                                    Rounding::rtp, Rounding::rtn, Rounding::rto};
 inline constexpr std::array<Overflow, 3> kPolicies = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};
-inline constexpr std::array<Profile, 4> kProfiles = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes,
-                                                     profiles::p3109};
+/// The profiles are the rows of kNamedProfiles (core/named_profiles.hpp) flagged kArrayPath, in table order.
+inline constexpr auto kProfiles = [] {
+  std::array<Profile, count_named_profiles(kArrayPath)> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = nth_named_profile(kArrayPath, static_cast<int>(i));
+  return a;
+}();
 
 /// The index of `v` in `a` (compared with ==), or −1 when it is not there.
 template <class T, std::size_t K>

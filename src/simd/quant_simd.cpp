@@ -112,8 +112,9 @@ QuantKernel make_int8_kernel(ElementType el, const RoundingSpec& spec, const Pro
   return k;
 }
 std::mutex g_mutex;
-std::map<const EncodeTable*, std::unique_ptr<QuantKernel>> g_kernels;    // tables live for the process
-std::array<std::unique_ptr<QuantKernel>, 6 * 3 * 4 * 2> g_int8_kernels;  // mode × overflow × profile × Mxint8Min
+std::map<const EncodeTable*, std::unique_ptr<QuantKernel>> g_kernels;  // tables live for the process
+std::array<std::unique_ptr<QuantKernel>, kModes.size() * kPolicies.size() * kProfiles.size() * 2>
+    g_int8_kernels;  // mode × overflow × profile × Mxint8Min
 
 // absmax_blocks' per-thread buffer of block maxima (the fused quantizer calls it once per row)
 std::vector<std::uint32_t>& absmax_scratch() {
@@ -246,7 +247,9 @@ const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const 
     if (index_of(kModes, spec.rounding) < 0 || index_of(kPolicies, spec.overflow) < 0 || index_of(kProfiles, prof) < 0)
       return nullptr;
     const int slot_index =
-        ((index_of(kModes, spec.rounding) * 3 + index_of(kPolicies, spec.overflow)) * 4 + index_of(kProfiles, prof)) *
+        ((index_of(kModes, spec.rounding) * static_cast<int>(kPolicies.size()) + index_of(kPolicies, spec.overflow)) *
+             static_cast<int>(kProfiles.size()) +
+         index_of(kProfiles, prof)) *
             2 +
         (mn == Mxint8Min::symmetric ? 1 : 0);
     const std::lock_guard<std::mutex> lock(g_mutex);

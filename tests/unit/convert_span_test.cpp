@@ -13,6 +13,7 @@
 #include "minifloat/convert_span.hpp"
 #include "minifloat/core/convert.hpp"
 #include "minifloat/core/format.hpp"
+#include "minifloat/core/named_profiles.hpp"
 #include "minifloat/registry.hpp"
 
 namespace minifloat_test {
@@ -101,7 +102,12 @@ const std::vector<Case> kWide = {
 const Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rtp,
                            Rounding::rtn, Rounding::rto, Rounding::sr};
 const Overflow kPolicies[] = {Overflow::nonsat, Overflow::satfinite, Overflow::satpropagate};
-const Profile kProfiles[] = {profiles::ocp, profiles::nvidia, profiles::ml_dtypes, profiles::p3109};
+/// Every named profile (core/named_profiles.hpp).
+const std::vector<Profile> kProfiles = [] {
+  std::vector<Profile> v;
+  for (const auto& r : kNamedProfiles) v.push_back(r.profile);
+  return v;
+}();
 
 /// Compare one span call with the scalar engine, element by element, and the flags' OR.
 template <class Code>

@@ -43,6 +43,9 @@ enum FastPath : std::uint8_t {
   kArrayPath = 1,
   /// A PTX cvt instruction converts to it (cuda/api.cpp's hardware path, sm_89+ / sm_100a family).
   kCudaCvt = 2,
+  /// A 16-bit format with a loop compiled for it on the host (format_dispatch.hpp's Fast16: the array
+  /// door's and convert_span.cpp's 2-byte code words).
+  kHostLoop16 = 4,
 };
 
 /// One named format: its canonical name, descriptor, family, fast paths, the names other libraries
@@ -84,8 +87,8 @@ inline constexpr NamedFormatRow kNamedFormats[] = {
      "ue8m0", "OCP MX scale UE8M0: unsigned, bias 127, no zero, NaN 0xff"},
     {"ue4m3", formats::ue4m3, FormatFamily::scale, kArrayPath, "", "", "",
      "NVFP4 block scale UE4M3: 7 bits, unsigned, bias 7, NaN 0x7f, max 448"},
-    {"bf16", formats::bf16, FormatFamily::ieee754, 0, "bfloat16", "", "", "bfloat16"},
-    {"f16", formats::f16, FormatFamily::ieee754, 0, "", "", "binary16 half float16", "IEEE 754 binary16"},
+    {"bf16", formats::bf16, FormatFamily::ieee754, kHostLoop16, "bfloat16", "", "", "bfloat16"},
+    {"f16", formats::f16, FormatFamily::ieee754, kHostLoop16, "", "", "binary16 half float16", "IEEE 754 binary16"},
     {"tf32", formats::tf32, FormatFamily::tensor_core, 0, "", "", "",
      "NVIDIA TensorFloat-32: FP32 range (bias 127, IEEE Inf/NaN), 10 mantissa bits"},
     {"f32", formats::f32, FormatFamily::ieee754, 0, "", "", "binary32 float32", "IEEE 754 binary32"},
