@@ -80,19 +80,22 @@ struct Scheme {
 template <class E>
 struct PolicyField {
   E BlockPolicy::*member;
-  std::string_view help;  ///< the CLI help's words before the accepted names ("D7: ")
-  bool fast_path;         ///< the block quantizer's SIMD fast path is written and tested for every value
+  std::string_view help;       ///< the CLI help's words before the accepted names ("D7: ")
+  bool fast_path;              ///< the block quantizer's SIMD fast path is written and tested for every value
+  std::string_view diagnosis;  ///< the block checker's bug class for a kernel that follows another value
 };
 /// The enum fields of BlockPolicy, in spec order: one list for parse_scheme, scheme_spec, the fast
-/// path's whitelist (src/quant/block_quantizer.cpp) and the CLI's quantize options. amax-epsilon, a
-/// number, is handled beside them.
+/// path's whitelist (src/quant/block_quantizer.cpp), the CLI's quantize options and the block checker's
+/// alternatives (check_block.cpp). amax-epsilon, a number, is handled beside them.
 inline constexpr auto kPolicyFields = std::tuple{
-    PolicyField<ZeroBlock>{&BlockPolicy::zero, "D7: ", true},
-    PolicyField<NanInBlock>{&BlockPolicy::nan, "D8: ", true},
-    PolicyField<InfInBlock>{&BlockPolicy::inf, "", true},
-    PolicyField<SubnormalAmax>{&BlockPolicy::subnormal, "", true},
-    PolicyField<Mxint8Min>{&BlockPolicy::mxint8_min, "D10 (mxint8 elements): ", true},
-    PolicyField<Fp32ScaleOrder>{&BlockPolicy::fp32_order, "FP32 scale operation order (FP32 rules and nvfp4): ", true},
+    PolicyField<ZeroBlock>{&BlockPolicy::zero, "D7: ", true, "another all-zero block rule (D7, T9, T20)"},
+    PolicyField<NanInBlock>{&BlockPolicy::nan, "D8: ", true, "another NaN-in-block rule (D8, T18)"},
+    PolicyField<InfInBlock>{&BlockPolicy::inf, "", true, "another Inf-in-block rule"},
+    PolicyField<SubnormalAmax>{&BlockPolicy::subnormal, "", true, "FP32-subnormal amax handled otherwise (T15)"},
+    PolicyField<Mxint8Min>{&BlockPolicy::mxint8_min, "D10 (mxint8 elements): ", true,
+                           "another MXINT8 minimum: -128 kept or clamped to -127 (D10)"},
+    PolicyField<Fp32ScaleOrder>{&BlockPolicy::fp32_order, "FP32 scale operation order (FP32 rules and nvfp4): ", true,
+                                "another order of the FP32 scale operations"},
 };
 /// The number of kPolicyFields.
 inline constexpr std::size_t kPolicyFieldCount = std::tuple_size_v<decltype(kPolicyFields)>;

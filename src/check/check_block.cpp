@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <type_traits>
 
 #include "minifloat/minifloat.hpp"
 
@@ -128,32 +129,15 @@ std::vector<Alt> panel(const BlockTarget& t) {
     if (s.rule == ScaleRule::ocp_floor && e.value == ScaleRule::rceil) bug = "E8M0 RCEIL instead of OCP floor (T14)";
     add("scale rule " + std::string(e.name), bug, a);
   }
-  // Special-block policies.
-  for (const auto& e : name_table(ZeroBlock{}).entries) {
-    BlockTarget a = t;
-    a.scheme.policy.zero = e.value;
-    add("zero-block=" + std::string(e.name), "another all-zero block rule (D7, T9, T20)", a);
-  }
-  for (const auto& e : name_table(NanInBlock{}).entries) {
-    BlockTarget a = t;
-    a.scheme.policy.nan = e.value;
-    add("nan-block=" + std::string(e.name), "another NaN-in-block rule (D8, T18)", a);
-  }
-  for (const auto& e : name_table(InfInBlock{}).entries) {
-    BlockTarget a = t;
-    a.scheme.policy.inf = e.value;
-    add("inf-block=" + std::string(e.name), "another Inf-in-block rule", a);
-  }
-  for (const auto& e : name_table(SubnormalAmax{}).entries) {
-    BlockTarget a = t;
-    a.scheme.policy.subnormal = e.value;
-    add("subnormal-amax=" + std::string(e.name), "FP32-subnormal amax handled otherwise (T15)", a);
-  }
-  for (const auto& e : name_table(Fp32ScaleOrder{}).entries) {
-    BlockTarget a = t;
-    a.scheme.policy.fp32_order = e.value;
-    add("fp32-order=" + std::string(e.name), "another order of the FP32 scale operations", a);
-  }
+  // The other values of every block-policy field (kPolicyFields, scheme.hpp).
+  for_each_policy_field([&](const auto& f, std::size_t) {
+    using E = std::remove_cvref_t<decltype(t.scheme.policy.*f.member)>;
+    for (const auto& e : name_table(E{}).entries) {
+      BlockTarget a = t;
+      a.scheme.policy.*f.member = e.value;
+      add(std::string(policy_key(f)) + "=" + std::string(e.name), std::string(f.diagnosis), a);
+    }
+  });
   // Element rounding and overflow.
   for (const auto& e : name_table(Rounding{}).entries) {
     if (e.value == Rounding::sr || e.value == t.rounding.rounding) continue;

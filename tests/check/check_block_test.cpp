@@ -353,4 +353,24 @@ TEST(CheckBlock, BadInputsAreRefused) {
   EXPECT_THROW(check::evaluate_blocks(t, cases, codes, scales), Error);
 }
 
+// Every block-policy field of kPolicyFields (scheme.hpp) is an alternative of the panel; here the MXINT8
+// minimum (D10): a kernel that clamps -128 to -127 (the library's own quantizer under
+// mxint8-min=symmetric, standing in for a kernel author's clamp) fails the default and is named.
+TEST(CheckBlock, SymmetricMxint8KernelIsDiagnosedAsThePolicyValue) {
+  const check::BlockTarget t{.scheme = find_scheme("mxint8")};
+  Scheme sym = t.scheme;
+  sym.policy.mxint8_min = Mxint8Min::symmetric;
+  const check::BlockKernel kernel = [&](std::span<const float> in, std::span<std::uint8_t> codes,
+                                        std::span<std::uint64_t> scales) {
+    const QuantizedTensor q = quantize(in, {in.size() / 32, 32}, sym);
+    std::copy(q.codes.begin(), q.codes.end(), codes.begin());
+    for (std::size_t i = 0; i < scales.size(); ++i) scales[i] = q.scale_codes[i];
+  };
+  const auto r = check::check_blocks(kernel, t, fast());
+  ASSERT_FALSE(r.ok()) << r.text();
+  EXPECT_EQ(r.diagnosis.ranked.front().name, "mxint8-min=symmetric") << r.diagnosis.text;
+  EXPECT_EQ(r.diagnosis.ranked.front().agree, r.tested) << r.diagnosis.text;
+  EXPECT_NE(r.diagnosis.text.find("(D10)"), std::string::npos) << r.diagnosis.text;
+}
+
 }  // namespace
