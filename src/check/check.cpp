@@ -4,6 +4,7 @@
 #include "minifloat/check/check.hpp"
 #include "minifloat/check/run.hpp"
 #include "check_rng.hpp"
+#include "report.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -232,16 +233,6 @@ bool codes_match(const Target& t, std::uint64_t got, std::uint64_t want, NanComp
       classify(t.to, want) == Class::nan)
     return true;
   return false;
-}
-
-std::string pct(std::uint64_t a, std::uint64_t n) {
-  if (n == 0) return "0%";
-  if (a == n) return "100%";
-  char buf[32];
-  double p = 100.0 * static_cast<double>(a) / static_cast<double>(n);
-  if (p > 99.99) p = 99.99;  // never print 100% for a partial match
-  std::snprintf(buf, sizeof buf, "%.2f%%", p);
-  return buf;
 }
 
 /// One alternative semantics of the diagnosis panel.
@@ -915,79 +906,51 @@ Report check_batch(const BatchKernel& kernel, const Target& t, const Options& o)
 }
 
 std::string Report::text() const {
-  std::string s;
-  const Ctx ctx(target);
   const Format S = target.from, T = target.to;
-  if (ok()) {
-    s = "pass check " + describe(target) + ": " + std::to_string(tested) + " cases, all bit-exact\n";
-  } else {
-    std::string names;
-    for (const auto& m : minimal) (names += names.empty() ? "" : ", ") += std::string(name(m.c.cls));
-    s = "FAIL [" + names + "] check " + describe(target) + ": " + std::to_string(failed) + " of " +
-        std::to_string(tested) + " cases differ in " + std::to_string(minimal.size()) + " class" +
-        (minimal.size() == 1 ? "" : "es") + "\n";
-    for (const auto& m : minimal) {
-      s += "  [" + std::string(name(m.c.cls)) + "] " + format_name(S) + " " + code_hex(m.c.input, S.bits) + " (" +
-           short_value(S, m.c.input) + ")";
-      if (target.spec.rounding == Rounding::sr) s += " rbits " + code_hex(m.c.rbits, 64);
-      s += " => " + code_hex(m.got, T.bits) + " (" +
-           ((m.got & ~code_mask(T)) ? std::string("not a code") : short_value(T, m.got)) + ") expected " +
-           code_hex(m.expected, T.bits) + " (" + short_value(T, m.expected) + ")  " + m.why + "  [" +
-           std::to_string(m.class_failures) + " failing]\n";
-    }
+  const std::string target_text = describe(target);
+  report::Headline h{target_text, tested, failed, {}, ", all bit-exact", report::ClassNoun::counted};
+  report::Text t{{}, {}, "  ", {}};
+  for (const auto& m : minimal) {
+    h.classes.emplace_back(name(m.c.cls));
+    std::string s = "  [" + std::string(name(m.c.cls)) + "] " + format_name(S) + " " + code_hex(m.c.input, S.bits) +
+                    " (" + short_value(S, m.c.input) + ")";
+    if (target.spec.rounding == Rounding::sr) s += " rbits " + code_hex(m.c.rbits, 64);
+    s += " => " + code_hex(m.got, T.bits) + " (" +
+         ((m.got & ~code_mask(T)) ? std::string("not a code") : short_value(T, m.got)) + ") expected " +
+         code_hex(m.expected, T.bits) + " (" + short_value(T, m.expected) + ")  " + m.why + "  [" +
+         std::to_string(m.class_failures) + " failing]\n";
+    t.classes.push_back(std::move(s));
+    t.reproduce.push_back(m.reproduce);
   }
-  if (!diagnosis.ranked.empty()) s += "  diagnosis: " + diagnosis.text + "\n";
-  for (const auto& m : minimal) s += "  reproduce: " + m.reproduce + "\n";
-  return s;
+  t.headline = report::headline(h);
+  return report::text(t, diagnosis);
 }
 
 std::string Report::json() const {
-  nlohmann::ordered_json j;
-  j["target"] = {{"from", format_name(target.from)},
-                 {"to", format_name(target.to)},
-                 {"round", rname(target.spec.rounding)},
-                 {"overflow", oname(target.spec.overflow)},
-                 {"sr_variant", std::string(name(target.spec.sr_variant))},
-                 {"sr_bits", target.spec.sr_bits},
-                 {"profile", std::string(profile_name(target.profile))}};
-  j["tested"] = tested;
-  j["failed"] = failed;
-  j["ok"] = ok();
-  j["kernel_calls"] = kernel_calls;
-  j["minimal"] = nlohmann::ordered_json::array();
+  nlohmann::ordered_json head;
+  head["target"] = {{"from", format_name(target.from)},
+                    {"to", format_name(target.to)},
+                    {"round", rname(target.spec.rounding)},
+                    {"overflow", oname(target.spec.overflow)},
+                    {"sr_variant", std::string(name(target.spec.sr_variant))},
+                    {"sr_bits", target.spec.sr_bits},
+                    {"profile", std::string(profile_name(target.profile))}};
+  nlohmann::ordered_json mins = nlohmann::ordered_json::array();
   for (const auto& m : minimal)
-    j["minimal"].push_back({{"class", std::string(name(m.c.cls))},
-                            {"input", code_hex(m.c.input, target.from.bits)},
-                            {"input_value", short_value(target.from, m.c.input)},
-                            {"rbits", m.c.rbits},
-                            {"got", code_hex(m.got, target.to.bits)},
-                            {"expected", code_hex(m.expected, target.to.bits)},
-                            {"expected_flags", flags_string(m.expected_flags)},
-                            {"class_failures", m.class_failures},
-                            {"why", m.why},
-                            {"reproduce", m.reproduce}});
-  auto& d = j["diagnosis"];
-  d["text"] = diagnosis.text;
-  d["ranked"] = nlohmann::ordered_json::array();
-  for (const auto& a : diagnosis.ranked)
-    d["ranked"].push_back({{"name", a.name}, {"bug_class", a.bug_class}, {"agree", a.agree}, {"of", a.of}});
-  return j.dump(2);
+    mins.push_back({{"class", std::string(name(m.c.cls))},
+                    {"input", code_hex(m.c.input, target.from.bits)},
+                    {"input_value", short_value(target.from, m.c.input)},
+                    {"rbits", m.c.rbits},
+                    {"got", code_hex(m.got, target.to.bits)},
+                    {"expected", code_hex(m.expected, target.to.bits)},
+                    {"expected_flags", flags_string(m.expected_flags)},
+                    {"class_failures", m.class_failures},
+                    {"why", m.why},
+                    {"reproduce", m.reproduce}});
+  return report::json(std::move(head), {tested, failed, kernel_calls}, report::OkField::yes, std::move(mins), diagnosis,
+                      report::JsonLayout::indent2);
 }
 
 std::ostream& operator<<(std::ostream& os, const Report& r) { return os << r.text(); }
-
-void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target) {
-  if (d.ranked.empty()) return;
-  std::stable_sort(d.ranked.begin(), d.ranked.end(),
-                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
-  const Alternative& best = d.ranked.front();
-  const auto self =
-      std::find_if(d.ranked.begin(), d.ranked.end(), [&](const Alternative& x) { return x.name == target; });
-  const std::uint64_t target_agree = self != d.ranked.end() ? self->agree : 0;
-  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " " +
-           std::string(unit);
-  if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
-  if (best.name != target) d.text += "; the target on " + pct(target_agree, best.of);
-}
 
 }  // namespace minifloat::check

@@ -4,6 +4,7 @@
 #include "minifloat/check/check_block.hpp"
 #include "minifloat/check/run.hpp"
 #include "check_rng.hpp"
+#include "report.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -686,52 +687,47 @@ BlockReport check_blocks(const BlockKernel& kernel, const BlockTarget& t, const 
 }
 
 std::string BlockReport::text() const {
-  std::string s = "check-blocks " + describe(target) + ": " + std::to_string(tested) + " blocks";
-  if (ok()) {
-    s += ", pass\n";
-  } else {
-    s += ", " + std::to_string(failed) + " failing in " + std::to_string(minimal.size()) + " classes\n";
-    for (const auto& m : minimal) {
-      s += "[" + std::string(name(m.cls)) + "] " + std::to_string(m.class_failures) + " failing; block:";
-      std::size_t zeros = 0;
-      for (std::size_t i = 0; i < m.block.size(); ++i) {
-        if (bits_of(m.block[i]) == 0) {
-          ++zeros;
-          continue;
-        }
-        s += ' ';
-        s += std::to_string(i);
-        s += ':';
-        s += f32_text(m.block[i]);
+  std::string head = "check-blocks " + describe(target) + ": " + std::to_string(tested) + " blocks";
+  head += ok() ? ", pass\n"
+               : ", " + std::to_string(failed) + " failing in " + std::to_string(minimal.size()) + " classes\n";
+  report::Text t{std::move(head), {}, "", {}};
+  for (const auto& m : minimal) {
+    std::string s = "[" + std::string(name(m.cls)) + "] " + std::to_string(m.class_failures) + " failing; block:";
+    std::size_t zeros = 0;
+    for (std::size_t i = 0; i < m.block.size(); ++i) {
+      if (bits_of(m.block[i]) == 0) {
+        ++zeros;
+        continue;
       }
-      if (zeros) s += zeros == m.block.size() ? " all +0" : ", rest +0";
-      s += "\n  scale got " + scale_text(target.scheme, m.got.scale) + " expected " +
-           scale_text(target.scheme, m.expected.scale);
-      int shown = 0;
-      for (std::size_t i = 0; i < m.expected.codes.size() && i < m.got.codes.size(); ++i) {
-        if (m.got.codes[i] == m.expected.codes[i]) continue;
-        if (++shown > 4) {
-          s += "; ...";
-          break;
-        }
-        s += "; element " + std::to_string(i) + " got " + element_text(target.scheme, m.got.codes[i]) + " expected " +
-             element_text(target.scheme, m.expected.codes[i]);
-      }
-      s += "\n  why: " + m.why + "\n";
+      s += ' ';
+      s += std::to_string(i);
+      s += ':';
+      s += f32_text(m.block[i]);
     }
+    if (zeros) s += zeros == m.block.size() ? " all +0" : ", rest +0";
+    s += "\n  scale got " + scale_text(target.scheme, m.got.scale) + " expected " +
+         scale_text(target.scheme, m.expected.scale);
+    int shown = 0;
+    for (std::size_t i = 0; i < m.expected.codes.size() && i < m.got.codes.size(); ++i) {
+      if (m.got.codes[i] == m.expected.codes[i]) continue;
+      if (++shown > 4) {
+        s += "; ...";
+        break;
+      }
+      s += "; element " + std::to_string(i) + " got " + element_text(target.scheme, m.got.codes[i]) + " expected " +
+           element_text(target.scheme, m.expected.codes[i]);
+    }
+    s += "\n  why: " + m.why + "\n";
+    t.classes.push_back(std::move(s));
   }
-  if (!diagnosis.text.empty()) s += "diagnosis: " + diagnosis.text + "\n";
-  return s;
+  return report::text(t, diagnosis);
 }
 
 std::string BlockReport::json() const {
-  nlohmann::ordered_json j;
-  j["target"] = describe(target);
-  j["scheme"] = scheme_name(target.scheme);
-  j["tested"] = tested;
-  j["failed"] = failed;
-  j["kernel_calls"] = kernel_calls;
-  j["minimal"] = nlohmann::ordered_json::array();
+  nlohmann::ordered_json head;
+  head["target"] = describe(target);
+  head["scheme"] = scheme_name(target.scheme);
+  nlohmann::ordered_json mins = nlohmann::ordered_json::array();
   for (const auto& m : minimal) {
     nlohmann::ordered_json x;
     x["class"] = std::string(name(m.cls));
@@ -744,15 +740,10 @@ std::string BlockReport::json() const {
     x["got_codes"] = m.got.codes;
     x["expected_codes"] = m.expected.codes;
     x["why"] = m.why;
-    j["minimal"].push_back(std::move(x));
+    mins.push_back(std::move(x));
   }
-  nlohmann::ordered_json d;
-  d["text"] = diagnosis.text;
-  d["ranked"] = nlohmann::ordered_json::array();
-  for (const auto& a : diagnosis.ranked)
-    d["ranked"].push_back({{"name", a.name}, {"bug_class", a.bug_class}, {"agree", a.agree}, {"of", a.of}});
-  j["diagnosis"] = std::move(d);
-  return j.dump(1);
+  return report::json(std::move(head), {tested, failed, kernel_calls}, report::OkField::no, std::move(mins), diagnosis,
+                      report::JsonLayout::indent1);
 }
 
 }  // namespace minifloat::check

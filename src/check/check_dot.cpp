@@ -3,13 +3,13 @@
 #include "minifloat/check/check_dot.hpp"
 #include "minifloat/check/run.hpp"
 #include "check_rng.hpp"
+#include "report.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <sstream>
 #include <string_view>
 
 #include "minifloat/core/convert.hpp"
@@ -367,21 +367,6 @@ DotReport evaluate_impl(const DotTarget& t, std::span<const DotCase> cases, std:
   return r;
 }
 
-std::string json_str(std::string_view s) {
-  std::string o = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') o += '\\';
-    if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      o += buf;
-      continue;
-    }
-    o += ch;
-  }
-  return o + "\"";
-}
-
 }  // namespace
 
 const NameTable<DotClass>& name_table(DotClass) {
@@ -398,6 +383,12 @@ std::string describe(const DotTarget& t) {
 
 void validate(const DotTarget& t) {
   if (t.k < 1 || t.k > 4096) throw Error("dot target: k = " + std::to_string(t.k) + "; accepted: 1..4096");
+  for (std::size_t i = 0; i < t.model.name.size(); ++i) {
+    const auto ch = static_cast<unsigned char>(t.model.name[i]);
+    if (ch < 0x20 || ch > 0x7e)
+      throw Error("dot target: the model name has byte " + hex(ch, 8) + " at " + std::to_string(i) +
+                  "; accepted: printable ASCII (0x20..0x7e), as the names parse_dot_model gives");
+  }
   for (const Format f : {t.a, t.b}) {
     if (minifloat::validate(f) != FormatError::ok)
       throw Error("dot target: operand format " + format_name(f) + " is invalid");
@@ -661,50 +652,38 @@ DotKernel gemm_as_dot(GemmKernel gemm, std::size_t tile) {
 
 std::string DotReport::text() const {
   const Format out = result_format(target);
-  std::ostringstream s;
-  if (ok()) {
-    s << "pass check " << describe(target) << ": " << tested << " cases\n";
-  } else {
-    s << "FAIL [";
-    for (std::size_t i = 0; i < minimal.size(); ++i) s << (i ? ", " : "") << name(minimal[i].c.cls);
-    s << "] check " << describe(target) << ": " << failed << " of " << tested << " cases differ in " << minimal.size()
-      << " classes\n";
-    for (const DotMismatch& m : minimal)
-      s << "  [" << name(m.c.cls) << "] " << lanes_text(target, m.c) << " => " << hex(m.got, out.bits) << " ("
-        << val(out, m.got) << ") expected " << hex(m.expected, out.bits) << " (" << val(out, m.expected) << ")  "
-        << m.why << "  [" << m.class_failures << " failing]\n";
+  const std::string target_text = describe(target);
+  report::Headline h{target_text, tested, failed, {}, "", report::ClassNoun::always_plural};
+  report::Text t{{}, {}, "  ", {}};
+  for (const DotMismatch& m : minimal) {
+    h.classes.emplace_back(name(m.c.cls));
+    t.classes.push_back("  [" + std::string(name(m.c.cls)) + "] " + lanes_text(target, m.c) + " => " +
+                        hex(m.got, out.bits) + " (" + val(out, m.got) + ") expected " + hex(m.expected, out.bits) +
+                        " (" + val(out, m.expected) + ")  " + m.why + "  [" + std::to_string(m.class_failures) +
+                        " failing]\n");
+    t.reproduce.push_back(m.reproduce);
   }
-  if (!diagnosis.ranked.empty()) s << "  diagnosis: " << diagnosis.text << "\n";
-  for (const DotMismatch& m : minimal) s << "  reproduce: " << m.reproduce << "\n";
-  return s.str();
+  t.headline = report::headline(h);
+  return report::text(t, diagnosis);
 }
 
 std::string DotReport::json() const {
-  const Format out = result_format(target);
-  std::ostringstream s;
-  s << "{\"target\":{\"kind\":\"dot\",\"a\":" << json_str(format_name(target.a))
-    << ",\"b\":" << json_str(format_name(target.b)) << ",\"k\":" << target.k
-    << ",\"model\":" << json_str(target.model.name) << ",\"result\":" << json_str(format_name(out))
-    << "},\"tested\":" << tested << ",\"failed\":" << failed << ",\"kernel_calls\":" << kernel_calls
-    << ",\"minimal\":[";
-  for (std::size_t i = 0; i < minimal.size(); ++i) {
-    const DotMismatch& m = minimal[i];
-    s << (i ? "," : "") << "{\"class\":" << json_str(name(m.c.cls)) << ",\"a\":[";
-    for (std::size_t j = 0; j < m.c.a.size(); ++j) s << (j ? "," : "") << m.c.a[j];
-    s << "],\"b\":[";
-    for (std::size_t j = 0; j < m.c.b.size(); ++j) s << (j ? "," : "") << m.c.b[j];
-    s << "],\"c\":" << m.c.c << ",\"got\":" << m.got << ",\"expected\":" << m.expected
-      << ",\"class_failures\":" << m.class_failures << ",\"why\":" << json_str(m.why)
-      << ",\"reproduce\":" << json_str(m.reproduce) << "}";
-  }
-  s << "],\"diagnosis\":{\"text\":" << json_str(diagnosis.text) << ",\"ranked\":[";
-  for (std::size_t i = 0; i < diagnosis.ranked.size(); ++i) {
-    const Alternative& a = diagnosis.ranked[i];
-    s << (i ? "," : "") << "{\"name\":" << json_str(a.name) << ",\"bug_class\":" << json_str(a.bug_class)
-      << ",\"agree\":" << a.agree << ",\"of\":" << a.of << "}";
-  }
-  s << "]}}";
-  return s.str();
+  nlohmann::ordered_json head;
+  head["target"] = {{"kind", "dot"}, {"a", format_name(target.a)}, {"b", format_name(target.b)},
+                    {"k", target.k}, {"model", target.model.name}, {"result", format_name(result_format(target))}};
+  nlohmann::ordered_json mins = nlohmann::ordered_json::array();
+  for (const DotMismatch& m : minimal)
+    mins.push_back({{"class", std::string(name(m.c.cls))},
+                    {"a", m.c.a},
+                    {"b", m.c.b},
+                    {"c", m.c.c},
+                    {"got", m.got},
+                    {"expected", m.expected},
+                    {"class_failures", m.class_failures},
+                    {"why", m.why},
+                    {"reproduce", m.reproduce}});
+  return report::json(std::move(head), {tested, failed, kernel_calls}, report::OkField::no, std::move(mins), diagnosis,
+                      report::JsonLayout::compact);
 }
 
 }  // namespace minifloat::check

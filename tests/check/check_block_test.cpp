@@ -148,6 +148,11 @@ TEST(CheckBlock, IndependentRceilKernelPasses) {
   EXPECT_TRUE(r.ok()) << r.text();
   EXPECT_EQ(r.diagnosis.ranked.front().name, "the target");
   EXPECT_EQ(r.text().rfind("check-blocks mxfp8_e4m3", 0), std::string::npos);  // rceil is a spec, not the table name
+  // report.json keeps the block layout (indent 1, "scheme" after "target", no "ok"; src/check/report.hpp).
+  EXPECT_EQ(r.json().rfind("{\n \"target\": \"", 0), 0u) << r.json();
+  EXPECT_NE(r.json().find("\",\n \"scheme\": \"e4m3fn/1x32/e8m0fnu:rceil\",\n \"tested\": "), std::string::npos)
+      << r.json();
+  EXPECT_EQ(r.json().find("\"ok\""), std::string::npos) << r.json();
 }
 
 TEST(CheckBlock, IndependentMxfp4PackedKernelPasses) {

@@ -189,6 +189,31 @@ TEST(CheckDot, EvaluateWithoutRerunAndBadInput) {
   EXPECT_THROW(check::generate(target("fp32", 4097)), Error);
 }
 
+// The report step (src/check/report.cpp) keeps the dot report's own bytes: compact JSON, "1 classes".
+// A model name with quotes and a backslash is escaped as JSON ("\"", "\\"); one with a byte outside printable
+// ASCII is refused, so no report string holds a control character (the hand-derived bytes below).
+TEST(CheckDot, ReportKeepsItsLayoutAndEscapesTheModelName) {
+  auto t = target("fp32", 4);
+  t.model.name = "my \"fp32\" \\ chain";
+  const auto cases = check::generate(t, {.seed = 1, .count = 80});
+  std::vector<std::uint64_t> got(cases.size());
+  fma_chain_kernel(cases, got);
+  got[3] ^= 1;
+  const auto r = check::evaluate_dot(t, cases, got, opts());
+  ASSERT_EQ(r.minimal.size(), 1u);
+  const std::string head =
+      R"({"target":{"kind":"dot","a":"e4m3fn","b":"e4m3fn","k":4,"model":"my \"fp32\" \\ chain","result":"f32"},)"
+      R"("tested":)";
+  EXPECT_EQ(r.json().rfind(head, 0), 0u) << r.json();
+  EXPECT_NE(r.json().find(R"(,"kernel_calls":0,"minimal":[{"class":")"), std::string::npos) << r.json();
+  EXPECT_NE(r.text().find(" cases differ in 1 classes\n"), std::string::npos) << r.text();
+  for (const char* bad : {"fp32\n", "fp32\t", "fp32\x7f", "fp\xc3\xa9" "32"}) {
+    t.model.name = bad;
+    EXPECT_THROW(check::validate(t), Error) << bad;
+    EXPECT_THROW(check::evaluate_dot(t, cases, got, opts()), Error) << bad;
+  }
+}
+
 /// A host GEMM (triple loop, std::fma on floats, the e4m3fn decoder above); `transposed_b` reads B[j][p]
 /// for B[p][j] — an indexing bug.
 check::GemmKernel host_gemm(bool transposed_b) {

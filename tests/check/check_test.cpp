@@ -55,6 +55,9 @@ TEST(Check, CorrectKernelPasses) {
   ASSERT_FALSE(r.diagnosis.ranked.empty());
   EXPECT_EQ(r.diagnosis.ranked.front().name, "the target") << r;
   EXPECT_EQ(r.text().rfind("pass", 0), 0u) << r;
+  // report.json keeps the elementwise layout (indent 2, "ok" after "failed"; src/check/report.hpp).
+  EXPECT_EQ(r.json().rfind("{\n  \"target\": {\n    \"from\": \"f32\",\n", 0), 0u) << r.json();
+  EXPECT_NE(r.json().find("\n  \"failed\": 0,\n  \"ok\": true,\n  \"kernel_calls\": "), std::string::npos) << r.json();
 }
 
 TEST(Check, GeneratorCoversEveryTableClass) {

@@ -178,7 +178,7 @@ struct Diagnosis {
 /// Sort `d.ranked` best first (stable: ties keep panel order, the target itself first) and write `d.text`:
 /// "agrees with \"NAME\" on P% of N UNIT (bug class); the target on Q%" (the last part when NAME is not `target`,
 /// the name of the target's own alternative: "the target", or a dot target's model name). `unit` is "cases" or
-/// "blocks". Shared by every checker target (check.cpp, check_dot.cpp, check_block.cpp).
+/// "blocks". Shared by every checker target (defined with the shared report step, src/check/report.cpp).
 void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target = "the target");
 
 struct Report {
@@ -193,7 +193,9 @@ struct Report {
   /// diagnosis line and one "reproduce:" line per mismatch. A passing report is one "... pass" line
   /// plus the diagnosis.
   std::string text() const;
-  /// The same as one JSON object (target, tested, failed, minimal[], diagnosis{ranked[]}).
+  /// The same as one JSON object, indent 2: target{from, to, round, overflow, sr_variant, sr_bits, profile},
+  /// tested, failed, ok, kernel_calls, minimal[]{class, input, input_value, rbits, got, expected, expected_flags,
+  /// class_failures, why, reproduce}, diagnosis{text, ranked[]{name, bug_class, agree, of}}.
   std::string json() const;
 };
 std::ostream& operator<<(std::ostream& os, const Report& r);

@@ -121,6 +121,9 @@ struct BlockReport {
   /// "[class] block: i:0x… (value) …, rest +0" and a line "  scale got 0x.. (v) expected 0x.. (v);
   /// element i got 0x.. (v) expected 0x.. (v) …  why", then the diagnosis line. A pass is one line + diagnosis.
   std::string text() const;
+  /// The same as one JSON object, indent 1: target (describe), scheme, tested, failed, kernel_calls,
+  /// minimal[]{class, class_failures, block_f32_bits[] ("0x…"), got_scale, expected_scale, got_codes[],
+  /// expected_codes[], why}, diagnosis{text, ranked[]{name, bug_class, agree, of}}.
   std::string json() const;
 };
 

@@ -45,7 +45,8 @@ struct DotTarget {
 Format result_format(const DotTarget& t);
 /// "dot k=32 e4m3fn x e4m3fn + f32 c -> f32 under hopper-fp8".
 std::string describe(const DotTarget& t);
-/// Throws Error naming the problem: k outside 1..4096, an invalid or wider-than-16-bit operand format.
+/// Throws Error naming the problem: k outside 1..4096, an invalid or wider-than-16-bit operand format, a
+/// model name with a byte outside printable ASCII (the reports and report.json write the name as is).
 void validate(const DotTarget& t);
 
 /// The named dot-product classes (registry kind "dot-class"; `minifloat names dot-class`), generated
@@ -105,6 +106,9 @@ struct DotReport {
   /// line per minimal case "[class] k terms: a*b@lane + … + c => got (value) expected (value)  why",
   /// the diagnosis line and one "reproduce:" line per mismatch.
   std::string text() const;
+  /// The same as one JSON object on one line: target{kind, a, b, k, model, result}, tested, failed, kernel_calls,
+  /// minimal[]{class, a[], b[], c, got, expected (codes as numbers), class_failures, why, reproduce},
+  /// diagnosis{text, ranked[]{name, bug_class, agree, of}}.
   std::string json() const;
 };
 

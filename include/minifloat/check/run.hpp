@@ -4,7 +4,8 @@
 // failing case of every class, shrink them all together with one kernel call per round, and hand back one
 // reproducer per failing class. What differs between the checkers is a Domain: its cases, its outputs, the
 // expected output, the simplicity key, the shrink candidates and the kernel rerun. The domains live next to
-// their checkers (check.cpp, check_dot.cpp, check_block.cpp); their reports and diagnoses keep their own text.
+// their checkers (check.cpp, check_dot.cpp, check_block.cpp); so do their diagnosis panels. The report step
+// (text, report.json, the diagnosis ranking) is shared too: src/check/report.hpp.
 #pragma once
 #include <concepts>
 #include <cstddef>
