@@ -206,10 +206,12 @@ constexpr NameEntry<Mxint8Min> kMxint8Min[] = {
 };
 constexpr NameEntry<Fp32ScaleOrder> kFp32Order[] = {
     {Fp32ScaleOrder::te_multiply, "te_multiply",
-     "encode = max/amax, y = fl32(x*encode), decode = 1/encode (TE); the default"},
+     "encode = max/amax, y = fl32(x*encode), decode = 1/encode (TE; an encode above FLT_MAX clamps to it, as "
+     "TE's fminf); the default"},
     {Fp32ScaleOrder::divide, "divide", "fp32_amax: decode = amax/max, y = fl32(x/decode) (DeepSeek-V3 act_quant)"},
     {Fp32ScaleOrder::exact, "exact",
-     "scales as te_multiply; x*encode rounded once into the element (no binary32 step)"},
+     "scales as te_multiply; x*encode rounded once into the element (no binary32 step; nvfp4 where TE clamps "
+     "encode: x/decode rounded once)"},
 };
 /// The profile names, derived from core/named_profiles.hpp's kNamedProfiles.
 constexpr auto kProfiles = [] {

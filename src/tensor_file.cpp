@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -25,6 +26,20 @@ bool ends_with(const std::string& s, const std::string& suf) {
 /// A note of locate_tensors on stderr.
 void note(const std::string& line) { std::fputs(line.c_str(), stderr); }
 
+/// The integer dtypes (NumPy descr; safetensors U8 I8 U16 locate as |u1 |i1 <u2): every one is codes
+/// unless --integers-as-values, which reads as numbers those whose every value is exact in binary32.
+struct IntegerDtype {
+  std::string_view descr;
+  bool exact_in_f32;
+};
+constexpr IntegerDtype kIntegerDtypes[] = {{"|u1", true}, {"<u1", true},  {"|i1", true}, {"<i1", true},
+                                           {"<u2", true}, {"<u4", false}, {"<u8", false}};
+const IntegerDtype* find_integer_dtype(const std::string& d) {
+  for (const IntegerDtype& e : kIntegerDtypes)
+    if (e.descr == d) return &e;
+  return nullptr;
+}
+
 void refuse_codes(const std::string& command, const TensorLocation& t, bool integers_as_values) {
   const std::string where = "--in '" + t.path.string() + "'" + (t.name.empty() ? "" : " tensor '" + t.name + "'");
   if (t.code_format)  // F8_E4M3 / F8_E5M2 / F8_E8M0 tensors (safetensors.hpp): codes whatever --integers-as-values says
@@ -33,6 +48,11 @@ void refuse_codes(const std::string& command, const TensorLocation& t, bool inte
   if (t.dtype == "<V1" || t.dtype == "|V1")
     throw Error(where + " holds raw one-byte codes (" + t.dtype + ", an ml_dtypes float8/float4 array); " + command +
                 " reads values: decode them with their format first");
+  if (is_integer_dtype(t.dtype) && !integer_dtype_exact_in_f32(t.dtype))
+    throw Error(where + " holds integers (" + t.dtype + "), e.g. FP32 bit patterns or codes; " + command +
+                " reads values, and --integers-as-values takes only integers exact in binary32 (" +
+                integer_value_dtypes() +
+                "): convert the array to a float dtype (FP32 bit patterns: view them as float32)");
   if (is_integer_dtype(t.dtype) && !integers_as_values)
     throw Error(where + " holds integers (" + t.dtype + "), e.g. codes; " + command +
                 " reads values: give --integers-as-values to take the integers as numbers");
@@ -112,8 +132,18 @@ void TensorReader::read(std::size_t first, std::span<double> out, std::vector<st
 
 // ---- locating the tensors of an --in file ------------------------------------------------------
 
-bool is_integer_dtype(const std::string& d) {
-  return d == "|u1" || d == "<u1" || d == "|i1" || d == "<i1" || d == "<u2";
+bool is_integer_dtype(const std::string& d) { return find_integer_dtype(d) != nullptr; }
+
+bool integer_dtype_exact_in_f32(const std::string& d) {
+  const IntegerDtype* e = find_integer_dtype(d);
+  return e != nullptr && e->exact_in_f32;
+}
+
+std::string integer_value_dtypes() {
+  std::string s;
+  for (const IntegerDtype& e : kIntegerDtypes)
+    if (e.exact_in_f32) (s += s.empty() ? "" : " ") += e.descr;
+  return s;
 }
 
 std::vector<TensorLocation> locate_tensors(const std::string& command, const std::string& path,
@@ -153,7 +183,7 @@ std::vector<TensorLocation> locate_tensors(const std::string& command, const std
       continue;
     }
     TensorLocation loc = locate_safetensor(f, t);
-    if (is_integer_dtype(loc.dtype) && !integers_as_values) {
+    if (is_integer_dtype(loc.dtype) && !(integers_as_values && integer_dtype_exact_in_f32(loc.dtype))) {
       if (!quiet)
         note(command + ": skipping " + t.name + " (" + t.dtype +
              ": integers; --integers-as-values reads them as numbers)\n");

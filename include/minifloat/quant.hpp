@@ -30,7 +30,8 @@ namespace minifloat {
 /// The axis the blocks of a quantization run along (CLI `--axis`; QuantOptions::axis).
 enum class BlockAxis : std::uint8_t {
   last,   ///< blocks along the last axis (the default)
-  first,  ///< blocks along axis 0: the tensor is viewed as [shape[0], rest] and transposed
+  first,  ///< blocks along axis 0: the tensor is viewed as [shape[0], rest] and transposed; the
+          ///< scales keep the input's axis order ([n, ...] → [tiles, ...]: QuantizedTensor)
 };
 /// "block-axis": last first (src/registry.cpp).
 const NameTable<BlockAxis>& name_table(BlockAxis);
@@ -111,15 +112,19 @@ struct OptionIssue {
 std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOptions& opt);
 
 /// A quantized tensor. Codes are one per element, right-aligned in a byte, in the input's
-/// C order (use pack.hpp for packed layouts). Scales are row-major over the tile grid
-/// [scale_rows, scale_cols] of the (for BlockAxis::first: transposed) [rows, cols] view;
-/// `scale_shape` is the shape they are written with:
+/// C order (use pack.hpp for packed layouts). [rows, cols], block_rows × block_cols and
+/// [scale_rows, scale_cols] describe the quantization view (BlockAxis::first: the file view
+/// transposed, so `cols` is shape[0]). Scales keep the input's axis order for either axis: they
+/// are row-major over the tile grid of the file view, [scale_rows, scale_cols] for BlockAxis::last
+/// and [scale_cols, scale_rows] for BlockAxis::first (block_scale_value's tile index is that
+/// position). `scale_shape` is the shape they are written with:
 ///  - a 0-d input gives 0-d scales; a 1-D input of n elements gives (scale_cols,) — (33,) in
 ///    blocks of 32 gives (2,);
 ///  - with 1×k tiles (block_rows 1) the input's shape with the blocked axis replaced by its tile
-///    count: [..., n] → [..., scale_cols] (BlockAxis::first: [n, ...] → [..., scale_cols], the
-///    view's order);
-///  - otherwise [scale_rows, scale_cols].
+///    count: [..., n] → [..., scale_cols]; BlockAxis::first: [n, ...] → [scale_cols, ...], e.g.
+///    (40, 5) in blocks of 32 → (2, 5), as the spec ELEMENT/32x1/... along the last axis gives,
+///    and (40, 3, 4) → (2, 3, 4);
+///  - otherwise the 2-D tile grid, [scale_rows, scale_cols] (BlockAxis::first: [scale_cols, scale_rows]).
 /// An empty input ((2, 0), (0, 5)) has the same shapes with the empty extents (0 tiles along an
 /// empty axis, 1 tile along a full one).
 struct QuantizedTensor {
@@ -291,6 +296,23 @@ class BlockQuantizer {
 /// Dequantize (exact products in double: element × scale [× tensor scale]). ScaleFtz::yes (D17)
 /// reads FP32-subnormal scales as 0. NaN scales give NaN elements.
 std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz = ScaleFtz::no);
+
+/// How many elements of an element format without a sign bit (ue4m3, e8m0fnu, unsigned P3109 …: the
+/// element's format has is_signed false) are NaN codes from a negative number x < 0 (not NaN): such a
+/// format has no code for a negative, so the element rounding makes it NaN — counted here rather than
+/// refused (`quantize`'s summary prints "negative to NaN N"; `report` counts every NaN output in % NaN).
+/// 0 for a signed element or an int8 element. `x` and `codes` are the same elements (a piece or the
+/// whole tensor, C order); throws Error when their sizes differ.
+std::uint64_t negatives_made_nan(ElementType element, std::span<const float> x, std::span<const std::uint8_t> codes);
+std::uint64_t negatives_made_nan(ElementType element, std::span<const double> x, std::span<const std::uint8_t> codes);
+
+/// How many NVFP4 blocks of `q` (rule nvfp4, MxQuirks::none) have an element multiplier
+/// 1/fl32(s_dec_e4m3 · fl32(1/S_enc)) above FLT_MAX: Fp32ScaleOrder::te_multiply clamps it to FLT_MAX, as
+/// TE's fminf does (nvfp4_element_encode_scale), so their elements are x · FLT_MAX, not x / decode scale
+/// (a block amax below about 1.8e-38: x = 1.2e-38 alone gives 4.0, not 6.0); Fp32ScaleOrder::exact divides
+/// by the decode scale exactly and clamps nothing (0). Blocks with a zero or NaN scale are not counted.
+/// 0 for other rules.
+std::uint64_t nvfp4_clamped_blocks(const QuantizedTensor& q, Fp32ScaleOrder order);
 
 /// The decode value of tile (i, j)'s scale (E8M0: 2^(code−127); nvfp4: e4m3 value × tensor decode; FP32).
 double block_scale_value(const QuantizedTensor& q, std::size_t tile_index, ScaleFtz scale_ftz = ScaleFtz::no);

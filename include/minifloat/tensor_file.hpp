@@ -62,13 +62,20 @@ class TensorReader {
   int fd_ = -1;
 };
 
-/// Whether a NumPy descr holds integers (|u1 <u1 |i1 <i1 <u2): codes, unless the user says otherwise.
+/// Whether a NumPy descr holds integers (|u1 <u1 |i1 <i1 <u2 <u4 <u8): codes, unless the user says
+/// otherwise (`integers_as_values`), and then only those of integer_value_dtypes().
 bool is_integer_dtype(const std::string& dtype);
+/// Whether every value of an integer dtype is exact in binary32 (|u1 <u1 |i1 <i1 <u2): the ones
+/// `integers_as_values` reads as numbers; <u4 (e.g. FP32 bit patterns) and <u8 are refused either way.
+bool integer_dtype_exact_in_f32(const std::string& dtype);
+/// Those dtypes, space-separated ("|u1 <u1 |i1 <i1 <u2"), for help texts and messages.
+std::string integer_value_dtypes();
 
 /// The tensors `command` reads from `path` (option `--in` of the CLI's quantize, report and compare),
 /// located but not loaded: a .npy file gives one tensor named after the file; a .safetensors file
 /// every numeric tensor in data order (or only `tensor` when not empty). Integer tensors are codes,
-/// not values: a .npy file or a named tensor of integers is an error unless `integers_as_values`; in
+/// not values: a .npy file or a named tensor of integers is an error unless `integers_as_values` (and
+/// even then unless integer_dtype_exact_in_f32: <u4 and <u8 always are, naming the dtype and the flag); in
 /// a whole .safetensors file they are skipped with a note (as non-numeric tensors are) unless
 /// `integers_as_values`. Raw one-byte arrays (<V1: ml_dtypes float8/float4 codes) are always refused.
 /// Notes ("COMMAND: skipping NAME (…)") go to stderr unless `quiet`. Throws minifloat::Error naming

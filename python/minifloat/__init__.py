@@ -726,7 +726,8 @@ def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last"
     NVFP4, TE/DeepSeek-V3) or a spec string ``ELEMENT/ROWSxCOLS/SCALE[/POLICY...]``
     (``e2m3fn/1x16/e8m0fnu:rceil``; docs/names.md). ``rule`` overrides the scheme's scale rule
     with one of its scale family (``names("scale-rule")`` lists the rules; another family is another scheme). Blocks run along the last axis
-    (``axis="first"``: along axis 0). Elements round with ``round``/``overflow``/``profile``
+    (``axis="first"``: along axis 0; the scales keep the input's axis order, (40, 5) in blocks of 32 giving
+    scales (2, 5) as the spec ``e4m3fn/32x1/...`` does). Elements round with ``round``/``overflow``/``profile``
     (default rne + satfinite, as OCP MX); ``sr=dict(seed=, stream=, step=, variant=, bits=)`` with
     round="sr" (element i = flat C-order index). An f64 input enters every formula exactly.
     """

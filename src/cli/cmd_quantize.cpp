@@ -58,12 +58,30 @@ std::map<std::string, std::string> safetensors_metadata(const QuantizedTensor& r
   return meta;
 }
 
+/// What the summary line adds to the quantizer's counts: negatives made NaN by an element format without a
+/// sign (printed for such an element, issue 28 item 4), and the NVFP4 blocks whose element multiplier TE's
+/// clamp to FLT_MAX changed (printed when there are any, item 5).
+struct SummaryExtras {
+  bool unsigned_element = false;
+  std::uint64_t negatives_nan = 0;
+  std::uint64_t clamped_blocks = 0;
+};
+
 /// The command's one line on stdout: counts of elements, scales, saturated and flushed elements, and
 /// for nvfp4 the tensor decode scale with its bits.
-void print_summary(const QuantizedTensor& r, std::size_t elements, bool nvfp4) {
+void print_summary(const QuantizedTensor& r, std::size_t elements, bool nvfp4, const SummaryExtras& extra) {
+  const bool first = r.axis == BlockAxis::first;  // the tile grid in the input's axis order, as the scales
   fmt::print("{} rule {}: {} elements, {} scales ({}x{} tiles of {}x{}), saturated {}, flushed to zero {}", r.scheme,
-             scale_rule_name(r.rule), elements, r.scale_rows * r.scale_cols, r.scale_rows, r.scale_cols, r.block_rows,
-             r.block_cols, r.saturated, r.flushed);
+             scale_rule_name(r.rule), elements, r.scale_rows * r.scale_cols, first ? r.scale_cols : r.scale_rows,
+             first ? r.scale_rows : r.scale_cols, first ? r.block_cols : r.block_rows,
+             first ? r.block_rows : r.block_cols, r.saturated, r.flushed);
+  if (extra.unsigned_element)
+    fmt::print(", negative to NaN {} ({} has no sign)", extra.negatives_nan, format_name(r.element.format));
+  if (extra.clamped_blocks != 0)
+    fmt::print(
+        ", element multiplier clamped to FLT_MAX in {} block{} (te_multiply as TE; --fp32-order exact "
+        "divides by the decode scale)",
+        extra.clamped_blocks, extra.clamped_blocks == 1 ? "" : "s");
   if (nvfp4) {
     std::uint32_t b;
     std::memcpy(&b, &r.tensor_decode_scale, 4);
@@ -154,7 +172,10 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
       ->check(uint64_text);
   c->add_option("--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   c->add_option("--element", o.element, "Element format replacing the scheme's (fp8_* schemes and specs; e.g. e5m2)");
-  c->add_option("--axis", o.axis, "Axis the blocks run along: " + choices<BlockAxis>("last"));
+  c->add_option("--axis", o.axis,
+                "Axis the blocks run along: " + choices<BlockAxis>("last") +
+                    "; scales keep the input's axis order: (40, 5) with --axis first in blocks of 32 gives scales "
+                    "(2, 5), as the spec ELEMENT/32x1/... does");
   for_each_policy_field([&](const auto& f, std::size_t i) {
     using E = std::remove_cvref_t<decltype(BlockPolicy{}.*f.member)>;
     c->add_option("--" + std::string(policy_key(f)), o.policy[i],
@@ -169,9 +190,10 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_flag("--source-via-f32", o.source_via_f32,
               "An f64 input is rounded to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: each element "
               "rounds once from its f64 value; the ml_dtypes profile implies this flag)");
-  c->add_flag(
-      "--integers-as-values", o.integers_as_values,
-      "Read an integer input (|u1 |i1 <u2, U8 I8 U16) as numbers (default: refused, integers are usually codes)");
+  c->add_flag("--integers-as-values", o.integers_as_values,
+              "Read an integer input whose values are exact in binary32 (" + integer_value_dtypes() +
+                  ", U8 I8 U16) as numbers (default: refused, integers are usually codes); <u4 and <u8 (e.g. FP32 bit "
+                  "patterns) are refused either way");
   c->add_option("--in", o.in, "Input .npy (or .safetensors with --tensor)")->required();
   c->add_option("--tensor", o.tensor, "Tensor name in a .safetensors input");
   c->add_option("--out-codes", o.out_codes,
@@ -269,12 +291,19 @@ int run_quantize(const QuantizeOptions& o) {
     throw Error("--in '" + o.in + "' holds " + std::to_string(tensors.size()) +
                 " tensors; choose one with --tensor NAME");
   const TensorLocation& in = tensors[0];
+  // One rule with Python's quantize(): a 0-d or an empty array is refused, naming what is accepted.
+  if (in.shape.empty())
+    throw Error("--in '" + o.in + "' holds a 0-d array; accepted: arrays of 1 or more dimensions (reshape it to (1,))");
+  if (in.element_count() == 0)
+    throw Error("--in '" + o.in + "' holds an empty array (shape " + shape_text(in.shape) +
+                "); accepted: arrays with at least one element");
   const bool f64 = in.dtype == "<f8";
   if (o.source_via_f32 && !f64)
     throw Error("--source-via-f32 applies to f64 (<f8, F64) inputs; '" + o.in + "' holds " + in.dtype +
                 ", exact in f32 already");
   if (o.integers_as_values && !is_integer_dtype(in.dtype))
-    throw Error("--integers-as-values applies to integer inputs (|u1 |i1 <u2); '" + o.in + "' holds " + in.dtype);
+    throw Error("--integers-as-values applies to integer inputs (" + integer_value_dtypes() + "); '" + o.in +
+                "' holds " + in.dtype);
   if (q.mx_quirks != MxQuirks::none) {
     if (f64 && !q.profile.source_via_f32)
       throw Error("--mx-quirks " + std::string(name(q.mx_quirks)) +
@@ -327,6 +356,8 @@ int run_quantize(const QuantizeOptions& o) {
   // may not fit float32, which would turn them into inf silently).
   if (id_deq) w_deq = std::make_unique<NpyWriter>(out, *id_deq, f64 ? "<f8" : "<f4", in.shape);
 
+  SummaryExtras extra;
+  extra.unsigned_element = scheme.element.kind == ElementKind::floating && !scheme.element.format.is_signed;
   std::vector<std::uint8_t> codes;
   std::vector<float> deq;
   std::vector<double> deq64;
@@ -336,6 +367,9 @@ int run_quantize(const QuantizeOptions& o) {
     codes.resize(p.size());
     if (f64) bq.quantize(p, std::span<const double>(xd), codes, threads);
     else bq.quantize(p, std::span<const float>(xf), codes, threads);
+    if (extra.unsigned_element)
+      extra.negatives_nan += f64 ? negatives_made_nan(scheme.element, std::span<const double>(xd), codes)
+                                 : negatives_made_nan(scheme.element, std::span<const float>(xf), codes);
     w_codes.append(p, codes);
     if (w_deq) {
       const ScaleFtz ftz = o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no;
@@ -362,7 +396,8 @@ int run_quantize(const QuantizeOptions& o) {
   if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));
   out.commit();
 
-  print_summary(r, in.element_count(), nvfp4);
+  if (q.mx_quirks == MxQuirks::none) extra.clamped_blocks = nvfp4_clamped_blocks(r, scheme.policy.fp32_order);
+  print_summary(r, in.element_count(), nvfp4, extra);
   return 0;
 }
 

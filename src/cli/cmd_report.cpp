@@ -113,7 +113,8 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
   c->add_flag("--source-via-f32", o.source_via_f32,
               "Round F64 tensors to f32 (RNE) first, as ml_dtypes and PyTorch casts do (default: exact f64 values)");
   c->add_flag("--integers-as-values", o.integers_as_values,
-              "Read U8/I8/U16 (|u1 |i1 <u2) tensors as numbers (default: skipped as codes)");
+              "Read U8/I8/U16 (" + integer_value_dtypes() +
+                  ") tensors as numbers (default: skipped as codes); <u4 and <u8 are refused either way");
   c->add_flag("--per-tensor", o.per_tensor, "Also print one row per (tensor, scheme)");
   c->add_flag("--csv", o.csv, "CSV output (per tensor and overall rows)");
   c->add_flag("--quiet", o.quiet, "No progress on stderr");

@@ -24,7 +24,6 @@ BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& schem
     L.tile_cols = q.block_rows;
     L.tiles_a = q.scale_cols;
     L.tiles_b = q.scale_rows;
-    L.order = ScaleOrder::transposed_major;
   } else {
     L.file_rows = q.rows;
     L.file_cols = q.cols;
@@ -32,9 +31,7 @@ BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& schem
     L.tile_cols = q.block_cols;
     L.tiles_a = q.scale_rows;
     L.tiles_b = q.scale_cols;
-    L.order = ScaleOrder::file_major;
   }
-  L.scale_cols = q.scale_cols;
   p.n = static_cast<std::uint64_t>(q.rows) * q.cols;
   if (shape.empty()) p.n = 1;
   p.body.element = scheme.element;

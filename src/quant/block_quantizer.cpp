@@ -157,9 +157,12 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
     q.scale_shape = {};
   } else if (shape.size() == 1) {
     q.scale_shape = {q.scale_cols};
+  } else if (opt.axis == BlockAxis::first) {  // the input's axis order: the blocked axis stays first
+    if (scheme.block_rows == 1) q.scale_shape.assign(shape.begin() + 1, shape.end());
+    else q.scale_shape = {q.scale_rows};
+    q.scale_shape.insert(q.scale_shape.begin(), q.scale_cols);
   } else if (scheme.block_rows == 1) {
-    q.scale_shape = opt.axis == BlockAxis::first ? std::vector<std::size_t>(shape.begin() + 1, shape.end())
-                                                 : std::vector<std::size_t>(shape.begin(), shape.end() - 1);
+    q.scale_shape.assign(shape.begin(), shape.end() - 1);
     q.scale_shape.push_back(q.scale_cols);
   } else {
     q.scale_shape = {q.scale_rows, q.scale_cols};
@@ -181,7 +184,8 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
 }
 
 std::size_t BlockQuantizer::scale_index(std::size_t ta, std::size_t tb) const noexcept {
-  return opt_.axis == BlockAxis::first ? tb * q_.scale_cols + ta : ta * q_.scale_cols + tb;
+  // file-order tile (ta, tb), row-major over the file's tile grid (BlockAxis::first: [scale_cols, scale_rows])
+  return ta * (q_.axis == BlockAxis::first ? q_.scale_rows : q_.scale_cols) + tb;
 }
 
 QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
@@ -495,6 +499,35 @@ QuantizedTensor quantize(const ArrayIn& x, const std::vector<std::size_t>& shape
 
 // ---- dequantize and statistics --------------------------------------------------------------
 
+namespace {
+template <class T>
+std::uint64_t negatives_made_nan_impl(ElementType el, std::span<const T> x, std::span<const std::uint8_t> codes) {
+  if (x.size() != codes.size())
+    throw Error("negatives_made_nan: " + std::to_string(x.size()) + " values and " + std::to_string(codes.size()) +
+                " codes");
+  if (el.kind != ElementKind::floating || el.format.is_signed) return 0;
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (x[i] < 0 && std::isnan(element_value(el, codes[i]))) ++n;
+  return n;
+}
+}  // namespace
+
+std::uint64_t negatives_made_nan(ElementType el, std::span<const float> x, std::span<const std::uint8_t> codes) {
+  return negatives_made_nan_impl(el, x, codes);
+}
+std::uint64_t negatives_made_nan(ElementType el, std::span<const double> x, std::span<const std::uint8_t> codes) {
+  return negatives_made_nan_impl(el, x, codes);
+}
+
+std::uint64_t nvfp4_clamped_blocks(const QuantizedTensor& q, Fp32ScaleOrder order) {
+  if (q.rule != ScaleRule::nvfp4 || order != Fp32ScaleOrder::te_multiply) return 0;
+  std::uint64_t n = 0;
+  for (const std::uint8_t c : q.scale_codes)
+    if (nvfp4_multiplier_overflows(c, q.tensor_encode_scale)) ++n;
+  return n;
+}
+
 double block_scale_value(const QuantizedTensor& q, std::size_t t, ScaleFtz ftz) {
   if (coded_scale(q)) return coded_scale_value(q, q.scale_codes.at(t), ftz);
   const double v = static_cast<double>(q.scales.at(t));
@@ -510,7 +543,8 @@ std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz) {
   for (std::size_t r = 0; r < R; ++r)
     for (std::size_t c = 0; c < C; ++c) {
       const std::size_t i = q.axis == BlockAxis::first ? c * R + r : r * C + c;
-      const std::size_t t = (r / q.block_rows) * q.scale_cols + c / q.block_cols;
+      const std::size_t t = q.axis == BlockAxis::first ? (c / q.block_cols) * q.scale_rows + r / q.block_rows
+                                                       : (r / q.block_rows) * q.scale_cols + c / q.block_cols;
       out[i] = lut[q.codes[i]] * sv[t];
     }
   return out;

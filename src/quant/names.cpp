@@ -9,7 +9,8 @@ namespace {
 
 constexpr NameEntry<BlockAxis> kBlockAxis[] = {
     {BlockAxis::last, "last", "blocks run along the last axis (rows of the [rows, cols] view); the default"},
-    {BlockAxis::first, "first", "blocks run along axis 0 (the tensor is viewed as [shape[0], rest] and transposed)"},
+    {BlockAxis::first, "first",
+     "blocks run along axis 0; the scales keep the input's axis order ((40, 5) in blocks of 32: scales (2, 5))"},
 };
 constexpr NameEntry<MxQuirks> kMxQuirks[] = {
     {MxQuirks::none, "none", "the OCP MX v1.0 and NVIDIA/TE NVFP4 definitions (the default)"},

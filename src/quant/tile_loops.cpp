@@ -68,7 +68,6 @@ class PieceRun {
     sr = spec.rounding == Rounding::sr;
     one_rounding = pol.fp32_order == Fp32ScaleOrder::exact;
     kern = fast ? simd::quant_kernel(el, spec, prof, pol.mxint8_min) : nullptr;
-    scale_stride = opt.axis == BlockAxis::first ? q.scale_cols : 1;
   }
   /// Which loop the piece takes.
   bool takes_fused_rows() const noexcept { return fused; }
@@ -119,7 +118,6 @@ class PieceRun {
   Profile prof;
   bool sr = false, one_rounding = false;
   const simd::QuantKernel* kern = nullptr;
-  std::size_t scale_stride = 1;  // between the scales of a row's consecutive tiles
 };
 
 // The statistics of rows [r0, r1) × piece columns [c0, c1) into `sl` (tiles not `cut`); the pieces of a
@@ -331,7 +329,7 @@ typename PieceRun<T>::Counts PieceRun<T>::fused_range(std::size_t r0, std::size_
       if (row_fused) {  // simd::fused_rows_rne: plain blocks whole; the others (status) by the per-tile steps
         const simd::RunCounts rc = simd::fused_rows_rne(
             *kern, fscale, v.data() + r * p.cols + c0, c1 - c0, v.size() - (r * p.cols + c0), first, tB,
-            q.scale_codes.data() + bq_.scale_index(ta, tbf), scale_stride, codes.data() + r * p.cols + c0, fb.data());
+            q.scale_codes.data() + bq_.scale_index(ta, tbf), 1, codes.data() + r * p.cols + c0, fb.data());
         n.saturated += rc.saturated;
         n.flushed += rc.flushed;
         for (std::size_t j = next_nonzero(fb.data(), 0, nb); j < nb; j = next_nonzero(fb.data(), j + 1, nb)) {

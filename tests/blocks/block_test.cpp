@@ -584,7 +584,7 @@ TEST(Shapes, ScalesFollowTheInputShape) {
   EXPECT_EQ(quantize(std::vector<float>(4 * 5 * 64, 1.0f), {4, 5, 64}, find_scheme("mxfp4")).scale_shape, (V{4, 5, 2}));
   QuantOptions first;
   first.axis = BlockAxis::first;
-  EXPECT_EQ(quantize(std::vector<float>(64 * 5, 1.0f), {64, 5}, find_scheme("mxfp4"), first).scale_shape, (V{5, 2}));
+  EXPECT_EQ(quantize(std::vector<float>(64 * 5, 1.0f), {64, 5}, find_scheme("mxfp4"), first).scale_shape, (V{2, 5}));
   EXPECT_EQ(quantize(std::vector<float>(300, 1.0f), {3, 100}, find_scheme("fp8_128x128")).scale_shape, (V{1, 1}));
   const QuantizedTensor e = quantize(std::vector<float>{}, {2, 0}, find_scheme("mxfp4"));
   EXPECT_EQ(e.scale_shape, (V{2, 0}));

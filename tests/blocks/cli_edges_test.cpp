@@ -350,10 +350,16 @@ TEST(CliEdges, ShapesOf1dEmptyAnd0dInputs) {
   };
   EXPECT_EQ(q(make_npy_f32({33}, ramp(33)), "mxfp8_e4m3"), (std::vector<V>{{33}, {2}, {33}}));  // not (1, 2)
   EXPECT_EQ(q(make_npy_f32({33}, ramp(33)), "fp8_tensor"), (std::vector<V>{{33}, {1}, {33}}));
-  EXPECT_EQ(q(make_npy_f32({2, 0}, {}), "mxfp4"), (std::vector<V>{{2, 0}, {2, 0}, {2, 0}}));
-  EXPECT_EQ(q(make_npy_f32({0, 5}, {}), "fp8_row"), (std::vector<V>{{0, 5}, {0, 1}, {0, 5}}));
-  EXPECT_EQ(q(make_npy_f32({}, {1.5f}), "mxfp8_e4m3"), (std::vector<V>{V{}, V{}, V{}}));
-  EXPECT_EQ(npy_as_f32(read_npy(d / "q.npy")), std::vector<float>{1.5f});
+  // issue 28 item 16: 0-d and empty arrays are refused, as Python's quantize() refuses them
+  for (const NpyArray& a : {make_npy_f32({2, 0}, {}), make_npy_f32({0, 5}, {}), make_npy_f32({}, {1.5f})}) {
+    write_npy(d / "x.npy", a);
+    const auto r = run("quantize --scheme mxfp4 --in " + (d / "x.npy") + " --out-codes " + (d / "refused.npy"));
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find(a.shape.empty() ? "holds a 0-d array; accepted: arrays of 1 or more dimensions"
+                                         : "holds an empty array"),
+              std::string::npos)
+        << r.out;
+  }
   EXPECT_EQ(q(make_npy_f32({3, 4, 64}, ramp(768)), "mxfp4"), (std::vector<V>{{3, 4, 64}, {3, 4, 2}, {3, 4, 64}}));
   const auto r = run("report --quiet --csv --schemes mxfp4 --in " + (d / "x.npy"));  // reports the last one
   EXPECT_EQ(r.status, 0) << r.out;

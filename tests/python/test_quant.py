@@ -58,7 +58,7 @@ def test_nvfp4_metadata_and_packing():
 def test_spec_strings_axis_and_f64():
     x = np.arange(1, 65, dtype=np.float64).reshape(16, 4)
     q = mf.quantize(x, "e2m3fn/1x16/e8m0fnu:rceil", axis="first")
-    assert q.scale_shape == (4, 1) and q.axis == "first"
+    assert q.scale_shape == (1, 4) and q.axis == "first"  # the input's axis order (issue 28 item 1)
     assert mf.quantize(x.astype(np.float16), "mxfp8_e4m3").codes.shape == (16, 4)
 
 
@@ -139,3 +139,79 @@ def test_f16_and_bf16_go_to_the_library_as_they_are():
             assert a.codes.tobytes() == b.codes.tobytes(), (src.dtype, scheme)
             assert np.asarray(a.scales).tobytes() == np.asarray(b.scales).tobytes(), (src.dtype, scheme)
             assert a.errors() == b.errors(), (src.dtype, scheme)
+
+
+# ---- issue 28 ------------------------------------------------------------------------------------
+
+def _columns_apart(rows, cols):
+    i, j = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    x = np.ldexp(1.0 + ((i * 7 + j * 3) % 16) / 16.0, j * 5) * np.where((i // 32) % 2 == 1, 1e-3, 1.0)
+    return (x * np.where((i + j) % 3 == 0, -1.0, 1.0)).astype(np.float32)
+
+
+def test_axis_first_scales_keep_the_input_axis_order():
+    """Item 1: --axis first and the spec ELEMENT/32x1/... write one layout; the scales of (64, 2) read
+    the natural way (scale[i // 32, j]) dequantize as the library does."""
+    x = _columns_apart(40, 5)
+    a = mf.quantize(x, "mxfp8_e4m3", axis="first")
+    b = mf.quantize(x, "e4m3fn/32x1/e8m0fnu:ocp_floor")
+    assert a.scales.shape == (2, 5) and a.scale_shape == b.scale_shape
+    np.testing.assert_array_equal(a.scales, b.scales)
+    np.testing.assert_array_equal(a.codes, b.codes)
+    x3 = _columns_apart(40, 12).reshape(40, 3, 4)
+    q3 = mf.quantize(x3, "mxfp8_e4m3", axis="first")
+    assert q3.scales.shape == (2, 3, 4)
+    for j in range(3):
+        for k in range(4):
+            np.testing.assert_array_equal(q3.scales[:, j, k], mf.quantize(x3[:, j, k].copy(), "mxfp8_e4m3").scales)
+    sq = mf.quantize(_columns_apart(64, 2), "mxfp8_e4m3", axis="first")
+    assert sq.scales.shape == (2, 2)
+    elem = mf.decode(sq.codes, "e4m3fn").astype(np.float64)
+    natural = elem * np.exp2(np.repeat(sq.scales.astype(np.float64) - 127, 32, axis=0))
+    np.testing.assert_array_equal(natural, sq.dequantize())
+
+
+def _round_to_grid(v, grid):
+    """Fraction v to the nearest of the sorted non-negative Fractions `grid` (ties to the even index,
+    which is the even code of an OCP format), the largest for anything above it (satfinite)."""
+    m = abs(v)
+    if m >= grid[-1]:
+        k = len(grid) - 1
+    else:
+        k = max(i for i, g in enumerate(grid) if g <= m)
+        lo, hi = grid[k], grid[k + 1]
+        if m - lo > hi - m or (m - lo == hi - m and k % 2 == 1):
+            k += 1
+    return -grid[k] if v < 0 else grid[k]
+
+
+def test_nvfp4_exact_rounds_the_unclamped_quotient():
+    """Item 5: with --fp32-order exact every element is x / (block decode scale) rounded once, also where
+    TE's multiplier clamps to FLT_MAX. Oracle: the scale steps in numpy float32 (TE's order), the
+    element rounding in Fractions."""
+    from fractions import Fraction as F
+    e4m3 = [F(m, 512) for m in range(8)] + [(1 + F(m, 8)) * F(2) ** (e - 7) for e in range(1, 16) for m in range(8)]
+    e4m3 = e4m3[:-1]  # 0x7f is NaN; largest 448
+    e2m1 = [F(v) for v in ("0", "0.5", "1", "1.5", "2", "3", "4", "6")]
+    f32 = np.float32
+    for v in (1.2e-38, 3e-40, 1e-39, 2.0):
+        x = np.full(16, v, np.float32)
+        x[1] *= f32(0.5)
+        x[2] *= f32(-0.25)
+        q = mf.quantize(x.reshape(1, 16), "e2m1fn/1x16/ue4m3:nvfp4/fp32-order=exact")
+        with np.errstate(over="ignore", divide="ignore"):
+            s_enc = min(f32(2688) / np.abs(x).max(), f32(np.finfo(np.float32).max))
+            s = np.abs(x).max() * (s_enc * (f32(1) / f32(6)))
+        sb = _round_to_grid(F(float(s)), e4m3)
+        d = f32(float(sb)) * (f32(1) / s_enc)
+        want = [_round_to_grid(F(float(xi)) / F(float(d)), e2m1) for xi in x]
+        got = [F(float(g)) for g in mf.decode(q.codes.reshape(-1), "e2m1fn")]
+        assert got == want, (v, got, want)
+
+
+def test_zero_d_and_empty_are_refused_as_by_the_cli():
+    """Item 16 (part): one rule with `minifloat quantize` (tests/blocks/issue28_test.cpp)."""
+    with pytest.raises(ValueError, match="0-d arrays are not accepted"):
+        mf.quantize(np.float32(3.0), "mxfp4")
+    with pytest.raises(ValueError, match="empty"):
+        mf.quantize(np.zeros((2, 0), np.float32), "mxfp4")

@@ -160,10 +160,13 @@ enum class Mxint8Min : std::uint8_t {
 /// the exact result rounded once to binary32 (RNE).
 enum class Fp32ScaleOrder : std::uint8_t {
   te_multiply,  ///< default: encode = fl32(max/amax); y = fl32(x·encode); decode = fl32(1/encode) (TE);
-                ///< NVFP4: y = fl32(x·encode) with its encode (TE core_nvfp4.cuh); then y → element
+                ///< NVFP4: y = fl32(x·encode) with its encode (TE core_nvfp4.cuh); then y → element.
+                ///< An encode above FLT_MAX clamps to FLT_MAX (TE's fminf): NVFP4 blocks with an amax
+                ///< below about 1.8e-38 then get x·FLT_MAX, not x/decode (nvfp4_multiplier_overflows)
   divide,       ///< fp32_amax only: decode = fl32(amax/max); y = fl32(x/decode) (DeepSeek-V3 `act_quant`)
   exact,        ///< scales as te_multiply, but the element is x·encode rounded ONCE into the element
-                ///< format (no binary32 step), for any source (FP32 rules and NVFP4)
+                ///< format (no binary32 step), for any source (FP32 rules and NVFP4); where NVFP4's
+                ///< encode would clamp, x / nvfp4_block_decode_product rounded once (no clamp)
 };
 
 /// Every special-block choice, with the documented defaults.
@@ -502,14 +505,26 @@ MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(const Unpacked&
   const float s = fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
   return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
 }
-/// The element encode multiplier: min(fl32(1 / fl32(s_dec_e4m3 · fl32(1/S_enc))), FLT_MAX)
+/// The block's decode product fl32(s_dec_e4m3 · fl32(1/S_enc)) (TE compute_scaling_coefficient's
+/// divisor): the decode scale the element multiplier inverts. 0 for a zero scale code, NaN for 0x7f/0xff.
+MINIFLOAT_HOST_DEVICE inline float nvfp4_block_decode_product(std::uint8_t scale_code, float s_enc) noexcept {
+  return fmul_rn(to_float(formats::e4m3fn, scale_code), frcp_rn(s_enc));
+}
+/// The element encode multiplier: min(fl32(1 / nvfp4_block_decode_product), FLT_MAX)
 /// (TE compute_scaling_coefficient<float>; fminf: NaN → FLT_MAX). Elements are fl32(x · this)
-/// (x exact, Fp32ScaleOrder::te_multiply) or x · this rounded once (Fp32ScaleOrder::exact), then
-/// rounded to the element.
+/// (x exact, Fp32ScaleOrder::te_multiply), then rounded to the element; Fp32ScaleOrder::exact rounds
+/// x · this once, except where the clamp fired (nvfp4_multiplier_overflows): there it rounds the
+/// unclamped quotient x / nvfp4_block_decode_product once (core/tile_step.hpp encode_in_tile).
 MINIFLOAT_HOST_DEVICE inline float nvfp4_element_encode_scale(std::uint8_t scale_code, float s_enc) noexcept {
-  const float s_dec = frcp_rn(s_enc);
-  const float sb = to_float(formats::e4m3fn, scale_code);
-  return detail::fmin_flt_max(frcp_rn(fmul_rn(sb, s_dec)));
+  return detail::fmin_flt_max(frcp_rn(nvfp4_block_decode_product(scale_code, s_enc)));
+}
+/// Whether TE's clamp of the element multiplier fires for a nonzero, non-NaN block scale: fl32(1 /
+/// nvfp4_block_decode_product) overflows binary32 (a block amax below about 1.8e-38 under a tensor
+/// scale S_enc clamped to FLT_MAX). Zero and NaN scale codes give false (their elements do not
+/// depend on the multiplier's value: a zero scale decodes every element to 0, a NaN block is NaN).
+MINIFLOAT_HOST_DEVICE inline bool nvfp4_multiplier_overflows(std::uint8_t scale_code, float s_enc) noexcept {
+  const float d = nvfp4_block_decode_product(scale_code, s_enc);
+  return d > 0.0f && detail::f32_is_inf(frcp_rn(d));
 }
 
 }  // namespace minifloat

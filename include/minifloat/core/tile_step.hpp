@@ -107,6 +107,9 @@ struct TileScale {
   float enc = 1.0f, dec = 1.0f;  ///< FP32 / NVFP4 multipliers
   bool divide = false;           ///< Fp32ScaleOrder::divide: y = fl32(x / dec)
   bool flush = false;            ///< SubnormalAmax::flush_block zeroed the tile: finite x read as ±0
+  /// nvfp4 with Fp32ScaleOrder::exact where TE's multiplier clamp fires (nvfp4_multiplier_overflows):
+  /// the divisor nvfp4_block_decode_product, elements x / it rounded once; 0 otherwise (x · enc).
+  float exact_divisor = 0.0f;
   /// What is stored for the tile: the scale code of a coded rule (E8M0: e + 127, 0xff for a NaN
   /// scale; nvfp4: the e4m3fn block scale, 0x7f for a NaN block) — or the FP32 decode scale of an
   /// FP32 rule (NaN for a NaN block, 0 for ZeroBlock::nan: y = 0/0).
@@ -193,6 +196,8 @@ MINIFLOAT_HOST_DEVICE inline TileScale decide_tile_scale(const TileStat<T>& s, c
     sc.kind = TileScale::Kind::nvfp4;
     sc.code = nv.code(amax, r.s_enc, elem_max);
     sc.enc = nv.encode_scale(sc.code, r.s_enc);
+    if (pol.fp32_order == Fp32ScaleOrder::exact && nvfp4_multiplier_overflows(sc.code, r.s_enc))
+      sc.exact_divisor = nvfp4_block_decode_product(sc.code, r.s_enc);  // the unclamped quotient, not FLT_MAX
   } else {
     sc.kind = TileScale::Kind::fp32;
     Fp32Scale f;
@@ -214,7 +219,8 @@ struct TileElement {
 /// Encode source value x0 of a tile whose scale is `sc` (not Kind::nan_block: those elements are
 /// element_nan_code) into r.element with `spec` and `prof` (rbits: the SR bits of the element, as
 /// SrVariant documents; 0 otherwise). A flushed tile reads a finite x0 as ±0; E8M0 rounds x · 2^−e
-/// once; FP32 / NVFP4 round fl32(x · enc) (or fl32(x / dec)), or x · enc once with Fp32ScaleOrder::exact.
+/// once; FP32 / NVFP4 round fl32(x · enc) (or fl32(x / dec)), or x · enc once with Fp32ScaleOrder::exact
+/// (NVFP4 where TE clamps enc to FLT_MAX: x / exact_divisor once, TileScale::exact_divisor).
 template <class T>
 MINIFLOAT_HOST_DEVICE inline TileElement encode_in_tile(T x0, const TileScale& sc, const TileRule& r, RoundingSpec spec,
                                                         Profile prof, std::uint64_t rbits) noexcept {
@@ -225,8 +231,10 @@ MINIFLOAT_HOST_DEVICE inline TileElement encode_in_tile(T x0, const TileScale& s
   if (sc.kind == TileScale::Kind::e8m0) {
     out.r = quantize_element(r.element, detail::src_exact(x), sc.e, spec, prof, rbits, mn);
   } else if (r.policy.fp32_order == Fp32ScaleOrder::exact) {
-    out.r = quantize_element(r.element, detail::exact_mul(detail::src_exact(x), detail::exact_f32(sc.enc)).value, 0,
-                             spec, prof, rbits, mn);
+    const Unpacked y = sc.exact_divisor != 0.0f
+                           ? detail::exact_div(detail::src_exact(x), detail::exact_f32(sc.exact_divisor)).value
+                           : detail::exact_mul(detail::src_exact(x), detail::exact_f32(sc.enc)).value;
+    out.r = quantize_element(r.element, y, 0, spec, prof, rbits, mn);
   } else {
     const float y = sc.divide ? detail::src_div32(x, sc.dec) : detail::src_mul32(x, sc.enc);
     out.r = quantize_element(r.element, detail::exact_f32(y), 0, spec, prof, rbits, mn);

@@ -19,24 +19,16 @@
 
 namespace minifloat::cuda {
 
-/// How tile coordinates map to the scale array (quant.hpp: scales are row-major over the tile grid
-/// of the quantization view, which is the file view transposed for BlockAxis::first).
-enum class ScaleOrder : std::uint8_t {
-  file_major,        ///< BlockAxis::last: scale index = ta · scale_cols + tb
-  transposed_major,  ///< BlockAxis::first: scale index = tb · scale_cols + ta
-};
-
 /// The tiling of one quantization in file (C) order: the input is the [file_rows, file_cols] matrix,
 /// cut into tile_rows × tile_cols tiles (the last ones may be partial); tile (ta, tb) has grid index
-/// ta · tiles_b + tb (the index of BlockQuantBody).
+/// ta · tiles_b + tb (the index of BlockQuantBody), which is also its scale's index: scales are
+/// row-major over the file's tile grid for either BlockAxis (quant.hpp QuantizedTensor).
 struct BlockLayout {
   std::uint64_t file_rows = 0, file_cols = 0, tile_rows = 1, tile_cols = 1;
   std::uint64_t tiles_a = 0, tiles_b = 0;
-  std::uint64_t scale_cols = 0;
-  ScaleOrder order = ScaleOrder::file_major;
   MINIFLOAT_HOST_DEVICE constexpr std::uint64_t tiles() const noexcept { return tiles_a * tiles_b; }
   MINIFLOAT_HOST_DEVICE constexpr std::uint64_t scale_index(std::uint64_t ta, std::uint64_t tb) const noexcept {
-    return order == ScaleOrder::transposed_major ? tb * scale_cols + ta : ta * scale_cols + tb;
+    return ta * tiles_b + tb;
   }
 };
 
