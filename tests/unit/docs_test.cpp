@@ -156,8 +156,7 @@ TEST(DocsProfiles, ZeroMantissaRowStatesRneAndRtoWithExamplesTheOracleAgrees) {
       for (const char* mode : {"rne", "rto"}) {
         const RoundingSpec spec{std::string(mode) == "rne" ? Rounding::rne : Rounding::rto, Overflow::nonsat};
         const double x = std::ldexp(m, k);
-        ASSERT_EQ(from_double(x, formats::e8m0fnu, spec, profiles::ocp).code, e8m0_oracle(x, mode))
-            << mode << " " << x;
+        ASSERT_EQ(from_double(x, formats::e8m0fnu, spec, profiles::ocp).code, e8m0_oracle(x, mode)) << mode << " " << x;
       }
 }
 
@@ -181,8 +180,8 @@ TEST(DocsTrain, EveryTrainExampleRunsTheFp32Baseline) {
       std::istringstream rs(recipes);
       for (std::string r; std::getline(rs, r, ',');) list.push_back(r);
       const bool baseline = std::find(list.begin(), list.end(), "fp32") != list.end() || recipes == "all";
-      EXPECT_TRUE(baseline) << page << ": a train example without the fp32 baseline (its gap column is \"–\"): "
-                            << line;
+      EXPECT_TRUE(baseline) << page
+                            << ": a train example without the fp32 baseline (its gap column is \"–\"): " << line;
       if (line.find("--gemm") != std::string::npos) {
         EXPECT_NE(line.find("isolates the formats"), std::string::npos)
             << page << ": a --gemm example should say the shared GEMM model isolates the formats: " << line;
