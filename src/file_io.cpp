@@ -27,8 +27,8 @@ namespace {
 
 // ---- temporaries the signal handler removes -------------------------------------------------
 // A fixed table of chunks of slots (chunks are allocated once and never freed); each slot holds a
-// heap copy of a temporary's path or nullptr. The handler only loads lock-free atomics and calls
-// unlink() and raise(), which are async-signal-safe.
+// heap copy of a temporary's path (or of a folder add_folder created) or nullptr. The handler only
+// loads lock-free atomics and calls unlink(), rmdir() and raise(), which are async-signal-safe.
 
 constexpr std::size_t kChunk = 1024, kChunks = 256;  // up to 262144 temporaries at a time
 std::array<std::atomic<std::atomic<char*>*>, kChunks> g_chunks{};
@@ -36,6 +36,7 @@ std::atomic<int> g_in_handler{0};  // > 0 once a handler has started reading the
 std::atomic<int> g_committing{0};  // a commit() is renaming: handlers on other threads defer
 std::atomic<int> g_pending{0};     // the signal a deferring handler saw
 constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+constexpr int kFolderDepth = 8;  // nested folders of one set the handler removes (OutputSet::add_folder)
 
 std::mutex g_mu;  // guards the fields below and slot allocation (never taken in the handler)
 std::size_t g_live = 0;
@@ -47,12 +48,16 @@ extern "C" void remove_temporaries_and_reraise(int sig) {
     g_pending.store(sig);
     return;
   }
-  for (auto& c : g_chunks) {
-    std::atomic<char*>* chunk = c.load();
-    if (chunk == nullptr) continue;
-    for (std::size_t i = 0; i < kChunk; ++i)
-      if (char* p = chunk[i].load()) ::unlink(p);
-  }
+  // Files first (unlink), then the folders a set created (rmdir only removes an emptied one; a pass
+  // per level of nesting, so a folder goes after the folders inside it). unlink of a folder and
+  // rmdir of a file fail harmlessly.
+  for (int pass = 0; pass <= kFolderDepth; ++pass)
+    for (auto& c : g_chunks) {
+      std::atomic<char*>* chunk = c.load();
+      if (chunk == nullptr) continue;
+      for (std::size_t i = 0; i < kChunk; ++i)
+        if (char* p = chunk[i].load()) pass == 0 ? ::unlink(p) : ::rmdir(p);
+    }
   ::raise(sig);  // SA_RESETHAND restored the default action and SA_NODEFER leaves it unblocked
 }
 
@@ -230,6 +235,12 @@ struct OutputSet::Impl {
   std::atomic<std::uint64_t> total{0};
   std::vector<Input> inputs;
   std::vector<Output> outputs;
+  struct Folder {
+    fs::path path;
+    std::size_t slot;
+  };
+  std::vector<Folder> folders;  // created by add_folder: removed on rollback, kept by commit
+  std::vector<fs::path> stale;  // remove_on_commit, in the order given
   bool committed = false;
 
   Output& at(OutputId id) {
@@ -280,6 +291,11 @@ struct OutputSet::Impl {
       unregister_temporary(o.slot);
       o.temporary.clear();
     }
+    for (auto f = folders.rbegin(); f != folders.rend(); ++f) {  // the innermost first
+      ::rmdir(f->path.c_str());
+      unregister_temporary(f->slot);
+    }
+    folders.clear();
   }
 };
 
@@ -444,6 +460,18 @@ void OutputSet::commit() {
     o.temporary.clear();
     (replaced += replaced.empty() ? "" : ", ") += o.target.string();
   }
+  std::string stale_failure;
+  if (failure.empty()) {
+    for (const auto& f : m.folders) unregister_temporary(f.slot);  // they hold the outputs now
+    m.folders.clear();
+    for (const auto& p : m.stale) {
+      struct stat st {};
+      if (::lstat(p.c_str(), &st) != 0) continue;  // gone already
+      if ((S_ISDIR(st.st_mode) ? ::rmdir(p.c_str()) : ::unlink(p.c_str())) != 0 && stale_failure.empty())
+        stale_failure = "every output was replaced, but '" + p.string() +
+                        "' of the previous outputs could not be removed: " + std::strerror(errno);
+    }
+  }
   g_committing.fetch_sub(1);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (const int sig = g_pending.exchange(0)) {
@@ -455,7 +483,18 @@ void OutputSet::commit() {
     throw IoError(failure + (replaced.empty() ? "; no output was replaced" : "; already replaced: " + replaced));
   }
   m.committed = true;
+  if (!stale_failure.empty()) throw IoError(stale_failure);
 }
+
+void OutputSet::add_folder(const fs::path& dir, std::string_view what) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  create_output_folder(dir, what);
+  const fs::path abs = fs::absolute(dir, ec);
+  impl_->folders.push_back({abs, register_temporary(abs.string())});
+}
+
+void OutputSet::remove_on_commit(const fs::path& path) { impl_->stale.push_back(fs::absolute(path)); }
 
 std::size_t OutputSet::size() const noexcept { return impl_->outputs.size(); }
 const fs::path& OutputSet::target(OutputId id) const { return impl_->at(id).target; }

@@ -40,8 +40,9 @@ enum class OutputId : std::size_t {};
 ///    orders a replaced file's data before the rename, auto_da_alloc).
 ///  - On any error, and when the set is destroyed without commit(), every temporary is removed and
 ///    no target is touched. While temporaries exist, a process-wide handler for SIGINT, SIGTERM
-///    and SIGHUP (installed only where the disposition is the default) removes them (unlink from a
-///    fixed table of paths: async-signal-safe) and re-raises the signal with the default action.
+///    and SIGHUP (installed only where the disposition is the default) removes them and the folders
+///    add_folder created (unlink, then rmdir, from a fixed table of paths: async-signal-safe) and
+///    re-raises the signal with the default action.
 ///
 /// append()/finish() of different outputs may run on different threads; every other call, and
 /// two calls on one output, must not run concurrently.
@@ -65,6 +66,16 @@ class OutputSet {
   void add_input(const std::filesystem::path& path, std::string_view what);
   /// Register an output and create its temporary; throws IoError (see the class comment).
   OutputId add_output(const std::filesystem::path& path, std::string_view what);
+  /// Create the folder `dir` for outputs of this set when it does not exist (create_output_folder's
+  /// rules: only its last component; IoError naming `what`). A folder created here is part of the
+  /// transaction: an error, a destroyed set and SIGINT/SIGTERM/SIGHUP remove it again (when empty, the
+  /// innermost first, at most 8 levels); commit() keeps it. An existing folder is left alone.
+  void add_folder(const std::filesystem::path& dir, std::string_view what);
+  /// A file (or a folder, empty once the files before it are gone) that commit() removes after every
+  /// rename, with the signals still held off: what a previous run wrote that the new outputs do not
+  /// replace (train --out). Give folders after the files inside them. A path that is gone by then is
+  /// skipped; one that cannot be removed makes commit() throw IoError naming it (the outputs stay replaced).
+  void remove_on_commit(const std::filesystem::path& path);
 
   /// Append bytes to the output's temporary. Throws IoError on a write failure (disk full, I/O
   /// error; the output can then be neither appended to nor finished) and Error after finish().

@@ -43,9 +43,9 @@ void add_train_command(CLI::App& app, TrainOptions& o) {
                   "runs in parallel, 0..1024 (default 0: all cores); results do not depend on it");
   sub->add_option("--data", o.data, "data file (digits.csv.gz) or folder (fortunes); default: the Debian package's");
   sub->add_option("--out", o.out,
-                  "output folder (created when its parent folder exists): <model>/<recipe>/seed<k>.csv, summary.csv, "
-                  "summary.md, loss.svg "
-                  "(and loss.png), replaced together only when every run finished")
+                  "output folder (created when its parent folder exists; new, empty or a previous run's, which the new "
+                  "run replaces whole): <model>/<recipe>/seed<k>.csv, summary.csv, summary.md, loss.svg (and "
+                  "loss.png), written together only when every run finished")
       ->required();
   sub->add_option("--gemm", o.gemm,
                   "accumulation model of every Linear GEMM of every recipe, the FP32 baseline included, so the gap "
@@ -77,7 +77,8 @@ int run_train(const TrainOptions& o) {
                 " (each compares a recipe with its FP32 baseline run alongside: fp32, or fp32-lr0.01 for the "
                 "weight-storage recipes; mlp-fashion has none); add the baseline and a recipe, or drop --gates");
   const auto runs = train::run_study(cfg);
-  std::ifstream md(cfg.out / "summary.md");
+  if (const std::string w = train::few_seeds_warning(cfg); !w.empty()) std::cerr << "minifloat: " << w << "\n";
+  std::ifstream md(std::filesystem::absolute(cfg.out) / "summary.md");  // `--out .` was replaced whole
   std::cout << md.rdbuf();
   std::cout << "\nwrote " << (cfg.out / "summary.csv").string() << ", summary.md, loss.svg and per-run CSVs\n";
   if (!o.gates) return 0;

@@ -26,7 +26,7 @@ void QuantStats::add(const QuantStats& o) {
 }
 
 double QuantStats::sqnr_db() const {
-  if (noise == 0) return 300.0;  // exact: a finite ceiling keeps the CSV numeric
+  if (noise == 0) return INFINITY;  // exact (the FP32 recipe): the CSV leaves the cell empty
   return 10.0 * std::log10(signal / noise);
 }
 

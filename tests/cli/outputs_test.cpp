@@ -13,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -71,9 +73,9 @@ struct Result {
 };
 
 struct RunOptions {
-  std::string fault;                    ///< MINIFLOAT_TEST_FAULT for the child
-  int signal_on_pause = 0;              ///< send this when stderr shows the fault hook's pause line
-  bool unprivileged = false;            ///< run as nobody when we are root (read-only folders)
+  std::string fault;          ///< MINIFLOAT_TEST_FAULT for the child
+  int signal_on_pause = 0;    ///< send this when stderr shows the fault hook's pause line
+  bool unprivileged = false;  ///< run as nobody when we are root (read-only folders)
 };
 
 /// Runs the minifloat binary with `args` (no shell), capturing stdout and stderr; kills it after 60 s.
@@ -160,7 +162,7 @@ TEST(Outputs, DotRefusesAnOutputThatIsAnInput) {
   fs::create_hard_link(d / "b.npy", d / "hard.npy");
   const auto before = snapshot(d.path);
   for (const std::string& out : {(d / "a.npy").string(), (d.path / "." / "b.npy").string(), (d / "link.npy").string(),
-                                (d / "hard.npy").string()}) {
+                                 (d / "hard.npy").string()}) {
     expect_bad(run(dot_args(d, out)), "--out '" + out + "'");
     EXPECT_EQ(snapshot(d.path), before) << out;
   }
@@ -240,8 +242,8 @@ TEST(Outputs, TablesSigintMidWriteLeavesEveryOldFileAndNoTemporary) {
 
 bool have_digits() { return fs::exists("/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"); }
 std::vector<std::string> train_args(const TempDir& d) {
-  return {"train", "--model", "mlp-digits", "--recipes", "fp32,fp8-current", "--seeds", "2", "--steps", "3",
-          "--no-progress", "--out", (d / "runs").string()};
+  return {"train",   "--model", "mlp-digits",    "--recipes", "fp32,fp8-current",   "--seeds", "2",
+          "--steps", "3",       "--no-progress", "--out",     (d / "runs").string()};
 }
 
 TEST(Outputs, TrainFailureOrSigintLeavesEveryOldOutputAndNoTemporary) {
@@ -302,7 +304,8 @@ TEST(Outputs, SeedHelpShowsOneUnsigned64BitInteger) {
     ASSERT_NE(at, std::string::npos) << cmd[0];
     EXPECT_EQ(r.out.substr(at, 14), "--seed UINT64 ") << cmd[0];
   }
-  expect_bad(run({"quantize", "--seed", "7:11"}), "'7:11' is not an unsigned 64-bit integer (accepted: 0..18446744073709551615)");
+  expect_bad(run({"quantize", "--seed", "7:11"}),
+             "'7:11' is not an unsigned 64-bit integer (accepted: 0..18446744073709551615)");
 }
 
 TEST(Outputs, MmaCheckHelpSaysWhenCZeroApplies) {
@@ -345,13 +348,15 @@ TEST(Outputs, DotAddendIsRoundedOnceFromItsDecimal) {
                         "1.000000059604644776257986737988403547205962240695953369140625"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.substr(0, 11), "0x3f800001 ");
-  expect_bad(run({"dot", "--model", "exact", "--a", (d / "z.npy").string(), "--b", (d / "z.npy").string(), "--c", "abc"}),
-             "--c: cannot parse value 'abc'");
+  expect_bad(
+      run({"dot", "--model", "exact", "--a", (d / "z.npy").string(), "--b", (d / "z.npy").string(), "--c", "abc"}),
+      "--c: cannot parse value 'abc'");
 }
 
 TEST(Outputs, IntegerOptionsNameTheirRange) {
-  expect_bad(run({"encode", "--format", "e4m3fn", "--round", "sr", "--seed", "1", "--count", "99999999999999999999", "1"}),
-             "--count '99999999999999999999' is out of range; accepted: 1..100000000");
+  expect_bad(
+      run({"encode", "--format", "e4m3fn", "--round", "sr", "--seed", "1", "--count", "99999999999999999999", "1"}),
+      "--count '99999999999999999999' is out of range; accepted: 1..100000000");
   expect_bad(run({"encode", "--format", "e4m3fn", "--round", "sr", "--seed", "1", "--count", "0", "1"}),
              "--count '0' is out of range; accepted: 1..100000000");
   expect_bad(run({"encode", "--format", "e4m3fn", "--round", "sr", "--seed", "1", "--count", "ten", "1"}),
@@ -384,5 +389,226 @@ TEST(Errors, MissingCommandAndRepeatedOptionSayWhatIsAccepted) {
   expect_bad(run({"encode", "--format", "e4m3fn", "--format", "e5m2", "1"}),
              "--format was given 2 times; it takes one value: give it once");
   expect_bad(run({"encode", "--format", "Binary2p1se", "1"}), "K = 2 is out of range");
+}
+}  // namespace
+
+namespace {
+// ---- issue 28 items 3, 17, 18: what `train --out` holds after a run ----------------------------
+
+std::vector<std::string> train_into(const fs::path& out, const std::string& recipes, int seeds, int steps = 3) {
+  return {"train",
+          "--model",
+          "mlp-digits",
+          "--recipes",
+          recipes,
+          "--seeds",
+          std::to_string(seeds),
+          "--steps",
+          std::to_string(steps),
+          "--no-progress",
+          "--out",
+          out.string()};
+}
+
+std::vector<std::string> names_of(const std::map<std::string, std::string>& snap) {
+  std::vector<std::string> v;
+  for (const auto& [k, _] : snap) v.push_back(k);
+  return v;
+}
+
+/// Every entry under `dir`, folders included (an empty folder left behind shows here).
+std::vector<std::string> entries(const fs::path& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) v.push_back(fs::relative(e.path(), dir).string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// Item 3: three seeds of two recipes, then one seed of one recipe into the same folder: the folder
+// holds exactly what the second run writes into a new folder (seed1.csv, seed2.csv and the other
+// recipe's folder go).
+TEST(TrainOutputs, ASecondRunReplacesThePreviousRunWhole) {
+  if (!have_digits()) GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  TempDir d;
+  ASSERT_EQ(run(train_into(d / "runs", "fp32,fp8-current", 3)).status, 0);
+  ASSERT_EQ(run(train_into(d / "fresh", "fp32", 1)).status, 0);
+  const Result r = run(train_into(d / "runs", "fp32", 1));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(entries(d / "runs"), entries(d / "fresh"));
+  EXPECT_EQ(slurp(d / "runs" / "mlp-digits" / "fp32" / "seed0.csv"),
+            slurp(d / "fresh" / "mlp-digits" / "fp32" / "seed0.csv"));
+}
+
+// Item 3: a folder holding anything a train run does not write is refused before any work, naming it.
+TEST(TrainOutputs, AFolderWithOtherFilesIsRefusedAndKept) {
+  if (!have_digits()) GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  TempDir d;
+  ASSERT_EQ(run(train_into(d / "runs", "fp32", 1)).status, 0);
+  { std::ofstream(d / "runs" / "notes.txt") << "mine\n"; }
+  const auto before = snapshot(d.path);
+  const Result r = run(train_into(d / "runs", "fp32", 1));
+  expect_bad(r, "notes.txt");
+  EXPECT_NE(r.err.find("not written by `minifloat train`"), std::string::npos) << r.err;
+  EXPECT_EQ(snapshot(d.path), before);
+  EXPECT_EQ(names_of(snapshot(d.path)), names_of(before));
+}
+
+// Item 3: SIGINT during a run into a new folder leaves nothing behind, not even empty folders.
+TEST(TrainOutputs, SigintIntoANewFolderLeavesNothing) {
+  if (!have_digits()) GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  TempDir d;
+  RunOptions pause;
+  pause.fault = "pause_after_bytes:500";  // inside a worker thread's per-run CSV
+  pause.signal_on_pause = SIGINT;
+  const Result r = run(train_into(d / "runs", "fp32,fp8-current", 2), pause);
+  EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
+  EXPECT_EQ(entries(d.path), std::vector<std::string>{});
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(slurp(p));
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::string cell;
+    std::istringstream ls(line);
+    while (std::getline(ls, cell, ',')) row.push_back(cell);
+    if (!line.empty() && line.back() == ',') row.push_back("");
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Item 18: the FP32 recipe has no quantization error, so its SQNR cells are empty (not a sentinel 300);
+// the held-out loss is `val_loss` in the per-seed CSV and `val_loss_mean` in summary.csv.
+TEST(TrainOutputs, Fp32SqnrIsEmptyAndTheHeldOutLossHasOneName) {
+  if (!have_digits()) GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  TempDir d;
+  ASSERT_EQ(run(train_into(d / "runs", "fp32,fp8-current", 3)).status, 0);
+  const auto seed = read_csv(d / "runs" / "mlp-digits" / "fp32" / "seed0.csv");
+  ASSERT_GE(seed.size(), 2u);
+  int sqnr_cols = 0;
+  for (std::size_t c = 0; c < seed[0].size(); ++c) {
+    if (seed[0][c].find("_sqnr_db") == std::string::npos) continue;
+    ++sqnr_cols;
+    for (std::size_t r = 1; r < seed.size(); ++r) EXPECT_EQ(seed[r].at(c), "") << seed[0][c] << " row " << r;
+  }
+  EXPECT_EQ(sqnr_cols, 3);
+  const auto q = read_csv(d / "runs" / "mlp-digits" / "fp8-current" / "seed0.csv");  // quantized: a number
+  for (std::size_t c = 0; c < q[0].size(); ++c)
+    if (q[0][c] == "x_sqnr_db") {
+      EXPECT_NE(q[1].at(c), "");
+      EXPECT_LT(std::stod(q[1].at(c)), 200.0);
+    }
+  EXPECT_NE(std::find(seed[0].begin(), seed[0].end(), "val_loss"), seed[0].end());
+  const auto sum = read_csv(d / "runs" / "summary.csv");
+  for (const auto& h : sum[0]) EXPECT_EQ(h.find("test_"), std::string::npos) << h;
+  EXPECT_NE(std::find(sum[0].begin(), sum[0].end(), "val_loss_mean"), sum[0].end());
+  EXPECT_NE(std::find(sum[0].begin(), sum[0].end(), "val_loss_std"), sum[0].end());
+}
+
+// Item 18: one seed has no spread ("n/a", not "± 0"; summary.csv's sd empty) and a ranking from
+// fewer than 3 seeds carries a warning, on stderr and in summary.md; 3 seeds carry neither.
+TEST(TrainOutputs, FewSeedsSayNoSpreadAndWarn) {
+  if (!have_digits()) GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  TempDir d;
+  const Result one = run(train_into(d / "one", "fp32,fp8-current", 1));
+  ASSERT_EQ(one.status, 0) << one.err;
+  const std::string md = slurp(d / "one" / "summary.md");
+  EXPECT_EQ(md.find("± 0 "), std::string::npos) << md;
+  EXPECT_NE(md.find("± n/a"), std::string::npos) << md;
+  EXPECT_NE(md.find("warning: 1 seed"), std::string::npos) << md;
+  EXPECT_NE(one.err.find("warning: 1 seed"), std::string::npos) << one.err;
+  const auto sum = read_csv(d / "one" / "summary.csv");
+  const auto sd = std::find(sum[0].begin(), sum[0].end(), "val_loss_std") - sum[0].begin();
+  ASSERT_LT(static_cast<std::size_t>(sd), sum[0].size());
+  EXPECT_EQ(sum[1].at(static_cast<std::size_t>(sd)), "");
+  const Result three = run(train_into(d / "three", "fp32,fp8-current", 3));
+  ASSERT_EQ(three.status, 0) << three.err;
+  EXPECT_EQ(three.err.find("warning"), std::string::npos) << three.err;
+  EXPECT_EQ(slurp(d / "three" / "summary.md").find("warning"), std::string::npos);
+}
+}  // namespace
+
+namespace {
+// ---- issue 28 item 17: loss.svg is a two-panel figure --------------------------------------------
+
+/// The elements of `svg` whose start tag contains `needle` (one per line: the writer puts each on its own).
+std::vector<std::string> svg_elements(const std::string& svg, const std::string& needle) {
+  std::vector<std::string> v;
+  std::istringstream in(svg);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(needle) != std::string::npos) v.push_back(line);
+  return v;
+}
+
+/// The text content of every `<text class="CLS" ...>VALUE</text>` in `lines`.
+std::vector<double> tick_values(const std::vector<std::string>& lines) {
+  std::vector<double> v;
+  for (const std::string& l : lines) {
+    const std::size_t a = l.find('>'), b = l.find("</text>");
+    if (a != std::string::npos && b != std::string::npos && b > a) v.push_back(std::stod(l.substr(a + 1, b - a - 1)));
+  }
+  return v;
+}
+
+/// True when the ticks start at 0 and are evenly spaced by 1, 2 or 5 times a power of ten.
+bool round_ticks(const std::vector<double>& t) {
+  if (t.size() < 3 || t[0] != 0) return false;
+  const double step = t[1] - t[0];
+  const double e = std::pow(10.0, std::floor(std::log10(step)));
+  const double m = step / e;
+  if (std::abs(m - 1) > 1e-9 && std::abs(m - 2) > 1e-9 && std::abs(m - 5) > 1e-9) return false;
+  for (std::size_t i = 1; i < t.size(); ++i)
+    if (std::abs(t[i] - t[i - 1] - step) > 1e-9 * step) return false;
+  return true;
+}
+
+TEST(TrainOutputs, LossPlotHasTwoPanelsSeedBandsAndRoundTicks) {
+  if (!have_digits()) GTEST_SKIP() << "digits data missing (Debian python3-sklearn; run scripts/setup)";
+  TempDir d;
+  const std::vector<std::string> recipes{"fp32", "fp8-current", "nvfp4"};
+  ASSERT_EQ(run(train_into(d / "three", "fp32,fp8-current,nvfp4", 2, 165)).status, 0);
+  const std::string svg = slurp(d / "three" / "loss.svg");
+  // Two panels: the losses, and the gap to FP32 in percent.
+  EXPECT_EQ(svg_elements(svg, "<g class=\"panel\"").size(), 2u) << svg.substr(0, 2000);
+  EXPECT_EQ(svg_elements(svg, "data-panel=\"loss\"").size(), 1u);
+  EXPECT_EQ(svg_elements(svg, "data-panel=\"gap\"").size(), 1u);
+  for (const auto& r : recipes) {
+    // Train and validation curves per recipe, a min–max band per recipe (2 seeds), a gap curve per
+    // quantized recipe.
+    EXPECT_EQ(svg_elements(svg, "class=\"curve\" data-recipe=\"" + r + "\" data-series=\"train\"").size(), 1u) << r;
+    EXPECT_EQ(svg_elements(svg, "class=\"curve\" data-recipe=\"" + r + "\" data-series=\"val\"").size(), 1u) << r;
+    EXPECT_EQ(svg_elements(svg, "class=\"band\" data-recipe=\"" + r + "\"").size(), 1u) << r;
+    EXPECT_EQ(svg_elements(svg, "class=\"curve\" data-recipe=\"" + r + "\" data-series=\"gap\"").size(),
+              r == "fp32" ? 0u : 1u)
+        << r;
+  }
+  // FP32 drawn distinctly: black, thicker than the others, and after them (on top).
+  const auto curves = svg_elements(svg, "class=\"curve\" data-recipe=");
+  ASSERT_FALSE(curves.empty());
+  std::size_t last_fp32 = 0, last_other = 0;
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    const bool fp32 = curves[i].find("data-recipe=\"fp32\"") != std::string::npos;
+    if (fp32) {
+      EXPECT_NE(curves[i].find("stroke=\"#000000\""), std::string::npos) << curves[i];
+      EXPECT_NE(curves[i].find("stroke-width=\"2.5\""), std::string::npos) << curves[i];
+      last_fp32 = i;
+    } else if (curves[i].find("data-series=\"gap\"") == std::string::npos) {
+      EXPECT_EQ(curves[i].find("stroke=\"#000000\""), std::string::npos) << curves[i];
+      last_other = i;
+    }
+  }
+  EXPECT_GT(last_fp32, last_other) << "fp32 must be drawn after the other loss curves";
+  // Round step ticks on both panels (165 steps: 0, 20, 40, ... or 0, 50, 100, 150).
+  const auto xt = tick_values(svg_elements(svg, "class=\"xtick\""));
+  ASSERT_FALSE(xt.empty());
+  std::vector<double> first(xt.begin(), xt.begin() + static_cast<std::ptrdiff_t>(xt.size() / 2));
+  EXPECT_EQ(xt.size() % 2, 0u);
+  EXPECT_TRUE(round_ticks(first)) << ::testing::PrintToString(xt);
+  EXPECT_TRUE(round_ticks(std::vector<double>(xt.begin() + static_cast<std::ptrdiff_t>(xt.size() / 2), xt.end())));
+  // One seed: no band.
+  ASSERT_EQ(run(train_into(d / "one", "fp32,fp8-current", 1)).status, 0);
+  EXPECT_TRUE(svg_elements(slurp(d / "one" / "loss.svg"), "class=\"band\"").empty());
 }
 }  // namespace

@@ -6,11 +6,15 @@
 // (`minifloat docs --out docs`) and diffed by cli.docs_regenerate_identical.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "minifloat/core/convert.hpp"
 #include "minifloat/names.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/check/names.hpp"
@@ -109,6 +113,81 @@ TEST(DocsNames, TheProfileTableHasOneColumnPerProfile) {
   std::vector<std::string> want;
   for (const auto& e : profile_table().entries) want.emplace_back(e.name);
   EXPECT_EQ(cols, want);
+}
+
+/// e8m0fnu (precision 1, codes 0x7f + k for 2^k) under rne or rto, from the definitions alone: rne
+/// sends a tie 1.5·2^k up (MPFR at precision 1); round to odd truncates, then sets the last kept bit
+/// when inexact, and at precision 1 that bit (the implicit one) is always set, so rto truncates.
+unsigned e8m0_oracle(double x, const std::string& mode) {
+  const int k = std::ilogb(x);
+  const double frac = x / std::ldexp(1.0, k);  // in [1, 2)
+  const bool up = mode == "rne" && frac >= 1.5;
+  return static_cast<unsigned>(0x7f + k + (up ? 1 : 0));
+}
+
+// Issue 28 item 8: the table said rto's parity goes "up"; the code truncates, as round to odd does at
+// precision 1. The `ocp` cell must state both rules with examples ("rne(1.5) = 0x80", "rto(3) = 0x80"),
+// and each example must agree with the oracle above and with the library.
+TEST(DocsProfiles, ZeroMantissaRowStatesRneAndRtoWithExamplesTheOracleAgrees) {
+  std::vector<std::string> header;
+  const auto rows = table_after(page_lines("conversion.md"), "**Profiles**", &header);
+  const std::vector<std::string>* row = nullptr;
+  for (const auto& r : rows)
+    if (!r.empty() && r[0].find("`zero_mantissa_ties`") != std::string::npos) row = &r;
+  ASSERT_NE(row, nullptr) << "docs/conversion.md: no profile-table row for `zero_mantissa_ties`";
+  ASSERT_GT(row->size(), 1u);
+  const std::string& cell = (*row)[1];  // the `ocp` column (TheProfileTableHasOneColumnPerProfile)
+  const std::regex example(R"((rne|rto)\(([0-9.]+)\) = 0x([0-9a-f]{2}))");
+  int n_rne = 0, n_rto = 0;
+  for (std::sregex_iterator it(cell.begin(), cell.end(), example), end; it != end; ++it) {
+    const std::string mode = (*it)[1];
+    const double x = std::stod((*it)[2]);
+    const unsigned doc = static_cast<unsigned>(std::stoul((*it)[3], nullptr, 16));
+    (mode == "rne" ? n_rne : n_rto) += 1;
+    EXPECT_EQ(doc, e8m0_oracle(x, mode)) << it->str() << " in: " << cell;
+    const RoundingSpec spec{mode == "rne" ? Rounding::rne : Rounding::rto, Overflow::nonsat};
+    EXPECT_EQ(doc, from_double(x, formats::e8m0fnu, spec, profiles::ocp).code) << it->str();
+  }
+  EXPECT_GE(n_rne, 1) << "the `ocp` cell gives no e8m0fnu rne example (\"rne(1.5) = 0x80\"): " << cell;
+  EXPECT_GE(n_rto, 1) << "the `ocp` cell gives no e8m0fnu rto example (\"rto(3) = 0x80\"): " << cell;
+  // The oracle against the library over every power of two and tie of the normal range, both modes.
+  for (int k = -126; k <= 126; ++k)
+    for (double m : {1.0, 1.25, 1.5, 1.75})
+      for (const char* mode : {"rne", "rto"}) {
+        const RoundingSpec spec{std::string(mode) == "rne" ? Rounding::rne : Rounding::rto, Overflow::nonsat};
+        const double x = std::ldexp(m, k);
+        ASSERT_EQ(from_double(x, formats::e8m0fnu, spec, profiles::ocp).code, e8m0_oracle(x, mode)) << mode << " " << x;
+      }
+}
+
+// Issue 28 item 9: every `minifloat train` example in README.md and docs/ runs the FP32 baseline beside
+// its recipes (without it the summary's gap column is "–"): --recipes names fp32 (or all, the default);
+// an example with --gemm says in its comment that the shared GEMM model is what isolates the formats.
+TEST(DocsTrain, EveryTrainExampleRunsTheFp32Baseline) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> pages;
+  pages.emplace_back("README.md", page_lines("../README.md"));
+  for (const char* p : {"training.md", "cli.md"}) pages.emplace_back(std::string("docs/") + p, page_lines(p));
+  int examples = 0;
+  for (const auto& [page, lines] : pages)
+    for (const std::string& line : lines) {
+      if (line.rfind("minifloat train ", 0) != 0) continue;
+      ++examples;
+      std::istringstream words(line.substr(0, line.find('#')));
+      std::string w, recipes = "all";
+      for (std::string prev; words >> w; prev = w)
+        if (prev == "--recipes") recipes = w;
+      std::vector<std::string> list;
+      std::istringstream rs(recipes);
+      for (std::string r; std::getline(rs, r, ',');) list.push_back(r);
+      const bool baseline = std::find(list.begin(), list.end(), "fp32") != list.end() || recipes == "all";
+      EXPECT_TRUE(baseline) << page
+                            << ": a train example without the fp32 baseline (its gap column is \"–\"): " << line;
+      if (line.find("--gemm") != std::string::npos) {
+        EXPECT_NE(line.find("isolates the formats"), std::string::npos)
+            << page << ": a --gemm example should say the shared GEMM model isolates the formats: " << line;
+      }
+    }
+  EXPECT_GE(examples, 2) << "README.md and docs/ should show train examples";
 }
 
 }  // namespace

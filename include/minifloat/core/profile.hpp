@@ -45,10 +45,13 @@ enum class ZeroWithoutZero : std::uint8_t {
   nan_unless_saturating,  ///< ml_dtypes (spec-digest T9): NaN 0xff with invalid under nonsat, the minimum code
                           ///< 0x00 under satfinite/satpropagate (its kSaturate cast)
 };
-/// D6: rne ties (and rto's parity) in formats without mantissa bits (a tie is 1.5·2^k).
+/// D6: rne ties and rto's parity in formats without mantissa bits (a tie is 1.5·2^k).
 enum class ZeroMantissaTies : std::uint8_t {
-  up,         ///< to 2^(k+1) (MPFR at precision 1, ml_dtypes): e8m0fnu(1.5) = 0x80
-  even_code,  ///< to the neighbour whose code is even (P3109 v4.0 §4.7.4, "IsEven(Q + B)" for P = 1)
+  up,         ///< rne: a tie goes to 2^(k+1) (MPFR at precision 1, ml_dtypes): e8m0fnu rne(1.5) = 0x80. rto: the
+              ///< one kept bit (the implicit 1) counts as odd, so rto truncates, as round to odd at precision 1
+              ///< does: e8m0fnu rto(3) = 0x80, rto(6) = 0x81, rto(1.5) = 0x7f
+  even_code,  ///< parity from the code (P3109 v4.0 §4.7.4, "IsEven(Q + B)" for P = 1): an rne tie goes to the
+              ///< neighbour whose code is even, rto to the one whose code is odd
 };
 
 /// D6: a value strictly between the minimum 2^emin and 1.5·2^emin of a format with neither zero

@@ -25,7 +25,7 @@ struct QuantStats {
   std::uint64_t saturated = 0;   ///< elements whose code is ± the element format's max finite
   double signal = 0, noise = 0;  ///< Σx², Σ(x − x̂)² (SQNR = 10·log10(signal/noise))
   void add(const QuantStats& o);
-  double sqnr_db() const;
+  double sqnr_db() const;  ///< 10·log10(signal/noise); +inf when there was no error (noise == 0)
 };
 
 /// Applies a Recipe's operand quantization. Deterministic: stochastic rounding draws its bits

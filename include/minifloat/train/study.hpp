@@ -49,25 +49,44 @@ struct RunSummary {
   std::string recipe;
   int seed = 0;
   double final_train_loss = 0;  ///< mean train loss over the last 10 % of steps
-  double test_loss = 0;         ///< test/validation loss at the end
-  double test_accuracy = -1;    ///< classification accuracy (M1), −1 when not applicable
-  double grad_flush = 0;        ///< fraction of nonzero G entries quantized to zero (whole run)
-  bool diverged = false;        ///< NaN/Inf loss, or loss > 2× its running minimum at the end
+  /// Loss on the held-out split at the end (M1: the 360 digits not trained on; M3a/b: the fixed
+  /// validation batches): `val_loss` in every CSV, the quantity the summary ranks and gaps by.
+  double val_loss = 0;
+  double val_accuracy = -1;  ///< classification accuracy on the held-out split (M1), −1 when not applicable
+  double grad_flush = 0;     ///< fraction of nonzero G entries quantized to zero (whole run)
+  bool diverged = false;     ///< NaN/Inf loss, or loss > 2× its running minimum at the end
   double seconds = 0;
   std::vector<double> loss_curve;  ///< train loss per step
+  std::vector<int> val_steps;      ///< the steps with a held-out loss (every stats_every-th and the last)
+  std::vector<double> val_curve;   ///< the held-out loss at val_steps (the per-run CSV's val_loss)
 };
+
+/// The warning for a study whose ranking of recipes rests on fewer than 3 seeds each (empty when
+/// there are at least 3, or a single recipe): `run_study` puts it in summary.md, `train` on stderr.
+std::string few_seeds_warning(const StudyConfig& cfg);
 
 /// Run the study; writes `out/<model>/<recipe>/seed<k>.csv`, `out/summary.csv`, `out/summary.md`,
 /// `out/loss.svg` (and `out/loss.png` when rsvg-convert is installed) as one transaction
 /// (file_io.hpp OutputSet): the model, data, accumulation model and every output are checked before
 /// the first step (the folders are created then); the files replace the old ones only when every
-/// run finished, and an error or a signal leaves the old ones as they were. Throws minifloat::Error
-/// for unknown models, missing data or an output that cannot be written.
+/// run finished, and an error or a signal leaves the old ones as they were (and removes the folders
+/// it created). `out` is new, empty or a previous run's: the new run replaces that run whole (its
+/// other seeds, recipes and models go at the commit); a folder holding anything else (a file or
+/// folder no train run writes) is refused before any work with an IoError naming it. Throws
+/// minifloat::Error for unknown models, missing data or an output that cannot be written.
+///
+/// Columns: the per-run CSV has step, lr, train_loss, val_loss (every stats_every-th step and the
+/// last; else empty), grad_norm, nan_inf_count and per operand class x/w/g amax, scale, underflow_pct,
+/// saturated_pct, sqnr_db (empty when the operand had no quantization error: the FP32 recipe).
+/// summary.csv: model, recipe, seeds, val_loss_mean, val_loss_std (empty for one seed),
+/// gap_vs_fp32_pct, train_loss_mean, train_gap_vs_fp32_pct, val_accuracy_mean, grad_flush_mean,
+/// diverged, seconds_mean. loss.svg: train and held-out loss per recipe (seed band min–max for 2+
+/// seeds; FP32 black, on top) and each recipe's held-out loss gap to FP32 in percent.
 std::vector<RunSummary> run_study(const StudyConfig& cfg);
 
 /// One acceptance criterion of training-sim.md §4.7, evaluated on a finished study.
 struct Gate {
-  std::string id;  ///< "4.7.3 fp8-current test loss" …
+  std::string id;  ///< "4.7.3 fp8-current" …
   bool pass = false;
   std::string detail;  ///< measured value vs threshold
   /// A calibration criterion whose absolute threshold was measured on another data split
