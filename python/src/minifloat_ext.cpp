@@ -257,6 +257,7 @@ void bind_check(nb::module_& m);    // check_ext.cpp
 
 NB_MODULE(_minifloat, m) {
   m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
+  m.attr("version") = MINIFLOAT_PROJECT_VERSION;  // CMake's project(VERSION), python/CMakeLists.txt
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
