@@ -129,14 +129,16 @@ def ml_dtype(fmt: str | Format) -> _np.dtype:
     ``f16`` gives NumPy's float16. Raises ValueError for a format ml_dtypes lacks (ue4m3, P3109,
     custom) and ImportError when ml_dtypes is not installed.
     """
-    name = _format("fmt", fmt).name
-    if name == "f16":
+    f = _format("fmt", fmt)
+    if f.name == "f16":
         return _np.dtype(_np.float16)
-    if name not in _ML_DTYPES:
-        raise ValueError(f"as_: format {name} has no ml_dtypes dtype; accepted: {', '.join(_ML_DTYPES)}, f16")
+    try:
+        ml = _ext.ml_dtypes_name(f)  # the library's one rule (convert --as ml_dtypes refuses the same formats)
+    except ValueError as e:
+        raise ValueError(f"as_: {e}") from None
     if _mld is None:
         raise ImportError("as_='ml_dtypes' needs the ml_dtypes package")
-    return _np.dtype(getattr(_mld, _ML_DTYPES[name]))
+    return _np.dtype(getattr(_mld, ml))
 
 
 def _from_torch(t: _Any) -> tuple[_np.ndarray, str | None]:
