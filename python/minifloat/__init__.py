@@ -614,8 +614,9 @@ class CheckReport:
 
 
 def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Format = "float32", round: str = "rne",
-          overflow: str = "nonsat", profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
-          batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits") -> CheckReport:
+          overflow: str | None = None, profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
+          batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits",
+          packing: str = "none") -> CheckReport:
     """Check a conversion kernel bit for bit against minifloat (the harness of check.hpp).
 
     ``fn(x)`` — or ``fn(x, rbits)`` with ``round="sr"`` — takes a 1-D array of ``source`` values
@@ -628,7 +629,23 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     of alternatives (other modes and policies, profiles, double rounding, FTZ, NaN codes).
     ``nan="any"`` lets any NaN code match any NaN. Returns a CheckReport (truthy when it passes).
     Example: ``check(lambda x: x.astype(ml_dtypes.float8_e4m3fn), "e4m3fn", profile="ml_dtypes")``.
+    ``overflow`` defaults to nonsat for a format target.
+
+    A block-scheme ``target`` (a name of ``schemes()`` or a spec string with ``/``; 1×k tiles, as
+    ``minifloat probe`` checks blocks) checks a block quantizer instead: ``fn(x)`` takes a float32 array
+    (blocks, k) and returns ``(codes, scales)``: uint8 element codes (blocks, k) — or, with
+    ``packing="fp4x2"``/``"fp6_dense"``, their packed bytes — and one scale per block (e8m0fnu/ue4m3
+    codes, or the float32 decode scale for FP32 rules). Elements round with ``round``/``overflow``
+    (default satfinite) and ``profile``; ``n`` is the number of blocks (about). Example:
+    ``check(lambda x: ((q := quantize(x, "mxfp8_e4m3")).codes, q.scales[:, 0]), "mxfp8_e4m3", 4096)``.
     """
+    if isinstance(target, str) and ("/" in target or target.lower() in (s.lower() for s in _ext.scheme_names())):
+        return _check_blocks(fn, target, n, source=source, round=round, overflow=overflow or "satfinite",
+                             profile=profile, sr=sr, seed=seed, batch=batch, shrink=shrink, diagnose=diagnose,
+                             nan=nan, packing=packing)
+    if packing != "none":
+        raise ValueError(f"packing: {packing!r} applies to block-scheme targets; {target!r} is a format")
+    overflow = overflow or "nonsat"
     src_fmt = _check_source(source)
     if nan not in ("bits", "any"):
         raise ValueError(f"nan: {nan!r} is not accepted; accepted: bits, any")
@@ -670,6 +687,46 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     d = _ext.check_kernel(kernel, _format("source", src_fmt), tgt, spec, prof, _int_in("n", n, 1, 2**40),
                           _int_in("seed", seed, 0, 2**64 - 1),
                           _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose), nan == "any")
+    return CheckReport(d)
+
+
+def _block_words(r: _Any, what: str) -> _Any:
+    """A kernel's codes or scales as a flat NumPy integer array of their bits (float32 scales as their bits)."""
+    if _is_torch(r):
+        r = r.detach().cpu().numpy() if str(r.dtype) != "torch.bfloat16" else r.detach().cpu().view(
+            __import__("torch").int16).numpy()
+    a = _np.ascontiguousarray(_np.asarray(r)).reshape(-1)
+    if a.dtype == _np.float32:
+        return a.view(_np.uint32)
+    if (a.dtype.kind == "V" or a.dtype.kind == "f") and a.dtype.itemsize in (1, 2):
+        return a.view({1: _np.uint8, 2: _np.uint16}[a.dtype.itemsize])  # ml_dtypes: the bits are the codes
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"check: the kernel's {what} are {a.dtype}; accepted: integer codes, ml_dtypes arrays or "
+                        "float32 scales")
+    return a.view(_np.dtype(f"u{a.dtype.itemsize}")) if a.dtype.kind == "i" else a
+
+
+def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, overflow: str, profile: _Any,
+                  sr: _Any, seed: int, batch: int, shrink: bool, diagnose: bool, nan: str,
+                  packing: str) -> CheckReport:
+    """check() of a block quantizer (check_block.hpp): see check()."""
+    if _check_source(source) != "f32":
+        raise ValueError("source: a block-scheme target takes float32 blocks; accepted: float32")
+    if sr is not None or round == "sr":
+        raise ValueError("round: a block-scheme target takes deterministic rounding (sr is not checked per block)")
+    if nan != "bits":
+        raise ValueError("nan: applies to format targets; a block-scheme target compares codes and scales bit for bit")
+
+    def kernel(x: _Any) -> tuple:
+        r = fn(x)
+        if not isinstance(r, tuple) or len(r) != 2:
+            raise TypeError(f"check: a block kernel returns (codes, scales); got {type(r).__name__}")
+        codes = _block_words(r[0], "codes").astype(_np.uint8)
+        return codes, _block_words(r[1], "scales").astype(_np.uint64)
+
+    d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow), _profile(profile),
+                                _name("packing", packing), _int_in("n", n, 1, 2**40), _int_in("seed", seed, 0, 2**64 - 1),
+                                _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose))
     return CheckReport(d)
 
 

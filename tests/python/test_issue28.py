@@ -200,6 +200,33 @@ def test_check_source_refusal_names_what_is_accepted():
         mf.check(lambda x: x, "e4m3fn", 10, source="e4m3fn")
 
 
+@pytest.mark.parametrize("scheme", ["mxfp8_e4m3", "mxfp4", "fp8_1x128", "e2m3fn/1x16/e8m0fnu:rceil"])
+def test_check_takes_block_scheme_targets(scheme):
+    def good(x):
+        q = mf.quantize(x, scheme)
+        return q.codes, q.scales[:, 0]
+
+    r = mf.check(good, scheme, 512)
+    assert r and r.tested > 0 and r.failed == 0, r.text
+
+    def scale_one_high(x):  # writes every scale one binade (E8M0) / one bit pattern (FP32) too high
+        q = mf.quantize(x, scheme)
+        s = q.scales[:, 0]
+        return q.codes, (s.view(np.uint32) + (1 << 23)).view(np.float32) if s.dtype == np.float32 else s + 1
+
+    bad = mf.check(scale_one_high, scheme, 512)
+    assert not bad and bad.failed > 0 and bad.minimal, bad.text
+
+
+def test_check_block_target_refusals():
+    with pytest.raises(ValueError, match="source"):
+        mf.check(lambda x: x, "mxfp4", 16, source="f16")
+    with pytest.raises(ValueError, match="packing"):
+        mf.check(lambda x: x, "e4m3fn", 16, packing="fp4x2")
+    with pytest.raises(TypeError, match="codes, scales"):
+        mf.check(lambda x: x, "mxfp4", 16)
+
+
 def test_hypothesis_strategies_take_numpy_and_ml_dtypes_dtypes():
     pytest.importorskip("hypothesis")
     ml_dtypes = pytest.importorskip("ml_dtypes")
