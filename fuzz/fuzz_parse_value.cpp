@@ -95,7 +95,7 @@ Grammar classify(std::string_view t) {
     }
     exponent = true;
   }
-  if (hex && dot && !exponent) return g;
+  if (hex && !exponent) return g;  // C99: a hex float needs p±N, with or without a point (issue 28 item 14)
   if (e >= 1000000000000) g.saturated = eneg ? -1 : 1;
   g.e10 = (eneg ? -e : e) - static_cast<long long>(fraction);
   g.kind = g.significant > minifloat::kMaxSignificantDigits ? Kind::too_many_digits : Kind::number;

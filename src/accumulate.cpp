@@ -12,6 +12,7 @@
 
 #include "big_nat.hpp"
 #include "minifloat/error.hpp"
+#include "minifloat/registry.hpp"
 
 namespace minifloat {
 namespace {
@@ -121,8 +122,8 @@ struct Term {
 std::string fmt_scale_error(const TfdpaModel& tc, std::uint64_t s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(s));
-  return std::string("dot: scale ") + buf + " is not a " + format_name(tc.scale.format) + " code (" + tc.name +
-         " takes " + format_name(tc.scale.format) + " scales" +
+  return std::string("dot: scale ") + buf + " is not " + with_article(format_name(tc.scale.format)) + " code (" +
+         tc.name + " takes " + format_name(tc.scale.format) + " scales" +
          (tc.scale.format == formats::ue4m3 ? "; an 8-bit code's sign bit is ignored)" : ")");
 }
 

@@ -13,7 +13,7 @@ namespace {
 }  // namespace
 
 std::string to_decimal(const Unpacked& v) {
-  if (v.cls == Class::nan) return "nan";
+  if (v.cls == Class::nan) return v.negative ? "-nan" : "nan";
   if (v.cls == Class::inf) return v.negative ? "-inf" : "inf";
   if (v.cls == Class::zero || v.sig == 0) return v.negative ? "-0" : "0";
   if (v.sticky) not_exact();
@@ -40,7 +40,7 @@ std::string to_decimal(const Unpacked& v) {
 }
 
 std::string to_hex_float(const Unpacked& v) {
-  if (v.cls == Class::nan) return "nan";
+  if (v.cls == Class::nan) return v.negative ? "-nan" : "nan";
   if (v.cls == Class::inf) return v.negative ? "-inf" : "inf";
   const std::string sign = v.negative ? "-" : "";
   if (v.cls == Class::zero || v.sig == 0) return sign + "0x0p+0";

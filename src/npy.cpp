@@ -441,4 +441,15 @@ const NameTable<CodeDtype>& name_table(CodeDtype) {
   return t;
 }
 
+std::string ml_dtypes_name(const Format& f) {
+  if (f == formats::f16) return "float16";
+  std::string accepted;
+  for (const NamedFormatRow& r : kNamedFormats) {
+    if (*r.ml_dtypes == '\0') continue;
+    if (r.format == f) return r.ml_dtypes;
+    (accepted += accepted.empty() ? "" : ", ") += std::string(r.name) + " (" + r.ml_dtypes + ")";
+  }
+  throw Error("format " + format_name(f) + " has no ml_dtypes dtype; accepted: " + accepted + ", f16 (float16)");
+}
+
 }  // namespace minifloat

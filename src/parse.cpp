@@ -158,6 +158,9 @@ Unpacked parse_value(std::string_view text) {
     if (eneg) e = -e;
   } else if (hex && dot) {
     bad(text, "a hex float needs a binary exponent p±N");
+  } else if (hex) {  // C99: no hex float without p. 0x7e is a code: that is another input (--from / source=)
+    bad(text, "a hex float needs a binary exponent p±N (write " + std::string(t) +
+                  "p0 for the value); a code is read with --from FORMAT (Python: source=)");
   }
   mant.trim();
   if (mant.zero()) return Unpacked{Class::zero, negative, 0, 0, false};

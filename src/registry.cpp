@@ -237,6 +237,52 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
          });
 }
 
+std::string with_article(std::string_view noun) {
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  const auto vowel = [&](char c) { return std::string_view("aeio").find(lower(c)) != std::string_view::npos; };
+  bool an = !noun.empty() && vowel(noun[0]);
+  if (!noun.empty() && std::string_view("fhlmnrsx").find(noun[0]) != std::string_view::npos) {
+    // a lowercase abbreviation read letter by letter ("ef-thirty-two", "em-ex-ef-pee four"): no vowel in
+    // its leading letters
+    bool any_vowel = false;
+    for (std::size_t i = 1; i < noun.size() && std::isalpha(static_cast<unsigned char>(noun[i])); ++i)
+      any_vowel = any_vowel || vowel(noun[i]);
+    an = !any_vowel;
+  }
+  return (an ? "an " : "a ") + std::string(noun);
+}
+
+std::vector<std::string> split_list(std::string_view list, std::string_view noun) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool in_custom = false;  // inside a format custom:E,M,… (its commas belong to it, up to the next '/')
+  auto push = [&] {
+    if (cur.empty())
+      throw NameError("empty " + std::string(noun) + " in the list '" + quote_input(list) +
+                      "' (a leading, trailing or doubled comma); accepted: NAME,NAME,... (each " + std::string(noun) +
+                      " once)");
+    out.push_back(cur);
+    cur.clear();
+  };
+  for (const char c : list) {
+    if (c == ',' && !in_custom) {
+      push();
+      continue;
+    }
+    if (c == '/') in_custom = false;
+    cur += c;
+    if (cur.size() >= 7 && iequals(std::string_view(cur).substr(cur.size() - 7), "custom:")) in_custom = true;
+  }
+  push();
+  return out;
+}
+
+void throw_listed_twice(std::string_view noun, std::string_view first, std::string_view second) {
+  std::string s = std::string(noun) + " '" + quote_input(first) + "' is listed twice";
+  if (first != second) s += " (as '" + quote_input(first) + "' and '" + quote_input(second) + "')";
+  throw NameError(s + "; name each " + std::string(noun) + " once");
+}
+
 #define MINIFLOAT_NAME_TABLE(E, ID, KIND, ENTRIES)      \
   const NameTable<E>& name_table(E) {                   \
     static constexpr NameTable<E> t{ID, KIND, ENTRIES}; \

@@ -478,8 +478,8 @@ std::string render_formats_page() {
   std::string out(kGeneratedNote);
   out +=
       "\n# Formats\n\n"
-      "Every format name the library and the tool accept (`minifloat formats`, `minifloat names format`);\n"
-      "names are case-insensitive, and the ml_dtypes spellings such as `float8_e4m3fn` are accepted as\n"
+      "Every format name the library and the tool accept (`minifloat formats --family all`, `minifloat names\n"
+      "format`); names are case-insensitive, and the ml_dtypes spellings such as `float8_e4m3fn` are accepted as\n"
       "aliases. How a value is rounded into them: [conversion.md](conversion.md).\n\n"
       "| name | family | summary |\n| --- | --- | --- |\n";
   std::vector<NamedFormat> named, p3109_8;

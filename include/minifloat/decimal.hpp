@@ -15,14 +15,15 @@
 namespace minifloat {
 
 /// The exact decimal expansion of `v`, positional (never an exponent), shortest exact form:
-/// `448`, `-0.5`, `0.001953125`, `0`, `-0`, `inf`, `-inf`, `nan` (NaN prints without a sign).
+/// `448`, `-0.5`, `0.001953125`, `0`, `-0`, `inf`, `-inf`, `nan`, `-nan` (a NaN with its sign bit set:
+/// e4m3fn 0xff, and the FNUZ/P3109 NaN 0x80, which converts as a negative NaN).
 /// 2^−127 prints all of its 127 fractional digits. Throws Error when `v.sticky` is set (the
 /// value is then not known exactly).
 std::string to_decimal(const Unpacked& v);
 
 /// The exact value of `v` as a C99 hexadecimal float, normalised to a leading `1`, with trailing
 /// zero hex digits removed: `0x1.cp+8` (448), `-0x1p-127`, `0x0p+0`, `-0x0p+0`; `inf`, `-inf`,
-/// `nan`. Parses back with parse_value(). Throws Error when `v.sticky` is set.
+/// `nan`, `-nan`. Parses back with parse_value(). Throws Error when `v.sticky` is set.
 std::string to_hex_float(const Unpacked& v);
 
 /// A short exact form for listings: the decimal when it has at most `max_chars` characters,

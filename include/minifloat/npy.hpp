@@ -155,5 +155,10 @@ NpyArray make_npy_u8(std::vector<std::size_t> shape, const std::vector<std::uint
 enum class CodeDtype : std::uint8_t { codes, ml_dtypes };
 /// "code-dtype": codes ml_dtypes (defined in npy.cpp).
 const NameTable<CodeDtype>& name_table(CodeDtype);
+/// The ml_dtypes dtype whose bits are the codes of `f`: the ml_dtypes column of core/named_formats.hpp
+/// ("float8_e4m3fn", "bfloat16"), "float16" for f16. Throws Error "format <name> has no ml_dtypes dtype;
+/// accepted: e4m3fn (float8_e4m3fn), …" for a format ml_dtypes lacks (ue4m3, P3109, custom): the one
+/// rule of `convert --as ml_dtypes` and Python's convert(as_="ml_dtypes") / ml_dtype().
+std::string ml_dtypes_name(const Format& f);
 
 }  // namespace minifloat

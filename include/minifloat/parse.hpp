@@ -20,7 +20,8 @@ inline constexpr std::size_t kMaxSignificantDigits = 40000;
 
 /// Parse a number into its exact value, ready for round_pack (so it is rounded once, never
 /// through a double). Accepted: decimals with optional sign, fraction and exponent
-/// (`-1e-7`, `-.5`, `448`, `1.0625E+2`), C99 hex floats (`0x1.8p3`, `-0x.8p-2`, `0x1p0`),
+/// (`-1e-7`, `-.5`, `448`, `1.0625E+2`), C99 hex floats (`0x1.8p3`, `-0x.8p-2`, `0x1p0`; the binary
+/// exponent p±N is required: `0x7e` alone is refused, as a code is read by parse_code),
 /// `inf`/`infinity`/`nan` with optional sign, case-insensitive; at most kMaxSignificantDigits
 /// significant digits. Magnitudes beyond 10^±100000 (decimal) or 2^±332192 (hex) are kept as
 /// "huge" or "tiny" sticky values (they overflow or underflow every format accepted by

@@ -69,6 +69,37 @@ std::string quote_input(std::string_view text);
 /// Whether `a` and `b` are equal ignoring ASCII case.
 bool iequals(std::string_view a, std::string_view b) noexcept;
 
+/// `noun` with its indefinite article, as messages write it: "an e4m3fn", "an f32", "an mxfp4",
+/// "a ue4m3", "a Binary8p3se", "a code", "a format" ("an" before a, e, i, o, and before a lowercase
+/// abbreviation read letter by letter: f h l m n r s x followed by no vowel among its leading letters).
+std::string with_article(std::string_view noun);
+
+/// The items of the comma-separated list `list`, in order (commas inside a `custom:E,M,…` format, up to
+/// the next '/', belong to it). Throws NameError on an empty item (a leading, trailing or doubled comma),
+/// naming `noun` ("scheme") and the list.
+std::vector<std::string> split_list(std::string_view list, std::string_view noun);
+
+/// parse_list's refusal: "<noun> 'first' is listed twice[ (as 'first' and 'second')]; name each <noun> once".
+[[noreturn]] void throw_listed_twice(std::string_view noun, std::string_view first, std::string_view second);
+/// The one parser of the comma-separated lists of names (report --schemes, train --recipes, …):
+/// `parse(item)` for every item of split_list(list, noun), refusing two items whose `key(value)` are
+/// equal (two spellings of one scheme included) with NameError "<noun> 'a' is listed twice …".
+template <class T, class Parse, class Key>
+std::vector<T> parse_list(std::string_view list, std::string_view noun, Parse&& parse, Key&& key) {
+  std::vector<T> out;
+  std::vector<std::string> keys, items;
+  for (const std::string& item : split_list(list, noun)) {
+    T v = parse(item);
+    std::string k = key(v);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == k) throw_listed_twice(noun, items[i], item);
+    keys.push_back(std::move(k));
+    items.push_back(item);
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 /// "a, b, c" — the accepted names of `t`, then its patterns.
 template <class V>
 std::string accepted_names(const NameTable<V>& t) {

@@ -26,22 +26,24 @@ Errors
 """
 from __future__ import annotations
 
-import enum
-import functools
-import math
-import numbers
-from fractions import Fraction
-from typing import Any
+import enum as _enum
+import functools as _functools
+import math as _math
+import numbers as _numbers
+from fractions import Fraction as _Fraction
+from typing import Any as _Any
 
-import numpy as np
+import numpy as _np
 
 from . import _minifloat as _ext
 
 __all__ = [
     "Format", "RoundingSpec", "Profile", "Flags", "convert", "decode", "sr_bits", "formats", "format_info", "table",
     "encode_scalar", "decode_scalar", "names", "ml_dtype", "check", "CheckReport", "quantize", "report", "Quantized",
-    "schemes",
+    "schemes", "__version__",
 ]
+
+__version__: str = _ext.version  #: CMake's project(VERSION), compiled into the extension
 
 Format = _ext.Format  #: a parsed format: ``Format("e4m3fn")``; .name .bits .exponent_bits .mantissa_bits .bias .signed
 RoundingSpec = _ext.RoundingSpec  #: ``RoundingSpec(round, overflow, sr_variant, sr_bits)``; same-named properties
@@ -53,7 +55,7 @@ except ImportError:  # pragma: no cover - exercised only without ml_dtypes
     _mld = None
 
 
-class Flags(enum.IntFlag):
+class Flags(_enum.IntFlag):
     """IEEE-style exception flags, ORed over every element (core/rounding.hpp ``Flags``)."""
 
     none = 0
@@ -72,26 +74,26 @@ _AS_CHOICES = ("codes", "ml_dtypes", "torch")
 _SR_KEYS = ("seed", "stream", "step", "variant", "bits", "index_base")
 
 
-def _is_torch(x: Any) -> bool:
+def _is_torch(x: _Any) -> bool:
     return type(x).__module__.split(".")[0] == "torch"
 
 
-@functools.lru_cache(maxsize=1024)
+@_functools.lru_cache(maxsize=1024)
 def _parse_format(name: str) -> Format:
     return Format(name)  # the library's parse_format, once per name
 
 
-@functools.lru_cache(maxsize=64)
+@_functools.lru_cache(maxsize=64)
 def _parse_profile(name: str) -> Profile:
     return Profile(name)
 
 
-@functools.lru_cache(maxsize=1024)
+@_functools.lru_cache(maxsize=1024)
 def _parse_spec(round: str, overflow: str, variant: str, nbits: int) -> RoundingSpec:
     return RoundingSpec(round, overflow, variant, nbits)  # each field's error names its argument
 
 
-def _format(arg: str, v: Any) -> Format:
+def _format(arg: str, v: _Any) -> Format:
     """The bound Format of ``v`` (a name, parsed once and cached, or a Format); errors name ``arg``."""
     if type(v) is str:  # the hot path: one cache look-up
         try:
@@ -103,7 +105,7 @@ def _format(arg: str, v: Any) -> Format:
     return _format(arg, str(_name(arg, v)))  # a str subclass, or TypeError naming arg
 
 
-def _profile(v: Any) -> Profile:
+def _profile(v: _Any) -> Profile:
     if type(v) is str:
         try:
             return _parse_profile(v)
@@ -114,41 +116,43 @@ def _profile(v: Any) -> Profile:
     return _profile(str(_name("profile", v)))
 
 
-def _spec(round: Any, overflow: Any, variant: Any = "exact", nbits: int = 8) -> RoundingSpec:
+def _spec(round: _Any, overflow: _Any, variant: _Any = "exact", nbits: int = 8) -> RoundingSpec:
     if type(round) is str and type(overflow) is str and type(variant) is str:
         return _parse_spec(round, overflow, variant, nbits)
     return _parse_spec(str(_name("round", round)), str(_name("overflow", overflow)),
                        str(_name("sr['variant']", variant)), nbits)
 
 
-def ml_dtype(fmt: str | Format) -> np.dtype:
+def ml_dtype(fmt: str | Format) -> _np.dtype:
     """The ml_dtypes dtype whose bits are the codes of ``fmt`` (``"e4m3fn"`` -> ``float8_e4m3fn``).
 
     ``f16`` gives NumPy's float16. Raises ValueError for a format ml_dtypes lacks (ue4m3, P3109,
     custom) and ImportError when ml_dtypes is not installed.
     """
-    name = _format("fmt", fmt).name
-    if name == "f16":
-        return np.dtype(np.float16)
-    if name not in _ML_DTYPES:
-        raise ValueError(f"as_: format {name} has no ml_dtypes dtype; accepted: {', '.join(_ML_DTYPES)}, f16")
+    f = _format("fmt", fmt)
+    if f.name == "f16":
+        return _np.dtype(_np.float16)
+    try:
+        ml = _ext.ml_dtypes_name(f)  # the library's one rule (convert --as ml_dtypes refuses the same formats)
+    except ValueError as e:
+        raise ValueError(f"as_: {e}") from None
     if _mld is None:
         raise ImportError("as_='ml_dtypes' needs the ml_dtypes package")
-    return np.dtype(getattr(_mld, _ML_DTYPES[name]))
+    return _np.dtype(getattr(_mld, ml))
 
 
-def _from_torch(t: Any) -> tuple[np.ndarray, str | None]:
+def _from_torch(t: _Any) -> tuple[_np.ndarray, str | None]:
     """A CPU torch tensor as a NumPy view through DLPack (zero-copy); bf16 crosses as int16 bits."""
     import torch
 
     if t.device.type != "cpu":
         raise ValueError(f"x: torch tensors must be on the CPU (got device {t.device})")
     if t.dtype == torch.bfloat16:
-        return np.from_dlpack(t.view(torch.int16)).view(np.uint16), "bf16"
+        return _np.from_dlpack(t.view(torch.int16)).view(_np.uint16), "bf16"
     if t.dtype in (torch.float32, torch.float64, torch.float16, torch.uint8):
-        return np.from_dlpack(t), None
+        return _np.from_dlpack(t), None
     if str(t.dtype).startswith("torch.float8"):  # DLPack refuses float8 (dmlc/dlpack#156): cross as uint8
-        return np.from_dlpack(t.view(torch.uint8)), _TORCH_F8.get(str(t.dtype))
+        return _np.from_dlpack(t.view(torch.uint8)), _TORCH_F8.get(str(t.dtype))
     raise TypeError(f"x: torch dtype {t.dtype} is not accepted; accepted: float32, float64, float16, bfloat16, "
                     "float8 (as codes), uint8 codes")
 
@@ -157,7 +161,7 @@ def _from_torch(t: Any) -> tuple[np.ndarray, str | None]:
 _TORCH_F8 = {f"torch.{t}": name for name, _, t in _ext.named_format_dtypes() if t.startswith("float8")}
 
 
-def _need_torch() -> Any:
+def _need_torch() -> _Any:
     try:
         import torch
     except ImportError:
@@ -166,34 +170,36 @@ def _need_torch() -> Any:
     return torch
 
 
-def _to_torch(a: np.ndarray) -> Any:
+def _to_torch(a: _np.ndarray) -> _Any:
     torch = _need_torch()
 
-    if a.dtype == np.uint16:  # torch.uint16 has few operators; the bits cross as int16
-        return torch.from_dlpack(a.view(np.int16))
+    if a.dtype == _np.uint16:  # torch.uint16 has few operators; the bits cross as int16
+        return torch.from_dlpack(a.view(_np.int16))
     return torch.from_dlpack(a)
 
 
-def _as_array(x: Any, arg: str) -> tuple[np.ndarray, str | None, bool]:
+def _as_array(x: _Any, arg: str) -> tuple[_np.ndarray, str | None, bool]:
     """(array, format implied by its dtype or None, came from torch)."""
     if _is_torch(x):
         a, implied = _from_torch(x)
         return a, implied, True
-    if isinstance(x, np.ndarray):
+    if isinstance(x, _np.ndarray):
         a = x
     elif hasattr(x, "__dlpack__") and not isinstance(x, (str, bytes)):  # JAX, CuPy (CPU), ...: zero-copy
-        a = np.from_dlpack(x)
+        a = _np.from_dlpack(x)
     else:
         if isinstance(x, (str, bytes)) or x is None:
             raise TypeError(f"{arg}: expected a NumPy array or a CPU torch tensor, got {type(x).__name__}")
-        a = np.asarray(x)
+        a = _np.asarray(x)
+    if not a.dtype.isnative:  # big-endian ('>f4', '>u2'): one byteswapped copy, as a non-contiguous array is copied
+        a = a.astype(a.dtype.newbyteorder("="))
     implied = None
     if _mld is not None and a.dtype.name in _ML_TO_FORMAT:
         implied = _ML_TO_FORMAT[a.dtype.name]
     return a, implied, False
 
 
-def _check_shape(a: np.ndarray, arg: str) -> None:
+def _check_shape(a: _np.ndarray, arg: str) -> None:
     if a.ndim == 0:
         raise ValueError(f"{arg}: 0-d arrays are not accepted; accepted: arrays of 1 or more dimensions "
                          "(use encode_scalar for one value, or x.reshape(1))")
@@ -201,12 +207,12 @@ def _check_shape(a: np.ndarray, arg: str) -> None:
         raise ValueError(f"{arg}: the array is empty (shape {a.shape}); accepted: arrays with at least one element")
 
 
-def _flat(a: np.ndarray) -> np.ndarray:
+def _flat(a: _np.ndarray) -> _np.ndarray:
     """A flat C-contiguous view of ``a`` (row-major order); copies only a non-contiguous ``a``."""
-    return np.ascontiguousarray(a).reshape(-1)
+    return _np.ascontiguousarray(a).reshape(-1)
 
 
-def _sr_args(sr: Any) -> tuple[str, int, tuple[int, int, int, int] | None]:
+def _sr_args(sr: _Any) -> tuple[str, int, tuple[int, int, int, int] | None]:
     if sr is None:
         return "exact", 8, None
     if not isinstance(sr, dict):
@@ -227,8 +233,8 @@ def _sr_args(sr: Any) -> tuple[str, int, tuple[int, int, int, int] | None]:
     return variant, bits, (seed, stream, step, base)
 
 
-def _int_in(arg: str, v: Any, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+def _int_in(arg: str, v: _Any, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, _numbers.Integral):
         raise TypeError(f"{arg}: expected an integer in {lo}..{hi}, got {type(v).__name__}")
     v = int(v)
     if not lo <= v <= hi:
@@ -236,25 +242,25 @@ def _int_in(arg: str, v: Any, lo: int, hi: int) -> int:
     return v
 
 
-def _sr_nbits(v: Any) -> int:
+def _sr_nbits(v: _Any) -> int:
     # An integer only: the library's one sr_bits check (sr_bits_problem) says what is accepted.
     return _int_in("sr['bits']", v, -2**63, 2**63 - 1)
 
 
-def _threads(threads: Any) -> int:
+def _threads(threads: _Any) -> int:
     # None and 0 are all cores (the library's default_threads(); one convention everywhere).
     return 0 if threads is None else _int_in("threads", threads, 0, 4096)
 
 
-def _name(arg: str, v: Any) -> str:  # a Format/Profile argument also takes its bound object (_format, _profile)
+def _name(arg: str, v: _Any) -> str:  # a Format/Profile argument also takes its bound object (_format, _profile)
     if not isinstance(v, str):
         raise TypeError(f"{arg}: expected a name (str), got {type(v).__name__}")
     return v
 
 
-def convert(x: Any, fmt: str | Format, *, round: str = "rne", overflow: str = "nonsat", profile: str | Profile = "ocp",
+def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "nonsat", profile: str | Profile = "ocp",
             sr: dict | None = None, source: str | Format | None = None, as_: str = "codes", flags: bool = False,
-            threads: int | None = None) -> Any:
+            threads: int | None = None) -> _Any:
     """Round every element of ``x`` once into format ``fmt``; returns the codes (shape of ``x``).
 
     x
@@ -312,16 +318,16 @@ def convert(x: Any, fmt: str | Format, *, round: str = "rne", overflow: str = "n
             shown = source.name if isinstance(source, Format) else source
             raise ValueError(f"source: {shown!r} disagrees with the array's dtype ({dt}, format {implied})")
         source, kind = implied, _ext.ArrayType.codes
-        flat = _flat(a).view(np.uint8) if a.dtype.itemsize == 1 else _flat(a).view(np.uint16)
+        flat = _flat(a).view(_np.uint8) if a.dtype.itemsize == 1 else _flat(a).view(_np.uint16)
     elif implied == "bf16":
-        kind, flat = _ext.ArrayType.bf16, _flat(a).view(np.uint16)
-    elif dt == np.float32:
+        kind, flat = _ext.ArrayType.bf16, _flat(a).view(_np.uint16)
+    elif dt == _np.float32:
         kind, flat = _ext.ArrayType.f32, _flat(a)
-    elif dt == np.float64:
+    elif dt == _np.float64:
         kind, flat = _ext.ArrayType.f64, _flat(a)
-    elif dt == np.float16:
-        kind, flat = _ext.ArrayType.f16, _flat(a).view(np.uint16)
-    elif dt == np.uint8 or dt == np.uint16:
+    elif dt == _np.float16:
+        kind, flat = _ext.ArrayType.f16, _flat(a).view(_np.uint16)
+    elif dt == _np.uint8 or dt == _np.uint16:
         if source is None:
             raise ValueError(f"source: {dt} arrays are codes and need source=FORMAT (e.g. source='e4m3fn'); "
                              "float values must come as float64/float32/float16/bfloat16")
@@ -339,7 +345,7 @@ def convert(x: Any, fmt: str | Format, *, round: str = "rne", overflow: str = "n
     spec = _spec(round, overflow, variant, nbits)
     prof = _profile(profile)
     src = None if source is None else _format("source", source)
-    out = np.empty(flat.shape, np.uint8 if to.bits <= 8 else np.uint16)
+    out = _np.empty(flat.shape, _np.uint8 if to.bits <= 8 else _np.uint16)
     fl = _ext.convert_array(kind, flat, out, to, src, spec, prof, srt, _threads(threads))
     codes = out.reshape(a.shape)
     if as_ == "ml_dtypes":
@@ -351,7 +357,7 @@ def convert(x: Any, fmt: str | Format, *, round: str = "rne", overflow: str = "n
     return (result, Flags(fl)) if flags else result
 
 
-def decode(codes: Any, fmt: str | Format, *, dtype: str = "float32", profile: str | Profile = "ocp") -> Any:
+def decode(codes: _Any, fmt: str | Format, *, dtype: str = "float32", profile: str | Profile = "ocp") -> _Any:
     """The values of ``codes`` of format ``fmt`` as a float32 or float64 array (shape of ``codes``).
 
     codes: uint8 (formats of <= 8 bits) or uint16 arrays, ml_dtypes arrays (their bits), or CPU
@@ -372,18 +378,18 @@ def decode(codes: Any, fmt: str | Format, *, dtype: str = "float32", profile: st
         if _format("fmt", fmt).name != implied:
             shown = fmt.name if isinstance(fmt, Format) else fmt
             raise ValueError(f"fmt: {shown!r} disagrees with the array's dtype ({a.dtype}, format {implied})")
-        flat = _flat(a).view(np.uint8 if a.dtype.itemsize == 1 else np.uint16)
-    elif a.dtype in (np.uint8, np.uint16):
+        flat = _flat(a).view(_np.uint8 if a.dtype.itemsize == 1 else _np.uint16)
+    elif a.dtype in (_np.uint8, _np.uint16):
         flat = _flat(a)
     else:
         raise TypeError(f"codes: arrays of {a.dtype} are not accepted; accepted: uint8, uint16 or ml_dtypes arrays")
-    out = np.empty(flat.shape, np.float32 if dtype == "float32" else np.float64)
+    out = _np.empty(flat.shape, _np.float32 if dtype == "float32" else _np.float64)
     _ext.decode_array(flat, out, _format("fmt", fmt), _profile(profile))
     res = out.reshape(a.shape)
     return _to_torch(res) if from_torch else res
 
 
-def sr_bits(seed: int, stream: int, step: int, n: int, variant: str = "exact", *, index_base: int = 0) -> np.ndarray:
+def sr_bits(seed: int, stream: int, step: int, n: int, variant: str = "exact", *, index_base: int = 0) -> _np.ndarray:
     """The random words stochastic rounding reads, as a uint64 array of ``n`` elements.
 
     Element i is ``sr_bits(seed, stream, step, index_base + i, variant)`` of core/random.hpp: cuRAND's
@@ -396,7 +402,7 @@ def sr_bits(seed: int, stream: int, step: int, n: int, variant: str = "exact", *
     step = _int_in("step", step, 0, 2**32 - 1)
     n = _int_in("n", n, 1, 2**40)
     index_base = _int_in("index_base", index_base, 0, 2**64 - 1)
-    out = np.empty(n, np.uint64)
+    out = _np.empty(n, _np.uint64)
     _ext.sr_bits_array(out, seed, stream, step, index_base, _name("variant", variant))
     return out
 
@@ -406,11 +412,11 @@ def formats() -> list[str]:
     return list(_ext.format_names())
 
 
-def _float_of(fr: Fraction) -> float:
+def _float_of(fr: _Fraction) -> float:
     try:
         return float(fr)
     except OverflowError:
-        return math.inf
+        return _math.inf
 
 
 def format_info(name: str | Format) -> dict:
@@ -426,7 +432,7 @@ def format_info(name: str | Format) -> dict:
     d = dict(_ext.format_info(_format("name", name)))
     for k in ("max", "min_normal", "min_subnormal"):
         if d[k] is not None:
-            d[k] = Fraction(d[k])
+            d[k] = _Fraction(d[k])
             d[k + "_float"] = _float_of(d[k])
         else:
             d[k + "_float"] = None
@@ -438,49 +444,57 @@ def table(fmt: str | Format) -> dict:
     subnormal, normal, inf, nan), ``exact`` (exact decimal strings), ``value`` (float64 array, exact)."""
     f = _format("fmt", fmt)
     codes, classes, exact = _ext.code_table(f)
-    c = np.asarray(codes, dtype=np.uint64)
-    store = c.astype(np.uint8 if f.bits <= 8 else np.uint16)
-    value = np.empty(c.shape, np.float64)
+    c = _np.asarray(codes, dtype=_np.uint64)
+    store = c.astype(_np.uint8 if f.bits <= 8 else _np.uint16)
+    value = _np.empty(c.shape, _np.float64)
     _ext.decode_array(store, value, f, _profile("ocp"))
     return {"code": c, "class": list(classes), "exact": list(exact), "value": value}
 
 
-def _exact_text(v: Any) -> str:
+def _rational_text(num: int, den: int) -> str:
+    """Exact hex-float text of num/den (den > 0) that the library's parse_value reads as the exact value.
+
+    The quotient's top 66 or 67 bits are written exactly, the lowest set when the division is inexact:
+    parse_value keeps 64 bits and folds the rest into its sticky bit, so the text rounds in every mode
+    (and stochastic rounding's 64-bit comparison) as the exact rational does. No decimal string is made,
+    so ints of any size (10**5000) escape Python's int-to-str digit limit.
+    """
+    if num == 0:
+        return "0"
+    sign = "-" if num < 0 else ""
+    n = -num if num < 0 else num
+    k = n.bit_length() - den.bit_length() - 65  # n/den = q·2^k with q of 65 or 66 bits
+    q, r = divmod(n, den << k) if k >= 0 else divmod(n << -k, den)
+    return f"{sign}0x{(q << 1) | (1 if r else 0):x}p{k - 1}"
+
+
+def _exact_text(v: _Any) -> str:
     if isinstance(v, bool):
         raise TypeError("value: expected a number or exact text, got bool")
     if isinstance(v, str):
         return v
-    if isinstance(v, numbers.Integral):
-        return str(int(v))
-    if isinstance(v, (float, np.floating)):
-        return float(v).hex() if math.isfinite(float(v)) else repr(float(v))
-    if isinstance(v, Fraction):
-        den, k2, k5 = v.denominator, 0, 0
-        while den % 2 == 0:
-            den //= 2
-            k2 += 1
-        while den % 5 == 0:
-            den //= 5
-            k5 += 1
-        if den != 1:
-            raise ValueError(f"value: {v} has no finite binary or decimal expansion; accepted: fractions whose "
-                             "denominator is 2^a·5^b, decimal or hex-float text")
-        k = max(k2, k5)
-        scaled = v.numerator * 10**k // v.denominator
-        return f"{scaled}e-{k}"
+    if isinstance(v, _numbers.Integral):
+        return _rational_text(int(v), 1)
+    if isinstance(v, (float, _np.floating)):
+        return float(v).hex() if _math.isfinite(float(v)) else repr(float(v))
+    if isinstance(v, _numbers.Rational):  # Fraction: rounded exactly, whatever its denominator
+        return _rational_text(int(v.numerator), int(v.denominator))
     if hasattr(v, "as_tuple"):  # decimal.Decimal
         return str(v)
-    raise TypeError(f"value: expected str, int, float, Fraction or Decimal, got {type(v).__name__}")
+    raise TypeError(f"value: expected str, int, float, Fraction, Decimal or an ml_dtypes/NumPy scalar, "
+                    f"got {type(v).__name__}")
 
 
-def encode_scalar(value: Any, fmt: str | Format, *, round: str = "rne", overflow: str = "nonsat",
+def encode_scalar(value: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "nonsat",
                   profile: str | Profile = "ocp", source: str | Format | None = None, sr: dict | None = None,
-                  flags: bool = False) -> Any:
+                  flags: bool = False) -> _Any:
     """The code of one value in ``fmt``, rounded once from its exact value (as ``minifloat encode``).
 
-    value: exact text (decimal ``"-1e-7"``, hex float ``"0x1.8p3"``, ``"inf"``, ``"nan"``), int,
-    float (exactly), Fraction (denominator 2^a·5^b) or Decimal; with ``source=FORMAT`` an int code
-    (or ``"0x.."`` text) of that format. ``sr``: as in convert; the value is element ``index_base``.
+    value: exact text (decimal ``"-1e-7"``, hex float ``"0x1.8p3"``, ``"inf"``, ``"nan"``), int (any
+    size: ``10**5000`` overflows as the CLI's ``1e5000``), float or NumPy float scalar (exactly),
+    ``Fraction`` (any rational, rounded exactly: ``Fraction(1, 3)``), Decimal, or an ml_dtypes scalar
+    (``ml_dtypes.bfloat16(1.5)``: its code in its own format, NaN sign kept); with ``source=FORMAT`` an
+    int code (or ``"0x.."`` text) of that format. ``sr``: as in convert; the value is element ``index_base``.
     Returns the int code, or ``(code, Flags)`` with ``flags=True``.
     Example: ``encode_scalar("464", "e4m3fn")`` -> 0x7f (NaN: nonsat overflow); with
     ``overflow="satfinite"`` -> 0x7e.
@@ -488,17 +502,20 @@ def encode_scalar(value: Any, fmt: str | Format, *, round: str = "rne", overflow
     if source is not None:
         if not isinstance(source, Format):
             source = _name("source", source)
-        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        if isinstance(value, _numbers.Integral) and not isinstance(value, bool):
             if value < 0:
                 raise ValueError(f"value: code {value} is negative; accepted: 0 .. 2^bits - 1")
             text = hex(int(value))
         else:
             text = _name("value", value)
-    elif isinstance(value, (float, np.floating)) and math.isnan(float(value)):
+    elif isinstance(value, (float, _np.floating)) and _math.isnan(float(value)):
         # A float NaN is taken as its binary64 bits (its sign and payload, as convert() sees an f64 array):
         # as text it was "nan", which dropped the sign (-NaN gave 0x7f where convert gives 0xff).
         source = "f64"
-        text = hex(int(np.array(float(value), dtype=np.float64).view(np.uint64)))
+        text = hex(int(_np.array(float(value), dtype=_np.float64).view(_np.uint64)))
+    elif isinstance(value, _np.generic) and value.dtype.name in _ML_TO_FORMAT:  # ml_dtypes scalar: its code
+        source = _ML_TO_FORMAT[value.dtype.name]
+        text = hex(int(_np.asarray(value).view(_np.uint8 if value.dtype.itemsize == 1 else _np.uint16)))
     else:
         text = _exact_text(value)
     variant, nbits, srt = _sr_args(sr)
@@ -516,14 +533,14 @@ def encode_scalar(value: Any, fmt: str | Format, *, round: str = "rne", overflow
     return (code, Flags(fl)) if flags else code
 
 
-def decode_scalar(code: int, fmt: str | Format, *, as_: str = "fraction") -> Any:
+def decode_scalar(code: int, fmt: str | Format, *, as_: str = "fraction") -> _Any:
     """The exact value of one code of ``fmt``.
 
     as_="fraction" (default): a ``fractions.Fraction`` for finite codes (``-0`` gives ``Fraction(0)``;
     use as_="str" to see the sign), ``float("±inf")`` / ``float("nan")`` otherwise; "str": the exact
     decimal (``"448"``, ``"-0"``, ``"nan"``); "hex": the C99 hex float; "float": the nearest float.
     """
-    if isinstance(code, bool) or not isinstance(code, numbers.Integral):
+    if isinstance(code, bool) or not isinstance(code, _numbers.Integral):
         raise TypeError(f"code: expected an int, got {type(code).__name__}")
     if code < 0 or code >= 2**64:
         raise ValueError(f"code: {code} is out of range; accepted: 0 .. 2^bits - 1")
@@ -536,9 +553,9 @@ def decode_scalar(code: int, fmt: str | Format, *, as_: str = "fraction") -> Any
         raise ValueError(f"as_: {as_!r} is not accepted; accepted: fraction, str, hex, float")
     if cls in ("inf", "nan"):
         return float(dec)
-    fr = Fraction(dec.lstrip("-")) * (-1 if dec.startswith("-") else 1)
+    fr = _Fraction(dec.lstrip("-")) * (-1 if dec.startswith("-") else 1)
     if as_ == "float":
-        return math.copysign(_float_of(abs(fr)), -1.0 if dec.startswith("-") else 1.0)
+        return _math.copysign(_float_of(abs(fr)), -1.0 if dec.startswith("-") else 1.0)
     return fr
 
 
@@ -555,8 +572,26 @@ def names(kind: str | None = None) -> dict:
     return out[kind]
 
 
-_CHECK_SOURCES = {"float32": ("f32", np.uint32, np.float32), "float64": ("f64", np.uint64, np.float64),
-                  "float16": ("f16", np.uint16, np.float16), "bfloat16": ("bf16", np.uint16, None)}
+# check(source=): canonical format name -> (bits dtype, value dtype; None = ml_dtypes.bfloat16). Any name the
+# library's format table gives these formats is accepted ("bf16", "bfloat16", "f32", "binary32", ...), and
+# the NumPy dtype names.
+_CHECK_SOURCES = {"f32": (_np.uint32, _np.float32), "f64": (_np.uint64, _np.float64),
+                  "f16": (_np.uint16, _np.float16), "bf16": (_np.uint16, None)}
+_CHECK_DTYPE_NAMES = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16"}
+
+
+def _check_source(source: _Any) -> str:
+    """The canonical name (f32 f64 f16 bf16) of check()'s source, or ValueError naming what is accepted."""
+    if isinstance(source, str) and source in _CHECK_DTYPE_NAMES:
+        return _CHECK_DTYPE_NAMES[source]
+    accepted = "f32, f64, f16, bf16 (or any of their format names: binary32, bfloat16, ...; float32, float64, float16)"
+    try:
+        name = _format("source", source).name
+    except ValueError:
+        raise ValueError(f"source: {source!r} is not accepted; accepted: {accepted}") from None
+    if name not in _CHECK_SOURCES:
+        raise ValueError(f"source: {name} is not accepted (a kernel's input is an IEEE float); accepted: {accepted}")
+    return name
 
 
 class CheckReport:
@@ -578,26 +613,43 @@ class CheckReport:
         return f"<CheckReport {self.target}: {self.tested} cases, {self.failed} failing>"
 
 
-def check(fn: Any, target: str | Format, n: int = 2**20, *, source: str = "float32", round: str = "rne",
-          overflow: str = "nonsat", profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
-          batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits") -> CheckReport:
+def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Format = "float32", round: str = "rne",
+          overflow: str | None = None, profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
+          batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits",
+          packing: str = "none") -> CheckReport:
     """Check a conversion kernel bit for bit against minifloat (the harness of check.hpp).
 
     ``fn(x)`` — or ``fn(x, rbits)`` with ``round="sr"`` — takes a 1-D array of ``source`` values
-    (float32, float64, float16 or ml_dtypes bfloat16; about ``n`` of them per run, ``batch`` per
-    call) and returns their codes of ``target`` (any integer array, an ml_dtypes array, or a torch
+    (float32, float64, float16 or ml_dtypes bfloat16: ``source`` is any name of f32 f64 f16 bf16 —
+    "f32", "binary32", "bf16", "bfloat16", ... — or the dtype names "float32" ...; about ``n`` of them
+    per run, ``batch`` per call) and returns their codes of ``target`` (any integer array, an ml_dtypes array, or a torch
     tensor). The inputs are adversarial classes from the format tables (every value, midpoints and
     their neighbours, overflow thresholds, subnormal edges, ±0, ±Inf, NaNs, exponent patterns,
     random); failures are shrunk per class and the kernel's behaviour is diagnosed against a panel
     of alternatives (other modes and policies, profiles, double rounding, FTZ, NaN codes).
     ``nan="any"`` lets any NaN code match any NaN. Returns a CheckReport (truthy when it passes).
     Example: ``check(lambda x: x.astype(ml_dtypes.float8_e4m3fn), "e4m3fn", profile="ml_dtypes")``.
+    ``overflow`` defaults to nonsat for a format target.
+
+    A block-scheme ``target`` (a name of ``schemes()`` or a spec string with ``/``; 1×k tiles, as
+    ``minifloat probe`` checks blocks) checks a block quantizer instead: ``fn(x)`` takes a float32 array
+    (blocks, k) and returns ``(codes, scales)``: uint8 element codes (blocks, k) — or, with
+    ``packing="fp4x2"``/``"fp6_dense"``, their packed bytes — and one scale per block (e8m0fnu/ue4m3
+    codes, or the float32 decode scale for FP32 rules). Elements round with ``round``/``overflow``
+    (default satfinite) and ``profile``; ``n`` is the number of blocks (about). Example:
+    ``check(lambda x: ((q := quantize(x, "mxfp8_e4m3")).codes, q.scales[:, 0]), "mxfp8_e4m3", 4096)``.
     """
-    if source not in _CHECK_SOURCES:
-        raise ValueError(f"source: {source!r} is not accepted; accepted: {', '.join(_CHECK_SOURCES)}")
+    if isinstance(target, str) and ("/" in target or target.lower() in (s.lower() for s in _ext.scheme_names())):
+        return _check_blocks(fn, target, n, source=source, round=round, overflow=overflow or "satfinite",
+                             profile=profile, sr=sr, seed=seed, batch=batch, shrink=shrink, diagnose=diagnose,
+                             nan=nan, packing=packing)
+    if packing != "none":
+        raise ValueError(f"packing: {packing!r} applies to block-scheme targets; {target!r} is a format")
+    overflow = overflow or "nonsat"
+    src_fmt = _check_source(source)
     if nan not in ("bits", "any"):
         raise ValueError(f"nan: {nan!r} is not accepted; accepted: bits, any")
-    src_fmt, bits_t, val_t = _CHECK_SOURCES[source]
+    bits_t, val_t = _CHECK_SOURCES[src_fmt]
     if val_t is None:
         if _mld is None:
             raise ImportError("source='bfloat16' needs the ml_dtypes package")
@@ -612,22 +664,22 @@ def check(fn: Any, target: str | Format, n: int = 2**20, *, source: str = "float
         nbits = _sr_nbits(sr.get("bits", 8))
     with_rbits = round == "sr"
 
-    def kernel(inputs: np.ndarray, rbits: np.ndarray) -> np.ndarray:
+    def kernel(inputs: _np.ndarray, rbits: _np.ndarray) -> _np.ndarray:
         x = inputs.astype(bits_t).view(val_t)
         r = fn(x, rbits) if with_rbits else fn(x)
         if _is_torch(r):
             r = r.detach().cpu()
-            r = np.from_dlpack(r.view(__import__("torch").uint8)) if r.element_size() == 1 else np.from_dlpack(r)
-        r = np.asarray(r)
+            r = _np.from_dlpack(r.view(__import__("torch").uint8)) if r.element_size() == 1 else _np.from_dlpack(r)
+        r = _np.asarray(r)
         if (r.dtype.kind == "V" or r.dtype.kind == "f") and r.dtype.itemsize in (1, 2):
-            r = r.view({1: np.uint8, 2: np.uint16}[r.dtype.itemsize])  # ml_dtypes / float16: bits are the codes
+            r = r.view({1: _np.uint8, 2: _np.uint16}[r.dtype.itemsize])  # ml_dtypes / float16: bits are the codes
         if r.dtype.kind not in "iu":
             raise TypeError(f"check: the kernel returned {r.dtype}; accepted: integer codes or ml_dtypes arrays")
         if r.shape != x.shape:
             raise ValueError(f"check: the kernel returned shape {r.shape} for {x.shape[0]} inputs")
         if r.dtype.kind == "i":  # signed codes (torch.int16 bits, int8): their bit patterns
-            r = r.view(np.dtype(f"u{r.dtype.itemsize}"))
-        return np.ascontiguousarray(r.astype(np.uint64))
+            r = r.view(_np.dtype(f"u{r.dtype.itemsize}"))
+        return _np.ascontiguousarray(r.astype(_np.uint64))
 
     tgt = _format("target", target)
     spec = _spec(round, overflow, variant, nbits)
@@ -635,6 +687,46 @@ def check(fn: Any, target: str | Format, n: int = 2**20, *, source: str = "float
     d = _ext.check_kernel(kernel, _format("source", src_fmt), tgt, spec, prof, _int_in("n", n, 1, 2**40),
                           _int_in("seed", seed, 0, 2**64 - 1),
                           _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose), nan == "any")
+    return CheckReport(d)
+
+
+def _block_words(r: _Any, what: str) -> _Any:
+    """A kernel's codes or scales as a flat NumPy integer array of their bits (float32 scales as their bits)."""
+    if _is_torch(r):
+        r = r.detach().cpu().numpy() if str(r.dtype) != "torch.bfloat16" else r.detach().cpu().view(
+            __import__("torch").int16).numpy()
+    a = _np.ascontiguousarray(_np.asarray(r)).reshape(-1)
+    if a.dtype == _np.float32:
+        return a.view(_np.uint32)
+    if (a.dtype.kind == "V" or a.dtype.kind == "f") and a.dtype.itemsize in (1, 2):
+        return a.view({1: _np.uint8, 2: _np.uint16}[a.dtype.itemsize])  # ml_dtypes: the bits are the codes
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"check: the kernel's {what} are {a.dtype}; accepted: integer codes, ml_dtypes arrays or "
+                        "float32 scales")
+    return a.view(_np.dtype(f"u{a.dtype.itemsize}")) if a.dtype.kind == "i" else a
+
+
+def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, overflow: str, profile: _Any,
+                  sr: _Any, seed: int, batch: int, shrink: bool, diagnose: bool, nan: str,
+                  packing: str) -> CheckReport:
+    """check() of a block quantizer (check_block.hpp): see check()."""
+    if _check_source(source) != "f32":
+        raise ValueError("source: a block-scheme target takes float32 blocks; accepted: float32")
+    if sr is not None or round == "sr":
+        raise ValueError("round: a block-scheme target takes deterministic rounding (sr is not checked per block)")
+    if nan != "bits":
+        raise ValueError("nan: applies to format targets; a block-scheme target compares codes and scales bit for bit")
+
+    def kernel(x: _Any) -> tuple:
+        r = fn(x)
+        if not isinstance(r, tuple) or len(r) != 2:
+            raise TypeError(f"check: a block kernel returns (codes, scales); got {type(r).__name__}")
+        codes = _block_words(r[0], "codes").astype(_np.uint8)
+        return codes, _block_words(r[1], "scales").astype(_np.uint64)
+
+    d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow), _profile(profile),
+                                _name("packing", packing), _int_in("n", n, 1, 2**40), _int_in("seed", seed, 0, 2**64 - 1),
+                                _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose))
     return CheckReport(d)
 
 
@@ -659,7 +751,7 @@ class Quantized:
         ``flushed``.
     """
 
-    def __init__(self, q: Any, x_flat: np.ndarray, kind: Any = None):
+    def __init__(self, q: _Any, x_flat: _np.ndarray, kind: _Any = None):
         self._q = q
         self._x = x_flat
         self._kind = kind
@@ -673,13 +765,13 @@ class Quantized:
         self.shape = tuple(q.shape)
         self.scale_shape = tuple(q.scale_shape)
 
-    def dequantize(self, scale_ftz: bool = False) -> np.ndarray:
+    def dequantize(self, scale_ftz: bool = False) -> _np.ndarray:
         return self._q.dequantize(bool(scale_ftz))
 
-    def scale_values(self) -> np.ndarray:
+    def scale_values(self) -> _np.ndarray:
         return self._q.scale_values()
 
-    def packed(self) -> np.ndarray:
+    def packed(self) -> _np.ndarray:
         return self._q.packed()
 
     def errors(self) -> dict:
@@ -690,35 +782,37 @@ class Quantized:
         return f"<Quantized {self.scheme} {self.shape} scales {self.scale_shape}>"
 
 
-def _quant_input(x: Any) -> tuple[Any, np.ndarray, tuple]:
+def _quant_input(x: _Any) -> tuple[_Any, _np.ndarray, tuple]:
     """(array type, flat array, shape); float16/bfloat16 go as their bits, widened inside the library."""
     a, implied, _ = _as_array(x, "x")
     if a.dtype.kind == "c" or a.dtype.kind == "O":
         raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
     if implied == "bf16":
         kind = _ext.ArrayType.bf16
-    elif a.dtype == np.float16:
+    elif a.dtype == _np.float16:
         kind = _ext.ArrayType.f16
-    elif a.dtype in (np.float32, np.float64):
-        kind = _ext.ArrayType.f32 if a.dtype == np.float32 else _ext.ArrayType.f64
+    elif a.dtype in (_np.float32, _np.float64):
+        kind = _ext.ArrayType.f32 if a.dtype == _np.float32 else _ext.ArrayType.f64
     else:
         raise TypeError(f"x: arrays of {a.dtype} are not accepted; accepted: float32, float64, float16, bfloat16")
     _check_shape(a, "x")
     flat = _flat(a)
-    return kind, (flat.view(np.uint16) if kind in (_ext.ArrayType.f16, _ext.ArrayType.bf16) else flat), a.shape
+    return kind, (flat.view(_np.uint16) if kind in (_ext.ArrayType.f16, _ext.ArrayType.bf16) else flat), a.shape
 
 
-def _widened(kind: Any, flat: np.ndarray) -> np.ndarray:
+def _widened(kind: _Any, flat: _np.ndarray) -> _np.ndarray:
     """float16/bfloat16 bits as float32 (exact); float32/float64 as they are."""
     if kind == _ext.ArrayType.f16:
-        return flat.view(np.float16).astype(np.float32)
+        return flat.view(_np.float16).astype(_np.float32)
     if kind == _ext.ArrayType.bf16:
-        return (flat.astype(np.uint32) << 16).view(np.float32)
+        return (flat.astype(_np.uint32) << 16).view(_np.float32)
     return flat
 
 
-def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
-             overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None) -> Quantized:
+def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
+             overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
+             amax_epsilon: _Any = None, mx_quirks: str | None = None, threads: int | None = None,
+             **policy: str) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -730,7 +824,23 @@ def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last"
     scales (2, 5) as the spec ``e4m3fn/32x1/...`` does). Elements round with ``round``/``overflow``/``profile``
     (default rne + satfinite, as OCP MX); ``sr=dict(seed=, stream=, step=, variant=, bits=)`` with
     round="sr" (element i = flat C-order index). An f64 input enters every formula exactly.
+
+    Block policies, as the spec keys and the CLI's quantize options, override the scheme's:
+    ``zero_block``, ``nan_block``, ``inf_block``, ``subnormal_amax``, ``mxint8_min``, ``fp32_order``
+    (the value names of ``names()``; the keywords are the library's policy-field list,
+    ``_minifloat.policy_keywords()``), ``amax_epsilon`` (a number or exact text >= 0, rounded once to
+    binary32); ``mx_quirks`` a peer's quantizer on purpose (``names("mx-quirks")``); ``threads`` None or
+    0 = all cores, else 1..4096 (the bytes do not depend on it).
+    Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
+    ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
+    keywords = _policy_keywords()
+    unknown = [k for k in policy if k not in keywords]
+    if unknown:
+        raise TypeError(f"quantize: unexpected keyword argument {unknown[0]!r}; accepted block policies: "
+                        f"{', '.join(keywords)}, amax_epsilon, mx_quirks")
+    policies = [(k, _name(k, policy[k])) for k in keywords if k in policy]
+    eps = None if amax_epsilon is None else _exact_text(amax_epsilon)
     kind, flat, shape = _quant_input(x)
     variant, nbits, srt = _sr_args(sr)
     if srt is not None and srt[3] != 0:
@@ -740,16 +850,18 @@ def quantize(x: Any, scheme: str, *, rule: str | None = None, axis: str = "last"
     spec = _spec(round, overflow, variant, nbits)
     prof = _profile(profile)
     q = _ext.quantize_array(kind, flat, list(shape), scheme, rule, spec, prof, _name("axis", axis),
-                            None if srt is None else srt[:3])
+                            None if srt is None else srt[:3], policies, eps,
+                            None if mx_quirks is None else _name("mx_quirks", mx_quirks), _threads(threads))
     return Quantized(q, flat, kind)
 
 
-def report(x: Any, schemes: Any, **kw: Any) -> list[dict]:
+def report(x: _Any, schemes: _Any, **kw: _Any) -> list[dict]:
     """One dict per scheme (as ``minifloat report``): scheme, count, sqnr_db, rel_frobenius,
-    max_abs_err, saturated, flushed, nonfinite_out, scale_min, scale_max. ``schemes`` is a name/spec
-    or a list of them; keyword arguments go to ``quantize``."""
+    max_abs_err, saturated, flushed, nonfinite_out, scale_min, scale_max. ``schemes`` is a name/spec,
+    a list of them, or ``"all"`` (every named scheme, ``schemes()``, as ``report --schemes all``);
+    keyword arguments go to ``quantize``."""
     if isinstance(schemes, str):
-        schemes = [schemes]
+        schemes = list(_ext.scheme_names()) if schemes == "all" else [schemes]
     out = []
     for s in schemes:
         out.append(quantize(x, s, **kw).errors())
@@ -759,3 +871,11 @@ def report(x: Any, schemes: Any, **kw: Any) -> list[dict]:
 def schemes() -> list[str]:
     """The named block schemes (spec strings are accepted too)."""
     return list(_ext.scheme_names())
+
+
+@_functools.lru_cache(maxsize=1)
+def _policy_keywords() -> tuple[str, ...]:
+    return tuple(_ext.policy_keywords())
+
+
+del annotations  # the __future__ import's name: not part of the package's namespace

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
@@ -27,20 +28,37 @@ from hypothesis.extra import numpy as hnp
 
 from . import format_info, table
 
+try:  # registers the dtype name "bfloat16" with NumPy (bfloat16 strategies need it)
+    import ml_dtypes as _mld  # noqa: F401
+except ImportError:  # pragma: no cover - exercised only without ml_dtypes
+    _mld = None
+
 __all__ = ["boundary_values", "values", "cases", "arrays", "codes"]
 
-_DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
+_DTYPES = ("float64", "float32", "float16", "bfloat16")
 
 
-def _dtype(dtype: str) -> type:
-    if dtype not in _DTYPES:
-        raise ValueError(f"dtype: {dtype!r} is not accepted; accepted: {', '.join(_DTYPES)}")
-    return _DTYPES[dtype]
+def _dtype_name(dtype: Any) -> str:
+    """The name of ``dtype``: a name ("float32"), a NumPy scalar type (np.float32), an ``np.dtype``, or
+    ml_dtypes.bfloat16 (any of them for float64, float32, float16, bfloat16)."""
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        name = None
+    if name not in _DTYPES:
+        raise ValueError(f"dtype: {dtype!r} is not accepted; accepted: {', '.join(_DTYPES)} (names, NumPy "
+                         "types or dtypes; bfloat16 needs ml_dtypes)")
+    return name
+
+
+def _dtype(dtype: Any) -> type:
+    """The scalar type of ``dtype`` (np.float32, ..., ml_dtypes.bfloat16)."""
+    return np.dtype(_dtype_name(dtype)).type
 
 
 @functools.lru_cache(maxsize=64)
 def _boundaries(fmt: str, dtype: str) -> tuple:
-    """The boundary values of ``fmt`` as ``dtype`` numbers (a tuple, deduplicated, signed)."""
+    """The boundary values of ``fmt`` as ``dtype`` numbers (a tuple, deduplicated, signed); ``dtype`` a name."""
     t = _dtype(dtype)
     info = format_info(fmt)
     if info["bits"] > 16:
@@ -69,33 +87,45 @@ def _boundaries(fmt: str, dtype: str) -> tuple:
     return tuple(signed) + (0.0, -0.0, float("inf"), float("-inf"), float("nan"))
 
 
-def boundary_values(fmt: str, dtype: str = "float32") -> list[float]:
-    """Every boundary value of ``fmt`` (see the module docstring) exactly as a ``dtype`` number."""
-    return list(_boundaries(fmt, dtype))
+def boundary_values(fmt: str, dtype: Any = "float32") -> list[float]:
+    """Every boundary value of ``fmt`` (see the module docstring) exactly as a ``dtype`` number.
+
+    ``dtype``: float64, float32, float16 or bfloat16, as a name, a NumPy type (``np.float32``), an
+    ``np.dtype`` or ``ml_dtypes.bfloat16`` (bfloat16 needs ml_dtypes)."""
+    return list(_boundaries(fmt, _dtype_name(dtype)))
 
 
-def values(fmt: str, dtype: str = "float32", *, boundary_weight: float = 0.75) -> st.SearchStrategy[float]:
+def values(fmt: str, dtype: Any = "float32", *, boundary_weight: float = 0.75) -> st.SearchStrategy[float]:
     """Single ``dtype`` values for target ``fmt``: a boundary value with probability about
     ``boundary_weight`` (sampled from ``boundary_values``), else any value of ``dtype`` (NaN/Inf included)."""
-    t = _dtype(dtype)
-    width = {np.float64: 64, np.float32: 32, np.float16: 16}[t]
+    name = _dtype_name(dtype)
     if not 0 <= boundary_weight <= 1:
         raise ValueError(f"boundary_weight: {boundary_weight} is out of range; accepted: 0..1")
-    bounds = st.sampled_from(_boundaries(fmt, dtype))
-    anyv = st.floats(width=width, allow_nan=True, allow_infinity=True, allow_subnormal=True)
+    bounds = st.sampled_from(_boundaries(fmt, name))
+    if name == "bfloat16":  # any bfloat16: its 16 bits, as a Python float (exact)
+        bf16 = _dtype(name)
+        anyv = st.integers(0, 0xFFFF).map(lambda b: float(np.uint16(b).view(bf16)))
+    else:
+        width = {"float64": 64, "float32": 32, "float16": 16}[name]
+        anyv = st.floats(width=width, allow_nan=True, allow_infinity=True, allow_subnormal=True)
     k = round(boundary_weight * 4)
     return st.one_of(*([bounds] * k + [anyv] * (4 - k))) if 0 < k < 4 else (bounds if k == 4 else anyv)
 
 
-def cases(target: str, dtype: str = "float32") -> st.SearchStrategy[float]:
+def cases(target: str, dtype: Any = "float32") -> st.SearchStrategy[float]:
     """Boundary-biased inputs for a kernel that converts into ``target`` (same as ``values``)."""
     return values(target, dtype)
 
 
-def arrays(fmt: str, dtype: str = "float32", *, shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=1,
+def arrays(fmt: str, dtype: Any = "float32", *, shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=1,
                                                                         max_side=16)) -> st.SearchStrategy:
-    """NumPy ``dtype`` arrays (any shape of ``shape``, default 1-3 dims of 1..16) of ``values(fmt, dtype)``."""
-    return hnp.arrays(_dtype(dtype), shape, elements=values(fmt, dtype))
+    """NumPy ``dtype`` arrays (any shape of ``shape``, default 1-3 dims of 1..16) of ``values(fmt, dtype)``;
+    bfloat16 arrays are drawn as float32 arrays of bfloat16 values and cast (exactly)."""
+    name = _dtype_name(dtype)
+    if name == "bfloat16":
+        bf16 = _dtype(name)
+        return hnp.arrays(np.float32, shape, elements=values(fmt, name)).map(lambda a: a.astype(bf16))
+    return hnp.arrays(_dtype(name), shape, elements=values(fmt, name))
 
 
 def codes(fmt: str) -> st.SearchStrategy[int]:

@@ -8,15 +8,21 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "minifloat/check/check.hpp"
+#include "minifloat/check/check_block.hpp"
 #include "minifloat/convert_array.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/scheme.hpp"
+#include "with_arg.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -95,9 +101,87 @@ nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to,
   return d;
 }
 
+using U8In = nb::ndarray<const std::uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using U64In = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+/// check() with a block-scheme target (check_block.hpp, as `probe check` of blocks): each batch calls
+/// kernel(x) with x a float32 array (blocks, k) and takes back (codes: uint8[blocks·bytes per block] in
+/// the packing's storage form, scales: uint64[blocks] scale words); the Python layer adapts the user's
+/// function to that.
+nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const RoundingSpec& spec,
+                            const Profile& profile, std::string_view packing, std::size_t n, std::uint64_t seed,
+                            std::size_t batch, bool shrink, bool diagnose) {
+  check::BlockTarget t;
+  t.scheme = python::with_arg("target", [&] { return parse_scheme(scheme); });
+  t.rounding = spec;
+  t.profile = profile;
+  t.packing = python::with_arg("packing", [&] { return parse<check::Packing>(packing); });
+  python::with_arg("target", [&] {
+    check::validate(t);
+    return 0;
+  });
+  check::BlockOptions opt;
+  opt.gen.seed = seed;
+  opt.gen.count = n;
+  opt.batch = batch;
+  opt.shrink = shrink ? check::Options::Shrink::yes : check::Options::Shrink::no;
+  opt.diagnose = diagnose ? check::Options::Diagnose::yes : check::Options::Diagnose::no;
+  const std::size_t k = check::block_size(t);
+  const check::BlockKernel bk = [&](std::span<const float> in, std::span<std::uint8_t> codes,
+                                    std::span<std::uint64_t> scales) {
+    nb::gil_scoped_acquire gil;
+    auto* data = new float[in.empty() ? 1 : in.size()];
+    std::memcpy(data, in.data(), in.size() * sizeof(float));
+    nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<float*>(p); });
+    const std::size_t blocks = scales.size();
+    nb::ndarray<nb::numpy, float, nb::ndim<2>> x(data, {blocks, k}, owner);
+    const nb::tuple r = nb::cast<nb::tuple>(kernel(x));
+    const auto c = nb::cast<U8In>(r[0]);
+    const auto s = nb::cast<U64In>(r[1]);
+    if (c.size() != codes.size() || s.size() != scales.size())
+      throw Error("check: the kernel returned " + std::to_string(c.size()) + " code bytes and " +
+                  std::to_string(s.size()) + " scales for " + std::to_string(blocks) + " blocks (expected " +
+                  std::to_string(codes.size()) + " and " + std::to_string(scales.size()) + ")");
+    std::memcpy(codes.data(), c.data(), codes.size());
+    std::memcpy(scales.data(), s.data(), scales.size() * sizeof(std::uint64_t));
+  };
+  check::BlockReport rep;
+  {
+    nb::gil_scoped_release nogil;
+    rep = check::check_blocks(bk, t, opt);
+  }
+  nb::dict d;
+  d["ok"] = rep.ok();
+  d["target"] = check::describe(rep.target);
+  d["tested"] = rep.tested;
+  d["failed"] = rep.failed;
+  d["kernel_calls"] = rep.kernel_calls;
+  d["text"] = rep.text();
+  d["json"] = rep.json();
+  d["diagnosis"] = rep.diagnosis.text;
+  nb::list minimal;
+  for (const auto& m : rep.minimal) {
+    nb::dict e;
+    e["class"] = std::string(name(m.cls));
+    e["block"] = m.block;
+    e["got_codes"] = m.got.codes;
+    e["got_scale"] = m.got.scale;
+    e["expected_codes"] = m.expected.codes;
+    e["expected_scale"] = m.expected.scale;
+    e["class_failures"] = m.class_failures;
+    e["why"] = m.why;
+    minimal.append(e);
+  }
+  d["minimal"] = minimal;
+  return d;
+}
+
 }  // namespace
 
 void bind_check(nb::module_& m) {
+  m.def("check_block_kernel", &check_block_kernel, "kernel"_a, "scheme"_a, "spec"_a, "profile"_a, "packing"_a, "n"_a,
+        "seed"_a, "batch"_a, "shrink"_a, "diagnose"_a,
+        "Run check::check_blocks over a Python kernel(x: float32[blocks, k]) -> (uint8[] codes, uint64[] scales).");
   m.def("check_kernel", &check_kernel, "kernel"_a, "source"_a, "target"_a, "spec"_a, "profile"_a, "n"_a, "seed"_a,
         "batch"_a, "shrink"_a, "diagnose"_a, "any_nan"_a,
         "Run check::check_batch over a Python batch kernel(inputs: uint64[], rbits: uint64[]) -> uint64[].");

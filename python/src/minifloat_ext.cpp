@@ -37,6 +37,7 @@
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/decimal.hpp"
 #include "minifloat/names.hpp"
+#include "minifloat/npy.hpp"
 #include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/stochastic.hpp"
@@ -257,6 +258,7 @@ void bind_check(nb::module_& m);    // check_ext.cpp
 
 NB_MODULE(_minifloat, m) {
   m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
+  m.attr("version") = MINIFLOAT_PROJECT_VERSION;  // CMake's project(VERSION), python/CMakeLists.txt
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
@@ -301,6 +303,8 @@ NB_MODULE(_minifloat, m) {
       },
       "(name, ml_dtypes dtype name, torch dtype name without 'torch.') of every row of core/named_formats.hpp; "
       "'' where there is none.");
+  m.def("ml_dtypes_name", &ml_dtypes_name, "fmt"_a,
+        "The ml_dtypes dtype name of a format (npy.hpp ml_dtypes_name); ValueError naming those that have one.");
   m.def(
       "data_address", [](const InArray& x) { return reinterpret_cast<std::uintptr_t>(x.data()); }, "x"_a,
       "The address of the buffer the extension reads for `x` (tests check zero-copy with it).");

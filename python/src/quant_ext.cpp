@@ -6,17 +6,21 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "with_arg.hpp"
@@ -24,7 +28,10 @@
 #include "minifloat/convert_array.hpp"
 #include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
+#include "minifloat/parse.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/core/bits.hpp"
+#include "minifloat/core/round_pack.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -62,6 +69,43 @@ Scheme scheme_arg(std::string_view scheme, const std::optional<std::string_view>
   return s;
 }
 
+/// The Python keyword of a policy field: its spec key with '_' for '-' ("zero-block" -> zero_block).
+std::string policy_keyword(std::string_view key) {
+  std::string k(key);
+  for (char& c : k)
+    if (c == '-') c = '_';
+  return k;
+}
+
+/// `s` with the block-policy keywords of quantize() (kPolicyFields, scheme.hpp: (keyword, value name)
+/// pairs, each keyword checked by the Python layer against policy_keywords()) and amax_epsilon (exact
+/// text, rounded once to binary32 as the spec key amax-epsilon), validated.
+Scheme with_policies(Scheme s, const std::vector<std::pair<std::string, std::string>>& policies,
+                     const std::optional<std::string>& amax_epsilon) {
+  for (const auto& [kw, value] : policies) {
+    bool matched = false;
+    for_each_policy_field([&](const auto& f, std::size_t) {
+      using E = std::remove_cvref_t<decltype(BlockPolicy{}.*f.member)>;
+      if (matched || policy_keyword(policy_key(f)) != kw) return;
+      matched = true;
+      s.policy.*f.member = with_arg(kw, [&] { return parse<E>(value); });
+    });
+    if (!matched) throw Error(kw + ": not a block-policy keyword");
+  }
+  if (amax_epsilon) {
+    const Unpacked u = with_arg("amax_epsilon", [&] { return parse_value(*amax_epsilon); });
+    const float f = detail::bit_cast<float>(
+        static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
+    if (u.negative || !std::isfinite(f)) throw Error("amax_epsilon: must be a finite number >= 0");
+    s.policy.amax_epsilon = f;
+  }
+  with_arg("scheme", [&] {
+    validate_scheme(s);
+    return 0;
+  });
+  return s;
+}
+
 QuantOptions options_arg(const RoundingSpec& spec, const Profile& profile, std::string_view axis,
                          const std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>>& sr) {
   QuantOptions o;
@@ -82,15 +126,21 @@ QuantOptions options_arg(const RoundingSpec& spec, const Profile& profile, std::
 QuantizedTensor quantize_array(ArrayType type, const InArray& x, const std::vector<std::size_t>& shape,
                                std::string_view scheme, std::optional<std::string_view> rule, const RoundingSpec& spec,
                                const Profile& profile, std::string_view axis,
-                               std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr) {
-  const Scheme s = scheme_arg(scheme, rule);
-  const QuantOptions o = options_arg(spec, profile, axis, sr);
+                               std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
+                               const std::vector<std::pair<std::string, std::string>>& policies,
+                               const std::optional<std::string>& amax_epsilon,
+                               const std::optional<std::string_view>& mx_quirks, unsigned threads) {
+  const Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
+  QuantOptions o = options_arg(spec, profile, axis, sr);
+  if (mx_quirks) o.mx_quirks = with_arg("mx_quirks", [&] { return parse<MxQuirks>(*mx_quirks); });
+  if (const std::optional<OptionIssue> issue = check_options(s, o))  // where the option applies, as the CLI
+    throw Error(policy_keyword(issue->option) + " " + issue->why);
   const std::size_t want_item = type == ArrayType::f32 ? 4 : type == ArrayType::f64 ? 8 : 2;
   if (type == ArrayType::codes || x.itemsize() != want_item)
     throw Error("internal: quantize takes float32, float64, or float16/bfloat16 bits");
   const ArrayIn in{type, x.data(), x.size(), {}, 0};
   nb::gil_scoped_release nogil;
-  return quantize(in, shape, s, o);
+  return quantize(in, shape, s, o, threads);
 }
 
 nb::dict error_dict(const ErrorStats& e, const std::string& scheme) {
@@ -197,9 +247,17 @@ void bind_quant(nb::module_& m) {
           "8-bit elements unchanged (pack.hpp).")
       .def("errors", &errors_of, "x"_a, "Error statistics (SQNR, ...) of the dequantized tensor against x.");
   m.def("quantize_array", &quantize_array, "type"_a, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "spec"_a,
-        "profile"_a, "axis"_a, "sr"_a.none(),
+        "profile"_a, "axis"_a, "sr"_a.none(), "policies"_a, "amax_epsilon"_a.none(), "mx_quirks"_a.none(), "threads"_a,
         "Quantize a flat float32/float64 array (or float16/bfloat16 bits) of `shape` with a scheme name or spec "
         "string.");
+  m.def(
+      "policy_keywords",
+      [] {
+        std::vector<std::string> v;
+        for_each_policy_field([&](const auto& f, std::size_t) { v.push_back(policy_keyword(policy_key(f))); });
+        return v;
+      },
+      "The keywords of quantize()'s block-policy fields (scheme.hpp kPolicyFields, in spec order).");
   m.def(
       "scheme_names",
       [] {

@@ -121,8 +121,9 @@ int run_compare(const CompareOptions& o) {
     for (std::size_t j = 0; j < nc; ++j) {
       const std::uint64_t ca = code_at(ba, j), cb = code_at(bb, j);
       if (((ca | cb) & ~mask) != 0)
-        throw Error(fmt::format("{} element {} = {:#x} is not a {} code (wider than {} bits)",
-                                (ca & ~mask) ? "--ref" : "--got", c0 + j, (ca & ~mask) ? ca : cb, o.format, f->bits));
+        throw Error(fmt::format("{} element {} = {:#x} is not {} code (wider than {} bits)",
+                                (ca & ~mask) ? "--ref" : "--got", c0 + j, (ca & ~mask) ? ca : cb,
+                                with_article(o.format), f->bits));
       bool equal = ca == cb;
       if (!equal && o.nan_equal) equal = classify(*f, ca) == Class::nan && classify(*f, cb) == Class::nan;
       if (!equal) {

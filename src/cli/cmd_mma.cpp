@@ -365,8 +365,8 @@ Operand load_operand(const std::string& path, const std::optional<Format>& forma
     for (std::size_t i = 0; i < n; ++i) {
       op.codes[i] = word(i);
       if ((op.codes[i] & ~code_mask(op.format)) != 0)
-        throw Error(fmt::format("dot: {} '{}' element {} = {:#x} is not a {} code", flag, path, i, op.codes[i],
-                                format_name(op.format)));
+        throw Error(fmt::format("dot: {} '{}' element {} = {:#x} is not {} code", flag, path, i, op.codes[i],
+                                with_article(format_name(op.format))));
     }
     return op;
   }

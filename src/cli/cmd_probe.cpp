@@ -149,9 +149,16 @@ int run_convert(const ConvertOptions& o) {
   const Profile prof = parse_option("--profile", profile_table(), o.profile).value;
   const auto* as = find_name(name_table(CodeDtype{}), o.as);
   if (as == nullptr)
-    throw Error("--as '" + quote_input(o.as) + "' is not an " + std::string(kind_label<CodeDtype>()) +
+    throw Error("--as '" + quote_input(o.as) + "' is not " + with_article(kind_label<CodeDtype>()) +
                 "; accepted: " + accepted_names(name_table(CodeDtype{})));
   const bool ml_dtypes = as->value == CodeDtype::ml_dtypes;
+  if (ml_dtypes) {  // before any work: a format ml_dtypes lacks is refused, as Python's as_="ml_dtypes"
+    try {
+      (void)ml_dtypes_name(to);
+    } catch (const Error& e) {
+      throw Error(std::string("--as ml_dtypes: ") + e.what() + "; or --as codes");
+    }
+  }
   std::optional<Format> from;
   if (!o.from.empty()) from = with_option("--from", [&] { return parse_format(o.from); });
 
@@ -253,7 +260,8 @@ int run_decode_file(const std::string& in, const std::string& format, const std:
     std::vector<std::uint8_t> c(n);
     for (std::size_t i = 0; i < n; ++i) c[i] = static_cast<std::uint8_t>(w[i] <= 0xff ? w[i] : 0xff);
     for (std::size_t i = 0; i < n; ++i)
-      if (w[i] > 0xff) throw Error(fmt::format("--in element {} = {:#x} is not a {} code", i, w[i], format_name(f)));
+      if (w[i] > 0xff)
+        throw Error(fmt::format("--in element {} = {:#x} is not {} code", i, w[i], with_article(format_name(f))));
     if (to_f32) {
       std::vector<float> v(n);
       decode_to_f32(c, v, f, profiles::ocp, threads);

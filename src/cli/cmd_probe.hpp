@@ -164,7 +164,7 @@ class ProbeCheckRun {
   template <NamedEnum E>
   E class_at(std::uint64_t word, std::size_t i, std::string_view noun) const {
     if (word >= name_table(E{}).entries.size())
-      throw Error(fmt::format("{}: classes.npy element {} = {} is not a {}", o_.dir, i, word, noun));
+      throw Error(fmt::format("{}: classes.npy element {} = {} is not {}", o_.dir, i, word, with_article(noun)));
     return static_cast<E>(word);
   }
   /// With --rerun: checks its pattern (check_rerun_pattern) and opens the scratch folder DIR/.rerun-PID, which it

@@ -385,10 +385,10 @@ int run_probe_check_gemm(const ProbeCheckOptions& o, const std::string& manifest
   const std::vector<std::uint64_t> A = unwords(a), B = unwords(b), C = unwords(c);
   for (std::size_t e = 0; e < A.size(); ++e)
     if ((A[e] & ~code_mask(t.a)) != 0)
-      throw Error(fmt::format("{}: a.npy element {} is not a {} code", o.dir, e, format_name(t.a)));
+      throw Error(fmt::format("{}: a.npy element {} is not {} code", o.dir, e, with_article(format_name(t.a))));
   for (std::size_t e = 0; e < B.size(); ++e)
     if ((B[e] & ~code_mask(t.b)) != 0)
-      throw Error(fmt::format("{}: b.npy element {} is not a {} code", o.dir, e, format_name(t.b)));
+      throw Error(fmt::format("{}: b.npy element {} is not {} code", o.dir, e, with_article(format_name(t.b))));
   std::vector<check::DotCase> cases = gemm_cases(s, A, B, C);
   const std::vector<std::uint64_t> cls = unwords(read_npy(dir / "classes.npy"));
   if (cls.size() != cases.size())

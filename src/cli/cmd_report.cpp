@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -70,28 +71,22 @@ double pct(std::uint64_t k, std::uint64_t n) {
   return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0;
 }
 
-}  // namespace
-
-std::vector<std::string> split_scheme_list(const std::string& list) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool in_custom = false;  // inside the element of a spec whose format is custom:E,M,… (commas belong to it)
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const char c = list[i];
-    if (c == ',' && !in_custom) {
-      out.push_back(cur);
-      cur.clear();
-      continue;
-    }
-    if (c == '/') in_custom = false;
-    cur += c;
-    if (cur.size() >= 7 && iequals(std::string_view(cur).substr(cur.size() - 7), "custom:") &&
-        cur.find('/') == std::string::npos)
-      in_custom = true;
+/// "; skipped 2: position_ids (I64), codes (F8_E4M3)" — the tensors of a whole .safetensors file that
+/// locate_tensors did not return (`taken`: the file positions it returned), or "".
+std::string skipped_note(const ReportOptions& o, const std::vector<std::size_t>& taken) {
+  if (!o.tensor.empty() || o.in.size() < 12 || o.in.rfind(".safetensors") != o.in.size() - 12) return "";
+  const SafetensorsFile f = read_safetensors_header(o.in);
+  std::string names;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < f.tensors.size(); ++i) {
+    if (std::find(taken.begin(), taken.end(), i) != taken.end()) continue;
+    ++count;
+    (names += names.empty() ? "" : ", ") += f.tensors[i].name + " (" + f.tensors[i].dtype + ")";
   }
-  out.push_back(cur);
-  return out;
+  return count == 0 ? "" : fmt::format("; skipped {}: {}", count, names);
 }
+
+}  // namespace
 
 void add_report_command(CLI::App& app, ReportOptions& o) {
   auto* c = app.add_subcommand("report", "Quantization error of every block scheme on the tensors of a file");
@@ -132,12 +127,17 @@ int run_report(const ReportOptions& o) {
   if (o.schemes == "all") {
     for (const auto& e : scheme_table().entries) list.push_back({std::string(e.name), e.value});
   } else {
-    for (const std::string& name : split_scheme_list(o.schemes)) {
-      if (name.empty()) continue;
-      const Scheme s = with_option("--schemes", [&] { return parse_scheme(name); });
-      list.push_back({scheme_name(s), s});
-    }
-    if (list.empty()) throw Error("--schemes is empty; give all or a comma-separated list");
+    // the one list parser (registry.hpp): no empty item, no scheme twice (two spellings of one scheme included)
+    if (o.schemes.empty()) throw Error("--schemes is empty; give all or a comma-separated list");
+    list = with_option("--schemes", [&] {
+      return parse_list<Entry>(
+          o.schemes, "scheme",
+          [](const std::string& name) {
+            const Scheme s = parse_scheme(name);
+            return Entry{scheme_name(s), s};
+          },
+          [](const Entry& e) { return e.label; });
+    });
   }
   QuantOptions qo;
   qo.rounding.rounding = parse_option<Rounding>("--round", o.round);
@@ -296,7 +296,7 @@ int run_report(const ReportOptions& o) {
     }
     fmt::print("\n");
   }
-  fmt::print("== overall: {} tensors, {} elements ({})\n", tensors.size(), total, o.in);
+  fmt::print("== overall: {} tensors, {} elements ({}){}\n", tensors.size(), total, o.in, skipped_note(o, file_index));
   header();
   for (const Entry& e : list) {
     const ErrorStats& st = overall[e.label];

@@ -40,7 +40,4 @@ void add_report_command(CLI::App& app, ReportOptions& opts);
 /// does not apply.
 int run_report(const ReportOptions& opts);
 
-/// Split a --schemes list at commas, keeping the commas of a `custom:E,M,…` element inside its spec.
-std::vector<std::string> split_scheme_list(const std::string& list);
-
 }  // namespace minifloat::cli

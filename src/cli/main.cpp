@@ -261,10 +261,10 @@ int run_decode(const DecodeArgs& a) {
     std::string s;
     if (to) {
       const RoundResult r = convert(fmt, code, *to);
-      s = code_hex(r.code, to->bits);
-      if (a.explain)
-        s += " class=" + std::string(class_name(classify(*to, r.code))) + " flags=" + flags_string(r.flags) +
-             " from=" + explain_code(fmt, code);
+      // -x: the result's fields as encode -x prints them (one class=, the result's), then the input code
+      s = a.explain
+              ? explain_code(*to, r.code) + " flags=" + flags_string(r.flags) + " from=" + code_hex(code, fmt.bits)
+              : code_hex(r.code, to->bits);
     } else {
       s = a.explain ? explain_code(fmt, code) : to_decimal(unpack(fmt, code));
     }
@@ -297,13 +297,17 @@ std::string joined(const std::vector<std::string>& v) {
 
 int run_formats(const FormatsArgs& a) {
   const std::vector<std::string> families = format_families();
-  if (!a.family.empty() && std::find(families.begin(), families.end(), lower(a.family)) == families.end())
-    throw NameError("--family: unknown format family '" + quote_input(a.family) + "'; accepted: " + joined(families));
+  const bool all = lower(a.family) == "all";
+  if (!a.family.empty() && !all && std::find(families.begin(), families.end(), lower(a.family)) == families.end())
+    throw NameError("--family: unknown format family '" + quote_input(a.family) + "'; accepted: " + joined(families) +
+                    ", all");
   const int bits = a.bits ? static_cast<int>(cli::parse_int_option("--bits", *a.bits, {3, 64})) : 0;
   const CatalogueStyle style = cli::parse_option<CatalogueStyle>("--as", a.as);
   std::vector<NamedFormat> list;
   for (const auto& nf : named_formats()) {
-    if (!a.family.empty() && family_name(nf.family) != lower(a.family)) continue;
+    // default: the named formats (the P3109 family's 504 come with --family p3109 or all)
+    if (a.family.empty() ? nf.family == FormatFamily::p3109 : !all && family_name(nf.family) != lower(a.family))
+      continue;
     if (bits != 0 && nf.format.bits != bits) continue;
     list.push_back(nf);
   }
@@ -338,8 +342,9 @@ int run_tables(const std::string& dir) {
 
 /// CLI11's texts for two errors name nothing a user can act on; these say what is accepted.
 /// "A subcommand is required" → the commands of the deepest command given; "--x: At Most 1
-/// required but received 2" → the option was given twice. Every other text is CLI11's own.
-std::string cli_error_text(const CLI::ParseError& e, const CLI::App& app) {
+/// required but received 2" → the option was given twice; an unexpected argument with a `--` among the
+/// arguments (`double_dash`) → where `--` goes. Every other text is CLI11's own.
+std::string cli_error_text(const CLI::ParseError& e, const CLI::App& app, bool double_dash) {
   const std::string what = e.what();
   if (what == "A subcommand is required") {
     const CLI::App* at = &app;
@@ -358,6 +363,11 @@ std::string cli_error_text(const CLI::ParseError& e, const CLI::App& app) {
     return (at == &app ? std::string("a command is required") : "'" + at->get_name() + "' needs a command") +
            "; accepted: " + names + " (--help lists them)";
   }
+  if (what.rfind("The following argument was not expected: ", 0) == 0 && double_dash)
+    // `encode -f e4m3fn 1 -- -0`: CLI11 takes no value after a `--` that follows a value
+    return what +
+           "; `--` goes before the first value (encode -f e4m3fn -- 1 -0), or give negative values as they "
+           "are (encode -f e4m3fn 1 -0)";
   const std::string mark = ": At Most 1 required but received ";
   if (const auto at = what.find(mark); at != std::string::npos)
     return what.substr(0, at) + " was given " + what.substr(at + mark.size()) +
@@ -439,8 +449,11 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", "minifloat 0.1.0");
 
   FormatsArgs fa;
-  auto* formats = app.add_subcommand("formats", "List every format with its parameters and limits");
-  formats->add_option("--family", fa.family, "Only this family: " + joined(format_families()));
+  auto* formats = app.add_subcommand(
+      "formats", "List the named formats (P3109 with --family p3109, every one with --family all) and their limits");
+  formats->add_option(
+      "--family", fa.family,
+      "Only this family: " + joined(format_families()) + "; all: every family (default: every family but p3109)");
   formats->add_option("--bits", fa.bits, "Only formats of this width, 3..64");
   formats->add_option("--as", fa.as, "Output style: " + cli::choices<CatalogueStyle>("text"));
 
@@ -468,8 +481,11 @@ int run(int argc, char** argv) {
   encode->add_option("--rbits", ea.rbits,
                      "With --round sr: round with this one random word (0x… or decimal) instead of --seed's stream");
   encode->add_option("values", ea.values,
-                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3), inf, -inf, nan; none: one per line from stdin "
-                     "(blank lines skipped; an error names its line). A "
+                     "Decimal (-1e-7, -.5), C99 hex float (0x1.8p3; p±N is required: 0x7e alone is refused, "
+                     "--from reads codes), inf, -inf, nan; none: one per line from stdin "
+                     "(blank lines skipped; an error names its line). Negative values are given as they are "
+                     "(`encode -f e4m3fn 1 -0`), or after a `--` placed before the first value "
+                     "(`encode -f e4m3fn -- 1 -0`). A "
                      "negative value into an unsigned format follows the profile's unsigned_negative rule");
 
   DecodeArgs da;
@@ -559,7 +575,8 @@ int run(int argc, char** argv) {
     app.parse(static_cast<int>(cargv.size()), cargv.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    fmt::print(stderr, "minifloat: error: {}\n", one_line(cli_error_text(e, app)));
+    fmt::print(stderr, "minifloat: error: {}\n",
+               one_line(cli_error_text(e, app, std::find(args.begin(), args.end(), "--") != args.end())));
     return kExitBadInput;
   }
 

@@ -85,13 +85,13 @@ def decode(fmt, code):
 
 
 def parse_hex(s):
-    if s in ("nan", "inf", "-inf"):
+    if s in ("nan", "-nan", "inf", "-inf"):
         return s
     return Fraction(float.fromhex(s))  # every tabled value fits a double exactly
 
 
 def text_value(s):
-    if s in ("nan", "inf", "-inf"):
+    if s in ("nan", "-nan", "inf", "-inf"):
         return s
     return Fraction(s)  # Fraction parses a decimal string exactly
 
@@ -173,7 +173,7 @@ def main(root):
             check(row[:4] == want, f"{name} {hexcode(c, bits)}: fields {row[:4]} != {want}")
             check(row[6] == cls, f"{name} {hexcode(c, bits)}: class {row[6]} != {cls}")
             if cls in ("nan", "inf"):
-                exp = "nan" if cls == "nan" else ("-inf" if neg else "inf")
+                exp = ("-" if neg else "") + cls  # NaN shows its sign bit as Inf does (issue 28 item 15)
                 check(row[4] == exp and row[5] == exp, f"{name} {hexcode(c, bits)}: {row[4]} {row[5]} != {exp}")
             else:
                 neg_zero = cls == "zero" and neg and sp not in ("fnuz", "p3109e")

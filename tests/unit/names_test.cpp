@@ -224,3 +224,42 @@ TEST(Names, ListingsHaveUniqueIdsAndNames) {
 }
 
 }  // namespace
+using namespace minifloat;
+
+// Issue 28 item 16: one list parser for every comma-separated list of names (report --schemes,
+// train --recipes): an empty item and an item given twice (in any spelling) are refused.
+TEST(Names, ListsRefuseEmptyItemsAndDuplicates) {
+  const auto parse = [](std::string_view list) {
+    return parse_list<Scheme>(
+        list, "scheme", [](const std::string& s) { return parse_scheme(s); },
+        [](const Scheme& s) { return scheme_spec(s); });
+  };
+  EXPECT_EQ(parse("mxfp4,nvfp4").size(), 2u);
+  EXPECT_EQ(parse("custom:4,3,8,signed,fn/1x32/e8m0fnu:ocp_floor,mxfp4").size(), 2u);  // a custom format's commas
+  for (const char* bad : {"mxfp4,", ",mxfp4", "mxfp4,,nvfp4", ""}) {
+    EXPECT_THROW(parse(bad), NameError) << bad;
+  }
+  for (const char* twice : {"mxfp4,mxfp4", "mxfp4,e2m1fn/1x32/e8m0fnu:ocp_floor", "nvfp4,mxfp4,MXFP4"}) {
+    try {
+      (void)parse(twice);
+      ADD_FAILURE() << twice << " was accepted";
+    } catch (const NameError& e) {
+      EXPECT_NE(std::string(e.what()).find("is listed twice"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(train::parse_recipes("fp32,fp32"), NameError);
+  EXPECT_THROW(train::parse_recipes("fp32,"), NameError);
+  EXPECT_EQ(train::parse_recipes("fp32,mxfp4").size(), 2u);
+}
+
+// Issue 28 item 16: the indefinite article of a name in messages ("is not an e4m3fn code").
+TEST(Names, ArticleOfNames) {
+  EXPECT_EQ(with_article("e4m3fn"), "an e4m3fn");
+  EXPECT_EQ(with_article("f32"), "an f32");
+  EXPECT_EQ(with_article("mxfp4"), "an mxfp4");
+  EXPECT_EQ(with_article("ue4m3"), "a ue4m3");
+  EXPECT_EQ(with_article("bf16"), "a bf16");
+  EXPECT_EQ(with_article("Binary8p3se"), "a Binary8p3se");
+  EXPECT_EQ(with_article("format"), "a format");
+  EXPECT_EQ(with_article("output dtype"), "an output dtype");
+}

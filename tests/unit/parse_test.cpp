@@ -99,6 +99,23 @@ TEST(Parse, BadInputThrowsParseError) {
     EXPECT_THROW(parse_value(t), ParseError) << t;
 }
 
+// Issue 28 item 14: one rule for hex text — a C99 hex float needs its binary exponent, with or without
+// a point; 0x7e alone (a code, read as the value 126 before) is refused with the spellings of both.
+TEST(Parse, HexWithoutExponentIsRefused) {
+  for (const char* t : {"0x7e", "0x10", "-0x1", "0x1.8"}) {
+    try {
+      (void)parse_value(t);
+      ADD_FAILURE() << t << " was accepted";
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("binary exponent p"), std::string::npos) << e.what();
+      if (std::string(t) == "0x7e") {
+        EXPECT_NE(std::string(e.what()).find("0x7ep0"), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_EQ(parse_value("0x7ep0").exp + 63, 6);  // 126 = 0x7e: top bit 2^6
+}
+
 // Issue 9 item 10: the digit limit is documented (kMaxSignificantDigits) and the error quotes at
 // most 40 bytes of the text, on one line.
 TEST(Parse, TheDigitLimitIsKMaxSignificantDigits) {
@@ -134,7 +151,7 @@ TEST(Parse, TrailingZerosAreNotSignificantDigits) {
   same("0x1" + zeros + "p0", "0x1p180000");
   same("0x1." + zeros + "p0", "0x1p0");
   for (const auto& [a, b] : {std::pair{"100", "1e2"}, {"10.5", "105e-1"}, {"1.05", "105e-2"}, {"0.05", "5e-2"},
-                             {"0.050", "5e-2"}, {"120.000", "12e1"}, {"0x10", "0x1p4"}, {"0x.08p0", "0x1p-5"}})
+                             {"0.050", "5e-2"}, {"120.000", "12e1"}, {"0x10p0", "0x1p4"}, {"0x.08p0", "0x1p-5"}})
     same(a, b);
   const std::string inner(kMaxSignificantDigits - 2, '0');
   EXPECT_NO_THROW(parse_value("1" + inner + "1"));          // exactly 40000 significant digits
