@@ -12,6 +12,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <set>
@@ -243,9 +244,12 @@ struct Alt {
   enum class Ftz : std::uint8_t { none, inputs, outputs } ftz = Ftz::none;
   bool swap_pairs =
       false;  ///< the packing's wrong bit order (PackOrder::swapped): fp4x2 nibbles exchanged (T16), fp6_dense MSB-first
+  std::optional<std::uint64_t> nan_to =
+      std::nullopt;  ///< a NaN input gives this code (a clamp or a select before the cast)
   std::uint64_t eval(const Target& base, const Case& c) const {
     std::uint64_t in = c.input;
     Format from = base.from;
+    if (nan_to && classify(from, in) == Class::nan) return *nan_to;
     if (ftz == Ftz::inputs && classify(from, in) == Class::subnormal) in &= sign_mask(from);
     if (via) {
       in = convert(from, in, *via, RoundingSpec{}, t.profile).code;
@@ -329,6 +333,33 @@ std::vector<Alt> panel(const Target& t) {
           std::nullopt};
     a.swap_pairs = true;
     v.push_back(a);
+  }
+  // NaN inputs sent to a finite code: fminf(fmaxf(x, -max), max) gives -max (fmaxf returns the number),
+  // fmaxf(fminf(x, max), -max) gives +max, a select or a cast through an integer gives +0. Offered where
+  // they differ from the target's NaN results.
+  if (has_nan(t.from)) {
+    const std::uint64_t max_code = max_finite_magnitude(t.to);
+    const auto target_nan = [&](bool negative) {
+      return convert(t.from,
+                     from_double(negative ? -std::numeric_limits<double>::quiet_NaN()
+                                          : std::numeric_limits<double>::quiet_NaN(),
+                                 t.from, RoundingSpec{})
+                         .code,
+                     t.to, t.spec, t.profile)
+          .code;
+    };
+    const std::uint64_t pos = target_nan(false), neg = target_nan(true);
+    const auto offer = [&](std::string name, std::string bug, std::uint64_t code) {
+      if (pos == code && neg == code) return;
+      Alt a{std::move(name), std::move(bug), t, std::nullopt};
+      a.nan_to = code;
+      v.push_back(a);
+    };
+    offer("NaN to +max", "NaN clamped to +max before the cast: fmaxf(fminf(x, max), -max) (T5)", max_code);
+    if (t.to.is_signed)
+      offer("NaN to -max", "NaN clamped to -max before the cast: fminf(fmaxf(x, -max), max) (T5)",
+            max_code | sign_mask(t.to));
+    if (t.to.has_zero) offer("NaN to 0", "NaN sent to +0 (a select or an integer cast before the conversion) (T5)", 0);
   }
   if (has_nan(t.to)) {
     Target a = t;
@@ -520,7 +551,7 @@ struct ElementwiseDomain {
   bool passes(const Case& c, Got g) const { return codes_match(ctx.t, g, expected(ctx.t, c).code, o.nan_compare); }
   Key key(const Case& c) const { return key_of(ctx.t, c); }
   /// A failing case's class of input (classify_with) must not change while it shrinks.
-  bool admissible(const Case& c, const Case& y) const {
+  bool admissible(std::size_t, const Case& c, Got, const Case& y, Got) const {
     return classify_with(ctx, y.input, o.gen.ulps) == classify_with(ctx, c.input, o.gen.ulps);
   }
   std::vector<Case> candidates(const Case& c) const {

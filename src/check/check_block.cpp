@@ -102,7 +102,25 @@ struct Alt {
   std::string name, bug;
   BlockTarget t;
   bool swap = false;
+  int scale_step = 0;  ///< the scale code one step off (±1), the elements those of the right scale
 };
+
+/// The scale code NaN is written with (E8M0 0xff, ue4m3 0x7f); FP32 scales have none here.
+std::optional<std::uint64_t> nan_scale_code(const Scheme& s) {
+  switch (scale_kind(s)) {
+    case ScaleKind::e8m0: return 0xff;
+    case ScaleKind::ue4m3: return 0x7f;
+    case ScaleKind::fp32: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// `e` as alternative `a` writes it: its scale code moved by a.scale_step, except a NaN scale.
+BlockResult with_scale_step(const BlockTarget& t, const Alt& a, BlockResult e) {
+  if (a.scale_step != 0 && e.scale != nan_scale_code(t.scheme))
+    e.scale = static_cast<std::uint64_t>(static_cast<std::int64_t>(e.scale) + a.scale_step);
+  return e;
+}
 
 std::vector<Alt> panel(const BlockTarget& t) {
   std::vector<Alt> v;
@@ -174,6 +192,16 @@ std::vector<Alt> panel(const BlockTarget& t) {
                    : std::string(" (no tensor scale: amax/6 clamped up to 2^-6, x*(1/s))")),
           a);
   }
+  // The scale code one step off with the elements kept (an off-by-one exponent in the scale store only).
+  if (scale_kind(s) != ScaleKind::fp32)
+    for (const int step : {+1, -1}) {
+      Alt a{step > 0 ? "scale +1, elements kept" : "scale -1, elements kept",
+            "the scale code written one step " + std::string(step > 0 ? "high" : "low") +
+                " while the elements use the right scale",
+            t};
+      a.scale_step = step;
+      v.push_back(std::move(a));
+    }
   if (t.packing == Packing::fp4x2) add("nibbles swapped", "wrong FP4 nibble order (T16)", t, true);
   if (t.packing == Packing::fp6_dense)
     add("fp6 msb-first", "wrong FP6 bit order: an MSB-first bit stream (case 4g in the top bits of byte 3g)", t, true);
@@ -329,7 +357,7 @@ Diagnosis diagnose(const BlockTarget& t, const BlockCases& cases, std::span<cons
   for (const Alt& a : panel(t)) {
     Alternative r{a.name, a.bug, 0, cases.size()};
     for (std::size_t i = 0; i < cases.size(); ++i) {
-      const BlockResult e = expected_block(a.t, cases.at(i));
+      const BlockResult e = with_scale_step(t, a, expected_block(a.t, cases.at(i)));
       if (e.scale != got_scales[i]) continue;
       store_codes(t, e.codes, store, a.swap);
       if (std::equal(store.begin(), store.end(), got_codes.begin() + static_cast<std::ptrdiff_t>(i * cb))) ++r.agree;
@@ -338,6 +366,25 @@ Diagnosis diagnose(const BlockTarget& t, const BlockCases& cases, std::span<cons
   }
   rank_diagnosis(d, "blocks");
   return d;
+}
+
+/// The structural facts that put a block in the zero, special or subnormal_amax class.
+struct BlockShape {
+  bool zero = true;             ///< every element ±0
+  bool special = false;         ///< a NaN or ±Inf element
+  bool subnormal_amax = false;  ///< the largest finite magnitude is a nonzero FP32 subnormal
+};
+BlockShape block_shape(std::span<const float> b) {
+  BlockShape s;
+  std::uint32_t amax = 0;
+  for (const float x : b) {
+    const std::uint32_t m = bits_of(x) & 0x7fffffffu;
+    if (m >= 0x7f800000u) s.special = true;
+    else amax = std::max(amax, m);
+    if (m != 0) s.zero = false;
+  }
+  s.subnormal_amax = amax != 0 && amax < 0x00800000u;
+  return s;
 }
 
 /// The block checker as a run.hpp Domain: a case is one block of binary32 values, the kernel's output its
@@ -363,7 +410,16 @@ struct BlockDomain {
   Got got_at(std::size_t i) const { return got_of(t, k, cb, got_codes, got_scales, i); }
   bool passes(const Case& c, const Got& g) const { return g == expected_block(t, c); }
   Key key(const Case& c) const { return block_simplicity(c); }
-  bool admissible(const Case&, const Case&) const { return true; }
+  /// A candidate stays out of the other classes' shapes (an all-zero block is the zero class's case, a block
+  /// with NaN/Inf the special class's, a block whose amax is an FP32 subnormal the subnormal_amax class's),
+  /// keeps its own class's shape, and fails the same way (the scale wrong, or only elements wrong).
+  bool admissible(std::size_t cls, const Case& c, const Got& got_c, const Case& y, const Got& got_y) const {
+    const BlockShape s = block_shape(y);
+    const auto own = [&](BlockClass c2) { return cls == static_cast<std::size_t>(c2); };
+    if (s.zero != own(BlockClass::zero) || s.special != own(BlockClass::special)) return false;
+    if (s.subnormal_amax && !own(BlockClass::subnormal_amax)) return false;
+    return (got_c.scale == expected_block(t, c).scale) == (got_y.scale == expected_block(t, y).scale);
+  }
   std::vector<Case> candidates(const Case& c) const { return shrink_candidates(c); }
   std::vector<Got> rerun(std::span<const Case> cand) const {
     std::vector<float> vals;

@@ -324,7 +324,7 @@ struct DotDomain {
   Got got_at(std::size_t i) const { return got[i]; }
   bool passes(const DotCase& c, Got g) const { return codes_match(out, g, expected(t, c).code, o.nan_compare); }
   Key key(const DotCase& c) const { return simplicity(t, c); }
-  bool admissible(const DotCase&, const DotCase&) const { return true; }
+  bool admissible(std::size_t, const DotCase&, const Got&, const DotCase&, const Got&) const { return true; }
   std::vector<DotCase> candidates(const DotCase& c) const { return check::candidates(t, c); }
   std::vector<Got> rerun(std::span<const DotCase> cand) const {
     std::vector<std::uint64_t> g(cand.size());

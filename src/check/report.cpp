@@ -25,14 +25,21 @@ std::string pct(std::uint64_t a, std::uint64_t n) {
 
 void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target) {
   if (d.ranked.empty()) return;
-  std::stable_sort(d.ranked.begin(), d.ranked.end(),
-                   [](const Alternative& x, const Alternative& y) { return x.agree > y.agree; });
-  const Alternative& best = d.ranked.front();
   const auto self =
       std::find_if(d.ranked.begin(), d.ranked.end(), [&](const Alternative& x) { return x.name == target; });
+  // A failing kernel is never offered the target itself as its best match: it ranks after the alternatives.
+  const bool failing = self != d.ranked.end() && self->agree < self->of;
   const std::uint64_t target_agree = self != d.ranked.end() ? self->agree : 0;
-  d.text = "agrees with \"" + best.name + "\" on " + pct(best.agree, best.of) + " of " + std::to_string(best.of) + " " +
-           std::string(unit);
+  std::stable_sort(d.ranked.begin(), d.ranked.end(), [&](const Alternative& x, const Alternative& y) {
+    const bool xt = failing && x.name == target, yt = failing && y.name == target;
+    if (xt != yt) return yt;
+    return x.agree > y.agree;
+  });
+  const Alternative& best = d.ranked.front();
+  const std::string share = pct(best.agree, best.of) + " of " + std::to_string(best.of) + " " + std::string(unit);
+  if (failing && best.name != target && best.agree <= target_agree)
+    d.text = "no alternative explains the failures; the closest, \"" + best.name + "\", agrees on " + share;
+  else d.text = "agrees with \"" + best.name + "\" on " + share;
   if (!best.bug_class.empty()) d.text += " (" + best.bug_class + ")";
   if (best.name != target) d.text += "; the target on " + pct(target_agree, best.of);
 }

@@ -45,7 +45,7 @@ unsigned round_grid(const std::vector<double>& g, double x, unsigned sign_bit) {
   return std::signbit(x) ? (best | sign_bit) : best;
 }
 
-enum class ScaleBug { none, floor_instead_of_rceil };
+enum class ScaleBug { none, floor_instead_of_rceil, scale_plus_one };
 enum class NibbleBug { none, swapped };
 
 /// An MX block quantizer (f32 blocks of 32): NaN/Inf anywhere → scale 0xff and every element the
@@ -77,7 +77,7 @@ struct MxKernel {
       } else {
         if (amax > 0) {
           const double mx = g.back();
-          if (rceil && bug == ScaleBug::none) {
+          if (rceil && bug != ScaleBug::floor_instead_of_rceil) {
             e = std::ilogb(amax / mx) - 1;  // the smallest e with mx·2^e ≥ amax (exact comparisons)
             while (std::ldexp(mx, e) < amax) ++e;
           } else {
@@ -85,7 +85,7 @@ struct MxKernel {
           }
           e = std::clamp(e, -127, 127);
         }
-        scales[b] = static_cast<std::uint64_t>(e + 127);
+        scales[b] = static_cast<std::uint64_t>(e + 127 + (bug == ScaleBug::scale_plus_one ? 1 : 0));
         for (std::size_t i = 0; i < k; ++i) c[i] = round_grid(g, std::ldexp(static_cast<double>(in[b * k + i]), -e), sign_bit);
       }
       if (packed) {
@@ -376,6 +376,46 @@ TEST(CheckBlock, SymmetricMxint8KernelIsDiagnosedAsThePolicyValue) {
   EXPECT_EQ(r.diagnosis.ranked.front().name, "mxint8-min=symmetric") << r.diagnosis.text;
   EXPECT_EQ(r.diagnosis.ranked.front().agree, r.tested) << r.diagnosis.text;
   EXPECT_NE(r.diagnosis.text.find("(D10)"), std::string::npos) << r.diagnosis.text;
+}
+
+// Issue 28 item 6/7: a kernel that writes every finite block's E8M0 scale one too high, elements unchanged.
+// Shrinking (with the kernel rerun) keeps each class's own case and failure mode: no class but `zero`
+// shrinks to the all-zero block, and every example still shows the scale one high. The panel names it.
+TEST(CheckBlock, ScaleOneHighShrinksWithinEachClassAndIsNamed) {
+  MxKernel k = e4m3_rceil();
+  k.bug = ScaleBug::scale_plus_one;
+  const auto r = check::check_blocks(k, rceil_target(), fast());
+  ASSERT_FALSE(r.ok());
+  ASSERT_GT(r.minimal.size(), 1u) << r.text();
+  for (const auto& m : r.minimal) {
+    bool all_zero = true;
+    for (float x : m.block) all_zero &= (std::bit_cast<std::uint32_t>(x) & 0x7fffffffu) == 0;
+    if (m.cls != BlockClass::zero) {
+      EXPECT_FALSE(all_zero) << name(m.cls) << " shrank to the all-zero block\n" << r.text();
+    }
+    EXPECT_EQ(m.got.scale, m.expected.scale + 1) << name(m.cls) << "\n" << r.text();
+  }
+  EXPECT_EQ(r.diagnosis.ranked.front().name, "scale +1, elements kept") << r.diagnosis.text;
+  EXPECT_EQ(r.diagnosis.ranked.front().agree, r.tested) << r.diagnosis.text;
+  EXPECT_EQ(r.diagnosis.text.rfind("agrees with \"scale +1, elements kept\" on 100%", 0), 0u) << r.diagnosis.text;
+}
+
+// A failing kernel is never offered the target as its best match: a scale wrong by +2 (no alternative
+// explains it) ranks the target last and says that no alternative explains the failures.
+TEST(CheckBlock, UnexplainedFailureNeverOffersTheTarget) {
+  MxKernel k = e4m3_rceil();
+  k.bug = ScaleBug::scale_plus_one;
+  const check::BlockKernel twice = [&](std::span<const float> in, std::span<std::uint8_t> codes,
+                                       std::span<std::uint64_t> scales) {
+    k(in, codes, scales);
+    for (auto& s : scales)
+      if (s != 0xff) s = (s + 1) & 0xff;
+  };
+  const auto r = check::check_blocks(twice, rceil_target(), fast());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.diagnosis.ranked.front().name, "the target") << r.diagnosis.text;
+  EXPECT_EQ(r.diagnosis.ranked.back().name, "the target") << r.diagnosis.text;
+  EXPECT_EQ(r.diagnosis.text.rfind("no alternative explains the failures", 0), 0u) << r.diagnosis.text;
 }
 
 }  // namespace

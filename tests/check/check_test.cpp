@@ -309,4 +309,33 @@ TEST(Check, TorchAndMlDtypesE8m0SubnormalField) {
   EXPECT_EQ(convert(formats::f32, 0x7F7FFFFFu, formats::e8m0fnu, {}, profiles::torch).code, 0xffu);
 }
 
+// Issue 28 item 7: the common NaN bugs are named. A kernel that clamps with fminf(fmaxf(x, -max), max)
+// before the cast sends NaN to -max; one that selects 0 sends it to +0. Everything else is the target's.
+TEST(CheckDiagnosis, NanClampedOrZeroedIsNamed) {
+  const std::pair<const char*, std::uint64_t> bugs[] = {{"NaN to -max", 0xfe}, {"NaN to +max", 0x7e}, {"NaN to 0", 0}};
+  for (const auto& [alt, code] : bugs) {
+    const auto kernel = [code = code](std::uint64_t x) {
+      if (std::isnan(std::bit_cast<float>(static_cast<std::uint32_t>(x)))) return code;
+      return convert(formats::f32, x, formats::e4m3fn, kE4m3Sat.spec).code;
+    };
+    const check::Report r = check::check(kernel, kE4m3Sat, fast_options(20000));
+    ASSERT_FALSE(r.ok()) << alt;
+    EXPECT_EQ(r.diagnosis.ranked.front().name, alt) << r;
+    EXPECT_EQ(r.diagnosis.ranked.front().agree, r.tested) << r;
+    EXPECT_EQ(r.diagnosis.ranked.back().name, "the target") << r;
+  }
+}
+
+// A failing kernel that no panel alternative explains is told so; the target is not its best match.
+TEST(CheckDiagnosis, UnexplainedFailureSaysSo) {
+  const auto kernel = [](std::uint64_t x) {
+    const std::uint64_t c = convert(formats::f32, x, formats::e4m3fn, kE4m3Sat.spec).code;
+    return (x & 0xfffu) == 0x123u ? c ^ 1u : c;  // a scattered one-bit error
+  };
+  const check::Report r = check::check(kernel, kE4m3Sat, fast_options(20000));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnosis.text.rfind("no alternative explains the failures; the closest, ", 0), 0u) << r;
+  EXPECT_EQ(r.diagnosis.ranked.back().name, "the target") << r;
+}
+
 }  // namespace

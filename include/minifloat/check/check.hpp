@@ -179,6 +179,9 @@ struct Diagnosis {
 /// "agrees with \"NAME\" on P% of N UNIT (bug class); the target on Q%" (the last part when NAME is not `target`,
 /// the name of the target's own alternative: "the target", or a dot target's model name). `unit` is "cases" or
 /// "blocks". Shared by every checker target (defined with the shared report step, src/check/report.cpp).
+/// A failing kernel (the target agrees on fewer than all) is never offered the target: it ranks after every
+/// alternative, and when no alternative agrees on more than the target the text says so: "no alternative
+/// explains the failures; the closest, \"NAME\", agrees on P% of N UNIT (bug class); the target on Q%".
 void rank_diagnosis(Diagnosis& d, std::string_view unit, std::string_view target = "the target");
 
 struct Report {

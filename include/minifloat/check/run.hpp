@@ -23,7 +23,9 @@ namespace minifloat::check {
 ///  - passes(c, got): whether `got` is the expected output of case c (the checker's comparison, NaN rule included).
 ///  - key(c): c's simplicity key (a strict weak order; smaller is simpler).
 ///  - candidates(c): cases simpler than c to try when shrinking (deterministic in c).
-///  - admissible(c, y): whether candidate y may replace c (e.g. it stays in c's input class).
+///  - admissible(cls, c, got_c, y, got_y): whether failing candidate y (the kernel gave got_y) may replace c
+///    (of class cls; the kernel gave got_c): it stays in its class and fails the same way, so a class's example
+///    is never another class's case.
 ///  - rerun(cases): the kernel's outputs for `cases`, in one kernel call.
 template <class D>
 concept Domain = requires(const D& d, std::size_t i, const typename D::Case& c, const typename D::Got& g,
@@ -39,7 +41,7 @@ concept Domain = requires(const D& d, std::size_t i, const typename D::Case& c, 
   { d.passes(c, g) } -> std::convertible_to<bool>;
   { d.key(c) } -> std::convertible_to<typename D::Key>;
   { d.candidates(c) } -> std::convertible_to<std::vector<typename D::Case>>;
-  { d.admissible(c, c) } -> std::convertible_to<bool>;
+  { d.admissible(i, c, g, c, g) } -> std::convertible_to<bool>;
   { d.rerun(cs) } -> std::convertible_to<std::vector<typename D::Got>>;
 };
 
@@ -128,7 +130,8 @@ DomainRun<typename D::Case, typename D::Got> run_domain(const D& d, const Shrink
       const std::size_t j = owner[i];
       if (d.passes(cand[i], out[i])) continue;
       const Key k = d.key(cand[i]);
-      if (!(k < pick_key[j]) || !d.admissible(r.minimal[j].c, cand[i])) continue;
+      if (!(k < pick_key[j]) || !d.admissible(r.minimal[j].cls, r.minimal[j].c, r.minimal[j].got, cand[i], out[i]))
+        continue;
       pick[j] = i;
       pick_key[j] = k;
     }
