@@ -616,7 +616,8 @@ class CheckReport:
 def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Format = "float32", round: str = "rne",
           overflow: str | None = None, profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
           batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits",
-          packing: str = "none") -> CheckReport:
+          packing: str = "none", a: str | Format | None = None, b: str | Format | None = None,
+          k: int | None = None) -> CheckReport:
     """Check a conversion kernel bit for bit against minifloat (the harness of check.hpp).
 
     ``fn(x)`` — or ``fn(x, rbits)`` with ``round="sr"`` — takes a 1-D array of ``source`` values
@@ -638,7 +639,20 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     codes, or the float32 decode scale for FP32 rules). Elements round with ``round``/``overflow``
     (default satfinite) and ``profile``; ``n`` is the number of blocks (about). Example:
     ``check(lambda x: ((q := quantize(x, "mxfp8_e4m3")).codes, q.scales[:, 0]), "mxfp8_e4m3", 4096)``.
+
+    A dot-product ``target`` ``"dot:MODEL"`` (MODEL an accumulation model: ``names()["accumulation"]``, e.g.
+    "dot:hopper-fp8", "dot:fp32", "dot:blocked32"; as ``minifloat probe gen --model``) checks a dot kernel
+    d = Σ a_l·b_l + c: ``fn(a, b, c)`` takes the operand codes ``a`` and ``b`` (unsigned integer arrays (n, k)
+    of the formats ``a=``/``b=``, default e4m3fn, b as a; ``k=`` terms, default 32, 1..4096) and ``c`` (float32
+    (n,)), and returns the n results as the model's result format (float32, or float16 for f16-accumulating
+    tensor-core models) or their integer codes. ``n`` is the number of dot products (about); ``nan="any"``
+    lets any NaN match. ``round``/``overflow``/``profile``/``sr``/``source``/``packing`` do not apply.
     """
+    if isinstance(target, str) and target.lower().startswith("dot:"):
+        return _check_dot(fn, target[4:], n, a=a, b=b, k=k, source=source, round=round, overflow=overflow, sr=sr,
+                          seed=seed, batch=batch, shrink=shrink, diagnose=diagnose, nan=nan, packing=packing)
+    if a is not None or b is not None or k is not None:
+        raise ValueError(f"a, b, k: apply to dot-product targets ('dot:MODEL'); {target!r} is not one")
     if isinstance(target, str) and ("/" in target or target.lower() in (s.lower() for s in _ext.scheme_names())):
         return _check_blocks(fn, target, n, source=source, round=round, overflow=overflow or "satfinite",
                              profile=profile, sr=sr, seed=seed, batch=batch, shrink=shrink, diagnose=diagnose,
@@ -727,6 +741,39 @@ def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, ov
     d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow), _profile(profile),
                                 _name("packing", packing), _int_in("n", n, 1, 2**40), _int_in("seed", seed, 0, 2**64 - 1),
                                 _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose))
+    return CheckReport(d)
+
+
+def _check_dot(fn: _Any, model: str, n: int, *, a: _Any, b: _Any, k: _Any, source: _Any, round: str,
+               overflow: _Any, sr: _Any, seed: int, batch: int, shrink: bool, diagnose: bool, nan: str,
+               packing: str) -> CheckReport:
+    """check() of a dot-product kernel (check_dot.hpp): see check()."""
+    if source != "float32" or round != "rne" or overflow is not None or sr is not None or packing != "none":
+        raise ValueError("source, round, overflow, sr, packing: do not apply to a dot-product target "
+                         "(its accumulation model fixes the rounding)")
+    if nan not in ("bits", "any"):
+        raise ValueError(f"nan: {nan!r} is not accepted; accepted: bits, any")
+    fa = _format("a", a if a is not None else "e4m3fn")
+    fb = _format("b", b) if b is not None else fa
+    kk = _int_in("k", 32 if k is None else k, 1, 4096)
+    word = {True: _np.uint8, False: _np.uint16}
+
+    def kernel(av: _np.ndarray, bv: _np.ndarray, cv: _np.ndarray) -> _np.ndarray:
+        r = fn(av.astype(word[fa.bits <= 8]), bv.astype(word[fb.bits <= 8]), cv.astype(_np.uint32).view(_np.float32))
+        if _is_torch(r):
+            r = r.detach().cpu().numpy()
+        r = _np.ascontiguousarray(_np.asarray(r)).reshape(-1)
+        if r.dtype == _np.float32:
+            r = r.view(_np.uint32)
+        elif r.dtype == _np.float16:
+            r = r.view(_np.uint16)
+        elif r.dtype.kind not in "iu":
+            raise TypeError(f"check: the dot kernel returned {r.dtype}; accepted: float32, float16 or integer codes")
+        return _np.ascontiguousarray(r.astype(_np.uint64))
+
+    d = _ext.check_dot_kernel(kernel, _name("target", model), fa, fb, kk, _int_in("n", n, 1, 2**40),
+                              _int_in("seed", seed, 0, 2**64 - 1), _int_in("batch", batch, 1, 2**40), bool(shrink),
+                              bool(diagnose), nan == "any")
     return CheckReport(d)
 
 

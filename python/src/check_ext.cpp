@@ -11,14 +11,18 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "minifloat/check/check.hpp"
 #include "minifloat/check/check_block.hpp"
+#include "minifloat/check/check_dot.hpp"
+#include "minifloat/accumulate.hpp"
 #include "minifloat/convert_array.hpp"
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
@@ -36,6 +40,22 @@ U64Array new_u64(std::size_t n) {
   auto* data = new std::uint64_t[n ? n : 1];
   nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<std::uint64_t*>(p); });
   return U64Array(data, {n}, owner);
+}
+
+/// The fields every checker's report gives Python: ok, target, tested, failed, kernel_calls, text, json,
+/// diagnosis (its text); the caller adds `minimal`.
+template <class Report>
+nb::dict report_dict(const Report& rep) {
+  nb::dict d;
+  d["ok"] = rep.ok();
+  d["target"] = check::describe(rep.target);
+  d["tested"] = rep.tested;
+  d["failed"] = rep.failed;
+  d["kernel_calls"] = rep.kernel_calls;
+  d["text"] = rep.text();
+  d["json"] = rep.json();
+  d["diagnosis"] = rep.diagnosis.text;
+  return d;
 }
 
 nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to, const RoundingSpec& spec,
@@ -75,15 +95,7 @@ nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to,
     nb::gil_scoped_release nogil;
     rep = check::check_batch(k, t, opt);
   }
-  nb::dict d;
-  d["ok"] = rep.ok();
-  d["target"] = check::describe(rep.target);
-  d["tested"] = rep.tested;
-  d["failed"] = rep.failed;
-  d["kernel_calls"] = rep.kernel_calls;
-  d["text"] = rep.text();
-  d["json"] = rep.json();
-  d["diagnosis"] = rep.diagnosis.text;
+  nb::dict d = report_dict(rep);
   nb::list minimal;
   for (const auto& m : rep.minimal) {
     nb::dict e;
@@ -150,15 +162,7 @@ nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const 
     nb::gil_scoped_release nogil;
     rep = check::check_blocks(bk, t, opt);
   }
-  nb::dict d;
-  d["ok"] = rep.ok();
-  d["target"] = check::describe(rep.target);
-  d["tested"] = rep.tested;
-  d["failed"] = rep.failed;
-  d["kernel_calls"] = rep.kernel_calls;
-  d["text"] = rep.text();
-  d["json"] = rep.json();
-  d["diagnosis"] = rep.diagnosis.text;
+  nb::dict d = report_dict(rep);
   nb::list minimal;
   for (const auto& m : rep.minimal) {
     nb::dict e;
@@ -176,9 +180,79 @@ nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const 
   return d;
 }
 
+/// check() with a dot-product target (check_dot.hpp, as `probe gen --model`): each batch calls
+/// kernel(a, b, c) with a, b uint64 (n, k) operand codes of formats `a`/`b` and c uint64 (n,) binary32 bits of
+/// the accumulator input, and takes back uint64 (n,) result codes (the model's result format: f32 or f16).
+nb::dict check_dot_kernel(nb::callable kernel, std::string_view model, const Format& a, const Format& b, std::size_t k,
+                          std::size_t n, std::uint64_t seed, std::size_t batch, bool shrink, bool diagnose,
+                          bool any_nan) {
+  check::DotTarget t;
+  t.model = python::with_arg("target", [&] { return parse_dot_model(model); });
+  t.a = a;
+  t.b = b;
+  t.k = k;
+  python::with_arg("target", [&] {
+    check::validate(t);
+    return 0;
+  });
+  if (n < 1) throw Error("n: must be at least 1");
+  if (batch < 1) throw Error("batch: must be at least 1");
+  check::DotOptions opt;
+  opt.gen.seed = seed;
+  opt.gen.count = n;
+  opt.batch = batch;
+  opt.shrink = shrink ? check::Options::Shrink::yes : check::Options::Shrink::no;
+  opt.diagnose = diagnose ? check::Options::Diagnose::yes : check::Options::Diagnose::no;
+  opt.nan_compare = any_nan ? check::NanCompare::any_nan : check::NanCompare::bits;
+  const check::DotKernel dk = [&](std::span<const check::DotCase> in, std::span<std::uint64_t> out) {
+    nb::gil_scoped_acquire gil;
+    const std::size_t rows = in.size();
+    auto* data = new std::uint64_t[rows * (2 * k + 1) + 1];
+    nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<std::uint64_t*>(p); });
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::copy(in[i].a.begin(), in[i].a.end(), data + i * k);
+      std::copy(in[i].b.begin(), in[i].b.end(), data + rows * k + i * k);
+      data[2 * rows * k + i] = in[i].c;
+    }
+    nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<2>> av(data, {rows, k}, owner),
+        bv(data + rows * k, {rows, k}, owner);
+    nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<1>> cv(data + 2 * rows * k, {rows}, owner);
+    const auto r = nb::cast<U64In>(kernel(av, bv, cv));
+    if (r.size() != out.size())
+      throw Error("check: the kernel returned " + std::to_string(r.size()) + " results for " +
+                  std::to_string(out.size()) + " dot products");
+    std::memcpy(out.data(), r.data(), out.size() * sizeof(std::uint64_t));
+  };
+  check::DotReport rep;
+  {
+    nb::gil_scoped_release nogil;
+    rep = check::check_dot(dk, t, opt);
+  }
+  nb::dict d = report_dict(rep);
+  nb::list minimal;
+  for (const auto& m : rep.minimal) {
+    nb::dict e;
+    e["class"] = std::string(name(m.c.cls));
+    e["a"] = m.c.a;
+    e["b"] = m.c.b;
+    e["c"] = m.c.c;
+    e["got"] = m.got;
+    e["expected"] = m.expected;
+    e["class_failures"] = m.class_failures;
+    e["why"] = m.why;
+    e["reproduce"] = m.reproduce;
+    minimal.append(e);
+  }
+  d["minimal"] = minimal;
+  return d;
+}
+
 }  // namespace
 
 void bind_check(nb::module_& m) {
+  m.def("check_dot_kernel", &check_dot_kernel, "kernel"_a, "model"_a, "a"_a, "b"_a, "k"_a, "n"_a, "seed"_a, "batch"_a,
+        "shrink"_a, "diagnose"_a, "any_nan"_a,
+        "Run check::check_dot over a Python kernel(a: uint64[n, k], b: uint64[n, k], c: uint64[n]) -> uint64[n].");
   m.def("check_block_kernel", &check_block_kernel, "kernel"_a, "scheme"_a, "spec"_a, "profile"_a, "packing"_a, "n"_a,
         "seed"_a, "batch"_a, "shrink"_a, "diagnose"_a,
         "Run check::check_blocks over a Python kernel(x: float32[blocks, k]) -> (uint8[] codes, uint64[] scales).");

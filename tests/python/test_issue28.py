@@ -261,3 +261,74 @@ def test_encode_scalar_takes_ml_dtypes_and_numpy_scalars():
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+# ---- item 12: dot-product targets in check() (the CLI's probe gen --model) -----------------------------------
+
+def _exact_dot_kernel(fmt):
+    """d = Σ a·b + c summed exactly (Fractions) and rounded once to float32 (encode_scalar of the Fraction):
+    the `exact` accumulation model written from its definition. Oracle of the plumbing, not of dot()."""
+    vals = [mf.decode_scalar(i, fmt) for i in range(256)]
+    neg = [mf.decode_scalar(i, fmt, as_="str").startswith("-") for i in range(256)]
+
+    def kernel(a, b, c):
+        out = np.empty(a.shape[0], dtype=np.uint32)
+        for r in range(a.shape[0]):
+            terms, signs, special = [], [], False
+            for x, y in zip(a[r].tolist(), b[r].tolist()):
+                if isinstance(vals[x], float) or isinstance(vals[y], float):
+                    special = True
+                    break
+                terms.append(vals[x] * vals[y])
+                signs.append(neg[x] != neg[y])
+            cv = float(c[r])
+            if special or np.isnan(cv):
+                out[r] = 0x7FC00000  # NaN (nan="any" below)
+                continue
+            if np.isinf(cv):  # finite products + ±Inf (e4m3fn operands have no Inf)
+                out[r] = np.float32(cv).view(np.uint32)
+                continue
+            terms.append(Fraction(cv))
+            signs.append(np.signbit(c[r]))
+            total = sum(terms, Fraction(0))
+            if total == 0:
+                out[r] = 0x80000000 if all(s for t, s in zip(terms, signs)) else 0
+            else:
+                out[r] = mf.encode_scalar(total, "f32")
+        return out
+
+    return kernel
+
+
+def test_check_takes_dot_targets_and_passes_an_exact_kernel():
+    rep = mf.check(_exact_dot_kernel("e4m3fn"), "dot:exact", 600, a="e4m3fn", k=8, nan="any")
+    assert rep.ok, rep.text
+    assert rep.tested >= 600 and "dot k=8 e4m3fn x e4m3fn" in rep.target
+
+
+def test_check_dot_target_fails_and_names_a_float32_chain():
+    def f32_chain(a, b, c):  # sequential binary32 multiply-add: the `fp32` model's bug class, not `exact`
+        va = np.array([float(mf.decode_scalar(i, "e4m3fn", as_="float")) for i in range(256)], dtype=np.float32)
+        acc = c.astype(np.float32).copy()
+        with np.errstate(all="ignore"):
+            for lane in range(a.shape[1]):
+                acc = (acc + va[a[:, lane]] * va[b[:, lane]]).astype(np.float32)
+        return acc
+
+    rep = mf.check(f32_chain, "dot:exact", 2000, k=16, nan="any")
+    assert not rep.ok
+    assert rep.minimal and all(m["got"] != m["expected"] for m in rep.minimal)
+    # e4m3fn products are exact in binary32, so the chain is the `fp32` model (an f32 FMA chain) exactly
+    assert rep.diagnosis.startswith('agrees with "fp32" on 100%'), rep.diagnosis
+
+
+def test_check_dot_target_refusals():
+    k = _exact_dot_kernel("e4m3fn")
+    with pytest.raises(ValueError, match="target"):
+        mf.check(k, "dot:no-such-model", 10)
+    with pytest.raises(ValueError, match="k:"):
+        mf.check(k, "dot:exact", 10, k=0)
+    with pytest.raises(ValueError, match="do not apply"):
+        mf.check(k, "dot:exact", 10, round="rtz")
+    with pytest.raises(ValueError, match="apply to dot-product targets"):
+        mf.check(k, "e4m3fn", 10, k=8)
