@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_run.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/safetensors.hpp"
 
@@ -41,19 +42,7 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
   std::string operator/(const std::string& f) const { return (path / f).string(); }
 };
-struct CliRun {
-  int status;
-  std::string out;  // stdout and stderr
-};
-CliRun run(const std::string& args, const std::string& env = "") {
-  const std::string cmd = env + (env.empty() ? "" : " ") + std::string(BLOCKS_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t k = std::fread(buf, 1, sizeof buf, p)) out.append(buf, k);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+CliRun run(const std::string& args, const std::string& env = "") { return run_cli(args, env); }
 std::string slurp(const std::string& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "minifloat/core/convert.hpp"
+#include "cli_run.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/quant.hpp"
 
@@ -31,19 +32,8 @@ fs::path dir() {
   fs::create_directories(p);
   return p;
 }
-struct Run {
-  int status;
-  std::string out;
-};
-Run run(const std::string& args) {
-  const std::string cmd = std::string(BLOCKS_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t k = std::fread(buf, 1, sizeof buf, p)) out.append(buf, k);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+using Run = CliRun;
+Run run(const std::string& args) { return run_cli(args); }
 /// Values with a different magnitude per column, so a transposed reading of the scales is wrong.
 std::vector<float> columns_apart(std::size_t rows, std::size_t cols) {
   std::vector<float> x(rows * cols);
