@@ -58,6 +58,21 @@ nb::dict report_dict(const Report& rep) {
   return d;
 }
 
+/// A checker's options from Python's arguments (n ≥ 1 and batch ≥ 1 checked here; the block checker has no
+/// NaN comparison of its own).
+template <class Opts>
+Opts options_of(std::size_t n, std::uint64_t seed, std::size_t batch, bool shrink, bool diagnose) {
+  if (n < 1) throw Error("n: must be at least 1");
+  if (batch < 1) throw Error("batch: must be at least 1");
+  Opts opt;
+  opt.gen.seed = seed;
+  opt.gen.count = n;
+  opt.batch = batch;
+  opt.shrink = shrink ? check::Options::Shrink::yes : check::Options::Shrink::no;
+  opt.diagnose = diagnose ? check::Options::Diagnose::yes : check::Options::Diagnose::no;
+  return opt;
+}
+
 nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to, const RoundingSpec& spec,
                       const Profile& profile, std::size_t n, std::uint64_t seed, std::size_t batch, bool shrink,
                       bool diagnose, bool any_nan) {
@@ -66,14 +81,7 @@ nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to,
   t.to = to;
   t.spec = spec;
   t.profile = profile;
-  if (n < 1) throw Error("n: must be at least 1");
-  if (batch < 1) throw Error("batch: must be at least 1");
-  check::Options opt;
-  opt.gen.seed = seed;
-  opt.gen.count = n;
-  opt.batch = batch;
-  opt.shrink = shrink ? check::Options::Shrink::yes : check::Options::Shrink::no;
-  opt.diagnose = diagnose ? check::Options::Diagnose::yes : check::Options::Diagnose::no;
+  auto opt = options_of<check::Options>(n, seed, batch, shrink, diagnose);
   opt.nan_compare = any_nan ? check::NanCompare::any_nan : check::NanCompare::bits;
 
   const check::BatchKernel k = [&kernel](std::span<const check::Case> in, std::span<std::uint64_t> out) {
@@ -132,12 +140,7 @@ nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const 
     check::validate(t);
     return 0;
   });
-  check::BlockOptions opt;
-  opt.gen.seed = seed;
-  opt.gen.count = n;
-  opt.batch = batch;
-  opt.shrink = shrink ? check::Options::Shrink::yes : check::Options::Shrink::no;
-  opt.diagnose = diagnose ? check::Options::Diagnose::yes : check::Options::Diagnose::no;
+  const auto opt = options_of<check::BlockOptions>(n, seed, batch, shrink, diagnose);
   const std::size_t k = check::block_size(t);
   const check::BlockKernel bk = [&](std::span<const float> in, std::span<std::uint8_t> codes,
                                     std::span<std::uint64_t> scales) {
@@ -195,14 +198,7 @@ nb::dict check_dot_kernel(nb::callable kernel, std::string_view model, const For
     check::validate(t);
     return 0;
   });
-  if (n < 1) throw Error("n: must be at least 1");
-  if (batch < 1) throw Error("batch: must be at least 1");
-  check::DotOptions opt;
-  opt.gen.seed = seed;
-  opt.gen.count = n;
-  opt.batch = batch;
-  opt.shrink = shrink ? check::Options::Shrink::yes : check::Options::Shrink::no;
-  opt.diagnose = diagnose ? check::Options::Diagnose::yes : check::Options::Diagnose::no;
+  auto opt = options_of<check::DotOptions>(n, seed, batch, shrink, diagnose);
   opt.nan_compare = any_nan ? check::NanCompare::any_nan : check::NanCompare::bits;
   const check::DotKernel dk = [&](std::span<const check::DotCase> in, std::span<std::uint64_t> out) {
     nb::gil_scoped_acquire gil;
