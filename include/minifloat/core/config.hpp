@@ -8,6 +8,16 @@
 #define MINIFLOAT_HOST_DEVICE
 #endif
 
+// MINIFLOAT_NOINLINE: keep a rarely taken, large step (e.g. an exact division) out of the per-element
+// loops it sits in, so that inlining the common path is not refused for its size.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define MINIFLOAT_NOINLINE __noinline__
+#elif defined(__GNUC__) || defined(__clang__)
+#define MINIFLOAT_NOINLINE __attribute__((noinline))
+#else
+#define MINIFLOAT_NOINLINE
+#endif
+
 #define MINIFLOAT_VERSION_MAJOR 0
 #define MINIFLOAT_VERSION_MINOR 1
 #define MINIFLOAT_VERSION_PATCH 0

@@ -216,6 +216,14 @@ struct TileElement {
   bool flushed = false;  ///< a finite nonzero x became an element ±0
 };
 
+namespace detail {
+/// x / d, exact (sticky kept): NVFP4's unclamped quotient under Fp32ScaleOrder::exact. Out of line: it is
+/// taken only where TE's multiplier clamp fires, and inlined it would keep encode_in_tile out of the loops.
+MINIFLOAT_HOST_DEVICE MINIFLOAT_NOINLINE inline Unpacked exact_quotient(Unpacked x, float d) noexcept {
+  return exact_div(x, exact_f32(d)).value;
+}
+}  // namespace detail
+
 /// Encode source value x0 of a tile whose scale is `sc` (not Kind::nan_block: those elements are
 /// element_nan_code) into r.element with `spec` and `prof` (rbits: the SR bits of the element, as
 /// SrVariant documents; 0 otherwise). A flushed tile reads a finite x0 as ±0; E8M0 rounds x · 2^−e
@@ -232,7 +240,7 @@ MINIFLOAT_HOST_DEVICE inline TileElement encode_in_tile(T x0, const TileScale& s
     out.r = quantize_element(r.element, detail::src_exact(x), sc.e, spec, prof, rbits, mn);
   } else if (r.policy.fp32_order == Fp32ScaleOrder::exact) {
     const Unpacked y = sc.exact_divisor != 0.0f
-                           ? detail::exact_div(detail::src_exact(x), detail::exact_f32(sc.exact_divisor)).value
+                           ? detail::exact_quotient(detail::src_exact(x), sc.exact_divisor)
                            : detail::exact_mul(detail::src_exact(x), detail::exact_f32(sc.enc)).value;
     out.r = quantize_element(r.element, y, 0, spec, prof, rbits, mn);
   } else {
