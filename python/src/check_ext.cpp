@@ -43,9 +43,10 @@ U64Array new_u64(std::size_t n) {
 }
 
 /// The fields every checker's report gives Python: ok, target, tested, failed, kernel_calls, text, json,
-/// diagnosis (its text); the caller adds `minimal`.
-template <class Report>
-nb::dict report_dict(const Report& rep) {
+/// diagnosis (its text), and `minimal`: one dict per failing class, filled by `fields(e, m)` with that
+/// checker's case.
+template <class Report, class Fields>
+nb::dict report_dict(const Report& rep, Fields&& fields) {
   nb::dict d;
   d["ok"] = rep.ok();
   d["target"] = check::describe(rep.target);
@@ -55,6 +56,13 @@ nb::dict report_dict(const Report& rep) {
   d["text"] = rep.text();
   d["json"] = rep.json();
   d["diagnosis"] = rep.diagnosis.text;
+  nb::list minimal;
+  for (const auto& m : rep.minimal) {
+    nb::dict e;
+    fields(e, m);
+    minimal.append(e);
+  }
+  d["minimal"] = minimal;
   return d;
 }
 
@@ -103,10 +111,7 @@ nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to,
     nb::gil_scoped_release nogil;
     rep = check::check_batch(k, t, opt);
   }
-  nb::dict d = report_dict(rep);
-  nb::list minimal;
-  for (const auto& m : rep.minimal) {
-    nb::dict e;
+  return report_dict(rep, [](nb::dict& e, const check::Mismatch& m) {
     e["class"] = std::string(name(m.c.cls));
     e["input"] = m.c.input;
     e["rbits"] = m.c.rbits;
@@ -115,10 +120,7 @@ nb::dict check_kernel(nb::callable kernel, const Format& from, const Format& to,
     e["class_failures"] = m.class_failures;
     e["why"] = m.why;
     e["reproduce"] = m.reproduce;
-    minimal.append(e);
-  }
-  d["minimal"] = minimal;
-  return d;
+  });
 }
 
 using U8In = nb::ndarray<const std::uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
@@ -165,10 +167,7 @@ nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const 
     nb::gil_scoped_release nogil;
     rep = check::check_blocks(bk, t, opt);
   }
-  nb::dict d = report_dict(rep);
-  nb::list minimal;
-  for (const auto& m : rep.minimal) {
-    nb::dict e;
+  return report_dict(rep, [](nb::dict& e, const check::BlockMismatch& m) {
     e["class"] = std::string(name(m.cls));
     e["block"] = m.block;
     e["got_codes"] = m.got.codes;
@@ -177,10 +176,7 @@ nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const 
     e["expected_scale"] = m.expected.scale;
     e["class_failures"] = m.class_failures;
     e["why"] = m.why;
-    minimal.append(e);
-  }
-  d["minimal"] = minimal;
-  return d;
+  });
 }
 
 /// check() with a dot-product target (check_dot.hpp, as `probe gen --model`): each batch calls
@@ -224,10 +220,7 @@ nb::dict check_dot_kernel(nb::callable kernel, std::string_view model, const For
     nb::gil_scoped_release nogil;
     rep = check::check_dot(dk, t, opt);
   }
-  nb::dict d = report_dict(rep);
-  nb::list minimal;
-  for (const auto& m : rep.minimal) {
-    nb::dict e;
+  return report_dict(rep, [](nb::dict& e, const check::DotMismatch& m) {
     e["class"] = std::string(name(m.c.cls));
     e["a"] = m.c.a;
     e["b"] = m.c.b;
@@ -237,10 +230,7 @@ nb::dict check_dot_kernel(nb::callable kernel, std::string_view model, const For
     e["class_failures"] = m.class_failures;
     e["why"] = m.why;
     e["reproduce"] = m.reproduce;
-    minimal.append(e);
-  }
-  d["minimal"] = minimal;
-  return d;
+  });
 }
 
 }  // namespace
