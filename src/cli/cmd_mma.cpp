@@ -101,6 +101,19 @@ std::size_t count_matches(const TfdpaModel& m, const MmaVectors& v, bool c_zero)
   return n;
 }
 
+/// The model's zero rules in one line, and that hardware has not decided them (issue 26 item 4).
+std::string zero_rules_note(const TfdpaModel& m) {
+  const TfdpaZeroRules& z = m.zero;
+  const std::string product = z.product == ZeroProductExponent::constant
+                                  ? fmt::format("a zero product at 2^{}", m.zero_exponent)
+                                  : fmt::format("a zero factor at 2^{} (relative)", z.factor_exponent);
+  const int c = z.c == ZeroCExponent::own ? z.c_exponent : m.zero_exponent;
+  return fmt::format(
+      "zero rules: {}, a zero C at 2^{}, a zero result {}; hardware has not decided them (MMA-Sim differs: "
+      "docs/tensor-cores.md, Zero rules)",
+      product, c, z.sign == ZeroResultSign::positive ? "always +0" : "-0 only when every term is -0");
+}
+
 Format dest_of(MmaDestination d) { return d == MmaDestination::fp16 ? formats::f16 : formats::f32; }
 
 /// One measured set: a folder and one of its destination files.
@@ -177,7 +190,9 @@ int run_mma_all(const MmaCheckOptions& opts) {
   fmt::print(
       "match matrix: rows of each set reproduced bit for bit (* = the preset is validated on that set, "
       "- = the preset does not multiply that element format into that destination; the block-scaled "
-      "tcgen05 presets run with unit scales, as the sets carry none)\n");
+      "tcgen05 presets run with unit scales, as the sets carry none; every preset runs its default zero rules "
+      "(a zero product's and a zero C's exponent, a zero result's sign), which hardware has not decided: "
+      "docs/tensor-cores.md, Zero rules)\n");
   fmt::print("{:<{}}", "preset", w0);
   std::vector<std::size_t> width(sets.size());
   for (std::size_t s = 0; s < sets.size(); ++s) {
@@ -317,6 +332,13 @@ int run_mma_check(const MmaCheckOptions& opts) {
   }
   fmt::print("{}/{} match ({} on {}, k = {}, {}, C {})\n", match, rows, model.name, opts.dir, v.k,
              v.d_file.filename().string(), c_zero ? "= +0" : "from " + v.c_file.filename().string());
+  if (match < rows) {  // the other C rule (mma-check --all decides it per set): name the option that matches better
+    const std::size_t other = count_matches(model, v, !c_zero);
+    if (other > match)
+      fmt::print("hint: {}/{} match with {}: pass {} (mma-check --all decides the C rule per set)\n", other, rows,
+                 c_zero ? "C from the c_ file" : "C = +0", c_zero ? "--c file" : "--c zero");
+  }
+  fmt::print("{}\n", zero_rules_note(model));
   if (!report.empty()) fmt::print("first mismatches:\n{}", report);
   return match == rows ? 0 : 1;
 }

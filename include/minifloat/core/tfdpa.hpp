@@ -41,8 +41,10 @@ namespace minifloat {
 // any Inf → ±Inf. A finite sum beyond `out`'s range → ±Inf under TfdpaOverflow::inf (MMA-Sim
 // converts its RZ-truncated value to float32, which overflows to Inf), IEEE RZ (±max) under
 // TfdpaOverflow::rz_max.
-// Zero result sign (MMA-Sim's exact double sum): −0 only when every aligned term is a negative
-// zero, else +0.
+// Zero rules (TfdpaZeroRules, issue 26 item 4; hardware has not decided them): by default a zero
+// product, an empty lane and a zero C all have e = zero_exponent, and a zero result is −0 only when
+// every aligned term is a negative zero, else +0. MMA-Sim's alternatives (mma_sim_zero_rules): a zero
+// factor at −126 relative to the other factor, a zero C at −126, a zero result always +0.
 // =============================================================================================
 
 /// How each term is rounded to F fraction bits of 2^E before the exact sum.
@@ -80,6 +82,39 @@ struct TfdpaBlockScale {
   int subblock = 0;  ///< subblock_sum: lanes per exact partial sum (16 in MMA-Sim); divides `block`
 };
 
+/// Where a zero product's exponent comes from in the max E (issue 26 item 4a). Hardware has not decided
+/// it: the measured vectors cannot tell the two apart (docs/tensor-cores.md "Zero rules").
+enum class ZeroProductExponent : std::uint8_t {
+  constant,  ///< every zero product (and an empty lane) has e = zero_exponent (the default)
+  relative,  ///< a zero factor has e = TfdpaZeroRules::factor_exponent and the product e_a + e_b (+ the block
+             ///< scales' exponents) as a nonzero one: MMA-Sim arithmetic.py:93-94 (frexp(0) → −126) used at
+             ///< :152-155 (ea + eb + esa + esb) and :217-220 (a zero scale: e0 + e1)
+};
+/// Where a zero C's exponent comes from (issue 26 item 4b; not decided by hardware).
+enum class ZeroCExponent : std::uint8_t {
+  zero_exponent,  ///< TfdpaModel::zero_exponent, as a constant zero product (the default)
+  own,            ///< TfdpaZeroRules::c_exponent (MMA-Sim: −126 for every kind, arithmetic.py:93-94 at :146)
+};
+/// The sign of a zero result (issue 26 item 4c; not decided by hardware).
+enum class ZeroResultSign : std::uint8_t {
+  negative_when_all_negative,  ///< −0 only when every aligned term is a negative zero (the default)
+  positive,                    ///< +0 always, also when `out` rounds a tiny result to zero: MMA-Sim's
+                               ///< sum starts at +0.0 (arithmetic.py:119-128) and math.trunc gives an int
+};
+/// The zero rules of a T-FDPA model. The defaults are the presets' behaviour; the MMA-Sim choices
+/// (relative, own −126, positive) are the alternatives that no measured set here decides.
+struct TfdpaZeroRules {
+  ZeroProductExponent product = ZeroProductExponent::constant;
+  int factor_exponent = -126;  ///< relative: the exponent of a zero factor (and of a zero block scale)
+  ZeroCExponent c = ZeroCExponent::zero_exponent;
+  int c_exponent = -126;  ///< own: the exponent of a zero C
+  ZeroResultSign sign = ZeroResultSign::negative_when_all_negative;
+};
+/// MMA-Sim's zero rules (microsoft/MMA-Sim c785138 mmasim/simulator/arithmetic.py): relative −126, a zero
+/// C at −126, a zero result +0.
+inline constexpr TfdpaZeroRules mma_sim_zero_rules{ZeroProductExponent::relative, -126, ZeroCExponent::own, -126,
+                                                   ZeroResultSign::positive};
+
 /// How far a preset is trusted.
 enum class TfdpaValidation : std::uint8_t {
   published,         ///< published parameters only (papers, simulators); its name ends in "-unvalidated"
@@ -112,6 +147,7 @@ struct TfdpaModel {
   TfdpaValidation validation;  ///< hardware_vectors only when bit-exact against hardware-measured vectors
   const char* validated_on;  ///< the measured sets (folder[:fp16 destination file]) it reproduces 5000/5000; "" if none
   const char* source;        ///< where every parameter comes from (paper/model file, or the rule from the vectors)
+  TfdpaZeroRules zero{};     ///< how zero products, a zero C and a zero result behave (defaults: the presets')
 };
 
 namespace formats {
@@ -870,7 +906,7 @@ MINIFLOAT_HOST_DEVICE constexpr bool tfdpa_special(const TfdpaModel& m, const Tf
   return false;
 }
 
-/// tfdpa_group step 2: the max nominal exponent E over all terms (zero terms count as zero_exponent):
+/// tfdpa_group step 2: the max nominal exponent E over all terms (zero terms: m.zero, by default zero_exponent):
 /// the L lane products (their scale exponents added under product_exponent), or under subblock_sum one
 /// term per subblock with exponent e(s_a) + e(s_b); and c.
 MINIFLOAT_HOST_DEVICE constexpr int tfdpa_max_exponent(const TfdpaModel& m, const TfdpaLanes& g,
@@ -884,17 +920,27 @@ MINIFLOAT_HOST_DEVICE constexpr int tfdpa_max_exponent(const TfdpaModel& m, cons
     if (!have || e > E) E = e;
     have = true;
   };
-  if (g.n < static_cast<std::size_t>(m.group)) consider(m.zero_exponent);
+  // ZeroProductExponent::relative: a zero factor or scale counts as zf; an empty lane is 0·0 with unit scales
+  const bool relative = m.zero.product == ZeroProductExponent::relative;
+  const int zf = m.zero.factor_exponent;
+  const auto scale_e = [&](const TfdpaScale& s) { return s.zero ? zf : s.nominal; };
+  if (g.n < static_cast<std::size_t>(m.group))
+    consider(!relative ? m.zero_exponent : app == BlockScaleApplication::subblock_sum ? 0 : 2 * zf);
   if (app == BlockScaleApplication::subblock_sum) {
     const auto sub = static_cast<std::size_t>(m.scale.subblock);
     for (std::size_t j = 0; j * sub < g.n; ++j) {
       const TfdpaScale s0 = tfdpa_scale(m, g.sa, j * sub / sblock), s1 = tfdpa_scale(m, g.sb, j * sub / sblock);
-      consider(s0.zero || s1.zero ? m.zero_exponent : s0.nominal + s1.nominal);
+      if (relative) consider(scale_e(s0) + scale_e(s1));
+      else consider(s0.zero || s1.zero ? m.zero_exponent : s0.nominal + s1.nominal);
     }
   } else {
     for (std::size_t i = 0; i < g.n; ++i) {
       const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
-      if (is_zero(ua) || is_zero(ub)) {
+      if (relative && (is_zero(ua) || is_zero(ub))) {
+        int e = (is_zero(ua) ? zf : nominal_exponent(g.fa, ua)) + (is_zero(ub) ? zf : nominal_exponent(g.fb, ub));
+        if (scaled) e += scale_e(tfdpa_scale(m, g.sa, i / sblock)) + scale_e(tfdpa_scale(m, g.sb, i / sblock));
+        consider(e);
+      } else if (is_zero(ua) || is_zero(ub)) {
         consider(m.zero_exponent);
       } else {
         int e = nominal_exponent(g.fa, ua) + nominal_exponent(g.fb, ub);
@@ -903,7 +949,8 @@ MINIFLOAT_HOST_DEVICE constexpr int tfdpa_max_exponent(const TfdpaModel& m, cons
       }
     }
   }
-  consider(is_zero(uc) ? m.zero_exponent : nominal_exponent(m.dest, uc));
+  const int zero_c = m.zero.c == ZeroCExponent::own ? m.zero.c_exponent : m.zero_exponent;
+  consider(is_zero(uc) ? zero_c : nominal_exponent(m.dest, uc));
   return E;
 }
 
@@ -1006,6 +1053,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_round(const TfdpaModel& m, con
   if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf)
     return {inf_code(m.dest, sign_of(sum.negative)), r.flags};
   RoundResult d = round_pack(m.dest, unpack(m.out, r.code));  // exact: out embeds in dest
+  if (m.zero.sign == ZeroResultSign::positive && (d.code & magnitude_mask(m.dest)) == 0) d.code = 0;
   d.flags = r.flags;
   if (!acc.exact) d.flags |= flag_inexact;
   return d;
