@@ -207,6 +207,25 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
+/// The zero-rule probes (issue 26 item 4) that S5 runs, by question: hardware has not decided these rules.
+static std::string zero_rule_probes() {
+  std::string s =
+      "\n      zero-rule probes (TfdpaZeroRules: not decided by the measured vectors; an H100/H200 run decides them for"
+      " mma.sync/wgmma FP8, a B200 for tcgen05 and an A100 for the zero-C exponent of bf16/tf32, which FP8 products "
+      "cannot reach):";
+  for (const mf::Format dest : {mf::formats::f32, mf::formats::f16}) {
+    std::size_t zero_term = 0;
+    for (const auto& p : mc::mma_probes(mf::formats::e4m3fn, dest)) {
+      if (p.question == "zero-term exponent") ++zero_term;
+      else if (p.question.rfind("zero", 0) == 0)
+        s += "\n        e4m3 " + mf::format_name(dest) + " | " + p.question + " | " + p.name;
+    }
+    s += "\n        e4m3 " + mf::format_name(dest) + " | zero-term exponent | " + std::to_string(zero_term) +
+         " probes: zero products or min_sub^2 + 2^e (e = -14 .. -149)";
+  }
+  return s;
+}
+
 std::string device_check_tensor_cores_plan() {
   const std::size_t p4 = mc::mma_probes(mf::formats::e4m3fn, mf::formats::f32).size() +
                          mc::mma_probes(mf::formats::e4m3fn, mf::formats::f16).size();
@@ -218,7 +237,7 @@ std::string device_check_tensor_cores_plan() {
          " e5m2 probe tiles (f32 + f16 destinations) + 256 random tiles per instruction, vs " +
          std::to_string(mc::mma_hypotheses(mf::formats::f32).size()) + " f32 / " +
          std::to_string(mc::mma_hypotheses(mf::formats::f16).size()) +
-         " f16 T-FDPA hypotheses on the CPU; budget 30 s (GPU < 1 s)";
+         " f16 T-FDPA hypotheses on the CPU; budget 30 s (GPU < 1 s)" + zero_rule_probes();
 }
 
 TensorCoreStage device_check_tensor_cores(const std::string& out_dir, int sm_major, int sm_minor, bool quick) {

@@ -26,6 +26,10 @@ TfdpaModel with_zero_exponent(TfdpaModel m, int e) {
   m.zero_exponent = e;
   return m;
 }
+TfdpaModel with_zero_rules(TfdpaModel m, TfdpaZeroRules z) {
+  m.zero = z;
+  return m;
+}
 TfdpaModel with_overflow(TfdpaModel m, TfdpaOverflow o) {
   m.overflow = o;
   return m;
@@ -136,6 +140,13 @@ std::vector<MmaHypothesis> mma_hypotheses(Format dest) {
   v.push_back({hn + "[zero_exponent=-133]", with_zero_exponent(hop, -133), MmaCEntry::in_alignment});
   v.push_back({hn + "[zero_exponent=-149]", with_zero_exponent(hop, -149), MmaCEntry::in_alignment});
   v.push_back({hn + "[overflow=rz_max]", with_overflow(hop, TfdpaOverflow::rz_max), MmaCEntry::in_alignment});
+  // the zero rules (issue 26 item 4, TfdpaZeroRules): MMA-Sim's alternatives, one at a time and together
+  TfdpaZeroRules relative, positive;
+  relative.product = ZeroProductExponent::relative;
+  positive.sign = ZeroResultSign::positive;
+  v.push_back({hn + "[zero_product=relative]", with_zero_rules(hop, relative), MmaCEntry::in_alignment});
+  v.push_back({hn + "[zero_sign=positive]", with_zero_rules(hop, positive), MmaCEntry::in_alignment});
+  v.push_back({hn + "[zero=mma-sim]", with_zero_rules(hop, mma_sim_zero_rules), MmaCEntry::in_alignment});
   if (!f32) {  // an RNE output overflows to Inf under both TfdpaOverflow values; saturation is the alternative
     TfdpaModel sat = with_overflow(hop, TfdpaOverflow::rz_max);
     sat.out_rounding.overflow = Overflow::satfinite;
@@ -218,6 +229,24 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
     v.push_back(B("zero-term exponent", "zero products + 2^" + std::to_string(e)).c(cv).p);
     v.push_back(B("zero-term exponent", "min_sub*min_sub + 2^" + std::to_string(e)).lane(0, min_sub, min_sub).c(cv).p);
   }
+  // zero-product exponent (issue 26 item 4a; not decided by the measured vectors): A = 0 (or B = 0), the other
+  // factor 2^j, C = 2^-120·(1 + 2^-13) (f32 0x03800400). Constant −126: E = −120 (C), C kept. Relative
+  // (−126 + j): C's 2^-133 bit survives while −126 + j ≤ −120 (j ≤ 6) and truncates from j = 7 on.
+  if (f32) {
+    const int js[] = {0, 6, 7, 8, 15};
+    for (const int j : js) {
+      const double other = std::ldexp(1.0, j);
+      if (!exact_in(operand, other)) continue;
+      auto b = B("zero-product exponent (constant or relative)", "32 * (0*2^" + std::to_string(j) + ") + C");
+      for (int k = 0; k < kMmaTileK; ++k) b.lane(k, 0.0, other);
+      v.push_back(b.c_code(0x03800400u).p);
+      v.push_back(B("zero-product exponent (constant or relative)",
+                    "2^" + std::to_string(j) + "*0 at lane 0, 0*0 elsewhere + C")
+                      .lane(0, other, 0.0)
+                      .c_code(0x03800400u)
+                      .p);
+    }
+  }
   // NaN / Inf and the canonical NaN
   v.push_back(B("NaN/Inf and the canonical NaN", "NaN*1").lane_codes(0, nan_of(operand, false), code(operand, 1.0)).p);
   v.push_back(B("NaN/Inf and the canonical NaN", "-NaN*1").lane_codes(0, nan_of(operand, true), code(operand, 1.0)).p);
@@ -258,6 +287,11 @@ std::vector<MmaProbe> mma_probes(Format operand, Format dest) {
   {
     auto b = B("zero result sign", "32 * (-0*+0) + -0");
     for (int k = 0; k < kMmaTileK; ++k) b.lane_codes(k, sign_mask(operand), 0);
+    v.push_back(b.c_code(sign_mask(dest)).p);
+  }
+  {  // issue 26 item 4c as stated: A = +0, B = −0, C = −0 (MMA-Sim: +0)
+    auto b = B("zero result sign", "32 * (+0*-0) + -0");
+    for (int k = 0; k < kMmaTileK; ++k) b.lane_codes(k, 0, sign_mask(operand));
     v.push_back(b.c_code(sign_mask(dest)).p);
   }
   v.push_back(B("zero result sign", "-min_sub*min_sub + -0 (truncated away?)")

@@ -145,6 +145,31 @@ TEST(MmaProbe, ProbesDiscriminateAndGiveTheHandDerivedHopperValues) {
   EXPECT_EQ(d00(ada, formats::e4m3fn, probe(probes, "+U*U at 16, -U*U at 31, 2^-6 elsewhere")), 0u);
 }
 
+TEST(MmaProbe, ZeroRuleProbesGiveTheHandDerivedValues) {
+  // issue 26 item 4, by hand (MMA-Sim arithmetic.py:93-94, :152-155): C = 2^-120·(1 + 2^-13) = 0x03800400.
+  // hopper-fp8 (zero products at 2^-126): E = -120, quantum 2^-133, C kept. Relative (-126 + j): j = 6
+  // keeps E = -120; j = 7 makes E = -119, quantum 2^-132, and C's 2^-133 bit truncates to 0x03800000.
+  const auto probes = mc::mma_probes(formats::e4m3fn, formats::f32);
+  const auto& hop = mc::mma_hypothesis(formats::f32, "hopper-fp8");
+  const auto& rel = mc::mma_hypothesis(formats::f32, "hopper-fp8[zero_product=relative]");
+  const auto& pos = mc::mma_hypothesis(formats::f32, "hopper-fp8[zero_sign=positive]");
+  const auto& sim = mc::mma_hypothesis(formats::f32, "hopper-fp8[zero=mma-sim]");
+  for (const char* name : {"32 * (0*2^6) + C", "2^6*0 at lane 0, 0*0 elsewhere + C"}) {
+    EXPECT_EQ(d00(hop, formats::e4m3fn, probe(probes, name)), 0x03800400u) << name;
+    EXPECT_EQ(d00(rel, formats::e4m3fn, probe(probes, name)), 0x03800400u) << name;
+  }
+  for (const char* name : {"32 * (0*2^7) + C", "2^8*0 at lane 0, 0*0 elsewhere + C"}) {
+    EXPECT_EQ(d00(hop, formats::e4m3fn, probe(probes, name)), 0x03800400u) << name;
+    EXPECT_EQ(d00(rel, formats::e4m3fn, probe(probes, name)), 0x03800000u) << name;
+    EXPECT_EQ(d00(sim, formats::e4m3fn, probe(probes, name)), 0x03800000u) << name;
+  }
+  // A = +0, B = -0, C = -0: every term a negative zero → -0 by default, +0 under MMA-Sim's sign rule
+  const auto& z = probe(probes, "32 * (+0*-0) + -0");
+  EXPECT_EQ(d00(hop, formats::e4m3fn, z), 0x80000000u);
+  EXPECT_EQ(d00(pos, formats::e4m3fn, z), 0u);
+  EXPECT_EQ(d00(sim, formats::e4m3fn, z), 0u);
+}
+
 TEST(MmaProbe, F16OverflowProbesSeparateInfFromSaturation) {
   // 32·448² = 6 422 528 > 65504: RNE to f16 overflows to +Inf (0x7c00); satfinite would give +max (0x7bff)
   const auto probes = mc::mma_probes(formats::e4m3fn, formats::f16);
