@@ -182,6 +182,32 @@ TEST(MmaVectors, EveryValidatedPresetReproducesItsSets) {
   EXPECT_EQ(checked, 10u);  // 8 FP32-destination sets + 2 FP16-destination files
 }
 
+// Issue 26 item 4: the measured sets do not decide the zero rules. Every validated preset still
+// reproduces every row of its sets under each of MMA-Sim's zero rules (relative zero products, a zero C
+// at 2^-126, a zero result always +0) and under all three together.
+TEST(MmaVectors, TheSetsDoNotDecideTheZeroRules) {
+  TfdpaZeroRules relative, own_c, positive;
+  relative.product = ZeroProductExponent::relative;
+  own_c.c = ZeroCExponent::own;
+  positive.sign = ZeroResultSign::positive;
+  std::size_t checked = 0;
+  for (const auto& e : tensor_core_table().entries) {
+    if (e.value.model->validation != TfdpaValidation::hardware_vectors) continue;
+    std::istringstream ss(e.value.model->validated_on);
+    for (std::string set; ss >> set;) {
+      AnySet v;
+      if (!load_any(set, v)) GTEST_SKIP() << "hardware vectors " << set << " not found under " << kVectors;
+      for (const TfdpaZeroRules& z : {relative, own_c, positive, mma_sim_zero_rules}) {
+        TfdpaModel m = *e.value.model;
+        m.zero = z;
+        EXPECT_TRUE(mismatches(m, v, set == "H100-E4M3").empty()) << m.name << " on " << set;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 40u);
+}
+
 // The rule behind each parameter set from the vectors: its neighbours fail on named rows.
 TEST(MmaVectors, BlackwellFp8ParametersFollowFromTheB200Vectors) {
   AnySet v;
