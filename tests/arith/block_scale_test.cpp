@@ -21,8 +21,17 @@ namespace ao = arith_oracle;
 
 ao::BsModel oracle_model(const TfdpaModel& m) {
   const bool sub = m.scale.application == BlockScaleApplication::subblock_sum;
-  return {sub ? ao::BsRule::per_subblock : ao::BsRule::per_product, m.group, m.frac_bits, m.zero_exponent,
-          m.scale.block, m.scale.subblock, m.scale.format == formats::ue4m3 ? ao::BsFormat::ue4m3 : ao::BsFormat::e8m0fnu};
+  return {sub ? ao::BsRule::per_subblock : ao::BsRule::per_product,
+          m.group,
+          m.frac_bits,
+          m.zero_exponent,
+          m.scale.block,
+          m.scale.subblock,
+          m.scale.format == formats::ue4m3 ? ao::BsFormat::ue4m3 : ao::BsFormat::e8m0fnu,
+          m.zero.product == ZeroProductExponent::relative,
+          m.zero.factor_exponent,
+          m.zero.c == ZeroCExponent::own,
+          m.zero.c_exponent};
 }
 
 struct Elem {
@@ -63,7 +72,7 @@ std::uint64_t c_code(std::mt19937_64& rng, int lo, int hi) {
 }
 
 void check_against_oracle(const TfdpaModel& m, const Elem& ea, const Elem& eb, std::size_t k, int cases, int spread,
-                          int c_lo, int c_hi, std::uint64_t seed) {
+                          int c_lo, int c_hi, std::uint64_t seed, bool zero_a_sometimes = false) {
   std::mt19937_64 rng(seed);
   const ao::BsModel om = oracle_model(m);
   const std::size_t nb = (k + static_cast<std::size_t>(m.scale.block) - 1) / static_cast<std::size_t>(m.scale.block);
@@ -72,6 +81,8 @@ void check_against_oracle(const TfdpaModel& m, const Elem& ea, const Elem& eb, s
     std::vector<std::uint64_t> a(k), b(k), sa(nb), sb(nb);
     for (auto& x : a) x = elem_code(ea, rng);
     for (auto& x : b) x = elem_code(eb, rng);
+    if (zero_a_sometimes && rng() % 3 == 0)  // every A element ±0: only the zero rules decide E
+      for (auto& x : a) x = rng() % 2 == 0 ? 0 : std::uint64_t{1} << (ea.f.bits - 1);
     for (auto& x : sa) x = scale_code(m, rng, spread);
     for (auto& x : sb) x = scale_code(m, rng, spread);
     const std::uint64_t c = c_code(rng, c_lo, c_hi);
@@ -99,6 +110,21 @@ TEST(BlockScale, Mxf4MatchesMpfrOracle) {
 TEST(BlockScale, Nvf4MatchesMpfrOracle) {
   check_against_oracle(mma_models::blackwell_tcgen05_nvf4_unvalidated, kE2m1, kE2m1, 64, 400, 0, -12, 12, 7);
   check_against_oracle(mma_models::blackwell_tcgen05_nvf4_unvalidated, kE2m1, kE2m1, 128, 150, 0, -20, 6, 8);
+}
+
+// Issue 26 item 4: the MPFR oracle restates the zero rules on its own; under MMA-Sim's rules (relative zero
+// products, a zero C at -126) the model agrees with it, on cases where a third of the A rows are all zeros
+// and the scales span ±120 binades, so that a zero product's relative exponent decides E.
+TEST(BlockScale, MatchesMpfrOracleUnderMmaSimZeroRules) {
+  for (const TfdpaModel* p : {&mma_models::blackwell_tcgen05_mxf8f6f4_unvalidated,
+                              &mma_models::blackwell_tcgen05_mxf4_unvalidated,
+                              &mma_models::blackwell_tcgen05_nvf4_unvalidated}) {
+    TfdpaModel m = *p;
+    m.zero = mma_sim_zero_rules;
+    const bool fp8 = m.scale.application == BlockScaleApplication::product_exponent;
+    check_against_oracle(m, fp8 ? kE4m3 : kE2m1, fp8 ? kE5m2 : kE2m1, 64, 300, fp8 ? 120 : 0, -126, 20, 21, true);
+    check_against_oracle(m, fp8 ? kE2m1 : kE2m1, fp8 ? kE4m3 : kE2m1, 40, 200, fp8 ? 60 : 0, -60, 60, 22, true);
+  }
 }
 
 float val(std::uint64_t f32code) { return std::bit_cast<float>(static_cast<std::uint32_t>(f32code)); }

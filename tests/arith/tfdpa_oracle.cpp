@@ -104,7 +104,11 @@ bool group(const BsModel& m, BsFormat fa, const std::vector<std::uint64_t>& a, B
       Term& t = terms[nt++];
       mpfr_mul(t.value.v, x.v, y.v, MPFR_RNDN);
       mpfr_mul_2si(t.value.v, t.value.v, e0 + e1, MPFR_RNDN);  // UE8M0 scales: exactly 2^e
-      t.exp = zx || zy ? m.zero_exponent : ex + ey + e0 + e1;
+      if (m.relative_zero && (zx || zy))
+        t.exp = (zx ? m.zero_factor : ex) + (zy ? m.zero_factor : ey) + (z0 ? m.zero_factor : e0) +
+                (z1 ? m.zero_factor : e1);
+      else
+        t.exp = zx || zy ? m.zero_exponent : ex + ey + e0 + e1;
     }
   } else {
     const auto sub = static_cast<std::size_t>(m.subblock);
@@ -121,20 +125,22 @@ bool group(const BsModel& m, BsFormat fa, const std::vector<std::uint64_t>& a, B
       scale(sb, j, s1.v, e1, z1);
       mpfr_mul(t.value.v, t.value.v, s0.v, MPFR_RNDN);
       mpfr_mul(t.value.v, t.value.v, s1.v, MPFR_RNDN);
-      t.exp = z0 || z1 ? m.zero_exponent : e0 + e1;
+      if (m.relative_zero) t.exp = (z0 ? m.zero_factor : e0) + (z1 ? m.zero_factor : e1);
+      else t.exp = z0 || z1 ? m.zero_exponent : e0 + e1;
     }
   }
   // C
   Term& tc = terms[nt++];
   mpfr_set_flt(tc.value.v, cf, MPFR_RNDN);
   if (cf == 0.0f) {
-    tc.exp = m.zero_exponent;
+    tc.exp = m.own_zero_c ? m.zero_c : m.zero_exponent;
   } else {
     const int lg = static_cast<int>(mpfr_get_exp(tc.value.v)) - 1;
     tc.exp = lg > -126 ? lg : -126;
   }
   int E = tc.exp;
-  if (n < static_cast<std::size_t>(m.group) && m.zero_exponent > E) E = m.zero_exponent;
+  const int empty = !m.relative_zero ? m.zero_exponent : m.rule == BsRule::per_product ? 2 * m.zero_factor : 0;
+  if (n < static_cast<std::size_t>(m.group) && empty > E) E = empty;
   for (std::size_t i = 0; i < nt; ++i) E = terms[i].exp > E ? terms[i].exp : E;
   // truncate every term to a multiple of 2^(E − F) and sum exactly
   Mp sum;

@@ -22,10 +22,18 @@ enum class BsFormat { e4m3fn, e5m2, e2m3fn, e3m2fn, e2m1fn, e8m0fnu, ue4m3 };
 /// Inf). A NaN scale, element or C gives 0x7fffffff. Groups of `group` lanes chain through C.
 enum class BsRule { per_product, per_subblock };
 
+/// The zero rules (issue 26 item 4), restated from MMA-Sim c785138 arithmetic.py:93-94 (frexp(0) → −126):
+/// relative_zero: a zero element or scale counts as zero_factor in its term's exponent sum (per_product:
+/// e(a)+e(b)+e(sa)+e(sb); per_subblock: e(sa)+e(sb)), and an empty lane as 2·zero_factor (per_product) or
+/// 0 (per_subblock); own_zero_c: a zero C has exponent zero_c instead of zero_exponent.
 struct BsModel {
   BsRule rule;
   int group, frac_bits, zero_exponent, scale_block, subblock;
   BsFormat scale;
+  bool relative_zero = false;
+  int zero_factor = -126;
+  bool own_zero_c = false;
+  int zero_c = -126;
 };
 
 /// The FP32 code of the chained dot product of k lanes (codes of fa/fb), scales one per
