@@ -5,7 +5,7 @@ folder's expected scales swizzled the way torchao's `to_blocked` does it (view/p
 cutlass128x4), FlashInfer's [m tiles, k tiles, 8, 4] (flashinfer8x4) and DeepGEMM's packed MN-major
 int32 words (deepgemm_packed) each pass under their layout; scales in another layout than the one
 declared are named ("right but in layout X"), whether the sizes differ (exit 2, one line) or agree
-(exit 1 after the report); a non-block folder refuses --scale-layout. Exit 77 = SKIPPED (no numpy)."""
+(exit 1 after the report); elementwise and dot folders refuse --scale-layout and --got-scales. Exit 77 = SKIPPED (no numpy)."""
 import os, subprocess, sys, tempfile
 
 try:
@@ -100,6 +100,10 @@ with tempfile.TemporaryDirectory() as d:
     run("probe", "gen", "--format", "e4m3fn", "--count", "50", "--seed", "7", "--out", ew)
     r = run("probe", "check", ew, "--got", os.path.join(ew, "expected.npy"), "--scale-layout", "cutlass128x4")
     expect(r.returncode == 2 and "--scale-layout applies to block folders" in r.stderr, f"elementwise: {r.stderr}")
+    dp = os.path.join(d, "dot")  # a dot folder ignored --got-scales before: now refused as elementwise ones are
+    run("probe", "gen", "--model", "hopper-fp8", "--format", "e4m3fn", "--count", "20", "--seed", "1", "--out", dp)
+    r = run("probe", "check", dp, "--got", os.path.join(dp, "expected.npy"), "--got-scales", files["cutlass128x4"])
+    expect(r.returncode == 2 and "--got-scales applies to block folders" in r.stderr, f"dot: {r.returncode} {r.stderr}")
 
 print("FAILED" if fails else "ok")
 sys.exit(1 if fails else 0)
