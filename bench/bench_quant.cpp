@@ -128,6 +128,8 @@ MF_BENCH(nvfp4_pass, nvfp4_pass1_observe, 1);
 MF_BENCH(nvfp4_pass, nvfp4_pass2_quantize, 2);
 MF_BENCH(quantize, fp8_1x128_simd, "fp8_1x128", mf::ArrayPath::simd);
 MF_BENCH(quantize, mxint8_simd, "mxint8", mf::ArrayPath::simd);
+MF_BENCH(quantize, mxfp6_e2m3_simd, "mxfp6_e2m3", mf::ArrayPath::simd);
+MF_BENCH(quantize, mxfp6_e3m2_simd, "mxfp6_e3m2", mf::ArrayPath::simd);
 BENCHMARK_CAPTURE(quantize, mxfp8_e4m3_engine_before, "mxfp8_e4m3", mf::ArrayPath::engine)
     ->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK_CAPTURE(quantize, mxfp4_engine_before, "mxfp4", mf::ArrayPath::engine)

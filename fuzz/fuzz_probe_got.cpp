@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       t.scheme = mf::parse_scheme(kBlocks[((sel - 128) / 2) % nblk].scheme);
       t.packing = kBlocks[((sel - 128) / 2) % nblk].packing;
       if (sel % 2) {
-        check_words(a, check::got_block_scales(a, t, n, "--got-scales"), n);
+        check_words(a, check::got_block_scales(a, t, n, "--got-scales", mf::ScaleLayout::rowmajor), n);
       } else {
         const std::size_t bytes = n * check::code_bytes_per_block(t);
         const std::vector<std::uint8_t> c = check::got_block_codes(a, t, n, "--got");

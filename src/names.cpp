@@ -10,6 +10,7 @@
 #include "minifloat/npy.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/scale_layout.hpp"
 #include "minifloat/scheme.hpp"
 #include "minifloat/tables.hpp"
 
@@ -36,6 +37,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(name_table(Fp32ScaleOrder{})));
   v.push_back(listing(name_table(BlockAxis{})));
   v.push_back(listing(name_table(MxQuirks{})));
+  v.push_back(listing(name_table(ScaleLayout{})));
   v.push_back(listing(dot_model_table()));
   v.push_back(listing(tensor_core_table()));
   v.push_back(listing(name_table(MmaCRule{})));

@@ -13,7 +13,8 @@ namespace minifloat {
 /// Every kind the compiled library names, in this order: format (the named formats of
 /// named_formats() that are not P3109, then the patterns), rounding, overflow, profile,
 /// sr-variant, scheme (scheme.hpp's table and spec pattern), scale-rule, zero-block, nan-block, inf-block,
-/// subnormal-amax, mxint8-min, fp32-order, block-axis and mx-quirks (quant.hpp), accumulation and
+/// subnormal-amax, mxint8-min, fp32-order, block-axis and mx-quirks (quant.hpp), scale-layout
+/// (scale_layout.hpp), accumulation and
 /// tensor-core (accumulate.hpp), table-style, table-part, catalogue-style (tables.hpp), decode-target,
 /// code-dtype (npy.hpp).
 /// The checker adds probe-class, dot-class, block-class, probe-packing, nan-compare and probe-kind

@@ -788,6 +788,10 @@ class Quantized:
         nvfp4) or FP32 decode scales (float32; FP32 rules), in ``scale_shape``.
     scale_values()
         the decoded block scales (float64).
+    scales_in(layout)
+        the scales as ``minifloat quantize --scale-layout LAYOUT`` writes them: ``rowmajor`` (= ``scales``),
+        ``cutlass128x4``, ``flashinfer8x4``, ``vllm4x4`` (uint8) or ``deepgemm_packed`` (uint32 words), each
+        laying out the grid [rows, K blocks] of 1×k / k×1 blocks (docs/cli.md "Scale layouts").
     tensor_scale
         NVFP4's FP32 per-tensor decode scale (``tensor_encode_scale`` is S_enc); None otherwise.
     dequantize(scale_ftz=False)
@@ -817,6 +821,9 @@ class Quantized:
 
     def scale_values(self) -> _np.ndarray:
         return self._q.scale_values()
+
+    def scales_in(self, layout: str) -> _np.ndarray:
+        return self._q.scales_in(str(layout))
 
     def packed(self) -> _np.ndarray:
         return self._q.packed()

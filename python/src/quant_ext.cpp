@@ -25,6 +25,7 @@
 
 #include "with_arg.hpp"
 #include "minifloat/pack.hpp"
+#include "minifloat/scale_layout.hpp"
 #include "minifloat/convert_array.hpp"
 #include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
@@ -245,6 +246,24 @@ void bind_quant(nb::module_& m) {
           "Codes packed per row of the last axis, as `minifloat quantize --packed`: FP4 two per byte "
           "(element 2i in the low nibble), FP6 dense (4 codes in 3 bytes); shape [..., bytes per row]; "
           "8-bit elements unchanged (pack.hpp).")
+      .def(
+          "scales_in",
+          [](const QuantizedTensor& q, std::string_view layout) -> nb::object {
+            const LaidOutScales l = lay_out_scales(q, lookup_name(name_table(ScaleLayout{}), layout).value);
+            if (l.file.descr == "|u1") return to_numpy(l.bytes, l.file.shape);
+            if (l.file.descr == "<f4") return to_numpy(q.scales, q.scale_shape);
+            std::vector<std::uint32_t> w(l.bytes.size() / 4);  // <u4: little-endian words
+            for (std::size_t i = 0; i < w.size(); ++i)
+              w[i] = l.bytes[4 * i] | (l.bytes[4 * i + 1] << 8) | (l.bytes[4 * i + 2] << 16) |
+                     (static_cast<std::uint32_t>(l.bytes[4 * i + 3]) << 24);
+            return to_numpy(w, l.file.shape);
+          },
+          "layout"_a,
+          "The scales as `minifloat quantize --scale-layout LAYOUT --out-scales` writes them (scale_layout.hpp): "
+          "'rowmajor' = scale_codes (or scales_f32); 'cutlass128x4' / 'flashinfer8x4' uint8 [padded rows, padded "
+          "cols] of the grid [rows, K blocks] (1xk or kx1 blocks), padding 0; 'vllm4x4' uint8 [rows, cols] (both "
+          "multiples of 4); 'deepgemm_packed' uint32 [ceil(cols/4), align4(rows)] (E8M0 only; .view('<i4') is "
+          "DeepGEMM's int32). ValueError for an unknown name or a layout the scales cannot take.")
       .def("errors", &errors_of, "x"_a, "Error statistics (SQNR, ...) of the dequantized tensor against x.");
   m.def("quantize_array", &quantize_array, "type"_a, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "spec"_a,
         "profile"_a, "axis"_a, "sr"_a.none(), "policies"_a, "amax_epsilon"_a.none(), "mx_quirks"_a.none(), "threads"_a,

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 #include "minifloat/registry.hpp"
@@ -181,9 +182,26 @@ std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget
 }
 
 std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n,
-                                            const std::string& what) {
+                                            const std::string& what, ScaleLayout layout) {
   const bool fp32 = is_fp32_rule(t.scheme.rule);
   const std::string& d = got.dtype;
+  if (layout != ScaleLayout::rowmajor) {
+    const ScaleGrid grid{n, 1};
+    if (auto p = scale_layout_problem(layout, grid, family(t.scheme.rule))) throw Error("--scale-layout " + *p);
+    const bool words = layout == ScaleLayout::deepgemm_packed;
+    const bool ok = words ? d == "<u4" : (d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1");
+    if (!ok)
+      throw Error(what + " has dtype " + d + "; accepted in layout " + std::string(name(layout)) + ": " +
+                  (words ? "<u4 words (DeepGEMM's int32 bytes)" : "|u1 (or <V1) bytes"));
+    const std::size_t bytes = got.element_count() * (words ? 4 : 1);
+    if (bytes != scale_layout_bytes(layout, grid))
+      throw Error(what + " has " + std::to_string(bytes) + " bytes but layout " + std::string(name(layout)) + " of " +
+                  std::to_string(n) + " block scales (grid " + std::to_string(n) + "x1) takes " +
+                  std::to_string(scale_layout_bytes(layout, grid)));
+    const auto* b = reinterpret_cast<const std::uint8_t*>(got.data.data());
+    const std::vector<std::uint8_t> codes = read_laid_out_scales(layout, grid, std::span(b, bytes));
+    return {codes.begin(), codes.end()};
+  }
   const bool ok = fp32 ? (d == "<f4" || d == "<u4") : (d == "|u1" || d == "<u1" || d == "|V1" || d == "<V1");
   if (!ok)
     throw Error(what + " has dtype " + d + "; accepted: " +
@@ -192,6 +210,20 @@ std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarg
     throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
                 std::to_string(n) + " blocks; one scale per block");
   return words(got);
+}
+
+std::vector<ScaleLayout> layouts_holding(const NpyArray& got, const BlockTarget& t,
+                                         std::span<const std::uint64_t> expected, ScaleLayout declared) {
+  std::vector<ScaleLayout> out;
+  for (const auto& e : name_table(ScaleLayout{}).entries) {
+    if (e.value == declared) continue;
+    try {
+      const std::vector<std::uint64_t> s = got_block_scales(got, t, expected.size(), "", e.value);
+      if (std::equal(s.begin(), s.end(), expected.begin(), expected.end())) out.push_back(e.value);
+    } catch (const Error&) {  // the file cannot be that layout: its dtype or size differs
+    }
+  }
+  return out;
 }
 
 std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n,

@@ -29,6 +29,7 @@
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/registry.hpp"
+#include "minifloat/scale_layout.hpp"
 #include "minifloat/stochastic.hpp"
 #include "options.hpp"
 
@@ -346,6 +347,9 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   chk->add_option(
       "--got-scales", k.got_scales,
       "Block targets: the kernel's block scales, one per block (|u1 e8m0fnu/ue4m3 codes; <f4 or <u4 FP32 scales)");
+  chk->add_option("--scale-layout", k.scale_layout,
+                  "Block targets: the layout of --got-scales over the grid [blocks, 1] (default rowmajor): " +
+                      accepted_names(name_table(ScaleLayout{})) + "; scales right in another layout are named");
 }
 
 int run_probe_gen(const ProbeGenOptions& o) {
@@ -432,10 +436,13 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const std::string manifest_text = read_text(dir / "manifest.json");
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
   if (pm.kind == check::ProbeKind::block) return run_probe_check_block(o);
+  for (const auto& [given, opt] :
+       {std::pair{o.got_scales.has_value(), "--got-scales"}, std::pair{o.scale_layout.has_value(), "--scale-layout"}})
+    if (given)
+      throw Error(std::string(opt) + " applies to block folders (probe gen --scheme); " + o.dir + " holds " +
+                  with_article(std::string(name(pm.kind))) + " probe");
   if (pm.kind == check::ProbeKind::dot) return run_probe_check_dot(o, manifest_text);
   if (pm.kind == check::ProbeKind::gemm) return run_probe_check_gemm(o, manifest_text);
-  if (o.got_scales)
-    throw Error("--got-scales applies to block folders (probe gen --scheme); " + o.dir + " holds an elementwise probe");
   const check::Target t = pm.target;
   ProbeCheckRun run(o, check::ProbeKind::convert);
   check::Options opt;
@@ -604,7 +611,23 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
   for (std::size_t i = 0; i < n; ++i)
     cases.classes.push_back(run.class_at<check::BlockClass>(cls[i], i, "block class"));
   const std::vector<std::uint8_t> got = check::got_block_codes(read_npy(o.got), t, n, "--got");
-  const std::vector<std::uint64_t> scales = check::got_block_scales(read_npy(*o.got_scales), t, n, "--got-scales");
+  const ScaleLayout layout = parse_option<ScaleLayout>("--scale-layout", o.scale_layout.value_or("rowmajor"));
+  const NpyArray got_scales = read_npy(*o.got_scales);
+  std::vector<std::uint64_t> expected_scales(n);
+  for (std::size_t i = 0; i < n; ++i) expected_scales[i] = check::expected_block(t, cases.at(i)).scale;
+  // "the scales are right but in layout X" (vllm#50084): named whether or not the declared layout can read them
+  const std::vector<ScaleLayout> right_in = check::layouts_holding(got_scales, t, expected_scales, layout);
+  const std::string right_note =
+      right_in.empty() ? std::string()
+                       : fmt::format("the kernel's scales are right but in layout {}, not {} (--scale-layout {})",
+                                     name(right_in.front()), name(layout), name(right_in.front()));
+  std::vector<std::uint64_t> scales;
+  try {
+    scales = check::got_block_scales(got_scales, t, n, "--got-scales", layout);
+  } catch (const Error& e) {
+    if (right_note.empty()) throw;
+    throw Error(std::string(e.what()) + "; " + right_note);
+  }
 
   // --rerun: {in} the candidate blocks (<f4 [m, k]), {codes} and {scales} the files the command writes
   // (as --got and --got-scales).
@@ -621,18 +644,20 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
       write_npy(pin, words_npy("<f4", {m, k}, w));
       run_rerun(*o.rerun, {{"{in}", pin}, {"{codes}", pc}, {"{scales}", ps}}, {"{codes}", "{scales}"});
       const std::vector<std::uint8_t> c = check::got_block_codes(read_npy(pc), t, m, "--rerun {codes}");
-      const std::vector<std::uint64_t> s = check::got_block_scales(read_npy(ps), t, m, "--rerun {scales}");
+      const std::vector<std::uint64_t> s = check::got_block_scales(read_npy(ps), t, m, "--rerun {scales}", layout);
       std::copy(c.begin(), c.end(), codes.begin());
       std::copy(s.begin(), s.end(), sc.begin());
     };
   }
   const check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
-  return run.finish(r, [&](OutputSet& outs) {
+  const int status = run.finish(r, [&](OutputSet& outs) {
     std::vector<float> mins;
     for (const auto& mm : r.minimal) mins.insert(mins.end(), mm.block.begin(), mm.block.end());
     write_npy(outs, outs.add_output(dir / "minimal.npy", "minimal.npy"),
               words_npy("<f4", {r.minimal.size(), k}, f32_words(mins)));
   });
+  if (!right_note.empty()) fmt::print("scale layout: {}\n", right_note);
+  return status;
 }
 
 std::filesystem::path RerunScratch::open(const std::filesystem::path& dir) {

@@ -61,7 +61,8 @@ struct ProbeCheckOptions {
   std::string dir, got, nan = "bits";
   std::optional<std::string> rerun;  ///< given (even empty) or not
   std::optional<std::string> rounds;
-  std::optional<std::string> got_scales;  ///< block targets: the kernel's scales (one per block)
+  std::optional<std::string> got_scales;    ///< block targets: the kernel's scales (one per block)
+  std::optional<std::string> scale_layout;  ///< block targets: --got-scales' layout (scale_layout.hpp)
 };
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, CLI::App*& gen, CLI::App*& check);
 /// `probe check --nan TEXT` of an elementwise, dot or GEMM probe: the NanCompare it names (case ignored; block

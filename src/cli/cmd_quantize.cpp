@@ -17,6 +17,7 @@
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
 #include "minifloat/pack.hpp"
+#include "minifloat/scale_layout.hpp"
 #include "minifloat/parse.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
@@ -200,6 +201,9 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                 "Output .npy of element codes (uint8), or a .safetensors file holding codes, scales and metadata")
       ->required();
   c->add_option("--out-scales", o.out_scales, "Output .npy of block scales");
+  c->add_option("--scale-layout", o.scale_layout,
+                "Where --out-scales puts each scale (default rowmajor): " + accepted_names(name_table(ScaleLayout{})) +
+                    "; every layout but rowmajor lays out the grid [rows, K blocks] of 1xk / kx1 blocks (docs/cli.md)");
   c->add_option("--out-dequant", o.out_dequant,
                 "Output .npy of dequantized values (float32; float64 for an f64 source)");
   c->add_option("--out-tensor-scale", o.out_tensor_scale,
@@ -283,6 +287,9 @@ int run_quantize(const QuantizeOptions& o) {
     throw Error(
         "nvfp4 has a second-level FP32 tensor scale: give --out-tensor-scale FILE too, so the files dequantize "
         "on their own (element x block scale x tensor scale)");
+  const auto layout = parse_option<ScaleLayout>("--scale-layout", o.scale_layout.value_or("rowmajor"));
+  if (layout != ScaleLayout::rowmajor && o.out_scales.empty())
+    throw Error("--scale-layout applies to --out-scales (a .safetensors --out-codes holds its scales rowmajor)");
   if (o.scale_ftz && o.out_dequant.empty())
     throw Error("--scale-ftz applies to --out-dequant (how the dequantized values read the scales)");
 
@@ -312,6 +319,7 @@ int run_quantize(const QuantizeOptions& o) {
   }
   BlockQuantizer bq(in.shape, scheme, q);
   const QuantizedTensor& r = bq.result();
+  if (auto p = scale_layout_problem(r, layout)) throw Error("--scale-layout " + *p);
 
   // ---- 2. every output, through one transaction ----------------------------------------------
   OutputSet out;
@@ -389,8 +397,9 @@ int run_quantize(const QuantizeOptions& o) {
   w_codes.finish(scale_bytes);
   if (w_deq) w_deq->finish();
   if (id_scales) {
-    NpyWriter w(out, *id_scales, scales_u8 ? "|u1" : "<f4", r.scale_shape);
-    w.append(scale_bytes);
+    const LaidOutScales laid = lay_out_scales(r, layout);
+    NpyWriter w(out, *id_scales, laid.file.descr, laid.file.shape);
+    w.append(std::as_bytes(std::span<const std::uint8_t>(laid.bytes)));
     w.finish();
   }
   if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));

@@ -31,6 +31,7 @@ struct QuantizeOptions {
   /// --zero-block, --nan-block, …: one per kPolicyFields entry (scheme.hpp), in its order
   std::array<std::optional<std::string>, kPolicyFieldCount> policy;
   std::optional<std::string> amax_epsilon;  ///< --amax-epsilon (decimal, rounded once to binary32)
+  std::optional<std::string> scale_layout;  ///< --scale-layout (scale_layout.hpp; default rowmajor)
   std::optional<std::string> mx_quirks;     ///< --mx-quirks none|torchao_0_18|torchao_0_18_no_tensor_scale
   bool scale_ftz = false;                   ///< --scale-ftz: dequantize as an FTZ consumer (D17; needs --out-dequant)
   bool source_via_f32 = false;              ///< --source-via-f32: an f64 input rounds to f32 first (ml_dtypes/PyTorch)

@@ -215,3 +215,42 @@ def test_zero_d_and_empty_are_refused_as_by_the_cli():
         mf.quantize(np.float32(3.0), "mxfp4")
     with pytest.raises(ValueError, match="empty"):
         mf.quantize(np.zeros((2, 0), np.float32), "mxfp4")
+
+
+def _to_blocked(s):
+    """torchao mx_formats/utils.py to_blocked, in NumPy: pad to [128k, 4j], 128x4 blocks, (4, 32, 4) -> (32, 4, 4)."""
+    r, c = -(-s.shape[0] // 128) * 128, -(-s.shape[1] // 4) * 4
+    p = np.zeros((r, c), np.uint8)
+    p[: s.shape[0], : s.shape[1]] = s
+    blocks = p.reshape(r // 128, 128, c // 4, 4).transpose(0, 2, 1, 3)
+    return blocks.reshape(-1, 4, 32, 4).transpose(0, 2, 1, 3).reshape(-1)
+
+
+@pytest.mark.parametrize("layout", ["rowmajor", "cutlass128x4", "flashinfer8x4", "vllm4x4", "deepgemm_packed"])
+def test_scales_in_equals_the_cli_scale_layout(cli, tmp_path, layout):
+    """scales_in(layout) and `quantize --scale-layout layout --out-scales` give the same array (two front ends);
+    cutlass128x4 also equals torchao's to_blocked recomputed in NumPy (an independent oracle)."""
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((40, 128)) * np.exp2(rng.integers(-6, 6, (40, 1)))).astype(np.float32)
+    q = mf.quantize(x, "mxfp8_e4m3")
+    got = q.scales_in(layout)
+    np.save(tmp_path / "x.npy", x)
+    r = subprocess.run([cli, "quantize", "--scheme", "mxfp8_e4m3", "--in", str(tmp_path / "x.npy"), "--out-codes",
+                        str(tmp_path / "c.npy"), "--out-scales", str(tmp_path / "s.npy"), "--scale-layout", layout],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    want = np.load(tmp_path / "s.npy")
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    if layout == "cutlass128x4":
+        np.testing.assert_array_equal(got.reshape(-1), _to_blocked(q.scales))
+    if layout == "rowmajor":
+        np.testing.assert_array_equal(got, q.scales)
+
+
+def test_scales_in_refuses_what_a_layout_cannot_hold():
+    x = np.ones((32, 32), np.float32)
+    with pytest.raises(ValueError, match="unknown scale layout 'zigzag'; accepted: rowmajor, cutlass128x4"):
+        mf.quantize(x, "mxfp8_e4m3").scales_in("zigzag")
+    with pytest.raises(ValueError, match="deepgemm_packed packs E8M0"):
+        mf.quantize(x, "nvfp4").scales_in("deepgemm_packed")

@@ -7,11 +7,13 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "../npy.hpp"
+#include "../scale_layout.hpp"
 #include "check.hpp"
 #include "check_block.hpp"
 #include "check_dot.hpp"
@@ -57,10 +59,19 @@ std::vector<std::uint64_t> got_codes(const NpyArray& got, Format to, std::size_t
 /// naming `what`) for another dtype or another count.
 std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget& t, std::size_t n,
                                           const std::string& what);
-/// The kernel's scale words of a block target, one per block (any shape of n elements): |u1 <u1 |V1
-/// <V1 codes (E8M0 and ue4m3 rules), <f4 or <u4 binary32 bits (FP32 rules). Throws Error as above.
+/// The kernel's scale words of a block target, one per block: |u1 <u1 |V1 <V1 codes (E8M0 and ue4m3
+/// rules), <f4 or <u4 binary32 bits (FP32 rules), any shape of n elements, in `layout` (scale_layout.hpp)
+/// over the probe's scale grid [n blocks, 1] (one block per row of inputs.npy): rowmajor is the n
+/// words; cutlass128x4 / flashinfer8x4 the padded bytes (|u1); deepgemm_packed its <u4 words (E8M0 only);
+/// vllm4x4 needs 4 K blocks a row and does not apply. Throws Error as above, and for a layout the
+/// target's scales cannot take (FP32 scales: rowmajor only).
 std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n,
-                                            const std::string& what);
+                                            const std::string& what, ScaleLayout layout);
+/// The layouts other than `declared` in which `got` holds exactly the `expected` scale codes of a block
+/// probe (grid [n, 1]): "the scales are right but in layout X" (the silent corruption of vllm#50084).
+/// Empty when none does, or for FP32 scales.
+std::vector<ScaleLayout> layouts_holding(const NpyArray& got, const BlockTarget& t,
+                                         std::span<const std::uint64_t> expected, ScaleLayout declared);
 /// The kernel's results of a dot target: n elements of <f4 or <u4 (f32 result) / <f2 or <u2 (f16
 /// result), any shape. Throws Error as got_codes.
 std::vector<std::uint64_t> got_results(const NpyArray& got, const DotTarget& t, std::size_t n, const std::string& what);
