@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "minifloat/accumulate.hpp"
 #include "minifloat/core/tfdpa.hpp"
 #include "tfdpa_oracle.hpp"
 
@@ -301,6 +302,24 @@ TEST_F(DotCli, RefusalsNameWhatWasGivenAndWhatIsAccepted) {
           "truncate is defined for tf32 operands only");
   refused("--model exact --format e4m3fnuz --operand-round cvt --a " + at("f32.npy") + " --b " + at("f32.npy"),
           "cvt is defined for the PTX cvt destinations tf32 f16 bf16 e4m3fn e5m2 e2m3fn e3m2fn e2m1fn, not e4m3fnuz");
+}
+
+// The library door under the CLI: dot()/gemm() take C as f32 or as the accumulator's format and refuse
+// any other (an f16 C for an f32 accumulator would otherwise be read as f32 bits); the exact kind takes
+// any C format (its one rounding is from the exact sum). round_operands' refusals as the CLI shows them.
+TEST_F(DotCli, LibraryTakesCInF32OrTheAccumulatorsFormat) {
+  const std::vector<std::uint64_t> a{0x3c00}, b{0x3c00};  // f16 1 · 1
+  const DotModel fp32 = parse_dot_model("fp32"), exact = parse_dot_model("exact");
+  EXPECT_THROW((void)dot(fp32, formats::f16, a, formats::f16, b, 0x3e00, {}, {}, formats::f16), Error);
+  // exact: 1 + f16 1.5 (0x3e00) = 2.5 → 0x40200000
+  EXPECT_EQ(dot(exact, formats::f16, a, formats::f16, b, 0x3e00, {}, {}, formats::f16).code, 0x40200000u);
+  // the default fc is f32: 1 + 1.5 (0x3fc00000) = 2.5
+  EXPECT_EQ(dot(fp32, formats::f16, a, formats::f16, b, 0x3fc00000).code, 0x40200000u);
+  const std::vector<std::uint64_t> inf{0x7f800000};
+  EXPECT_EQ(round_operands(formats::f32, inf, formats::tf32, OperandRound::cvt), std::vector<std::uint64_t>{0x3fc00});
+  EXPECT_EQ(round_operands(formats::f32, inf, formats::tf32, OperandRound::satfinite),
+            std::vector<std::uint64_t>{0x3fbff});  // 0x7f7fe000 >> 13
+  EXPECT_THROW((void)round_operands(formats::f32, inf, formats::f16, OperandRound::truncate), Error);
 }
 
 }  // namespace

@@ -2,10 +2,12 @@
 """minifloat.dot / minifloat.gemm (issue 26 items 2 and 3): mixed operand formats, one C per result,
 operand_round, NumPy and torch inputs.
 
-Oracles: the exact model against an exact-rational sum written here (Fraction; codes decoded from
-their bit fields, the sum rounded once to f32 by hand, sharing no code with the library); the
-tensor-core presets against the CLI's `dot` on the same inputs (the CLI is checked against the MPFR
-oracle tfdpa_oracle.cpp in ctest arith.dot_cli); hand-derived values (arithmetic in the comments).
+Oracles: the tcgen05 FP8 and mxf8f6f4 presets against the MPFR oracle tests/arith/tfdpa_oracle.cpp
+(through its filter minifloat_tfdpa_oracle, env MINIFLOAT_TFDPA_ORACLE; it shares no code with the
+library); the exact model against an exact-rational sum written here (Fraction; codes decoded from
+their bit fields, the sum rounded once to f32 by hand); the other presets against the CLI's `dot` on
+the same inputs (the CLI is checked against the MPFR oracle in ctest arith.dot_cli); hand-derived
+values (arithmetic in the comments).
 """
 import os
 import subprocess
@@ -90,6 +92,60 @@ def test_exact_model_mixed_formats_and_c_matrix_match_rational_oracle(fa, fb, se
             s = sum(decode(int(A[i, p]), fa) * decode(int(B[p, j]), fb) for p in range(k))
             want = f32_bits_rne(s + f32_value(int(C.view(np.uint32)[i, j])))
             assert int(got.view(np.uint32)[i, j]) == want, (i, j, hex(want))
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    path = os.environ.get("MINIFLOAT_TFDPA_ORACLE")
+    if not path or not os.path.exists(path):
+        pytest.skip("MINIFLOAT_TFDPA_ORACLE is not set (ctest sets it: tests/arith minifloat_tfdpa_oracle)")
+    return path
+
+
+# The documented parameters of the presets (include/minifloat/core/tfdpa.hpp mma_models::
+# blackwell_tcgen05_fp8_unvalidated: L = 32, F = 25, RZ to FP32, zero exponent -133, no scales (unit UE8M0
+# 127 here); blackwell_tcgen05_mxf8f6f4_unvalidated: the same with zero exponent -126 and a UE8M0 scale per 32
+# lanes entering each product's exponent), as the oracle's (rule, L, F, zero exponent, scale block, subblock,
+# scale format).
+ORACLE_MODELS = {
+    "blackwell-tcgen05-fp8-unvalidated": ("product", 32, 25, -133, 32, 0, "e8m0fnu"),
+    "blackwell-tcgen05-mxf8f6f4-unvalidated": ("product", 32, 25, -126, 32, 0, "e8m0fnu"),
+}
+
+
+def oracle_gemm(oracle, model, fa, fb, A, B, C, SA, SB):
+    """The MPFR oracle (tests/arith/tfdpa_oracle.cpp) on every (i, j): FP32 codes, row-major."""
+    (m, k), n = A.shape, B.shape[1]
+    head = " ".join(str(x) for x in ORACLE_MODELS[model])
+    lines = []
+    for i in range(m):
+        for j in range(n):
+            cols = [*A[i], *B[:, j], *SA[i], *SB[:, j]]
+            lines.append(f"{head} {fa} {fb} {k} {int(C.view(np.uint32)[i, j])} {SA.shape[1]} "
+                         + " ".join(str(int(x)) for x in cols))
+    r = subprocess.run([oracle], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True)
+    return [int(x, 16) for x in r.stdout.split()]
+
+
+@pytest.mark.parametrize("model,fa,fb,seed", [("blackwell-tcgen05-fp8-unvalidated", "e4m3fn", "e5m2", 21),
+                                              ("blackwell-tcgen05-fp8-unvalidated", "e5m2", "e4m3fn", 22),
+                                              ("blackwell-tcgen05-mxf8f6f4-unvalidated", "e2m1fn", "e4m3fn", 23),
+                                              ("blackwell-tcgen05-mxf8f6f4-unvalidated", "e4m3fn", "e5m2", 24)])
+def test_mixed_formats_and_c_matrix_match_the_mpfr_oracle(oracle, model, fa, fb, seed):
+    rng = np.random.default_rng(seed)
+    m, k, n = 3, 64, 4
+    A, B, C = random_codes(rng, fa, (m, k)), random_codes(rng, fb, (k, n)), random_c(rng, (m, n))
+    scaled = "mx" in model
+    SA = rng.integers(121, 134, size=(m, 2), dtype=np.uint8) if scaled else np.full((m, 2), 127, np.uint8)
+    SB = rng.integers(121, 134, size=(2, n), dtype=np.uint8) if scaled else np.full((2, n), 127, np.uint8)
+    kw = dict(scale_a=SA, scale_b=SB) if scaled else {}
+    want = oracle_gemm(oracle, model, fa, fb, A, B, C, SA, SB)
+    got = mf.gemm(A, B, model=model, format=fa, format_b=fb, c=C, **kw)
+    assert [int(x) for x in got.view(np.uint32).reshape(-1)] == want
+    # the same values as float32 arrays, rounded into the formats (exactly) by the default operand_round
+    Af = np.float32([[float(decode(int(x), fa)) for x in row] for row in A])
+    got_f = mf.gemm(Af, B, model=model, format=fa, format_b=fb, c=C, **kw)
+    assert [int(x) for x in got_f.view(np.uint32).reshape(-1)] == want
 
 
 def cli_dot(cli, tmp, A, B, C, model, fa, fb, sa=None, sb=None, extra=()):
