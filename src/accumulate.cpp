@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "big_nat.hpp"
+#include "minifloat/core/convert.hpp"
 #include "minifloat/error.hpp"
 #include "minifloat/registry.hpp"
 
@@ -179,6 +180,74 @@ OperandCodes operand_codes(const DotModel& m, std::span<const std::uint64_t> f32
   return {formats::f32, std::vector<std::uint64_t>(f32_codes.begin(), f32_codes.end())};
 }
 
+namespace {
+constexpr NameEntry<OperandRound> kOperandRounds[] = {
+    {OperandRound::satfinite, "satfinite",
+     "rne, overflow and Inf to +-max, NaN kept: any format (dot's default, as before this option)"},
+    {OperandRound::cvt, "cvt",
+     "the PTX cvt from f32: tf32 cvt.rna (ties away, Inf/NaN kept), f16/bf16 cvt.rn, FP8/FP6/FP4 "
+     "cvt.rn.satfinite"},
+    {OperandRound::truncate, "truncate",
+     "tf32 only: the f32 register's low 13 bits ignored (tf32 mma fed f32 registers)"},
+};
+
+/// The formats cvt is defined for (the PTX cvt destinations from f32) and the rounding of each.
+struct CvtRow {
+  Format format;
+  RoundingSpec spec;
+};
+constexpr CvtRow kCvtRows[] = {
+    {formats::tf32, {Rounding::rna, Overflow::nonsat}},      {formats::f16, {Rounding::rne, Overflow::nonsat}},
+    {formats::bf16, {Rounding::rne, Overflow::nonsat}},      {formats::e4m3fn, {Rounding::rne, Overflow::satfinite}},
+    {formats::e5m2, {Rounding::rne, Overflow::satfinite}},   {formats::e2m3fn, {Rounding::rne, Overflow::satfinite}},
+    {formats::e3m2fn, {Rounding::rne, Overflow::satfinite}}, {formats::e2m1fn, {Rounding::rne, Overflow::satfinite}},
+};
+const CvtRow* find_cvt(Format f) {
+  for (const CvtRow& r : kCvtRows)
+    if (r.format == f) return &r;
+  return nullptr;
+}
+}  // namespace
+
+const NameTable<OperandRound>& name_table(OperandRound) {
+  static constexpr NameTable<OperandRound> t{"operand-round", "operand rounding", kOperandRounds};
+  return t;
+}
+
+std::vector<std::uint64_t> round_operands(Format from, std::span<const std::uint64_t> codes, Format to,
+                                          OperandRound how) {
+  std::vector<std::uint64_t> out(codes.size());
+  if (how == OperandRound::satfinite) {  // the rounding `dot` has always used
+    for (std::size_t i = 0; i < codes.size(); ++i)
+      out[i] = convert(from, codes[i], to, {Rounding::rne, Overflow::satfinite}).code;
+    return out;
+  }
+  const std::string what = "operand rounding " + std::string(name(how));
+  if (from != formats::f32 && from != formats::f16 && from != formats::bf16)
+    throw Error(what + " models an f32 register: it takes f32, f16 or bf16 values, not " + format_name(from) +
+                "; accepted for " + format_name(from) + " inputs: satfinite");
+  const auto f32_code = [&](std::uint64_t c) { return from == formats::f32 ? c : convert(from, c, formats::f32).code; };
+  if (how == OperandRound::truncate) {
+    if (to != formats::tf32)
+      throw Error(what +
+                  " is defined for tf32 operands only (a tf32 mma ignores the low 13 bits of an f32 "
+                  "register), not " +
+                  format_name(to) + "; accepted for " + format_name(to) + ": satfinite" +
+                  (find_cvt(to) ? ", cvt" : ""));
+    for (std::size_t i = 0; i < codes.size(); ++i) out[i] = f32_code(codes[i]) >> 13;
+    return out;
+  }
+  const CvtRow* row = find_cvt(to);
+  if (row == nullptr) {
+    std::string list;
+    for (const CvtRow& r : kCvtRows) (list += list.empty() ? "" : " ") += format_name(r.format);
+    throw Error(what + " is defined for the PTX cvt destinations " + list + ", not " + format_name(to) +
+                "; accepted for " + format_name(to) + ": satfinite");
+  }
+  for (std::size_t i = 0; i < codes.size(); ++i) out[i] = convert(formats::f32, f32_code(codes[i]), to, row->spec).code;
+  return out;
+}
+
 DotModel parse_dot_model(std::string_view name) {
   DotModel m;
   m.name = std::string(name);
@@ -295,14 +364,18 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
 
 RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t> a, Format fb,
                 std::span<const std::uint64_t> b, std::uint64_t c, std::span<const std::uint64_t> scales_a,
-                std::span<const std::uint64_t> scales_b) {
+                std::span<const std::uint64_t> scales_b, Format fc) {
   if (a.size() != b.size())
     throw Error("dot: a has " + std::to_string(a.size()) + " elements but b has " + std::to_string(b.size()));
   const RoundingSpec spec = model.rounding;
   const Format F32 = formats::f32;
+  if (fc != F32 && fc != result_format(model) && model.kind != AccumKind::exact)
+    throw Error("dot: C is " + with_article(format_name(fc)) + " code, but model " + model.name + " takes C as f32" +
+                (result_format(model) == F32 ? std::string() : " or " + format_name(result_format(model))) +
+                " (its accumulator)");
   Flags flags = flag_none;
   switch (model.kind) {
-    case AccumKind::exact: return dot_exact(fa, a, fb, b, F32, c, F32, spec);
+    case AccumKind::exact: return dot_exact(fa, a, fb, b, fc, c, F32, spec);
     case AccumKind::fp32: {
       std::uint64_t acc = c;
       for (std::size_t i = 0; i < a.size(); ++i) {
@@ -314,7 +387,7 @@ RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t>
     }
     case AccumKind::fp64_fma: {
       const Format F64 = formats::f64;
-      std::uint64_t acc = round_pack(F64, unpack(F32, c)).code;  // exact widening
+      std::uint64_t acc = fc == F64 ? c : round_pack(F64, unpack(F32, c)).code;  // exact widening
       for (std::size_t i = 0; i < a.size(); ++i) {
         const RoundResult r = fma(fa, a[i], fb, b[i], F64, acc, F64, RoundingSpec{Rounding::rne});
         acc = r.code;
@@ -370,7 +443,7 @@ RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t>
     }
     case AccumKind::tfdpa: {
       const TfdpaModel& tc = model.tensor_core;
-      const std::uint64_t c0 = tc.dest == F32 ? c : round_pack(tc.dest, unpack(F32, c)).code;
+      const std::uint64_t c0 = fc == tc.dest ? c : round_pack(tc.dest, unpack(F32, c)).code;
       if (tc.scale.application == BlockScaleApplication::none) {
         if (!scales_a.empty() || !scales_b.empty())
           throw Error(std::string("dot: ") + tc.name + " is not block-scaled and takes no scales");
@@ -397,7 +470,7 @@ RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t>
 std::vector<std::uint64_t> gemm(const DotModel& model, std::size_t m, std::size_t n, std::size_t k, Format fa,
                                 std::span<const std::uint64_t> A, Format fb, std::span<const std::uint64_t> B,
                                 std::span<const std::uint64_t> C, std::span<const std::uint64_t> scales_A,
-                                std::span<const std::uint64_t> scales_B) {
+                                std::span<const std::uint64_t> scales_B, Format fc) {
   const bool tc_scaled =
       model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
   const std::size_t N = tc_scaled                          ? static_cast<std::size_t>(model.tensor_core.scale.block)
@@ -419,9 +492,10 @@ std::vector<std::uint64_t> gemm(const DotModel& model, std::size_t m, std::size_
     for (std::size_t p = 0; p < k; ++p) col[p] = B[p * n + j];
     for (std::size_t p = 0; p < col_scales.size(); ++p) col_scales[p] = scales_B[p * n + j];
     for (std::size_t i = 0; i < m; ++i)
-      D[i * n + j] = dot(model, fa, A.subspan(i * k, k), fb, col, C.empty() ? 0 : C[i * n + j],
-                         scales_A.empty() ? std::span<const std::uint64_t>{} : scales_A.subspan(i * nb, nb), col_scales)
-                         .code;
+      D[i * n + j] =
+          dot(model, fa, A.subspan(i * k, k), fb, col, C.empty() ? 0 : C[i * n + j],
+              scales_A.empty() ? std::span<const std::uint64_t>{} : scales_A.subspan(i * nb, nb), col_scales, fc)
+              .code;
   }
   return D;
 }

@@ -41,6 +41,7 @@ std::vector<NameListing> name_listings() {
   v.push_back(listing(dot_model_table()));
   v.push_back(listing(tensor_core_table()));
   v.push_back(listing(name_table(MmaCRule{})));
+  v.push_back(listing(name_table(OperandRound{})));
   v.push_back(listing(name_table(TableStyle{})));
   v.push_back(listing(name_table(TablePart{})));
   v.push_back(listing(name_table(CatalogueStyle{})));

@@ -93,6 +93,28 @@ struct OperandCodes {
 /// FP32 codes are returned unchanged with format f32.
 OperandCodes operand_codes(const DotModel& m, std::span<const std::uint64_t> f32_codes);
 
+/// How float operands become the operand format a model multiplies (`dot --operand-round`, Python
+/// `operand_round=`). Each choice is defined per target format; round_operands() refuses the others.
+enum class OperandRound : std::uint8_t {
+  satfinite,  ///< the default (what `dot` has always done): RNE, finite overflow and ±Inf → ±max finite,
+              ///< NaN → NaN (convert with rne + satfinite), any target format and any float input
+  cvt,        ///< the PTX cvt a kernel makes the operand with from an f32 register (PTX ISA 9.7.9.21 cvt):
+              ///< tf32 cvt.rna.tf32.f32 (ties away; Inf and NaN kept; finite overflow → Inf); f16/bf16
+              ///< cvt.rn.{f16,bf16}.f32 (RNE; overflow → Inf); e4m3fn e5m2 e2m3fn e3m2fn e2m1fn
+              ///< cvt.rn.satfinite.{e4m3x2,…}.f32 (RNE, overflow and Inf → ±max: as satfinite)
+  truncate,   ///< tf32 only: the f32 register's low 13 bits ignored (a tf32 mma fed raw f32 registers)
+};
+/// "operand-round" (registry.hpp NameTable): satfinite, cvt, truncate.
+const NameTable<OperandRound>& name_table(OperandRound);
+
+/// Float codes of `from` (f32, f16, bf16, f64) as codes of the operand format `to` under `how`.
+/// cvt and truncate model f32 registers: they take f32, f16 and bf16 inputs (widened exactly to
+/// f32 first) and refuse f64; cvt is defined for tf32 f16 bf16 e4m3fn e5m2 e2m3fn e3m2fn e2m1fn
+/// (the PTX cvt destinations), truncate for tf32. Throws Error naming the choice, the format and
+/// what is accepted otherwise.
+std::vector<std::uint64_t> round_operands(Format from, std::span<const std::uint64_t> codes, Format to,
+                                          OperandRound how);
+
 /// Dot product Σ a_i·b_i + c of codes (a of format fa, b of fb, c a code of f32) under `model`;
 /// returns a code of result_format(model) (f32; tfdpa: its model's dest; fp64_fma: f64; C is
 /// widened exactly into that register first). `scales_a`/`scales_b`
@@ -101,11 +123,14 @@ OperandCodes operand_codes(const DotModel& m, std::span<const std::uint64_t> f32
 ///   - tfdpa kind with a block-scaled preset (tensor_core.scale, e.g. blackwell-tcgen05-nvf4-
 ///     unvalidated): codes of tensor_core.scale.format (UE8M0 = e8m0fnu, UE4M3 = ue4m3; an 8-bit
 ///     UE4M3 code's sign bit is ignored), one per tensor_core.scale.block lanes, both or neither.
+/// `fc` is the format of c: f32 (the default: rounded once, rne, into a narrower accumulator register,
+/// an f16 destination) or result_format(model) (used as is: an f16 C of an FP16-destination preset,
+/// an f64 C of fp64_fma); the exact kind takes any format.
 /// Throws Error when the lengths differ, a scale count is wrong, a scale is not a code of its
-/// format, or an unscaled tensor-core preset is given scales.
+/// format, an unscaled tensor-core preset is given scales, or `fc` is none of those formats.
 RoundResult dot(const DotModel& model, Format fa, std::span<const std::uint64_t> a, Format fb,
                 std::span<const std::uint64_t> b, std::uint64_t c = 0, std::span<const std::uint64_t> scales_a = {},
-                std::span<const std::uint64_t> scales_b = {});
+                std::span<const std::uint64_t> scales_b = {}, Format fc = formats::f32);
 
 /// The exact Σ a_i·b_i + c (c of format fc) rounded once into `out` (a Kulisch-style wide
 /// fixed-point accumulator sized from the operands' exponent ranges; any formats ≤ f64).
@@ -113,12 +138,13 @@ RoundResult dot_exact(Format fa, std::span<const std::uint64_t> a, Format fb, st
                       Format fc, std::uint64_t c, Format out, RoundingSpec spec = {});
 
 /// GEMM D = A·B + C under `model`: A is m×k (row-major codes of fa), B is k×n (row-major codes of
-/// fb), C is m×n f32 codes or empty (zeros). Returns m×n codes (f32, or the tfdpa model's dest).
+/// fb), C is m×n codes of `fc` (f32 by default, or result_format(model): as dot()) or empty (zeros).
+/// Returns m×n codes (f32, or the tfdpa model's dest).
 /// `scales_A` (m × nb, row-major) and `scales_B` (nb × n, row-major; nb = ceil(k / block)) are the
 /// per-block scales of dot() (PTX tcgen05 scale_A M×SFA_N, scale_B SFB_M×N); empty = unit scales.
 std::vector<std::uint64_t> gemm(const DotModel& model, std::size_t m, std::size_t n, std::size_t k, Format fa,
                                 std::span<const std::uint64_t> A, Format fb, std::span<const std::uint64_t> B,
                                 std::span<const std::uint64_t> C = {}, std::span<const std::uint64_t> scales_A = {},
-                                std::span<const std::uint64_t> scales_B = {});
+                                std::span<const std::uint64_t> scales_B = {}, Format fc = formats::f32);
 
 }  // namespace minifloat

@@ -40,7 +40,7 @@ from . import _minifloat as _ext
 __all__ = [
     "Format", "RoundingSpec", "Profile", "Flags", "convert", "decode", "sr_bits", "formats", "format_info", "table",
     "encode_scalar", "decode_scalar", "names", "ml_dtype", "check", "CheckReport", "quantize", "report", "Quantized",
-    "schemes", "__version__",
+    "schemes", "dot", "gemm", "__version__",
 ]
 
 __version__: str = _ext.version  #: CMake's project(VERSION), compiled into the extension
@@ -933,3 +933,150 @@ def _policy_keywords() -> tuple[str, ...]:
 
 
 del annotations  # the __future__ import's name: not part of the package's namespace
+
+
+# ---- dot products and GEMM under the accumulation models (accumulate.hpp; the CLI's `dot`) ----
+
+def _dot_operand(x: _Any, arg: str) -> tuple[_np.ndarray, str | None, bool, tuple, bool]:
+    """(flat uint64 codes, source format or None for bare uint8/uint16 codes, is a float array, shape, from torch)."""
+    a, implied, from_torch = _as_array(x, arg)
+    dt = a.dtype
+    if implied == "bf16":
+        src, is_float, bits = "bf16", True, _flat(a).view(_np.uint16)
+    elif implied is not None:  # ml_dtypes / torch float8 arrays: codes of their own format
+        src, is_float, bits = implied, False, _flat(a).view(_np.uint8 if dt.itemsize == 1 else _np.uint16)
+    elif dt == _np.float32:
+        src, is_float, bits = "f32", True, _flat(a).view(_np.uint32)
+    elif dt == _np.float64:
+        src, is_float, bits = "f64", True, _flat(a).view(_np.uint64)
+    elif dt == _np.float16:
+        src, is_float, bits = "f16", True, _flat(a).view(_np.uint16)
+    elif dt == _np.uint8 or dt == _np.uint16:
+        src, is_float, bits = None, False, _flat(a)
+    else:
+        raise TypeError(f"{arg}: arrays of {dt} are not accepted; accepted: float32, float64, float16, bfloat16, "
+                        "ml_dtypes float8/float6/float4 (their codes), uint8/uint16 codes with format=/format_b=")
+    if a.ndim not in (1, 2) or a.size == 0:
+        want = "(k,) or (m, k)" if arg == "a" else "(k,) or (k, n)"
+        raise ValueError(f"{arg}: shape {a.shape} is not accepted; accepted: {want}, not empty")
+    return bits.astype(_np.uint64), src, is_float, a.shape, from_torch
+
+
+def _scale_codes(x: _Any, arg: str) -> _np.ndarray:
+    a, implied, _ = _as_array(x, arg)
+    if a.dtype != _np.uint8 and implied not in ("e8m0fnu",):
+        raise TypeError(f"{arg}: arrays of {a.dtype} are not accepted; accepted: uint8 codes of the preset's scale "
+                        "format (e8m0fnu or ue4m3)")
+    return _flat(a).view(_np.uint8).astype(_np.uint64)
+
+
+_DOT_C_DTYPES = {"f32": _np.float32, "f16": _np.float16, "f64": _np.float64}
+
+
+def dot(a: _Any, b: _Any, *, model: str, format: str | Format | None = None, format_b: str | Format | None = None,
+        c: _Any = 0, operand_round: str = "satfinite", scale_a: _Any = None, scale_b: _Any = None) -> _Any:
+    """Dot products / GEMM ``a @ b + c`` under a named accumulation model (the CLI's ``minifloat dot``).
+
+    The same library calls as the CLI (accumulate.hpp: ``round_operands``, ``gemm``), so the same
+    inputs give the same bits as ``minifloat dot --model M --format F --format-b G --c C``.
+
+    a, b
+        ``a`` of shape (k,) or (m, k), ``b`` (k,) or (k, n); row-major (any strides: copied once).
+        NumPy arrays, CPU torch tensors (float32/float16/bfloat16/float64, float8 as codes) and anything
+        with ``__dlpack__``. Float arrays (float32, float16, bfloat16, float64) are rounded into
+        ``format``/``format_b`` by ``operand_round``; code arrays (ml_dtypes float8/6/4, torch float8:
+        their own format; uint8/uint16: need ``format``/``format_b``) are taken as they are.
+    model
+        An accumulation model (``names("accumulation")``): exact, fp32, pairwise, kahan, blocked<N>, a
+        tensor-core preset (hopper-fp8, ampere-tf32, ...), <preset>+blocked<N>, dmma-f64-unvalidated.
+        Tensor-core models multiply their own operand formats only (hopper-fp8: e4m3fn, e5m2).
+    format, format_b
+        ``a``'s element format and ``b``'s (default: ``format``), as ``--format``/``--format-b``.
+        Without them a float array keeps its own format (f32, f16, ...), which a tensor-core model refuses.
+    c
+        The addend: a number or exact text (``"0x1p-3"``), rounded once to f32 (rne), for every result;
+        or an array of the result's shape ((m, n), (m,) or (n,) for a vector operand; () or (1,) for two
+        vectors) whose dtype is the model's accumulator: float32, float16 for an FP16-destination preset
+        (``*-f16-f16*``, ``*-fp8-f16*``), float64 for dmma-f64-unvalidated (taken whole).
+    operand_round
+        ``names("operand-round")``: ``"satfinite"`` (default, the CLI's default: rne, overflow and Inf to
+        ±max, NaN kept), ``"cvt"`` (the PTX cvt from f32: tf32 cvt.rna.tf32.f32 keeps Inf/NaN and ties
+        away; f16/bf16 cvt.rn; FP8/FP6/FP4 cvt.rn.satfinite), ``"truncate"`` (tf32 only: the f32 low 13
+        bits ignored, as a tf32 mma fed f32 registers). cvt/truncate refuse float64 arrays.
+    scale_a, scale_b
+        Block scales of a block-scaled preset (blackwell-tcgen05-mxf8f6f4/mxf4/nvf4-unvalidated): uint8
+        codes of its scale format, (m, nb) and (nb, n) (or (nb,) for a vector), nb = ceil(k / block).
+
+    Returns the results' values, shape (m, n) / (m,) / (n,) / (): float32 (f32 and f16 destinations, as
+    the CLI's ``--out``; the bits of an f32 result exactly) or float64 (dmma-f64-unvalidated); a torch
+    tensor when an input was one. Raises ValueError (bad name, format, shape, C dtype, scales; one line
+    naming what was given and what is accepted) or TypeError (an unsupported array type).
+    Example: ``dot(np.float32([1.5, 2]), np.float32([0.5, 3]), model="exact", format="e4m3fn",
+    format_b="e5m2", c=0.25)`` -> ``array(7., dtype=float32)``.
+    """
+    A, a_src, a_float, a_shape, ta = _dot_operand(a, "a")
+    B, b_src, b_float, b_shape, tb = _dot_operand(b, "b")
+    fa = None if format is None else _format("format", format)
+    fb = None if format_b is None else _format("format_b", format_b)
+    if a_src is None and fa is None:
+        raise ValueError("a: uint8/uint16 codes need format= (their element format)")
+    if b_src is None and fb is None and fa is None:
+        raise ValueError("b: uint8/uint16 codes need format_b= or format= (their element format)")
+    for arg, src, is_float, f in (("a", a_src, a_float, fa), ("b", b_src, b_float, fb if fb is not None else fa)):
+        if src is not None and not is_float and f is not None and _format(arg, src) != f:
+            raise ValueError(f"{arg}: the array holds {src} codes (its dtype), not {f.name}; drop format/format_b "
+                             "or pass the matching one")
+    m = a_shape[0] if len(a_shape) == 2 else 1
+    k = a_shape[-1]
+    n = b_shape[1] if len(b_shape) == 2 else 1
+    if b_shape[0] != k:
+        raise ValueError(f"b: inner dimensions differ: a has k = {k} (shape {a_shape}), b has k = {b_shape[0]} "
+                         f"(shape {b_shape})")
+    shape = tuple(d for d, keep in ((m, len(a_shape) == 2), (n, len(b_shape) == 2)) if keep)
+    rf = _ext.dot_result_format(_name("model", model))
+    from_torch = ta or tb
+    if isinstance(c, (str, _numbers.Number)) and not isinstance(c, bool):
+        fc = _parse_format("f32")
+        C = _np.full(m * n, encode_scalar(c, "f32"), dtype=_np.uint64)
+    else:
+        carr, implied, tc = _as_array(c, "c")
+        from_torch = from_torch or tc
+        want = _DOT_C_DTYPES[rf.name]
+        ok_shape = carr.shape == shape or (shape == () and carr.shape == (1,))
+        if implied is not None or carr.dtype != want or not ok_shape:
+            raise ValueError(f"c: dtype {carr.dtype} and shape {carr.shape} are not accepted for model {model!r}; "
+                             f"accepted: a number, or {_np.dtype(want).name} ({rf.name}, its accumulator) of shape "
+                             f"{shape} (the result's)")
+        fc = rf
+        C = _flat(carr).view({4: _np.uint32, 2: _np.uint16, 8: _np.uint64}[carr.dtype.itemsize]).astype(_np.uint64)
+    sa, sb = (None if s is None else _scale_codes(s, arg) for s, arg in ((scale_a, "scale_a"), (scale_b, "scale_b")))
+    src_a = _parse_format(a_src) if a_src is not None else fa
+    src_b = _parse_format(b_src) if b_src is not None else (fb if fb is not None else fa)
+    if not isinstance(operand_round, str):
+        raise TypeError(f"operand_round: expected a name (str), got {type(operand_round).__name__}")
+    codes, rf = _ext.gemm_codes(model, m, n, k, src_a, a_float, A, fa, src_b, b_float, B, fb, operand_round, fc, C,
+                                sa, sb)
+    if rf.name == "f64":
+        out = codes.view(_np.float64)
+    elif rf.name == "f16":
+        out = codes.astype(_np.uint16).view(_np.float16).astype(_np.float32)
+    else:
+        out = codes.astype(_np.uint32).view(_np.float32)
+    out = out.reshape(shape)
+    return _to_torch(_np.ascontiguousarray(out)) if from_torch else out
+
+
+def gemm(a: _Any, b: _Any, *, model: str, format: str | Format | None = None, format_b: str | Format | None = None,
+         c: _Any = 0, operand_round: str = "satfinite", scale_a: _Any = None, scale_b: _Any = None) -> _Any:
+    """``D = A @ B + C`` for matrices: ``a`` (m, k), ``b`` (k, n), ``c`` a number or an (m, n) array.
+
+    ``dot`` with both operands 2-D (same arguments, dtypes, errors and results; returns (m, n)).
+    Raises ValueError when ``a`` or ``b`` is not 2-D.
+    """
+    for arg, x in (("a", a), ("b", b)):
+        nd = len(getattr(x, "shape", _np.shape(x)))
+        if nd != 2:
+            raise ValueError(f"{arg}: gemm takes matrices, got {nd} dimensions; accepted: a (m, k), b (k, n) "
+                             "(dot also takes vectors)")
+    return dot(a, b, model=model, format=format, format_b=format_b, c=c, operand_round=operand_round,
+               scale_a=scale_a, scale_b=scale_b)

@@ -35,7 +35,7 @@ std::string value_str(Format f, std::uint64_t code) { return fmt::format("{}", t
 /// `f`, taken from `source` ("--format e2m1fn", "--a 'a.npy' (f32 values, no --format)"), must be
 /// one of the operand formats the tensor core multiplies (empty: any format).
 void require_operand_format(std::span<const Format> accepted, const std::string& model, Format f,
-                            const std::string& source) {
+                            const std::string& source, const char* format_flag = "--format") {
   if (accepted.empty()) return;
   std::string list;
   for (const Format& a : accepted) {
@@ -43,7 +43,7 @@ void require_operand_format(std::span<const Format> accepted, const std::string&
     (list += list.empty() ? "" : " or ") += format_name(a);
   }
   throw Error("--model " + quote_input(model) + " multiplies " + list + " operands only, not the " + format_name(f) +
-              " of " + source + "; pass --format " + format_name(accepted[0]) +
+              " of " + source + "; pass " + format_flag + " " + format_name(accepted[0]) +
               " (float arrays are rounded into it once, rne + satfinite)");
 }
 }  // namespace
@@ -353,17 +353,21 @@ struct Operand {
   std::vector<std::uint64_t> codes;
 };
 
-Operand load_operand(const std::string& path, const std::optional<Format>& format, const char* flag) {
+/// The words of `arr` (little endian, item_size() bytes each) as codes.
+std::vector<std::uint64_t> words_of(const NpyArray& arr) {
+  const std::size_t n = arr.element_count(), size = arr.item_size();
+  const auto* p = reinterpret_cast<const unsigned char*>(arr.data.data());
+  std::vector<std::uint64_t> w(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < size; ++j) w[i] |= static_cast<std::uint64_t>(p[i * size + j]) << (8 * j);
+  return w;
+}
+
+Operand load_operand(const std::string& path, const std::optional<Format>& format, const char* flag, OperandRound how,
+                     const char* format_flag = "--format") {
   const NpyArray arr = read_npy(path);
   Operand op;
   op.shape = arr.shape;
-  const std::size_t n = arr.element_count(), size = arr.item_size();
-  const auto* p = reinterpret_cast<const unsigned char*>(arr.data.data());
-  auto word = [&](std::size_t i) {
-    std::uint64_t w = 0;
-    for (std::size_t j = 0; j < size; ++j) w |= static_cast<std::uint64_t>(p[i * size + j]) << (8 * j);
-    return w;
-  };
   const std::string& d = arr.dtype;
   Format natural{};
   bool is_float = true;
@@ -375,17 +379,17 @@ Operand load_operand(const std::string& path, const std::optional<Format>& forma
   else
     throw Error(std::string("dot: ") + flag + " '" + path + "' has dtype " + d +
                 "; accepted: <f4 <f2 <f8 bfloat16 (<V2), or codes |u1 <V1 <u2 with --format");
-  op.codes.resize(n);
+  op.codes = words_of(arr);
   if (!is_float) {
     if (!format)
-      throw Error(std::string("dot: ") + flag + " '" + path + "' holds raw codes (" + d + "): pass --format FMT");
+      throw Error(std::string("dot: ") + flag + " '" + path + "' holds raw codes (" + d + "): pass " + format_flag +
+                  " FMT");
     op.format = *format;
     const std::size_t storage = op.format.bits <= 8 ? 1 : op.format.bits <= 16 ? 2 : 8;
-    if (storage != size)
-      throw Error(fmt::format("dot: {} '{}' holds {}-byte codes ({}), but --format {} has {}-bit codes", flag, path,
-                              size, d, format_name(op.format), op.format.bits));
-    for (std::size_t i = 0; i < n; ++i) {
-      op.codes[i] = word(i);
+    if (storage != arr.item_size())
+      throw Error(fmt::format("dot: {} '{}' holds {}-byte codes ({}), but {} {} has {}-bit codes", flag, path,
+                              arr.item_size(), d, format_flag, format_name(op.format), op.format.bits));
+    for (std::size_t i = 0; i < op.codes.size(); ++i) {
       if ((op.codes[i] & ~code_mask(op.format)) != 0)
         throw Error(fmt::format("dot: {} '{}' element {} = {:#x} is not {} code", flag, path, i, op.codes[i],
                                 with_article(format_name(op.format))));
@@ -393,10 +397,63 @@ Operand load_operand(const std::string& path, const std::optional<Format>& forma
     return op;
   }
   op.format = format.value_or(natural);
-  for (std::size_t i = 0; i < n; ++i) {  // float inputs are rounded once into --format (rne, satfinite)
-    op.codes[i] = format ? convert(natural, word(i), op.format, {Rounding::rne, Overflow::satfinite}).code : word(i);
+  if (format) {  // float inputs are rounded once into --format by --operand-round (default rne + satfinite)
+    try {
+      op.codes = round_operands(natural, op.codes, op.format, how);
+    } catch (const Error& e) {
+      throw Error(std::string("dot: ") + flag + " '" + path + "' (" + format_name(natural) + " values): " + e.what());
+    }
   }
   return op;
+}
+
+/// --c FILE.npy: one C per result, in the accumulator's own format (result_format: f32, f16 for an
+/// FP16-destination preset, f64 for fp64_fma) and the result's shape.
+std::vector<std::uint64_t> load_c(const std::string& path, const DotModel& model, const std::string& model_name,
+                                  const std::vector<std::size_t>& result_shape) {
+  const NpyArray arr = read_npy(path);
+  const Format fc = result_format(model);
+  const std::string want = fc == formats::f64 ? "<f8" : fc == formats::f16 ? "<f2" : "<f4";
+  const bool shape_ok = arr.shape == result_shape || (result_shape.empty() && arr.shape == std::vector<std::size_t>{1});
+  if (arr.dtype != want || !shape_ok)
+    throw Error(
+        fmt::format("dot: --c '{}' has dtype {} and shape {}; accepted for --model {}: dtype {} ({}, its "
+                    "accumulator) and shape {} (the result's: (m, n), (m,) or (n,) for a vector operand)",
+                    path, arr.dtype, shape_text(arr.shape), quote_input(model_name), want, format_name(fc),
+                    shape_text(result_shape)));
+  return words_of(arr);
+}
+
+/// --scale-a/--scale-b of a block-scaled preset: |u1 codes of its scale format, shape `want`.
+std::vector<std::uint64_t> load_scales(const std::string& path, const char* flag, std::vector<std::size_t> want,
+                                       const TfdpaBlockScale& sc, std::size_t k) {
+  const NpyArray arr = read_npy(path);
+  if (arr.dtype != "|u1" && arr.dtype != "<u1")
+    throw Error(fmt::format("dot: {} '{}' has dtype {}; accepted: |u1 codes of {}", flag, path, arr.dtype,
+                            format_name(sc.format)));
+  if (want.size() == 2 && want[0] == 1 && arr.shape.size() == 1) want.erase(want.begin());
+  if (want.size() == 2 && want[1] == 1 && arr.shape.size() == 1) want.pop_back();
+  if (arr.shape != want) {
+    std::string w;
+    for (const std::size_t d : want) w += (w.empty() ? "" : ", ") + std::to_string(d);
+    throw Error(fmt::format("dot: {} '{}' must have shape ({}) for k = {} and one {} scale per {} lanes", flag, path, w,
+                            k, format_name(sc.format), sc.block));
+  }
+  return words_of(arr);
+}
+
+/// Whether --c names a .npy file (one C per result) rather than a value.
+bool c_is_file(const std::string& c) {
+  return c.size() > 4 && iequals(std::string_view(c).substr(c.size() - 4), ".npy");
+}
+
+void print_results(const std::vector<std::uint64_t>& D, Format dest, std::size_t m, std::size_t n, bool matrix) {
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t code = D[i * n + j];
+      if (matrix) fmt::print("{} {} {} {}\n", i, j, hex(dest, code), value_str(dest, code));
+      else fmt::print("{} {}\n", hex(dest, code), value_str(dest, code));
+    }
 }
 
 }  // namespace
@@ -409,9 +466,18 @@ void add_dot_command(CLI::App& app, DotOptions& opts) {
   sub->add_option("--format", opts.format,
                   "element format (required for code arrays, whose byte width must match it, and for tensor-core "
                   "models, which multiply only their own operand formats; float arrays are rounded into it once "
-                  "with rne + satfinite)");
+                  "with rne + satfinite, or as --operand-round says); with --format-b, the format of --a only");
+  sub->add_option("--format-b", opts.format_b,
+                  "element format of --b when it differs from --a's (e4m3fn x e5m2, the mxf8f6f4 mixes); "
+                  "default: --format");
+  sub->add_option("--operand-round", opts.operand_round,
+                  "how float arrays become --format/--format-b: " + choices<OperandRound>("satfinite") +
+                      ": satfinite = rne, overflow and Inf to +-max (as before this option); cvt = the PTX cvt "
+                      "from f32 (tf32: cvt.rna, Inf/NaN kept); truncate = tf32 only, the f32 low 13 bits ignored");
   sub->add_option("--c", opts.c,
-                  "addend C of every dot product: a decimal or hex-float value rounded once to f32 (rne); default 0");
+                  "addend C of every dot product: a decimal or hex-float value rounded once to f32 (rne); default 0; "
+                  "or FILE.npy, one C per result: shape (m, n) (or the result's (m,)/(n,)), dtype <f4, <f2 for an "
+                  "f16-destination preset, <f8 for dmma-f64-unvalidated");
   sub->add_option("--out", opts.out,
                   "write the results as a float32 .npy (float64 for dmma-f64-unvalidated; checked before any work)");
   sub->add_option(
@@ -424,28 +490,44 @@ void add_dot_command(CLI::App& app, DotOptions& opts) {
 int run_dot(const DotOptions& opts) {
   // Every option and file is checked before any work (one output transaction, file_io.hpp).
   const DotModel model = with_option("--model", [&] { return parse_dot_model(opts.model); });
-  std::optional<Format> format;
+  std::optional<Format> format, format_b;
   if (!opts.format.empty()) format = with_option("--format", [&] { return parse_format(opts.format); });
-  const Unpacked c_value = with_option("--c", [&] { return parse_value(opts.c); });
-  const std::uint64_t c = round_pack(formats::f32, c_value, {Rounding::rne, Overflow::nonsat}).code;
+  format_b = format;
+  if (!opts.format_b.empty()) format_b = with_option("--format-b", [&] { return parse_format(opts.format_b); });
+  const auto how = parse_option<OperandRound>("--operand-round", opts.operand_round);
+  const bool c_file = c_is_file(opts.c);
+  std::uint64_t c = 0;
+  if (!c_file) {
+    const Unpacked c_value = with_option("--c", [&] { return parse_value(opts.c); });
+    c = round_pack(formats::f32, c_value, {Rounding::rne, Overflow::nonsat}).code;
+  }
   OutputSet outputs;
   outputs.add_input(opts.a, "--a");
   outputs.add_input(opts.b, "--b");
+  if (c_file) outputs.add_input(opts.c, "--c");
   const bool write = !opts.out.empty();
   const OutputId out = write ? outputs.add_output(opts.out, "--out") : OutputId{};
-  const Operand A = load_operand(opts.a, format, "--a");
-  const Operand B = load_operand(opts.b, format, "--b");
+  const Operand A = load_operand(opts.a, format, "--a", how);
+  const Operand B = load_operand(opts.b, format_b, "--b", how, opts.format_b.empty() ? "--format" : "--format-b");
   const std::span<const Format> accepted = operand_formats(model);
-  const auto source = [&](const char* flag, const std::string& path) {
-    return format ? "--format " + quote_input(opts.format) : std::string(flag) + " '" + path + "' (no --format)";
+  const auto source = [&](const char* flag, const std::string& path, const char* fflag, const std::string& ftext) {
+    return ftext.empty() ? std::string(flag) + " '" + path + "' (no --format)"
+                         : std::string(fflag) + " " + quote_input(ftext);
   };
-  require_operand_format(accepted, opts.model, A.format, source("--a", opts.a));
-  require_operand_format(accepted, opts.model, B.format, source("--b", opts.b));
+  require_operand_format(accepted, opts.model, A.format, source("--a", opts.a, "--format", opts.format));
+  if (opts.format_b.empty())
+    require_operand_format(accepted, opts.model, B.format, source("--b", opts.b, "--format", opts.format));
+  else
+    require_operand_format(accepted, opts.model, B.format, source("--b", opts.b, "--format-b", opts.format_b),
+                           "--format-b");
   if (A.shape.empty() || A.shape.size() > 2 || B.shape.empty() || B.shape.size() > 2)
     throw Error("dot: --a must be (k) or (m,k) and --b (k) or (k,n)");
   const std::size_t m = A.shape.size() == 2 ? A.shape[0] : 1, k = A.shape.back();
   const std::size_t kb = B.shape[0], n = B.shape.size() == 2 ? B.shape[1] : 1;
   if (k != kb) throw Error(fmt::format("dot: inner dimensions differ: --a has k = {}, --b has k = {}", k, kb));
+  std::vector<std::size_t> shape;  // the result's: (m, n), (m), (n) or ()
+  if (A.shape.size() == 2) shape.push_back(m);
+  if (B.shape.size() == 2) shape.push_back(n);
   const bool scaled =
       model.kind == AccumKind::tfdpa && model.tensor_core.scale.application != BlockScaleApplication::none;
   if (!scaled && (!opts.scale_a.empty() || !opts.scale_b.empty()))
@@ -462,36 +544,17 @@ int run_dot(const DotOptions& opts) {
           fmt::format("dot: --model {} is block-scaled: pass --scale-a ({}, {}) and --scale-b ({}, {}) as .npy "
                       "|u1 codes of {} (one per {} lanes of k = {})",
                       opts.model, m, nb, nb, n, format_name(sc.format), sc.block, k));
-    const auto load_scales = [&](const std::string& path, const char* flag, std::vector<std::size_t> want) {
-      const NpyArray arr = read_npy(path);
-      if (arr.dtype != "|u1" && arr.dtype != "<u1")
-        throw Error(fmt::format("dot: {} '{}' has dtype {}; accepted: |u1 codes of {}", flag, path, arr.dtype,
-                                format_name(sc.format)));
-      if (want.size() == 2 && want[0] == 1 && arr.shape.size() == 1) want.erase(want.begin());
-      if (want.size() == 2 && want[1] == 1 && arr.shape.size() == 1) want.pop_back();
-      if (arr.shape != want) {
-        std::string w;
-        for (const std::size_t d : want) w += (w.empty() ? "" : ", ") + std::to_string(d);
-        throw Error(fmt::format("dot: {} '{}' must have shape ({}) for k = {} and one {} scale per {} lanes", flag,
-                                path, w, k, format_name(sc.format), sc.block));
-      }
-      std::vector<std::uint64_t> codes(arr.element_count());
-      const auto* p = reinterpret_cast<const unsigned char*>(arr.data.data());
-      for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = p[i];
-      return codes;
-    };
     outputs.add_input(opts.scale_a, "--scale-a");
     outputs.add_input(opts.scale_b, "--scale-b");
-    SA = load_scales(opts.scale_a, "--scale-a", {m, nb});
-    SB = load_scales(opts.scale_b, "--scale-b", {nb, n});
+    SA = load_scales(opts.scale_a, "--scale-a", {m, nb}, sc, k);
+    SB = load_scales(opts.scale_b, "--scale-b", {nb, n}, sc, k);
   }
-  std::vector<std::uint64_t> C(m * n, c);
-  const std::vector<std::uint64_t> D = gemm(model, m, n, k, A.format, A.codes, B.format, B.codes, C, SA, SB);
+  const Format fc = c_file ? result_format(model) : formats::f32;
+  const std::vector<std::uint64_t> C =
+      c_file ? load_c(opts.c, model, opts.model, shape) : std::vector<std::uint64_t>(m * n, c);
+  const std::vector<std::uint64_t> D = gemm(model, m, n, k, A.format, A.codes, B.format, B.codes, C, SA, SB, fc);
   const Format dest = result_format(model);
   if (write) {
-    std::vector<std::size_t> shape;
-    if (A.shape.size() == 2) shape.push_back(m);
-    if (B.shape.size() == 2) shape.push_back(n);
     if (dest == formats::f64) {  // dmma-f64: the f64 results whole (<f8)
       std::vector<double> values(D.size());
       for (std::size_t i = 0; i < D.size(); ++i) values[i] = to_double(dest, D[i]);
@@ -503,13 +566,7 @@ int run_dot(const DotOptions& opts) {
     }
     outputs.commit();
   }
-  const bool matrix = A.shape.size() == 2 || B.shape.size() == 2;
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint64_t code = D[i * n + j];
-      if (matrix) fmt::print("{} {} {} {}\n", i, j, hex(dest, code), value_str(dest, code));
-      else fmt::print("{} {}\n", hex(dest, code), value_str(dest, code));
-    }
+  print_results(D, dest, m, n, A.shape.size() == 2 || B.shape.size() == 2);
   return 0;
 }
 

@@ -41,8 +41,10 @@ struct DotOptions {
   std::string a, b;   ///< --a FILE, --b FILE (.npy: vectors (k) or matrices (m,k) and (k,n))
   std::string
       format;  ///< --format FMT: element format of byte-code arrays (|u1, <V1); float arrays are quantized into it (rne)
-  std::string c = "0";           ///< --c VALUE: the addend of every dot product, rounded once to f32 (rne)
-  std::string out;               ///< --out FILE: write the results as .npy float32
+  std::string format_b;  ///< --format-b FMT: element format of --b when it differs from --a's (default: --format)
+  std::string operand_round = "satfinite";  ///< --operand-round satfinite|cvt|truncate (OperandRound, accumulate.hpp)
+  std::string c = "0";  ///< --c VALUE (rounded once to f32, rne) or FILE.npy (one C per result, result_format dtype)
+  std::string out;      ///< --out FILE: write the results as .npy float32
   std::string scale_a, scale_b;  ///< --scale-a/--scale-b FILE: block scales (.npy |u1 codes) of a block-scaled preset
 };
 void add_dot_command(CLI::App& app, DotOptions& opts);
@@ -51,6 +53,10 @@ void add_dot_command(CLI::App& app, DotOptions& opts);
 /// (f32 results). Tensor-core models (and blocked<N>) take only their operand formats
 /// (operand_formats(): hopper-fp8 e4m3fn/e5m2, …): float arrays need --format. Returns 0; throws
 /// minifloat::Error (exit 2) for unreadable files, unsupported dtypes, operand formats or shapes.
+/// --format-b gives --b its own format (default --format); float arrays become their format by
+/// --operand-round (round_operands(), default satfinite: rne + satfinite, as before the option). --c
+/// FILE.npy (a name ending in .npy) gives one C per result: dtype of result_format() (<f4; <f2 for an
+/// FP16-destination preset; <f8 for fp64_fma), the result's shape; refused otherwise, naming both.
 /// Block-scaled presets (blackwell-tcgen05-mxf8f6f4/mxf4/nvf4-unvalidated) need --scale-a (m, nb)
 /// or (nb) and --scale-b (nb, n) or (nb), nb = ceil(k / block), as |u1 codes of their scale format
 /// (e8m0fnu, ue4m3); other models refuse them.
