@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/block_scale.hpp"
+#include "core/hadamard.hpp"
 #include "error.hpp"
 #include "registry.hpp"
 
@@ -58,6 +59,7 @@ namespace minifloat {
 ///               inf-block=nan_scale|max_scale                  subnormal-amax=keep|flush_block
 ///               mxint8-min=twos_complement|symmetric           fp32-order=te_multiply|divide|exact
 ///               amax-epsilon=DECIMAL (≥ 0, finite; rounded once to binary32)
+///               transform=none|rht16:te|rht16:torchao|rht16:0xHHHH   (Scheme::transform, parse_transform)
 ///
 /// Examples: `e2m3fn/1x16/e8m0fnu:rceil` (an MX-style FP6 scheme with blocks of 16 and RCEIL
 /// scales), `e4m3fn/1x128/f32:fp32_amax/fp32-order=divide/amax-epsilon=0.0001` (DeepSeek-V3
@@ -72,8 +74,22 @@ struct Scheme {
   std::size_t block_cols = 32;  ///< 0 = all columns
   ScaleRule rule = ScaleRule::ocp_floor;
   BlockPolicy policy{};
+  /// The transform applied to the input before quantization (core/hadamard.hpp; issue 25 item 1): the
+  /// 16-point RHT along the block axis; spec key `transform`, CLI `--transform`, Python `transform=`.
+  BlockTransform transform{};
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
 };
+
+/// A transform's spelling (spec key `transform`, CLI `--transform`, Python `transform=`), ASCII case
+/// ignored: `none`; `rht16:te` (TE's sign mask 0xd7e8, output binary32: TE reference_nvfp4.py:335-447);
+/// `rht16:torchao` (the same mask, output rounded to bfloat16: torchao nvfp4_reference.py:218-228);
+/// `rht16:0xHHHH` (a user sign mask of 1 to 4 hex digits, bit i set: s_i = −1; output binary32).
+/// Throws NameError naming the text and what is accepted.
+BlockTransform parse_transform(std::string_view text);
+/// The canonical spelling: none, rht16:te, rht16:torchao, rht16:0xhhhh (4 lowercase digits); a bf16
+/// output with another mask than TE's (not reachable from the spelling) prints as rht16:0xhhhh:bf16
+/// and parses back.
+std::string transform_name(const BlockTransform& t);
 
 /// One enum field of BlockPolicy. Its name table (name_table(E{}), registry.hpp) gives its spec key and
 /// CLI option (the table's id: "zero-block" → `zero-block=…`, `--zero-block`) and its value names.
