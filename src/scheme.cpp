@@ -80,6 +80,7 @@ constexpr NamePattern kSchemePatterns[] = {
 constexpr std::string_view kGrammar = "ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...] (e.g. e2m3fn/1x16/e8m0fnu:rceil)";
 constexpr std::string_view kEpsilonKey = "amax-epsilon";
 constexpr std::string_view kTransformKey = "transform";
+constexpr std::string_view kTensorScaleKey = "tensor-scale";
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -218,6 +219,19 @@ Scheme parse_scheme(std::string_view text) {
       p.amax_epsilon = f;
       continue;
     }
+    if (iequals(key, kTensorScaleKey)) {
+      Unpacked u;
+      try {
+        u = parse_value(value);
+      } catch (const ParseError&) {
+        return fail("tensor-scale '" + quote_input(value) + "' is not a number");
+      }
+      s.tensor_scale = detail::bit_cast<float>(
+          static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
+      if (u.negative || !(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale))
+        return fail("tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
+      continue;
+    }
     if (iequals(key, kTransformKey)) {
       try {
         s.transform = parse_transform(value);
@@ -229,7 +243,7 @@ Scheme parse_scheme(std::string_view text) {
     std::string keys;
     for_each_policy_field([&](const auto& f, std::size_t) { keys.append(policy_key(f)) += ", "; });
     return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey) + ", " +
-                std::string(kTransformKey));
+                std::string(kTransformKey) + ", " + std::string(kTensorScaleKey));
   }
   validate_scheme(s);
   return s;
@@ -288,6 +302,12 @@ std::string scheme_spec(const Scheme& s) {
     out.append(kTransformKey);
     out += '=';
     out.append(transform_name(s.transform));
+  }
+  if (s.tensor_scale != 0.0f) {
+    out += '/';
+    out.append(kTensorScaleKey);
+    out += '=';
+    out.append(float_text(s.tensor_scale));
   }
   return out;
 }
@@ -356,6 +376,11 @@ void validate_scheme(const Scheme& s) {
     throw Error(what + "mxint8-min applies to mxint8 elements only");
   if (!(s.policy.amax_epsilon >= 0.0f) || std::isinf(s.policy.amax_epsilon))
     throw Error(what + "amax-epsilon must be a finite number >= 0");
+  if (s.tensor_scale != 0.0f && s.rule != ScaleRule::nvfp4)
+    throw Error(what + "tensor-scale applies to the nvfp4 rule (its FP32 tensor encode scale); " +
+                std::string(name(s.rule)) + " has none");
+  if (s.tensor_scale != 0.0f && (!(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale)))
+    throw Error(what + "tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
 }
 
 }  // namespace minifloat

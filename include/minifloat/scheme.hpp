@@ -60,6 +60,7 @@ namespace minifloat {
 ///               mxint8-min=twos_complement|symmetric           fp32-order=te_multiply|divide|exact
 ///               amax-epsilon=DECIMAL (≥ 0, finite; rounded once to binary32)
 ///               transform=none|rht16:te|rht16:torchao|rht16:0xHHHH   (Scheme::transform, parse_transform)
+///               tensor-scale=DECIMAL (nvfp4: the given FP32 tensor encode scale; > 0, finite; Scheme::tensor_scale)
 ///
 /// Examples: `e2m3fn/1x16/e8m0fnu:rceil` (an MX-style FP6 scheme with blocks of 16 and RCEIL
 /// scales), `e4m3fn/1x128/f32:fp32_amax/fp32-order=divide/amax-epsilon=0.0001` (DeepSeek-V3
@@ -77,6 +78,12 @@ struct Scheme {
   /// The transform applied to the input before quantization (core/hadamard.hpp; issue 25 item 1): the
   /// 16-point RHT along the block axis; spec key `transform`, CLI `--transform`, Python `transform=`.
   BlockTransform transform{};
+  /// nvfp4 (issue 25 item 3): the FP32 tensor ENCODE scale S_enc given (TE global_encode_scale, FlashInfer's
+  /// `global_sf` = 448·6/amax, static/calibrated scales) instead of fl32(2688 / tensor amax); 0 = from the
+  /// amax (the default). Positive and finite; the tensor decode scale is fl32(1/S_enc) as always, and the
+  /// quantization takes one pass (QuantPlan::first_pass false for 1×k tiles). Spec key `tensor-scale`, CLI
+  /// `--tensor-scale VALUE|FILE`, Python `tensor_scale=`.
+  float tensor_scale = 0.0f;
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
 };
 
@@ -159,7 +166,8 @@ std::string scheme_name(const Scheme& s);
 ///  - fp32-order divide needs fp32_amax; te_multiply/divide/exact only mean something for the FP32
 ///    rules and nvfp4 (E8M0 rules: te_multiply, the default, only);
 ///  - mxint8-min applies to the mxint8 element only;
-///  - amax-epsilon is finite and ≥ 0.
+///  - amax-epsilon is finite and ≥ 0;
+///  - tensor-scale applies to nvfp4 only and is a positive finite binary32 (0: from the tensor amax).
 void validate_scheme(const Scheme& s);
 
 }  // namespace minifloat

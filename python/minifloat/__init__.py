@@ -860,7 +860,7 @@ def _widened(kind: _Any, flat: _np.ndarray) -> _np.ndarray:
 def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
              overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
              amax_epsilon: _Any = None, mx_quirks: str | None = None, threads: int | None = None,
-             transform: str | None = None, **policy: str) -> Quantized:
+             transform: str | None = None, tensor_scale: _Any = None, **policy: str) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -881,7 +881,9 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     0 = all cores, else 1..4096 (the bytes do not depend on it). ``transform`` (issue 25, as the CLI's
     ``--transform`` and the spec key ``transform=``): ``"rht16:te"``, ``"rht16:torchao"`` (bf16 output),
     ``"rht16:0xHHHH"`` — the 16-point random Hadamard transform along the block axis before quantization
-    (core/hadamard.hpp); ``dequantize()`` then gives transformed values.
+    (core/hadamard.hpp); ``dequantize()`` then gives transformed values. ``tensor_scale`` (nvfp4, the CLI's
+    ``--tensor-scale`` and the spec key ``tensor-scale=``): the FP32 tensor ENCODE scale given (a number or
+    exact text > 0, rounded once to binary32) in place of fl32(2688 / amax).
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
@@ -889,7 +891,7 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     unknown = [k for k in policy if k not in keywords]
     if unknown:
         raise TypeError(f"quantize: unexpected keyword argument {unknown[0]!r}; accepted block policies: "
-                        f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform")
+                        f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform, tensor_scale")
     policies = [(k, _name(k, policy[k])) for k in keywords if k in policy]
     eps = None if amax_epsilon is None else _exact_text(amax_epsilon)
     kind, flat, shape = _quant_input(x)
@@ -903,7 +905,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     q = _ext.quantize_array(kind, flat, list(shape), scheme, rule, spec, prof, _name("axis", axis),
                             None if srt is None else srt[:3], policies, eps,
                             None if mx_quirks is None else _name("mx_quirks", mx_quirks), _threads(threads),
-                            None if transform is None else _name("transform", transform))
+                            None if transform is None else _name("transform", transform),
+                            None if tensor_scale is None else _exact_text(tensor_scale))
     return Quantized(q, flat, kind)
 
 

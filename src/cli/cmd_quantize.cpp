@@ -149,6 +149,29 @@ class CodesOut {
   std::unique_ptr<SafetensorsWriter> st_;
 };
 
+/// --tensor-scale VALUE|FILE (issue 25 item 3): a decimal (rounded once to binary32), else a .npy file holding
+/// one float32 (shape (1,) or ()), the FP32 tensor encode scale; positive and finite.
+float tensor_scale_option(const std::string& text) {
+  const std::string accepted = "; accepted: a positive finite number, or a .npy file of one float32 (shape (1,))";
+  float v = 0.0f;
+  bool number = true;
+  try {
+    v = parse_f32_option("--tensor-scale", text);
+  } catch (const Error&) {
+    number = false;
+  }
+  if (!number) {
+    const NpyArray a = with_option("--tensor-scale", [&] { return read_npy(text); });
+    if (a.dtype != "<f4" || a.element_count() != 1 || a.shape.size() > 1)
+      throw Error("--tensor-scale '" + quote_input(text) + "' holds " + a.dtype + " of shape " + shape_text(a.shape) +
+                  accepted);
+    v = npy_as_f32(a)[0];
+  }
+  if (!(v > 0.0f) || std::isinf(v))
+    throw Error("--tensor-scale '" + quote_input(text) + "' is not a positive finite number" + accepted);
+  return v;
+}
+
 /// --dequant-domain (issue 25 item 1): whether --out-dequant holds the original domain; throws for an unknown
 /// domain, or `original` without a transform.
 bool dequant_domain_original(const std::string& domain, const Scheme& scheme) {
@@ -237,6 +260,10 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                 "Transform before quantization along the block axis (spec key transform=; core/hadamard.hpp): none, "
                 "rht16:te, rht16:torchao (bf16 output), rht16:0xHHHH (a 16-bit sign mask); the axis length must be a "
                 "multiple of 16");
+  c->add_option("--tensor-scale", o.tensor_scale,
+                "nvfp4: the FP32 tensor encode scale S_enc given (spec key tensor-scale=; TE global_encode_scale, "
+                "FlashInfer global_sf = 448*6/amax) instead of fl32(2688/amax): a number or a .npy of one float32; "
+                "one pass");
   c->add_option("--dequant-domain", o.dequant_domain,
                 "With --transform and --out-dequant: transformed (default: the dequantized transformed values) or "
                 "original (their exact inverse transform, rounded once to the output's float type)");
@@ -277,6 +304,7 @@ int run_quantize(const QuantizeOptions& o) {
     scheme.policy.amax_epsilon = eps;
   }
   if (o.transform) scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
+  if (o.tensor_scale) scheme.tensor_scale = tensor_scale_option(*o.tensor_scale);
   validate_scheme(scheme);
   const bool dequant_original = dequant_domain_original(o.dequant_domain, scheme);
 

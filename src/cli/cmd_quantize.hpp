@@ -48,6 +48,7 @@ struct QuantizeOptions {
   // issue 25 item 1: the random Hadamard transform (core/hadamard.hpp)
   std::optional<std::string> transform;        ///< --transform none|rht16:te|rht16:torchao|rht16:0xHHHH
   std::string dequant_domain = "transformed";  ///< --dequant-domain transformed|original (with --transform)
+  std::optional<std::string> tensor_scale;     ///< --tensor-scale VALUE|FILE: nvfp4's given S_enc (issue 25 item 3)
 };
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& opts);

@@ -111,6 +111,9 @@ std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOption
                        "torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
                        "ue4m3:nvfp4 scales); not " +
                            scheme_name(scheme)};
+  if (opt.mx_quirks != MxQuirks::none && scheme.tensor_scale != 0.0f)
+    return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
+                                        " computes the peer's own tensor scale; not with a given tensor-scale"};
   if (opt.mx_quirks != MxQuirks::none && !(scheme.policy == BlockPolicy{}))
     return OptionIssue{"mx-quirks",
                        std::string(name(opt.mx_quirks)) +
@@ -225,7 +228,7 @@ QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
     if (q_.axis == BlockAxis::last && p.piece_cols < B && p.piece_cols >= kRht16Size)
       p.piece_cols -= p.piece_cols % kRht16Size;
   }
-  p.first_pass = !local || q_.rule == ScaleRule::nvfp4;
+  p.first_pass = !local || (q_.rule == ScaleRule::nvfp4 && scheme_.tensor_scale == 0.0f);
   return p;
 }
 
@@ -393,6 +396,11 @@ void BlockQuantizer::end_first_pass() {
     return;
   }
   if (opt_.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale) return;  // per_tensor_scale None: 1 and 1
+  if (scheme_.tensor_scale != 0.0f) {  // given (issue 25 item 3): S_enc as is, the decode scale TE's fl32(1/S_enc)
+    q_.tensor_encode_scale = scheme_.tensor_scale;
+    q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
+    return;
+  }
   // The exact form of TE's fl32(2688 / amax): for a binary32 amax (every value of a float source)
   // it is the float formula's result.
   q_.tensor_encode_scale =

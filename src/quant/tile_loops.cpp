@@ -461,7 +461,8 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
     throw Error("BlockQuantizer::quantize: the piece lies outside the tensor");
   if (p.size() == 0) return;
   if (q_.rule == ScaleRule::nvfp4 && !global_done_) {
-    if (!observed_) throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
+    if (!observed_ && scheme_.tensor_scale == 0.0f)
+      throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
     end_first_pass();
   }
   quant_detail::PieceRun<T> run(*this, p, v, codes, threads);

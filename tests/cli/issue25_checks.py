@@ -11,6 +11,7 @@
 #  - --dequant-domain original == the exact inverse (Fraction) of the exact dequantized values, rounded once;
 #  - the spec key transform= is the same scheme as --transform; bad input gets one clear error.
 # usage: issue25_checks.py BIN
+import math
 import pathlib
 import subprocess
 import sys
@@ -35,9 +36,10 @@ def signs_of(mask):
 
 def rne(q, mant, emin):
     """Round the Fraction q to a binary format with `mant` fraction bits and minimum exponent emin (no overflow
-    handling needed here); returns a Fraction."""
+    handling needed here); returns a float (exact). A nonzero q that rounds to zero keeps its sign (IEEE: −0);
+    an exact zero sum is +0 (this oracle's inputs are never all −0)."""
     if q == 0:
-        return F(0)
+        return 0.0
     s = -1 if q < 0 else 1
     a = abs(q)
     e = a.numerator.bit_length() - a.denominator.bit_length()
@@ -51,7 +53,7 @@ def rne(q, mant, emin):
     rem = m - fl
     if rem > F(1, 2) or (rem == F(1, 2) and fl % 2 == 1):
         fl += 1
-    return s * fl * quantum
+    return math.copysign(float(fl * quantum), s)
 
 
 def to_f32(q):
@@ -72,9 +74,10 @@ def rht(x2d, mask, bf16, axis_first=False):
             v = [F(float(t)) for t in x[r, g:g + 16]]
             for j in range(16):
                 y = to_f32(sum(v[i] * s[i] * H(i, j) for i in range(16)) / 4)
-                if bf16:
-                    y = to_bf16(y)
-                out[r, g + j] = np.float32(float(y))
+                if bf16 and y != 0:
+                    y = to_bf16(F(y))
+                with np.errstate(over="ignore"):  # a sum of 2^128 or more after rounding: +-Inf (RNE, nonsat)
+                    out[r, g + j] = np.float32(y)
     return out.T.copy() if axis_first else out
 
 
@@ -183,6 +186,36 @@ with tempfile.TemporaryDirectory() as tmp:
     rows = [r for r in out.splitlines() if "transform=rht16:te" in r]
     expect(rc == 0 and rows, "report --schemes with transform=rht16:te must print its row", err or out)
 
+    # ---- probe gen --transform: the expected codes of each block (one tensor each) are those of the oracle's RHT
+    # of the block quantized without a transform; probe check passes them and fails the untransformed codes
+    rc, out, err = run("probe", "gen", "--scheme", "nvfp4", "--transform", "rht16:te", "--count", "60", "--seed", "7",
+                       "--out", d / "pg")
+    expect(rc == 0, "probe gen --scheme nvfp4 --transform rht16:te must run", err)
+    if rc == 0:
+        ins = np.load(d / "pg" / "inputs.npy")
+        exp_c, exp_s = np.load(d / "pg" / "expected.npy"), np.load(d / "pg" / "expected_scales.npy")
+        bad_rows = []
+        for r in range(0, ins.shape[0], 2):
+            if not np.all(np.isfinite(ins[r])):
+                continue
+            np.save(d / "row.npy", rht(ins[r:r + 1], 0xD7E8, False))
+            got = quant(d, d / "row.npy", "row", "--scheme", "nvfp4")
+            if got is None or got[0][0] != exp_c[r].tobytes() or got[0][1] != exp_s[r:r + 1].tobytes():
+                bad_rows.append(r)
+        expect(not bad_rows, "probe gen --transform: expected codes == quantize(oracle RHT(block))", bad_rows)
+        rc, out, err = run("probe", "check", d / "pg", "--got", d / "pg" / "expected.npy", "--got-scales",
+                           d / "pg" / "expected_scales.npy")
+        expect(rc == 0, "probe check of the expected files passes", err or out)
+        np.save(d / "plain.npy", ins)
+        rc2, _, err2 = run("quantize", "--in", d / "plain.npy", "--out-codes", d / "plain_c.npy", "--scheme",
+                           "fp8_tensor")  # any codes of the right shape that are not the transform's
+        rc, out, err = run("probe", "check", d / "pg", "--got", d / "plain_c.npy", "--got-scales",
+                           d / "pg" / "expected_scales.npy")
+        expect(rc2 == 0 and rc == 1, "probe check must fail codes that are not the transform's", err or out)
+    rc, out, err = run("probe", "gen", "--format", "e4m3fn", "--transform", "rht16:te", "--seed", "1", "--out",
+                       d / "pg2")
+    expect(rc == 2 and "--transform applies to block targets" in err, "probe gen --transform without --scheme", err)
+
     # ---- bad input: one clear error each, naming what is accepted
     for args, needle in ((("--transform", "rht8:te"), "accepted: none, rht16:te, rht16:torchao, rht16:0xHHHH"),
                          (("--transform", "rht16:0x12345"), "accepted: none, rht16:te"),
@@ -197,7 +230,41 @@ with tempfile.TemporaryDirectory() as tmp:
                        "e2m1fn/1x16/ue4m3:nvfp4/transform=hadamard")
     expect(rc == 2 and "transform 'hadamard' is not a transform" in err, "bad spec key value", err)
 
+# ---- item 3: --tensor-scale VALUE|FILE, the given FP32 tensor encode scale (hand-derived from TE
+# reference_nvfp4.py:713-760: S_enc = 64 gives block code e4m3(fl32(6 · fl32(64 · fl32(1/6)))) = e4m3(64) = 0x68,
+# decode 2^-6, element multiplier 1, so the elements are x in e2m1fn; without it S_enc = 448 → block 0x7e)
+with tempfile.TemporaryDirectory() as tmp:
+    d = pathlib.Path(tmp)
+    x = np.zeros((1, 16), np.float32)
+    x[0, :4] = [6.0, 3.0, -1.5, 0.5]
+    np.save(d / "x.npy", x)
+    np.save(d / "s.npy", np.float32([64.0]))
+    np.save(d / "s2.npy", np.float32([64.0, 2.0]))
+    np.save(d / "s8.npy", np.float64([64.0]))
+    want = (bytes([0x7, 0x5, 0xB, 0x1] + [0] * 12), bytes([0x68]), np.float32([0.015625]).tobytes())
+    for how in (("--tensor-scale", "64"), ("--tensor-scale", d / "s.npy")):
+        got = quant(d, d / "x.npy", "ts", "--scheme", "nvfp4", *how)
+        expect(got is not None and tuple(got[0]) == want, f"--tensor-scale {how[1]}: hand-derived codes/scale 0x68",
+               None if got is None else got[0])
+    got = quant(d, d / "x.npy", "sk", "--scheme", "e2m1fn/1x16/ue4m3:nvfp4/tensor-scale=64")
+    expect(got is not None and tuple(got[0]) == want and "tensor-scale=64" in got[2], "spec key tensor-scale=64",
+           None if got is None else got[2])
+    got = quant(d, d / "x.npy", "no", "--scheme", "nvfp4")
+    expect(got is not None and got[0][1] == bytes([0x7E]), "without --tensor-scale: S_enc = 448, block 0x7e",
+           None if got is None else got[0])
+    for val, needle in (("-1", "not a positive finite number"), ("0", "not a positive finite number"),
+                        ("nan", "not a positive finite number"), ("inf", "not a positive finite number"),
+                        (d / "s2.npy", "of shape (2,)"), (d / "s8.npy", "holds <f8"),
+                        (d / "missing.npy", "missing.npy")):
+        rc, out, err = run("quantize", "--in", d / "x.npy", "--out-codes", d / "bad.npy", "--scheme", "nvfp4",
+                           "--tensor-scale", val)
+        expect(rc == 2 and needle in err and not (d / "bad.npy").exists(), f"--tensor-scale {val}: '{needle}'",
+               err or out)
+    rc, out, err = run("quantize", "--in", d / "x.npy", "--out-codes", d / "bad.npy", "--scheme", "mxfp8_e4m3",
+                       "--tensor-scale", "2")
+    expect(rc == 2 and "tensor-scale applies to the nvfp4 rule" in err, "--tensor-scale with mxfp8", err or out)
+
 if errors:
     print("\n".join(errors))
     sys.exit(1)
-print("issue 25 item 1 checks passed")
+print("issue 25 items 1 and 3 (tensor scale) checks passed")

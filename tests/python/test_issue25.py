@@ -63,3 +63,20 @@ def test_transform_refusals():
         mf.quantize(x, "nvfp4", transform="hadamard")
     with pytest.raises(Exception, match="multiple of 16"):
         mf.quantize(np.ones((2, 8), np.float32), "nvfp4", transform="rht16:te")
+
+
+def test_tensor_scale_keyword():
+    # S_enc = 64 (hand-derived, TE reference_nvfp4.py:713-760): block code e4m3(64) = 0x68, elements x itself
+    x = np.zeros((1, 16), np.float32)
+    x[0, :4] = [6.0, 3.0, -1.5, 0.5]
+    q = mf.quantize(x, "nvfp4", tensor_scale=64)
+    assert list(np.asarray(q.codes).ravel()[:5]) == [0x7, 0x5, 0xB, 0x1, 0x0]
+    assert list(np.asarray(q.scales).ravel()) == [0x68]
+    assert q.tensor_encode_scale == 64.0 and q.tensor_scale == 0.015625
+    assert np.array_equal(np.asarray(mf.quantize(x, "e2m1fn/1x16/ue4m3:nvfp4/tensor-scale=64").codes),
+                          np.asarray(q.codes))
+    for bad in (0, -1, "nan"):
+        with pytest.raises(Exception, match="positive finite"):
+            mf.quantize(x, "nvfp4", tensor_scale=bad)
+    with pytest.raises(Exception, match="tensor-scale applies to the nvfp4 rule"):
+        mf.quantize(x, "mxfp8_e4m3", tensor_scale=2)
