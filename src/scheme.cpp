@@ -79,6 +79,8 @@ constexpr NamePattern kSchemePatterns[] = {
 
 constexpr std::string_view kGrammar = "ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...] (e.g. e2m3fn/1x16/e8m0fnu:rceil)";
 constexpr std::string_view kEpsilonKey = "amax-epsilon";
+constexpr std::string_view kTransformKey = "transform";
+constexpr std::string_view kTensorScaleKey = "tensor-scale";
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -217,9 +219,31 @@ Scheme parse_scheme(std::string_view text) {
       p.amax_epsilon = f;
       continue;
     }
+    if (iequals(key, kTensorScaleKey)) {
+      Unpacked u;
+      try {
+        u = parse_value(value);
+      } catch (const ParseError&) {
+        return fail("tensor-scale '" + quote_input(value) + "' is not a number");
+      }
+      s.tensor_scale = detail::bit_cast<float>(
+          static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
+      if (u.negative || !(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale))
+        return fail("tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
+      continue;
+    }
+    if (iequals(key, kTransformKey)) {
+      try {
+        s.transform = parse_transform(value);
+      } catch (const NameError& e) {
+        return fail(e.what());
+      }
+      continue;
+    }
     std::string keys;
     for_each_policy_field([&](const auto& f, std::size_t) { keys.append(policy_key(f)) += ", "; });
-    return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey));
+    return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey) + ", " +
+                std::string(kTransformKey) + ", " + std::string(kTensorScaleKey));
   }
   validate_scheme(s);
   return s;
@@ -273,6 +297,50 @@ std::string scheme_spec(const Scheme& s) {
     out += '=';
     out.append(float_text(s.policy.amax_epsilon));
   }
+  if (!(s.transform == BlockTransform{})) {
+    out += '/';
+    out.append(kTransformKey);
+    out += '=';
+    out.append(transform_name(s.transform));
+  }
+  if (s.tensor_scale != 0.0f) {
+    out += '/';
+    out.append(kTensorScaleKey);
+    out += '=';
+    out.append(float_text(s.tensor_scale));
+  }
+  return out;
+}
+
+BlockTransform parse_transform(std::string_view text) {
+  std::string t(text);
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string accepted = "; accepted: none, rht16:te, rht16:torchao, rht16:0xHHHH (a 16-bit sign mask)";
+  if (t == "none") return {};
+  if (t == "rht16:te") return {.rht16 = true, .signs = kRht16WgradSigns, .output = TransformOutput::f32};
+  if (t == "rht16:torchao") return {.rht16 = true, .signs = kRht16WgradSigns, .output = TransformOutput::bf16};
+  std::string_view v = t;
+  TransformOutput out = TransformOutput::f32;
+  if (v.size() > 5 && v.substr(v.size() - 5) == ":bf16") {
+    out = TransformOutput::bf16;
+    v.remove_suffix(5);
+  }
+  if (v.substr(0, 8) == "rht16:0x" && v.size() > 8 && v.size() <= 12) {
+    unsigned mask = 0;
+    const auto [ptr, ec] = std::from_chars(v.data() + 8, v.data() + v.size(), mask, 16);
+    if (ec == std::errc{} && ptr == v.data() + v.size())
+      return {.rht16 = true, .signs = static_cast<std::uint16_t>(mask), .output = out};
+  }
+  throw NameError("transform '" + quote_input(text) + "' is not a transform" + accepted);
+}
+
+std::string transform_name(const BlockTransform& t) {
+  if (!t.rht16) return "none";
+  if (t.signs == kRht16WgradSigns) return t.output == TransformOutput::f32 ? "rht16:te" : "rht16:torchao";
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "rht16:0x";
+  for (int k = 12; k >= 0; k -= 4) out += kHex[(t.signs >> k) & 0xf];
+  if (t.output == TransformOutput::bf16) out += ":bf16";
   return out;
 }
 
@@ -308,6 +376,11 @@ void validate_scheme(const Scheme& s) {
     throw Error(what + "mxint8-min applies to mxint8 elements only");
   if (!(s.policy.amax_epsilon >= 0.0f) || std::isinf(s.policy.amax_epsilon))
     throw Error(what + "amax-epsilon must be a finite number >= 0");
+  if (s.tensor_scale != 0.0f && s.rule != ScaleRule::nvfp4)
+    throw Error(what + "tensor-scale applies to the nvfp4 rule (its FP32 tensor encode scale); " +
+                std::string(name(s.rule)) + " has none");
+  if (s.tensor_scale != 0.0f && (!(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale)))
+    throw Error(what + "tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
 }
 
 }  // namespace minifloat

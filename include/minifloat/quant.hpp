@@ -142,6 +142,10 @@ struct QuantizedTensor {
   float tensor_decode_scale = 1.0f;       ///< nvfp4: fl32(1/S_enc)
   std::uint64_t saturated = 0;            ///< elements whose rounded magnitude exceeded the element max
   std::uint64_t flushed = 0;              ///< nonzero finite inputs that became ±0
+  /// The transform the codes were taken after (Scheme::transform): with rht16 the codes and scales are
+  /// those of the transformed tensor (core/hadamard.hpp), and dequantize() gives transformed values;
+  /// untransform() maps them back.
+  BlockTransform transform{};
 };
 
 /// Quantize `x` (C order, `shape`) with `scheme` (validate_scheme). Binary32 inputs follow every
@@ -296,6 +300,15 @@ class BlockQuantizer {
 /// Dequantize (exact products in double: element × scale [× tensor scale]). ScaleFtz::yes (D17)
 /// reads FP32-subnormal scales as 0. NaN scales give NaN elements.
 std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz = ScaleFtz::no);
+
+/// The inverse of q.transform (issue 25 item 1, `--dequant-domain original`): `in` holds transformed values
+/// in the input's C order (dequantize(q), or BlockQuantizer::dequantize of a piece) as whole groups — along
+/// the last axis a multiple of 16 values, along axis first whole rows of the file view, 16 at a time —
+/// and `out` gets, per group, x = y · Mᵀ computed exactly from the binary64 values and rounded once to
+/// binary64 or binary32 (core/hadamard.hpp rht16_group, inverse; no bf16 output rounding). Transform
+/// none copies (rounding to float). Throws Error when the sizes differ or cut a group.
+void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<double> out);
+void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<float> out);
 
 /// How many elements of an element format without a sign bit (ue4m3, e8m0fnu, unsigned P3109 …: the
 /// element's format has is_signed false) are NaN codes from a negative number x < 0 (not NaN): such a

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/block_scale.hpp"
+#include "core/hadamard.hpp"
 #include "error.hpp"
 #include "registry.hpp"
 
@@ -58,6 +59,8 @@ namespace minifloat {
 ///               inf-block=nan_scale|max_scale                  subnormal-amax=keep|flush_block
 ///               mxint8-min=twos_complement|symmetric           fp32-order=te_multiply|divide|exact
 ///               amax-epsilon=DECIMAL (≥ 0, finite; rounded once to binary32)
+///               transform=none|rht16:te|rht16:torchao|rht16:0xHHHH   (Scheme::transform, parse_transform)
+///               tensor-scale=DECIMAL (nvfp4: the given FP32 tensor encode scale; > 0, finite; Scheme::tensor_scale)
 ///
 /// Examples: `e2m3fn/1x16/e8m0fnu:rceil` (an MX-style FP6 scheme with blocks of 16 and RCEIL
 /// scales), `e4m3fn/1x128/f32:fp32_amax/fp32-order=divide/amax-epsilon=0.0001` (DeepSeek-V3
@@ -72,8 +75,28 @@ struct Scheme {
   std::size_t block_cols = 32;  ///< 0 = all columns
   ScaleRule rule = ScaleRule::ocp_floor;
   BlockPolicy policy{};
+  /// The transform applied to the input before quantization (core/hadamard.hpp; issue 25 item 1): the
+  /// 16-point RHT along the block axis; spec key `transform`, CLI `--transform`, Python `transform=`.
+  BlockTransform transform{};
+  /// nvfp4 (issue 25 item 3): the FP32 tensor ENCODE scale S_enc given (TE global_encode_scale, FlashInfer's
+  /// `global_sf` = 448·6/amax, static/calibrated scales) instead of fl32(2688 / tensor amax); 0 = from the
+  /// amax (the default). Positive and finite; the tensor decode scale is fl32(1/S_enc) as always, and the
+  /// quantization takes one pass (QuantPlan::first_pass false for 1×k tiles). Spec key `tensor-scale`, CLI
+  /// `--tensor-scale VALUE|FILE`, Python `tensor_scale=`.
+  float tensor_scale = 0.0f;
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
 };
+
+/// A transform's spelling (spec key `transform`, CLI `--transform`, Python `transform=`), ASCII case
+/// ignored: `none`; `rht16:te` (TE's sign mask 0xd7e8, output binary32: TE reference_nvfp4.py:335-447);
+/// `rht16:torchao` (the same mask, output rounded to bfloat16: torchao nvfp4_reference.py:218-228);
+/// `rht16:0xHHHH` (a user sign mask of 1 to 4 hex digits, bit i set: s_i = −1; output binary32).
+/// Throws NameError naming the text and what is accepted.
+BlockTransform parse_transform(std::string_view text);
+/// The canonical spelling: none, rht16:te, rht16:torchao, rht16:0xhhhh (4 lowercase digits); a bf16
+/// output with another mask than TE's (not reachable from the spelling) prints as rht16:0xhhhh:bf16
+/// and parses back.
+std::string transform_name(const BlockTransform& t);
 
 /// One enum field of BlockPolicy. Its name table (name_table(E{}), registry.hpp) gives its spec key and
 /// CLI option (the table's id: "zero-block" → `zero-block=…`, `--zero-block`) and its value names.
@@ -143,7 +166,8 @@ std::string scheme_name(const Scheme& s);
 ///  - fp32-order divide needs fp32_amax; te_multiply/divide/exact only mean something for the FP32
 ///    rules and nvfp4 (E8M0 rules: te_multiply, the default, only);
 ///  - mxint8-min applies to the mxint8 element only;
-///  - amax-epsilon is finite and ≥ 0.
+///  - amax-epsilon is finite and ≥ 0;
+///  - tensor-scale applies to nvfp4 only and is a positive finite binary32 (0: from the tensor amax).
 void validate_scheme(const Scheme& s);
 
 }  // namespace minifloat

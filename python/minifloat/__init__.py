@@ -799,7 +799,8 @@ class Quantized:
     metadata
         ``scheme`` (table name or spec), ``spec``, ``rule``, ``element``, ``element_bits``, ``shape``,
         ``axis``, ``block_rows``/``block_cols`` (0 = whole dimension), ``scale_shape``, ``saturated``,
-        ``flushed``.
+        ``flushed``, ``transform`` (``"none"`` or the RHT's canonical spelling: codes, scales and
+        ``dequantize()`` are in the transformed domain; ``errors()`` compares x with the exact inverse).
     """
 
     def __init__(self, q: _Any, x_flat: _np.ndarray, kind: _Any = None):
@@ -811,7 +812,7 @@ class Quantized:
         self.tensor_scale = float(q.tensor_decode_scale) if q.rule == "nvfp4" else None
         self.tensor_encode_scale = float(q.tensor_encode_scale) if q.rule == "nvfp4" else None
         for k in ("scheme", "spec", "rule", "element", "element_bits", "axis", "block_rows", "block_cols",
-                  "saturated", "flushed"):
+                  "saturated", "flushed", "transform"):
             setattr(self, k, getattr(q, k))
         self.shape = tuple(q.shape)
         self.scale_shape = tuple(q.scale_shape)
@@ -866,7 +867,7 @@ def _widened(kind: _Any, flat: _np.ndarray) -> _np.ndarray:
 def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
              overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
              amax_epsilon: _Any = None, mx_quirks: str | None = None, threads: int | None = None,
-             **policy: str) -> Quantized:
+             transform: str | None = None, tensor_scale: _Any = None, **policy: str) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -884,7 +885,12 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     (the value names of ``names()``; the keywords are the library's policy-field list,
     ``_minifloat.policy_keywords()``), ``amax_epsilon`` (a number or exact text >= 0, rounded once to
     binary32); ``mx_quirks`` a peer's quantizer on purpose (``names("mx-quirks")``); ``threads`` None or
-    0 = all cores, else 1..4096 (the bytes do not depend on it).
+    0 = all cores, else 1..4096 (the bytes do not depend on it). ``transform`` (issue 25, as the CLI's
+    ``--transform`` and the spec key ``transform=``): ``"rht16:te"``, ``"rht16:torchao"`` (bf16 output),
+    ``"rht16:0xHHHH"`` — the 16-point random Hadamard transform along the block axis before quantization
+    (core/hadamard.hpp); ``dequantize()`` then gives transformed values. ``tensor_scale`` (nvfp4, the CLI's
+    ``--tensor-scale`` and the spec key ``tensor-scale=``): the FP32 tensor ENCODE scale given (a number or
+    exact text > 0, rounded once to binary32) in place of fl32(2688 / amax).
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
@@ -892,7 +898,7 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     unknown = [k for k in policy if k not in keywords]
     if unknown:
         raise TypeError(f"quantize: unexpected keyword argument {unknown[0]!r}; accepted block policies: "
-                        f"{', '.join(keywords)}, amax_epsilon, mx_quirks")
+                        f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform, tensor_scale")
     policies = [(k, _name(k, policy[k])) for k in keywords if k in policy]
     eps = None if amax_epsilon is None else _exact_text(amax_epsilon)
     kind, flat, shape = _quant_input(x)
@@ -905,7 +911,9 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     prof = _profile(profile)
     q = _ext.quantize_array(kind, flat, list(shape), scheme, rule, spec, prof, _name("axis", axis),
                             None if srt is None else srt[:3], policies, eps,
-                            None if mx_quirks is None else _name("mx_quirks", mx_quirks), _threads(threads))
+                            None if mx_quirks is None else _name("mx_quirks", mx_quirks), _threads(threads),
+                            None if transform is None else _name("transform", transform),
+                            None if tensor_scale is None else _exact_text(tensor_scale))
     return Quantized(q, flat, kind)
 
 

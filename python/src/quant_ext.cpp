@@ -130,8 +130,22 @@ QuantizedTensor quantize_array(ArrayType type, const InArray& x, const std::vect
                                std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
                                const std::vector<std::pair<std::string, std::string>>& policies,
                                const std::optional<std::string>& amax_epsilon,
-                               const std::optional<std::string_view>& mx_quirks, unsigned threads) {
-  const Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
+                               const std::optional<std::string_view>& mx_quirks, unsigned threads,
+                               const std::optional<std::string>& transform,
+                               const std::optional<std::string>& tensor_scale) {
+  Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
+  if (transform) s.transform = with_arg("transform", [&] { return parse_transform(*transform); });
+  if (tensor_scale) {  // issue 25 item 3: exact text rounded once to binary32, as the spec key tensor-scale
+    const Unpacked u = with_arg("tensor_scale", [&] { return parse_value(*tensor_scale); });
+    s.tensor_scale = detail::bit_cast<float>(
+        static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
+    if (u.negative || !(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale))
+      throw Error("tensor_scale: must be a positive finite number (the FP32 tensor encode scale)");
+    with_arg("scheme", [&] {
+      validate_scheme(s);
+      return 0;
+    });
+  }
   QuantOptions o = options_arg(spec, profile, axis, sr);
   if (mx_quirks) o.mx_quirks = with_arg("mx_quirks", [&] { return parse<MxQuirks>(*mx_quirks); });
   if (const std::optional<OptionIssue> issue = check_options(s, o))  // where the option applies, as the CLI
@@ -166,7 +180,12 @@ nb::dict errors_of(const QuantizedTensor& q, const InArray& x) {
   ErrorStats e;
   {
     nb::gil_scoped_release nogil;
-    const std::vector<double> deq = dequantize(q);
+    std::vector<double> deq = dequantize(q);
+    if (q.transform.rht16) {  // issue 25: the errors against x in the original domain (exact inverse, f64)
+      std::vector<double> back(deq.size());
+      untransform(q, deq, std::span<double>(back));
+      deq = std::move(back);
+    }
     e = x.itemsize() == 4 ? error_stats(std::span<const float>(static_cast<const float*>(x.data()), n), q, deq)
                           : error_stats(std::span<const double>(static_cast<const double*>(x.data()), n), q, deq);
   }
@@ -184,6 +203,7 @@ void bind_quant(nb::module_& m) {
       .def_prop_ro("element_bits", [](const QuantizedTensor& q) { return element_bits(q.element); })
       .def_ro("shape", &QuantizedTensor::shape)
       .def_prop_ro("axis", [](const QuantizedTensor& q) { return std::string(name(q.axis)); })
+      .def_prop_ro("transform", [](const QuantizedTensor& q) { return transform_name(q.transform); })
       .def_ro("rows", &QuantizedTensor::rows)
       .def_ro("cols", &QuantizedTensor::cols)
       .def_ro("block_rows", &QuantizedTensor::block_rows)
@@ -267,6 +287,7 @@ void bind_quant(nb::module_& m) {
       .def("errors", &errors_of, "x"_a, "Error statistics (SQNR, ...) of the dequantized tensor against x.");
   m.def("quantize_array", &quantize_array, "type"_a, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "spec"_a,
         "profile"_a, "axis"_a, "sr"_a.none(), "policies"_a, "amax_epsilon"_a.none(), "mx_quirks"_a.none(), "threads"_a,
+        "transform"_a.none() = std::nullopt, "tensor_scale"_a.none() = std::nullopt,
         "Quantize a flat float32/float64 array (or float16/bfloat16 bits) of `shape` with a scheme name or spec "
         "string.");
   m.def(

@@ -515,6 +515,9 @@ void validate(const BlockTarget& t) {
   if (t.scheme.block_rows != 1 || t.scheme.block_cols == 0)
     throw Error("block target: only 1xk tiles (block rows 1, k >= 1 columns) can be checked, not " +
                 scheme_name(t.scheme));
+  if (t.scheme.transform.rht16 && t.scheme.block_cols % kRht16Size != 0)
+    throw Error("block target: transform " + transform_name(t.scheme.transform) +
+                " needs blocks of a multiple of 16 elements, not " + std::to_string(t.scheme.block_cols));
   if (t.mx_quirks != MxQuirks::none) {
     QuantOptions qo;
     qo.mx_quirks = t.mx_quirks;

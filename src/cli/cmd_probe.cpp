@@ -331,6 +331,9 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--packing", g.packing, "How the kernel stores its codes: " + choices<check::Packing>("none"));
   gen->add_option("--mx-quirks", g.mx_quirks,
                   "With --scheme: a peer's MX/NVFP4 quantizer, " + choices<MxQuirks>("none"));
+  gen->add_option("--transform", g.transform,
+                  "With --scheme: the transform before quantization (spec key transform=): none, rht16:te, "
+                  "rht16:torchao, rht16:0xHHHH; inputs are the untransformed blocks (a multiple of 16 long)");
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got,
@@ -358,6 +361,7 @@ int run_probe_gen(const ProbeGenOptions& o) {
   if (o.format_b || o.k) throw Error(std::string(o.k ? "--k" : "--format-b") + " needs --model (dot/GEMM probes)");
   if (o.scheme) return run_probe_gen_block(o);
   if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
+  if (o.transform) throw Error("--transform applies to block targets (--scheme)");
   if (o.format.empty()) throw Error("probe gen needs --format F (elementwise kernels) or --scheme S (block kernels)");
   check::Target t;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
@@ -538,6 +542,7 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
   if (o.mx_quirks) t.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
+  if (o.transform) t.scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
   with_option("--scheme", [&] {
     check::validate(t);
     return 0;

@@ -150,6 +150,56 @@ class CodesOut {
   std::unique_ptr<SafetensorsWriter> st_;
 };
 
+/// --tensor-scale VALUE|FILE (issue 25 item 3): a decimal (rounded once to binary32), else a .npy file holding
+/// one float32 (shape (1,) or ()), the FP32 tensor encode scale; positive and finite.
+float tensor_scale_option(const std::string& text) {
+  const std::string accepted = "; accepted: a positive finite number, or a .npy file of one float32 (shape (1,))";
+  float v = 0.0f;
+  bool number = true;
+  try {
+    v = parse_f32_option("--tensor-scale", text);
+  } catch (const Error&) {
+    number = false;
+  }
+  if (!number) {
+    const NpyArray a = with_option("--tensor-scale", [&] { return read_npy(text); });
+    if (a.dtype != "<f4" || a.element_count() != 1 || a.shape.size() > 1)
+      throw Error("--tensor-scale '" + quote_input(text) + "' holds " + a.dtype + " of shape " + shape_text(a.shape) +
+                  accepted);
+    v = npy_as_f32(a)[0];
+  }
+  if (!(v > 0.0f) || std::isinf(v))
+    throw Error("--tensor-scale '" + quote_input(text) + "' is not a positive finite number" + accepted);
+  return v;
+}
+
+/// --dequant-domain (issue 25 item 1): whether --out-dequant holds the original domain; throws for an unknown
+/// domain, or `original` without a transform.
+bool dequant_domain_original(const std::string& domain, const Scheme& scheme) {
+  if (domain != "transformed" && domain != "original")
+    throw Error("--dequant-domain '" + quote_input(domain) + "' is not a domain; accepted: transformed, original");
+  if (domain == "original" && !scheme.transform.rht16)
+    throw Error("--dequant-domain original applies with a transform (--transform or the spec key transform=)");
+  return domain == "original";
+}
+
+/// --dequant-domain original: the piece's dequantized values (exact in binary64) through the exact inverse
+/// transform (untransform), rounded once to the file's type (f64 for an f64 source, else f32).
+void append_untransformed(NpyWriter& w, const BlockQuantizer& bq, const QuantPiece& p,
+                          std::span<const std::uint8_t> codes, bool f64, ScaleFtz ftz) {
+  std::vector<double> deq(p.size());
+  bq.dequantize(p, codes, std::span<double>(deq), ftz);
+  if (f64) {
+    std::vector<double> back(p.size());
+    untransform(bq.result(), deq, std::span<double>(back));
+    w.append_values(std::span<const double>(back));
+  } else {
+    std::vector<float> back(p.size());
+    untransform(bq.result(), deq, std::span<float>(back));
+    w.append_values(std::span<const float>(back));
+  }
+}
+
 }  // namespace
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
@@ -210,6 +260,17 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                 "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc)");
   c->add_option("--threads", o.threads,
                 "Threads per piece, 0..1024 (default 0: all cores); the output bytes do not depend on it");
+  c->add_option("--transform", o.transform,
+                "Transform before quantization along the block axis (spec key transform=; core/hadamard.hpp): none, "
+                "rht16:te, rht16:torchao (bf16 output), rht16:0xHHHH (a 16-bit sign mask); the axis length must be a "
+                "multiple of 16");
+  c->add_option("--tensor-scale", o.tensor_scale,
+                "nvfp4: the FP32 tensor encode scale S_enc given (spec key tensor-scale=; TE global_encode_scale, "
+                "FlashInfer global_sf = 448*6/amax) instead of fl32(2688/amax): a number or a .npy of one float32; "
+                "one pass");
+  c->add_option("--dequant-domain", o.dequant_domain,
+                "With --transform and --out-dequant: transformed (default: the dequantized transformed values) or "
+                "original (their exact inverse transform, rounded once to the output's float type)");
   c->add_flag("--packed", o.packed,
               "Pack each row of the last axis: FP4 two per byte (element 2i in the low nibble), FP6 4 codes in 3 "
               "bytes; shape [..., bytes per row]");
@@ -246,7 +307,10 @@ int run_quantize(const QuantizeOptions& o) {
       throw Error("--amax-epsilon '" + quote_input(*o.amax_epsilon) + "' must be a finite number >= 0");
     scheme.policy.amax_epsilon = eps;
   }
+  if (o.transform) scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
+  if (o.tensor_scale) scheme.tensor_scale = tensor_scale_option(*o.tensor_scale);
   validate_scheme(scheme);
+  const bool dequant_original = dequant_domain_original(o.dequant_domain, scheme);
 
   QuantOptions q;
   q.rounding.rounding = parse_option<Rounding>("--round", o.round);
@@ -381,7 +445,9 @@ int run_quantize(const QuantizeOptions& o) {
     w_codes.append(p, codes);
     if (w_deq) {
       const ScaleFtz ftz = o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no;
-      if (f64) {
+      if (dequant_original) {
+        append_untransformed(*w_deq, bq, p, codes, f64, ftz);
+      } else if (f64) {
         deq64.resize(p.size());
         bq.dequantize(p, codes, std::span<double>(deq64), ftz);
         w_deq->append_values(std::span<const double>(deq64));

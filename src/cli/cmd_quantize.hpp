@@ -45,6 +45,11 @@ struct QuantizeOptions {
   std::string out_dequant;       ///< --out-dequant .npy (<f4, the input's shape)
   bool packed = false;           ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
   std::string threads = "0";     ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
+
+  // issue 25 item 1: the random Hadamard transform (core/hadamard.hpp)
+  std::optional<std::string> transform;        ///< --transform none|rht16:te|rht16:torchao|rht16:0xHHHH
+  std::string dequant_domain = "transformed";  ///< --dequant-domain transformed|original (with --transform)
+  std::optional<std::string> tensor_scale;     ///< --tensor-scale VALUE|FILE: nvfp4's given S_enc (issue 25 item 3)
 };
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& opts);

@@ -242,14 +242,23 @@ int run_report(const ReportOptions& o) {
         codes.resize(p.size());
         if (f64) bq.quantize(p, std::span<const double>(xd), codes, threads);
         else bq.quantize(p, std::span<const float>(xf), codes, threads);
-        // the errors sub-piece by sub-piece (in the piece's C order: the same stream), so that the
-        // dequantized values stay in cache
-        for_subpieces(p, [&](const QuantPiece& sp, std::size_t at) {
-          deq.resize(sp.size());
-          bq.dequantize(sp, std::span<const std::uint8_t>(codes).subspan(at, sp.size()), std::span<double>(deq));
-          if (f64) accumulate_errors(st, std::span<const double>(xd).subspan(at, sp.size()), deq);
-          else accumulate_errors(st, std::span<const float>(xf).subspan(at, sp.size()), deq);
-        });
+        if (bq.result().transform.rht16) {  // issue 25: the errors in the original domain (exact inverse, f64)
+          deq.resize(p.size());
+          std::vector<double> back(p.size());
+          bq.dequantize(p, codes, std::span<double>(deq));
+          untransform(bq.result(), deq, std::span<double>(back));
+          if (f64) accumulate_errors(st, std::span<const double>(xd), back);
+          else accumulate_errors(st, std::span<const float>(xf), back);
+        } else {
+          // the errors sub-piece by sub-piece (in the piece's C order: the same stream), so that the
+          // dequantized values stay in cache
+          for_subpieces(p, [&](const QuantPiece& sp, std::size_t at) {
+            deq.resize(sp.size());
+            bq.dequantize(sp, std::span<const std::uint8_t>(codes).subspan(at, sp.size()), std::span<double>(deq));
+            if (f64) accumulate_errors(st, std::span<const double>(xd).subspan(at, sp.size()), deq);
+            else accumulate_errors(st, std::span<const float>(xf).subspan(at, sp.size()), deq);
+          });
+        }
         const double within = (static_cast<double>(si) + static_cast<double>(pi + 1) / static_cast<double>(np)) /
                               static_cast<double>(list.size());
         if (n > kPieceElements && within >= next_note && within < 1.0) {  // a tensor of several pieces

@@ -13,6 +13,11 @@ namespace minifloat::cuda {
 
 BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt) {
   BlockQuantizer bq(shape, scheme, opt);  // validates the scheme, SR bits and the shape's size
+  // issue 25: the transform and a given tensor scale are not in the tile body (cuda/blocks.hpp) yet
+  if (scheme.transform.rht16 || scheme.tensor_scale != 0.0f)
+    throw Error("cuda block quantization: " + std::string(scheme.transform.rht16 ? "transform" : "tensor-scale") +
+                " is not in the CUDA block body yet; quantize " + scheme_name(scheme) +
+                " with the host engine (minifloat quantize, quant.hpp)");
   BlockPlan p;
   p.header = bq.result();
   const QuantizedTensor& q = p.header;

@@ -111,6 +111,9 @@ std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOption
                        "torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
                        "ue4m3:nvfp4 scales); not " +
                            scheme_name(scheme)};
+  if (opt.mx_quirks != MxQuirks::none && scheme.tensor_scale != 0.0f)
+    return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
+                                        " computes the peer's own tensor scale; not with a given tensor-scale"};
   if (opt.mx_quirks != MxQuirks::none && !(scheme.policy == BlockPolicy{}))
     return OptionIssue{"mx-quirks",
                        std::string(name(opt.mx_quirks)) +
@@ -136,6 +139,7 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   element_lut_ = element_lut(q.element);
   q.shape = shape;
   q.axis = opt.axis;
+  q.transform = scheme.transform;
   // The [rows, cols] view and the file-order [file_rows, file_cols] view.
   std::size_t R = 1, C = 1;
   if (!shape.empty()) {
@@ -170,6 +174,11 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   const std::size_t ntiles = q.scale_rows * q.scale_cols;
   if (coded_scale(q)) q.scale_codes.assign(ntiles, 0);
   if (is_fp32_rule(q.rule)) q.scales.assign(ntiles, 1.0f);
+  if (scheme.transform.rht16 && (shape.empty() || C % kRht16Size != 0))
+    throw Error("quantize: transform " + transform_name(scheme.transform) + " needs the block axis (" +
+                (opt.axis == BlockAxis::first ? std::string("axis first") : std::string("the last axis")) +
+                ", length " + (shape.empty() ? std::string("none: a 0-d input") : std::to_string(C)) +
+                ") to be a multiple of 16; accepted: lengths 16, 32, 48, ...");
   if (opt.axis == BlockAxis::first) {
     file_rows_ = C;
     file_cols_ = R;
@@ -213,9 +222,45 @@ QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
       local = false;
     }
   }
-  p.first_pass = !local || q_.rule == ScaleRule::nvfp4;
+  if (q_.transform.rht16) {  // whole 16-element transform groups along the block axis in every piece
+    if (q_.axis == BlockAxis::first && p.piece_rows < A && p.piece_rows >= kRht16Size)
+      p.piece_rows -= p.piece_rows % kRht16Size;
+    if (q_.axis == BlockAxis::last && p.piece_cols < B && p.piece_cols >= kRht16Size)
+      p.piece_cols -= p.piece_cols % kRht16Size;
+  }
+  p.first_pass = !local || (q_.rule == ScaleRule::nvfp4 && scheme_.tensor_scale == 0.0f);
   return p;
 }
+
+namespace quant_detail {
+/// The piece's values after the transform (core/hadamard.hpp), in the piece's file order. The piece must
+/// hold whole groups: BlockAxis::last columns [16k, 16m); BlockAxis::first whole rows [16k, 16m).
+template <class T>
+std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
+                                     std::size_t file_cols) {
+  std::vector<float> out(v.size());
+  if (v.size() != p.size() || p.size() == 0) return out;  // (the caller's size check names the mismatch)
+  const std::size_t g = kRht16Size;
+  if (q.axis == BlockAxis::last) {
+    if (p.col % g != 0 || p.cols % g != 0)
+      throw Error("BlockQuantizer: transform " + transform_name(q.transform) +
+                  " needs pieces of whole 16-element groups along the last axis (columns from a multiple of 16)");
+    for (std::size_t i = 0; i < v.size(); i += g) rht16_group(v.data() + i, 1, q.transform, out.data() + i, 1);
+    return out;
+  }
+  if (p.col != 0 || p.cols != file_cols || p.row % g != 0 || p.rows % g != 0)
+    throw Error("BlockQuantizer: transform " + transform_name(q.transform) +
+                " with axis first needs pieces of whole rows, 16 rows at a time (rows from a multiple of 16)");
+  for (std::size_t r = 0; r < p.rows; r += g)
+    for (std::size_t c = 0; c < p.cols; ++c)
+      rht16_group(v.data() + r * p.cols + c, p.cols, q.transform, out.data() + r * p.cols + c, p.cols);
+  return out;
+}
+template std::vector<float> transformed_piece(const QuantPiece&, std::span<const float>, const QuantizedTensor&,
+                                              std::size_t);
+template std::vector<float> transformed_piece(const QuantPiece&, std::span<const double>, const QuantizedTensor&,
+                                              std::size_t);
+}  // namespace quant_detail
 
 template <class T>
 void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, unsigned threads) {
@@ -332,6 +377,11 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
 }
 
 void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values, unsigned threads) {
+  if (q_.transform.rht16) {
+    const std::vector<float> t = transformed_piece(p, values, q_, file_cols_);
+    observe_impl<float>(p, t, threads);
+    return;
+  }
   observe_impl(p, values, threads);
 }
 
@@ -346,6 +396,11 @@ void BlockQuantizer::end_first_pass() {
     return;
   }
   if (opt_.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale) return;  // per_tensor_scale None: 1 and 1
+  if (scheme_.tensor_scale != 0.0f) {  // given (issue 25 item 3): S_enc as is, the decode scale TE's fl32(1/S_enc)
+    q_.tensor_encode_scale = scheme_.tensor_scale;
+    q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
+    return;
+  }
   // The exact form of TE's fl32(2688 / amax): for a binary32 amax (every value of a float source)
   // it is the float formula's result.
   q_.tensor_encode_scale =
@@ -355,7 +410,12 @@ void BlockQuantizer::end_first_pass() {
 void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values, unsigned threads) {
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11: the f32-first behaviour of ml_dtypes)
-    observe_impl<float>(p, f, threads);
+    observe(p, std::span<const float>(f), threads);
+    return;
+  }
+  if (q_.transform.rht16) {
+    const std::vector<float> t = transformed_piece(p, values, q_, file_cols_);
+    observe_impl<float>(p, t, threads);
     return;
   }
   observe_impl(p, values, threads);
@@ -498,6 +558,40 @@ QuantizedTensor quantize(const ArrayIn& x, const std::vector<std::size_t>& shape
 }
 
 // ---- dequantize and statistics --------------------------------------------------------------
+
+namespace {
+template <class Y>
+void untransform_impl(const QuantizedTensor& q, std::span<const double> in, std::span<Y> out) {
+  if (in.size() != out.size())
+    throw Error("untransform: " + std::to_string(in.size()) + " values and " + std::to_string(out.size()) + " outputs");
+  if (!q.transform.rht16) {
+    for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<Y>(in[i]);
+    return;
+  }
+  BlockTransform t = q.transform;
+  t.output = TransformOutput::f32;  // the inverse rounds once, to Y
+  const bool first = q.axis == BlockAxis::first;
+  const std::size_t whole = first ? kRht16Size * q.rows : kRht16Size;  // one band of groups in the file view
+  if (whole == 0 || in.size() % whole != 0)
+    throw Error("untransform: " + std::to_string(in.size()) + " values are not whole 16-element groups along " +
+                (first ? "axis first (whole rows, 16 at a time)" : "the last axis"));
+  if (!first) {
+    for (std::size_t a = 0; a < in.size(); a += kRht16Size)
+      rht16_group(in.data() + a, 1, t, out.data() + a, 1, /*inverse=*/true);
+    return;
+  }
+  for (std::size_t r = 0; r < in.size(); r += whole)
+    for (std::size_t c = 0; c < q.rows; ++c)
+      rht16_group(in.data() + r + c, q.rows, t, out.data() + r + c, q.rows, /*inverse=*/true);
+}
+}  // namespace
+
+void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<double> out) {
+  untransform_impl(q, in, out);
+}
+void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<float> out) {
+  untransform_impl(q, in, out);
+}
 
 namespace {
 template <class T>

@@ -128,4 +128,10 @@ void for_ranges(const QuantPiece& p, unsigned t, Fn fn, std::size_t align = 1) {
 /// The positive whitelist of the fast element path (quant.hpp, BlockQuantizer::element_path; block_quantizer.cpp).
 bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt);
 
+/// The values of piece `p` after q.transform (core/hadamard.hpp), in the piece's file order; throws Error for
+/// a piece that cuts a 16-element group along the block axis (src/quant/block_quantizer.cpp).
+template <class T>
+std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
+                                     std::size_t file_cols);
+
 }  // namespace minifloat::quant_detail

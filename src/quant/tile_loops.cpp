@@ -461,7 +461,8 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
     throw Error("BlockQuantizer::quantize: the piece lies outside the tensor");
   if (p.size() == 0) return;
   if (q_.rule == ScaleRule::nvfp4 && !global_done_) {
-    if (!observed_) throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
+    if (!observed_ && scheme_.tensor_scale == 0.0f)
+      throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
     end_first_pass();
   }
   quant_detail::PieceRun<T> run(*this, p, v, codes, threads);
@@ -471,6 +472,11 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
 
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes,
                               unsigned threads) {
+  if (q_.transform.rht16) {  // the transform first (core/hadamard.hpp), then the tiles of the transformed piece
+    const std::vector<float> t = quant_detail::transformed_piece(p, values, q_, file_cols_);
+    quantize_impl<float>(p, t, codes, threads);
+    return;
+  }
   quantize_impl(p, values, codes, threads);
 }
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes,
@@ -480,7 +486,12 @@ void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> value
                 " takes binary32 inputs (or a profile with source_via_f32)");
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11)
-    quantize_impl<float>(p, f, codes, threads);
+    quantize(p, std::span<const float>(f), codes, threads);
+    return;
+  }
+  if (q_.transform.rht16) {
+    const std::vector<float> t = quant_detail::transformed_piece(p, values, q_, file_cols_);
+    quantize_impl<float>(p, t, codes, threads);
     return;
   }
   quantize_impl(p, values, codes, threads);

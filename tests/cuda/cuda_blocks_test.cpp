@@ -325,4 +325,17 @@ TEST(CudaHostBlocks, PackingAndSwizzleEqualPackHpp) {
   EXPECT_THROW(mc::cpu::swizzle_scales_128x4(bad4, 3, 3), mf::Error);
 }
 
+// issue 25: the host engine's transform and given tensor scale are not in the tile body: refused, never
+// quantized without them.
+TEST(CudaBlocksCpu, RefusesTransformAndTensorScale) {
+  const std::vector<float> x(32, 1.0f);
+  mf::Scheme t = mf::find_scheme("nvfp4");
+  t.transform = mf::parse_transform("rht16:te");
+  EXPECT_THROW(mc::cpu::quantize_blocks(x, {2, 16}, t, {}, 1), mf::Error);
+  mf::Scheme g = mf::find_scheme("nvfp4");
+  g.tensor_scale = 64.0f;
+  EXPECT_THROW(mc::cpu::quantize_blocks(x, {2, 16}, g, {}, 1), mf::Error);
+  EXPECT_NO_THROW(mc::cpu::quantize_blocks(x, {2, 16}, mf::find_scheme("nvfp4"), {}, 1));
+}
+
 }  // namespace

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Issue 25 item 1 in the Python package: ``quantize(..., transform=)`` is the CLI's ``--transform`` and the
+spec key ``transform=``. The oracle is an exact-rational (``Fraction``) 16-point random Hadamard transform
+written from TE transformer_engine/pytorch/tensor/nvfp4_tensor.py:49-104 (sign vector, Sylvester H16, 1/4)
+with its own RNE rounding to binary32; it shares no code with minifloat.
+"""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import minifloat as mf
+
+SIGNS = [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1]  # TE get_wgrad_sign_vector
+
+
+def to_f32(q: Fraction) -> float:
+    if q == 0:
+        return 0.0
+    s, a = (-1 if q < 0 else 1), abs(q)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= a:
+        e += 1
+    quantum = Fraction(2) ** (max(e, -126) - 23)
+    m = a / quantum
+    fl, rem = m.numerator // m.denominator, m - m.numerator // m.denominator
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and fl % 2):
+        fl += 1
+    return s * float(fl * quantum)
+
+
+def rht(x: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(x)
+    for r in range(x.shape[0]):
+        for g in range(0, x.shape[1], 16):
+            v = [Fraction(float(t)) for t in x[r, g:g + 16]]
+            for j in range(16):
+                h = [(-1) ** bin(i & j).count("1") for i in range(16)]
+                out[r, g + j] = to_f32(sum(v[i] * SIGNS[i] * h[i] for i in range(16)) / 4)
+    return out
+
+
+def test_transform_keyword_equals_quantizing_the_exact_transform():
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal((8, 32)) * np.exp2(rng.integers(-8, 8, (8, 32)))).astype(np.float32)
+    a = mf.quantize(x, "nvfp4", transform="rht16:te")
+    b = mf.quantize(rht(x), "nvfp4")
+    assert a.transform == "rht16:te" and b.transform == "none"
+    assert np.array_equal(a.codes, b.codes) and np.array_equal(a.scales, b.scales)
+    assert a.tensor_scale == b.tensor_scale
+    assert np.array_equal(a.dequantize(), b.dequantize())
+    c = mf.quantize(x, "e2m1fn/1x16/ue4m3:nvfp4/transform=rht16:te")
+    assert np.array_equal(a.codes, c.codes)
+    # errors() compares x with the exact inverse of the dequantized values (the original domain)
+    assert a.errors()["count"] == x.size
+
+
+def test_transform_refusals():
+    x = np.ones((2, 16), np.float32)
+    with pytest.raises(Exception, match="accepted: none, rht16:te, rht16:torchao"):
+        mf.quantize(x, "nvfp4", transform="hadamard")
+    with pytest.raises(Exception, match="multiple of 16"):
+        mf.quantize(np.ones((2, 8), np.float32), "nvfp4", transform="rht16:te")
+
+
+def test_tensor_scale_keyword():
+    # S_enc = 64 (hand-derived, TE reference_nvfp4.py:713-760): block code e4m3(64) = 0x68, elements x itself
+    x = np.zeros((1, 16), np.float32)
+    x[0, :4] = [6.0, 3.0, -1.5, 0.5]
+    q = mf.quantize(x, "nvfp4", tensor_scale=64)
+    assert list(np.asarray(q.codes).ravel()[:5]) == [0x7, 0x5, 0xB, 0x1, 0x0]
+    assert list(np.asarray(q.scales).ravel()) == [0x68]
+    assert q.tensor_encode_scale == 64.0 and q.tensor_scale == 0.015625
+    assert np.array_equal(np.asarray(mf.quantize(x, "e2m1fn/1x16/ue4m3:nvfp4/tensor-scale=64").codes),
+                          np.asarray(q.codes))
+    for bad in (0, -1, "nan"):
+        with pytest.raises(Exception, match="positive finite"):
+            mf.quantize(x, "nvfp4", tensor_scale=bad)
+    with pytest.raises(Exception, match="tensor-scale applies to the nvfp4 rule"):
+        mf.quantize(x, "mxfp8_e4m3", tensor_scale=2)
