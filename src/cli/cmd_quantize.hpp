@@ -44,6 +44,8 @@ struct QuantizeOptions {
   std::string out_dequant;       ///< --out-dequant .npy (<f4, the input's shape)
   bool packed = false;           ///< --packed: FP4 two per byte (element 2i low nibble), FP6 4-in-3 bytes
   std::string threads = "0";     ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
+  /// --dequant-dtype f32|f64|f16|bf16: --out-dequant's dtype (default: <f8 for an f64 source, else <f4)
+  std::optional<std::string> dequant_dtype;
 };
 
 void add_quantize_command(CLI::App& app, QuantizeOptions& opts);

@@ -1,0 +1,266 @@
+# SPDX-License-Identifier: Apache-2.0
+"""minifloat.torch: the library's quantizers as PyTorch custom ops (namespace ``minifloat``), issue 27.
+
+One door: every op calls the package's own functions (``minifloat.convert``, ``decode``, ``quantize``),
+which run the compiled library; there is no second implementation here. CPU tensors cross zero-copy
+through the package's array door (DLPack; float16 as is, bfloat16 as its int16 bits), the GIL released
+inside the library; results come back with ``torch.from_numpy`` (no copy).
+
+Ops (``torch.ops.minifloat.*``; the Python functions below are the documented front end)
+    convert(x, fmt, options) -> codes      uint8 (formats of <= 8 bits) or int16 bits (9..16 bits)
+    decode(codes, fmt, dtype) -> values    float32 or float64 ("float32"/"float64")
+    quantize(x, scheme, options) -> (codes uint8 in x's shape, scales uint8 codes or float32 in the
+        scale shape, tensor_scale float32 of shape (1,) for nvfp4, shape (0,) otherwise)
+    fake_quant(x, scheme, options) -> x's dtype: the exact dequantized value (element x block scale
+        x tensor scale, exact in binary64) rounded once to nearest even into x's dtype: float64 as is,
+        float32 by the IEEE binary64 -> binary32 conversion (the library's own dequantize to f32 does the
+        same), float16/bfloat16 by the library's converter (``minifloat.convert(..., "f16"|"bf16",
+        round="rne", overflow="nonsat")``: one rounding, never through float32). Byte-identical to
+        ``minifloat quantize --out-dequant F --dequant-dtype f32|f64|f16|bf16`` (tests/python/test_torch.py).
+    ``options`` is the keyword arguments of ``minifloat.quantize`` (rule, axis, round, overflow, profile,
+    sr, amax_epsilon, mx_quirks, threads and the block-policy keywords) as canonical JSON text, so every
+    scheme and option of ``minifloat.quantize`` is an option of the ops, and the ops keep a schema of
+    Tensor and str that ``torch.compile(fullgraph=True)`` traces; ``fake_quant``'s options also take
+    ``scale_ftz`` (bool, as ``Quantized.dequantize``).
+
+Autograd (``fake_quant``): a straight-through estimator. ``ste="identity"`` (default): d fake_quant / dx =
+1 everywhere. ``ste="clipped"``: 1 where the element did not saturate at the scheme's range, 0 where it
+did (|x| > |fake_quant(x)| and the element's code is the element format's largest magnitude: the value
+lies beyond element max x block scale), as the clipped STE of QAT (e.g. PACT / LSQ's clip gradient).
+
+Devices: CPU tensors only in this build; a CUDA tensor raises ValueError naming its device and the
+explicit ``device_fallback="cpu"`` (the op then runs on a CPU copy and returns to the input's device).
+Fake (meta) kernels give every op's output shape and dtype without running it.
+"""
+from __future__ import annotations
+
+import json as _json
+from typing import Any as _Any
+
+try:
+    import torch as _torch
+except ImportError as _e:  # pragma: no cover - exercised by test_torch.py in a subprocess with torch hidden
+    raise ImportError(f"minifloat.torch needs PyTorch, and 'import torch' failed ({_e}); scripts/setup installs "
+                      "the pinned torch 2.15.0 into .venv (pip install torch elsewhere); without torch, "
+                      "minifloat.quantize/convert/decode take NumPy arrays") from None
+
+import numpy as _np
+
+import minifloat as _mf
+
+__all__ = ["convert", "decode", "quantize", "fake_quant", "dequant_dtype_name"]
+
+# torch dtype -> the CLI's --dequant-dtype name (cmd_quantize.cpp kDequantDtypes) and the library format.
+_DTYPE_NAMES = {_torch.float32: "f32", _torch.float64: "f64", _torch.float16: "f16", _torch.bfloat16: "bf16"}
+_STE = ("identity", "clipped")
+_DEVICE_FALLBACKS = (None, "cpu")
+
+
+def dequant_dtype_name(dtype: _Any) -> str:
+    """The ``--dequant-dtype`` name of a torch float dtype (float32 f32, float64 f64, float16 f16, bfloat16 bf16)."""
+    if dtype not in _DTYPE_NAMES:
+        raise TypeError(f"dtype {dtype} is not accepted; accepted: float32, float64, float16, bfloat16")
+    return _DTYPE_NAMES[dtype]
+
+
+@_torch.compiler.assume_constant_result  # keyword arguments are constants of the traced program
+def _options(kw: dict) -> str:
+    """Canonical JSON of quantize's keyword arguments (sorted keys): the ops' `options` text."""
+    try:
+        return _json.dumps(kw, sort_keys=True)
+    except TypeError as e:
+        raise TypeError(f"options: {e}; accepted: the keyword arguments of minifloat.quantize as names, "
+                        "numbers and dicts (a Profile object by its name)") from None
+
+
+def _kw(options: str) -> dict:
+    return _json.loads(options)
+
+
+def _numpy_in(x: _Any) -> _Any:
+    """What the package's array door takes: the tensor itself (zero-copy DLPack), detached."""
+    return x.detach() if isinstance(x, _torch.Tensor) else x
+
+
+def _cpu_only(x: _Any, op: str) -> None:
+    if x.device.type != "cpu":
+        raise ValueError(f"minifloat.torch.{op}: tensor on device {x.device}; this build runs CPU tensors only "
+                         "(no CUDA build of the package here): pass device_fallback=\"cpu\" to run on a CPU copy "
+                         "and get the result back on the input's device")
+
+
+def _round_to(deq64: _np.ndarray, dtype: _Any) -> _Any:
+    """The exact binary64 dequantized values rounded once (RNE) into `dtype` (see the module docstring)."""
+    name = dequant_dtype_name(dtype)
+    if name == "f64":
+        return _torch.from_numpy(deq64)
+    if name == "f32":
+        return _torch.from_numpy(deq64.astype(_np.float32))  # IEEE RNE binary64 -> binary32, one rounding
+    codes = _mf.convert(deq64, name, round="rne", overflow="nonsat")  # uint16 words, one rounding
+    return _torch.from_numpy(codes.view(_np.int16)).view(dtype)
+
+
+# ---- the ops ------------------------------------------------------------------------------------------
+
+@_torch.library.custom_op("minifloat::convert", mutates_args=())
+def _convert_op(x: _torch.Tensor, fmt: str, options: str) -> _torch.Tensor:
+    _cpu_only(x, "convert")
+    return _mf.convert(_numpy_in(x), fmt, as_="torch", **_kw(options))
+
+
+@_convert_op.register_fake
+def _(x, fmt, options):
+    bits = _mf.format_info(fmt)["bits"]
+    return _torch.empty(x.shape, dtype=_torch.uint8 if bits <= 8 else _torch.int16, device=x.device)
+
+
+@_torch.library.custom_op("minifloat::decode", mutates_args=())
+def _decode_op(codes: _torch.Tensor, fmt: str, dtype: str, options: str) -> _torch.Tensor:
+    _cpu_only(codes, "decode")
+    c = codes.detach()
+    if c.dtype == _torch.int16:
+        c = _torch.from_numpy(c.numpy().view(_np.uint16))  # the int16 bits convert() gives, as uint16 codes
+    out = _mf.decode(c.numpy(), fmt, dtype=dtype, **_kw(options))
+    return _torch.from_numpy(out)
+
+
+@_decode_op.register_fake
+def _(codes, fmt, dtype, options):
+    return _torch.empty(codes.shape, dtype=getattr(_torch, dtype), device=codes.device)
+
+
+def _quantize_np(x: _Any, scheme: str, options: str) -> _Any:
+    kw = _kw(options)
+    kw.pop("scale_ftz", None)  # fake_quant's own options
+    kw.pop("ste", None)
+    return _mf.quantize(_numpy_in(x), scheme, **kw)
+
+
+@_torch.library.custom_op("minifloat::quantize", mutates_args=())
+def _quantize_op(x: _torch.Tensor, scheme: str,
+                 options: str) -> tuple[_torch.Tensor, _torch.Tensor, _torch.Tensor]:
+    _cpu_only(x, "quantize")
+    q = _quantize_np(x, scheme, options)
+    ts = _np.array([q.tensor_scale], _np.float32) if q.tensor_scale is not None else _np.zeros(0, _np.float32)
+    return _torch.from_numpy(q.codes), _torch.from_numpy(_np.ascontiguousarray(q.scales)), _torch.from_numpy(ts)
+
+
+@_quantize_op.register_fake
+def _(x, scheme, options):
+    # The scale shape and dtype: the library's own answer for this shape (a zero tensor quantizes at trace
+    # time only; shapes must be static).
+    shape = tuple(int(d) for d in x.shape)
+    q = _quantize_np(_np.zeros(shape, _np.float32), scheme, options)
+    sdt = _torch.uint8 if q.scales.dtype == _np.uint8 else _torch.float32
+    return (_torch.empty(x.shape, dtype=_torch.uint8, device=x.device),
+            _torch.empty(q.scale_shape, dtype=sdt, device=x.device),
+            _torch.empty((1 if q.tensor_scale is not None else 0,), dtype=_torch.float32, device=x.device))
+
+
+@_torch.library.custom_op("minifloat::fake_quant", mutates_args=())
+def _fake_quant_op(x: _torch.Tensor, scheme: str, options: str) -> _torch.Tensor:
+    _cpu_only(x, "fake_quant")
+    dequant_dtype_name(x.dtype)
+    q = _quantize_np(x, scheme, options)
+    return _round_to(q.dequantize(bool(_kw(options).get("scale_ftz", False))), x.dtype)
+
+
+@_fake_quant_op.register_fake
+def _(x, scheme, options):
+    return _torch.empty_like(x)
+
+
+def _saturated_np(x: _Any, scheme: str, options: str) -> _np.ndarray:
+    """Where the element saturated: |x| > |dequantized| and the element code has the largest magnitude."""
+    q = _quantize_np(x, scheme, options)
+    deq = q.dequantize()
+    if q.element == "mxint8":
+        top = _np.abs(q.codes.view(_np.int8).astype(_np.int16)) >= 127
+    else:
+        top = _np.abs(_mf.decode(q.codes, q.element, dtype="float64")) == _element_max(q.element)
+    xv = x.detach().to(_torch.float64).numpy()
+    return top & (_np.abs(xv) > _np.abs(deq))
+
+
+def _element_max(fmt: str) -> float:
+    return float(_mf.format_info(fmt)["max"])
+
+
+@_torch.library.custom_op("minifloat::_saturated", mutates_args=())
+def _saturated_op(x: _torch.Tensor, scheme: str, options: str) -> _torch.Tensor:
+    _cpu_only(x, "fake_quant")
+    return _torch.from_numpy(_saturated_np(x, scheme, options))
+
+
+@_saturated_op.register_fake
+def _(x, scheme, options):
+    return _torch.empty(x.shape, dtype=_torch.bool, device=x.device)
+
+
+def _fq_setup(ctx, inputs, output):
+    x, scheme, options = inputs
+    ctx.clipped = _kw(options).get("ste", "identity") == "clipped"
+    if ctx.clipped:
+        ctx.save_for_backward(_torch.ops.minifloat._saturated(x, scheme, options))
+
+
+def _fq_backward(ctx, grad):
+    if ctx.clipped:
+        (sat,) = ctx.saved_tensors
+        grad = _torch.where(sat, _torch.zeros_like(grad), grad)
+    return grad, None, None
+
+
+_fake_quant_op.register_autograd(_fq_backward, setup_context=_fq_setup)
+
+
+# ---- the front end ------------------------------------------------------------------------------------
+
+def _on_cpu(x: _Any, device_fallback: _Any, op: str) -> _Any:
+    if device_fallback not in _DEVICE_FALLBACKS:
+        raise ValueError(f"device_fallback: {device_fallback!r} is not accepted; accepted: None, 'cpu'")
+    if x.device.type != "cpu" and device_fallback == "cpu":
+        return x.cpu()
+    _cpu_only(x, op)
+    return x
+
+
+def fake_quant(x: _torch.Tensor, scheme: str, *, ste: str = "identity", scale_ftz: bool = False,
+               device_fallback: str | None = None, **quantize_kw: _Any) -> _torch.Tensor:
+    """``x`` quantized with ``scheme`` and dequantized, in ``x``'s dtype (float32/float64/float16/bfloat16).
+
+    Every keyword of ``minifloat.quantize`` is accepted (``rule``, ``axis``, ``round``, ``sr``, block
+    policies, ...). The value is element x block scale (x tensor scale), exact, rounded once (RNE) to
+    x's dtype. ``ste``: the backward, ``"identity"`` or ``"clipped"`` (module docstring).
+    Example: ``fake_quant(w, "mxfp8_e4m3")``; ``fake_quant(g, "nvfp4", round="sr", sr=dict(seed=1))``.
+    """
+    if ste not in _STE:
+        raise ValueError(f"ste: {ste!r} is not accepted; accepted: {', '.join(_STE)}")
+    if not isinstance(x, _torch.Tensor):
+        raise TypeError(f"x: expected a torch.Tensor, got {type(x).__name__}")
+    dequant_dtype_name(x.dtype)
+    xc = _on_cpu(x, device_fallback, "fake_quant")
+    opts = dict(quantize_kw, scale_ftz=bool(scale_ftz), ste=ste)
+    y = _torch.ops.minifloat.fake_quant(xc, scheme, _options(opts))
+    return y.to(x.device) if xc is not x else y
+
+
+def quantize(x: _torch.Tensor, scheme: str, *, device_fallback: str | None = None,
+             **quantize_kw: _Any) -> tuple[_torch.Tensor, _torch.Tensor, _torch.Tensor]:
+    """(codes, scales, tensor_scale) of ``minifloat.quantize(x, scheme, **quantize_kw)`` as tensors
+    (``Quantized.codes``, ``.scales``, ``.tensor_scale`` as shape (1,), or shape (0,) when the scheme has none)."""
+    xc = _on_cpu(x, device_fallback, "quantize")
+    return _torch.ops.minifloat.quantize(xc, scheme, _options(quantize_kw))
+
+
+def convert(x: _torch.Tensor, fmt: str, *, device_fallback: str | None = None, **convert_kw: _Any) -> _torch.Tensor:
+    """``minifloat.convert(x, fmt, as_="torch", **convert_kw)`` as an op: uint8 codes (<= 8 bits) or int16 bits."""
+    xc = _on_cpu(x, device_fallback, "convert")
+    return _torch.ops.minifloat.convert(xc, fmt, _options(convert_kw))
+
+
+def decode(codes: _torch.Tensor, fmt: str, *, dtype: str = "float32", device_fallback: str | None = None,
+           **decode_kw: _Any) -> _torch.Tensor:
+    """``minifloat.decode(codes, fmt, dtype=dtype)`` as an op (uint8 codes, or the int16 bits of convert)."""
+    cc = _on_cpu(codes, device_fallback, "decode")
+    return _torch.ops.minifloat.decode(cc, fmt, dtype, _options(decode_kw))
