@@ -11,6 +11,8 @@ Ops (``torch.ops.minifloat.*``; the Python functions below are the documented fr
     decode(codes, fmt, dtype) -> values    float32 or float64 ("float32"/"float64")
     quantize(x, scheme, options) -> (codes uint8 in x's shape, scales uint8 codes or float32 in the
         scale shape, tensor_scale float32 of shape (1,) for nvfp4, shape (0,) otherwise)
+    dequantize(codes, scales, tensor_scale, scheme, options, dtype) -> dtype: quantize's output back, exact and
+        rounded once as fake_quant (the library's dequantize; the block layout from the scheme and options)
     fake_quant(x, scheme, options) -> x's dtype: the exact dequantized value (element x block scale
         x tensor scale, exact in binary64) rounded once to nearest even into x's dtype: float64 as is,
         float32 by the IEEE binary64 -> binary32 conversion (the library's own dequantize to f32 does the
@@ -48,7 +50,7 @@ import numpy as _np
 
 import minifloat as _mf
 
-__all__ = ["convert", "decode", "quantize", "fake_quant", "dequant_dtype_name"]
+__all__ = ["convert", "decode", "quantize", "dequantize", "fake_quant", "dequant_dtype_name"]
 
 # torch dtype -> the CLI's --dequant-dtype name (cmd_quantize.cpp kDequantDtypes) and the library format.
 _DTYPE_NAMES = {_torch.float32: "f32", _torch.float64: "f64", _torch.float16: "f16", _torch.bfloat16: "bf16"}
@@ -157,6 +159,61 @@ def _(x, scheme, options):
             _torch.empty((1 if q.tensor_scale is not None else 0,), dtype=_torch.float32, device=x.device))
 
 
+_QUANT_ONLY = ("round", "sr", "threads", "scale_ftz", "ste")  # options that do not change the block layout
+
+
+def _dequantize_np(codes: _Any, scales: _Any, tensor_scale: _Any, scheme: str, options: str) -> _np.ndarray:
+    """The library's exact dequantize (float64) of codes and scales as ``quantize`` gives them, the block layout
+    taken from the scheme and quantize's options for codes' shape (the compiled ``dequantize_codes``)."""
+    kw = _kw(options)
+    ftz = bool(kw.get("scale_ftz", False))
+    for k in _QUANT_ONLY:
+        kw.pop(k, None)
+    keywords = _mf._policy_keywords()
+    unknown = [k for k in kw if k not in keywords + ("rule", "axis", "overflow", "profile", "amax_epsilon",
+                                                     "mx_quirks")]
+    if unknown:
+        raise TypeError(f"dequantize: unexpected keyword argument {unknown[0]!r}; accepted: the keywords of "
+                        "minifloat.quantize")
+    c = codes.detach().contiguous().numpy()
+    if c.dtype != _np.uint8:
+        raise TypeError(f"codes: expected uint8 codes (quantize's), got {codes.dtype}")
+    s = scales.detach().contiguous().numpy()
+    if s.dtype not in (_np.uint8, _np.float32):
+        raise TypeError(f"scales: expected uint8 scale codes or float32 decode scales, got {scales.dtype}")
+    ts = tensor_scale.detach().reshape(-1)
+    eps = kw.get("amax_epsilon")
+    return _mf._ext.dequantize_codes(
+        c.reshape(-1), s.reshape(-1) if s.dtype == _np.uint8 else None, s.reshape(-1) if s.dtype != _np.uint8 else None,
+        float(ts[0]) if ts.numel() else None, list(c.shape), _mf._name("scheme", scheme),
+        None if kw.get("rule") is None else _mf._name("rule", kw["rule"]), _mf._profile(kw.get("profile", "ocp")),
+        _mf._name("axis", kw.get("axis", "last")), [(k, _mf._name(k, kw[k])) for k in keywords if k in kw],
+        None if eps is None else _mf._exact_text(eps),
+        None if kw.get("mx_quirks") is None else _mf._name("mx_quirks", kw["mx_quirks"]), ftz)
+
+
+_DTYPE_ARGS = {"float32": _torch.float32, "float64": _torch.float64, "float16": _torch.float16,
+               "bfloat16": _torch.bfloat16}
+
+
+def _dtype_arg(dtype: str) -> _Any:
+    if dtype not in _DTYPE_ARGS:
+        raise ValueError(f"dtype: {dtype!r} is not accepted; accepted: {', '.join(_DTYPE_ARGS)}")
+    return _DTYPE_ARGS[dtype]
+
+
+@_torch.library.custom_op("minifloat::dequantize", mutates_args=())
+def _dequantize_op(codes: _torch.Tensor, scales: _torch.Tensor, tensor_scale: _torch.Tensor, scheme: str,
+                   options: str, dtype: str) -> _torch.Tensor:
+    _cpu_only(codes, "dequantize")
+    return _round_to(_dequantize_np(codes, scales, tensor_scale, scheme, options), _dtype_arg(dtype))
+
+
+@_dequantize_op.register_fake
+def _(codes, scales, tensor_scale, scheme, options, dtype):
+    return _torch.empty(codes.shape, dtype=_dtype_arg(dtype), device=codes.device)
+
+
 @_torch.library.custom_op("minifloat::fake_quant", mutates_args=())
 def _fake_quant_op(x: _torch.Tensor, scheme: str, options: str) -> _torch.Tensor:
     _cpu_only(x, "fake_quant")
@@ -251,6 +308,18 @@ def quantize(x: _torch.Tensor, scheme: str, *, device_fallback: str | None = Non
     (``Quantized.codes``, ``.scales``, ``.tensor_scale`` as shape (1,), or shape (0,) when the scheme has none)."""
     xc = _on_cpu(x, device_fallback, "quantize")
     return _torch.ops.minifloat.quantize(xc, scheme, _options(quantize_kw))
+
+
+def dequantize(codes: _torch.Tensor, scales: _torch.Tensor, tensor_scale: _torch.Tensor, scheme: str, *,
+               dtype: str = "float32", device_fallback: str | None = None, **quantize_kw: _Any) -> _torch.Tensor:
+    """The values of ``quantize``'s (codes, scales, tensor_scale) in ``dtype`` (float32/float64/float16/bfloat16):
+    exact (element x block scale x tensor scale) and rounded once (RNE) as ``fake_quant``; give the same scheme and
+    layout keywords (``rule``, ``axis``, block policies, ``mx_quirks``) as to ``quantize``. ``scale_ftz=True``
+    reads subnormal scales as 0. ``dequantize(*quantize(x, s), s, dtype=...)`` equals ``fake_quant(x, s)``."""
+    cc = _on_cpu(codes, device_fallback, "dequantize")
+    out = _torch.ops.minifloat.dequantize(cc, scales.to(cc.device), tensor_scale.to(cc.device), scheme,
+                                          _options(quantize_kw), dtype)
+    return out.to(codes.device) if cc is not codes else out
 
 
 def convert(x: _torch.Tensor, fmt: str, *, device_fallback: str | None = None, **convert_kw: _Any) -> _torch.Tensor:

@@ -193,6 +193,31 @@ def test_ops_equal_the_package_functions():
     assert b.dtype == torch.int16 and torch.equal(mft.decode(b, "bf16"), w.to(torch.bfloat16).float())
 
 
+@pytest.mark.parametrize("dname", ["f32", "f16", "bf16"])
+def test_dequantize_of_quantize_equals_fake_quant_for_every_scheme(dname):
+    x = torch.from_numpy(minilm_tensors()["word_embeddings[:256]"]).to(TORCH_DTYPES[dname])
+    dtype = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[dname]
+    for scheme in mf.schemes():
+        y = mft.dequantize(*mft.quantize(x, scheme), scheme, dtype=dtype)
+        assert torch.equal(y.view(torch.uint8), mft.fake_quant(x, scheme).view(torch.uint8)), scheme
+    kw = dict(axis="first", zero_block="unit_scale")
+    y = mft.dequantize(*mft.quantize(x, "mxfp6_e2m3", **kw), "mxfp6_e2m3", dtype="float64", **kw)
+    assert np.array_equal(y.numpy(), mf.quantize(x, "mxfp6_e2m3", **kw).dequantize())
+
+
+def test_dequantize_bad_input():
+    x = torch.ones(4, 32)
+    codes, scales, ts = mft.quantize(x, "nvfp4")
+    with pytest.raises(ValueError, match="scales: has 16 elements; the scheme and shape need 8"):
+        mft.dequantize(codes, torch.cat([scales, scales]), ts, "nvfp4")
+    with pytest.raises(ValueError, match="tensor_scale: nvfp4 needs its FP32 tensor decode scale"):
+        mft.dequantize(codes, scales, torch.zeros(0), "nvfp4")
+    with pytest.raises(ValueError, match="dtype: 'half' is not accepted; accepted: float32, float64, float16"):
+        mft.dequantize(codes, scales, ts, "nvfp4", dtype="half")
+    with pytest.raises(ValueError, match="scales: this scheme's scales are float32 decode scales"):
+        mft.dequantize(codes, scales, ts, "fp8_row")
+
+
 def test_fake_quant_with_sr_and_options_equals_cli(cli, tmp_path):
     w = minilm_tensors()["query.weight"]
     x = torch.from_numpy(w)
