@@ -50,7 +50,8 @@ import numpy as _np
 
 import minifloat as _mf
 
-__all__ = ["convert", "decode", "quantize", "dequantize", "fake_quant", "dequant_dtype_name"]
+__all__ = ["convert", "decode", "quantize", "dequantize", "fake_quant", "dequant_dtype_name", "recipes", "sr_stream",
+           "quantize_operand", "QuantLinear", "quantize_model"]
 
 # torch dtype -> the CLI's --dequant-dtype name (cmd_quantize.cpp kDequantDtypes) and the library format.
 _DTYPE_NAMES = {_torch.float32: "f32", _torch.float64: "f64", _torch.float16: "f16", _torch.bfloat16: "bf16"}
@@ -333,3 +334,140 @@ def decode(codes: _torch.Tensor, fmt: str, *, dtype: str = "float32", device_fal
     """``minifloat.decode(codes, fmt, dtype=dtype)`` as an op (uint8 codes, or the int16 bits of convert)."""
     cc = _on_cpu(codes, device_fallback, "decode")
     return _torch.ops.minifloat.decode(cc, fmt, dtype, _options(decode_kw))
+
+
+# ---- recipes on the user's model: QuantLinear, quantize_model -----------------------------------------
+
+_OPERANDS = ("x", "w", "g")  # train/recipe.hpp Operand
+_GEMMS = ("fprop", "dgrad", "wgrad")  # train/recipe.hpp Gemm
+
+
+def recipes() -> dict:
+    """The recipes of ``minifloat train`` (train/recipe.hpp ``recipes()``, the one list), by name: ``x``/``w``/``g``
+    give each operand class's quantization (``kind`` none|cast|scheme|delayed, ``scheme`` spec string, ``element``,
+    ``block_rows``/``block_cols``, ``rule``, ``round``, ``overflow``, ``sr_variant``, ``sr_bits``), the same in
+    fprop, dgrad and wgrad, blocks always along the GEMM's contraction axis."""
+    return {r["name"]: r for r in _mf._ext.train_recipes()}
+
+
+def sr_stream(layer: int, operand: str, gemm: str) -> int:
+    """The SR stream of an operand ("x", "w", "g") of a GEMM ("fprop", "dgrad", "wgrad") of layer ``layer``:
+    ``(layer << 4) | (operand << 2) | gemm`` (train/recipe.hpp sr_stream, the rule ``minifloat train`` uses).
+    Element i of that operand at step s reads ``minifloat.sr_bits(seed, stream, s, i)``."""
+    if operand not in _OPERANDS or gemm not in _GEMMS:
+        raise ValueError(f"sr_stream: operand {operand!r} / gemm {gemm!r}; accepted: operand x, w, g and gemm "
+                         "fprop, dgrad, wgrad")
+    return _mf._ext.train_sr_stream(int(layer), _OPERANDS.index(operand), _GEMMS.index(gemm))
+
+
+def quantize_operand(t: _torch.Tensor, oq: dict, *, seed: int, stream: int, step: int) -> _torch.Tensor:
+    """One GEMM operand (float32, blocks along its last axis = the contraction axis) as the recipe row ``oq``
+    quantizes it in ``minifloat train`` (train/quantizer.cpp Quantizer::apply): none as is; cast: rounded into
+    ``element`` and decoded; scheme: ``fake_quant`` with the row's spec, rounding and SR
+    ``sr=dict(seed=seed, stream=stream, step=step)``."""
+    kind = oq["kind"]
+    sr = None
+    if oq["round"] == "sr":
+        sr = dict(seed=seed, stream=stream, step=step, variant=oq["sr_variant"], bits=oq["sr_bits"])
+    rounding = dict(round=oq["round"], overflow=oq["overflow"], **({"sr": sr} if sr else {}))
+    if kind == "none":
+        return t
+    if kind == "cast":
+        return decode(convert(t, oq["element"], **rounding), oq["element"], dtype="float32")
+    if kind == "scheme":
+        return fake_quant(t, oq["scheme"], **rounding)
+    raise ValueError(f"recipe operand kind {kind!r} (Transformer Engine DelayedScaling keeps an amax history per "
+                     "tensor) is not supported by QuantLinear; accepted: recipes whose operands are none, cast or "
+                     "scheme")
+
+
+class _QuantLinearFn(_torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, b, layer):
+        ctx.layer, ctx.step = layer, layer.step
+        xq = layer._q(x, "x", "fprop")
+        wq = layer._q(w, "w", "fprop")
+        ctx.save_for_backward(x, w)
+        y = xq @ wq.t()
+        return y + b if b is not None else y
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w = ctx.saved_tensors
+        layer, step = ctx.layer, ctx.step
+        gy = gy.contiguous()
+        # wgrad: dW = G^T X, contracted over the batch: G^T and X^T quantized along their rows (layers.cpp)
+        gt = layer._q(gy.t().contiguous(), "g", "wgrad", step)
+        xt = layer._q(x.t().contiguous(), "x", "wgrad", step)
+        dw = gt @ xt.t()
+        # dgrad: dX = G W, contracted over the output features: G and W^T along their rows
+        gq = layer._q(gy, "g", "dgrad", step)
+        wt = layer._q(w.t().contiguous(), "w", "dgrad", step)
+        dx = gq @ wt.t()
+        db = gy.sum(0) if ctx.needs_input_grad[2] else None
+        return dx, dw, db, None
+
+
+class QuantLinear(_torch.nn.Module):
+    """``nn.Linear`` whose three GEMMs run on operands quantized by a recipe of ``minifloat train`` (``recipes()``):
+    fprop Y = Xq Wq^T, dgrad dX = Gq (W^T)q^T, wgrad dW = (G^T)q (X^T)q^T, each operand quantized along its GEMM's
+    contraction axis with its class's row (x, w, g), as Transformer Engine quantizes per GEMM. The GEMM runs in
+    torch float32. SR: operand ``o`` of GEMM ``m`` at step ``s`` reads ``sr_bits(seed, sr_stream(layer, o, m), s, i)``;
+    ``step`` counts this layer's training-mode forward calls (0 first). ``hook(gemm, operand, source, quantized)``,
+    when set, sees every operand (tests). Inputs of any leading shape [..., in_features]; float32 only.
+    """
+
+    def __init__(self, linear: _torch.nn.Linear, recipe: str | dict, *, layer: int, seed: int = 0):
+        super().__init__()
+        self.recipe = recipes()[recipe] if isinstance(recipe, str) else recipe
+        for o in _OPERANDS:
+            if self.recipe[o]["kind"] == "delayed":
+                quantize_operand(_torch.zeros(1, 1), self.recipe[o], seed=0, stream=0, step=0)  # the one error
+        if self.recipe.get("gaussws"):
+            raise ValueError(f"recipe {self.recipe['name']!r}: GaussWS weights are not supported by QuantLinear")
+        self.in_features, self.out_features = linear.in_features, linear.out_features
+        self.weight = linear.weight
+        self.bias = linear.bias
+        self.layer, self.seed, self.step = int(layer), int(seed), 0
+        self.streams = {(o, m): sr_stream(self.layer, o, m) for o in _OPERANDS for m in _GEMMS}
+        self.hook = None
+
+    def _q(self, t, operand, gemm, step=None):
+        step = self.step if step is None else step
+        q = quantize_operand(t, self.recipe[operand], seed=self.seed, stream=self.streams[operand, gemm],
+                             step=step)
+        if self.hook is not None:
+            self.hook(gemm, operand, t, q)
+        return q
+
+    def forward(self, x):
+        if x.dtype != _torch.float32 or self.weight.dtype != _torch.float32:
+            raise TypeError(f"QuantLinear: float32 inputs and weights only (got {x.dtype}, {self.weight.dtype})")
+        lead = x.shape[:-1]
+        y = _QuantLinearFn.apply(x.reshape(-1, self.in_features), self.weight, self.bias, self)
+        if self.training:
+            self.step += 1
+        return y.reshape(*lead, self.out_features)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, recipe={self.recipe['name']}, "
+                f"layer={self.layer}, seed={self.seed}")
+
+
+def quantize_model(model: _torch.nn.Module, recipe: str, *, seed: int = 0) -> list:
+    """Swap every ``nn.Linear`` of ``model`` (in ``named_modules`` order; layer ids 0, 1, ...) for a ``QuantLinear``
+    sharing its parameters; returns ``[(qualified name, QuantLinear), ...]``. ``recipe``: a name of ``recipes()``."""
+    table = recipes()
+    if recipe not in table:
+        raise ValueError(f"recipe: {recipe!r} is not a recipe; accepted: {', '.join(table)}")
+    targets = [(n, m) for n, m in model.named_modules() if type(m) is _torch.nn.Linear]
+    swapped = []
+    for layer, (name, lin) in enumerate(targets):
+        q = QuantLinear(lin, table[recipe], layer=layer, seed=seed)
+        parent = model
+        *path, leaf = name.split(".")
+        for p in path:
+            parent = getattr(parent, p)
+        setattr(parent, leaf, q)
+        swapped.append((name, q))
+    return swapped

@@ -255,6 +255,7 @@ double span_call_seconds(const InArray& x, OutArray& out, const Format& to, unsi
 void bind_objects(nb::module_& m);  // objects_ext.cpp
 void bind_quant(nb::module_& m);    // quant_ext.cpp
 void bind_check(nb::module_& m);    // check_ext.cpp
+void bind_train(nb::module_& m);    // train_ext.cpp
 
 NB_MODULE(_minifloat, m) {
   m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
@@ -312,5 +313,6 @@ NB_MODULE(_minifloat, m) {
         "Benchmark baseline: best wall time of the C++ convert_f32 span call over x (bench/bench_python.py).");
   bind_quant(m);
   bind_check(m);
+  bind_train(m);
   m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
 }

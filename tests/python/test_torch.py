@@ -312,3 +312,156 @@ def test_cli_dequant_dtype_bad_input(cli, tmp_path):
     r = subprocess.run(base + ["--dequant-dtype", "f16"], capture_output=True, text=True)
     assert r.returncode == 2 and "--dequant-dtype applies to --out-dequant" in r.stderr
     assert not (tmp_path / "c.npy").exists()
+
+
+# ---- recipes, QuantLinear, SR streams --------------------------------------------------------------------
+
+# (recipe, operand) -> (kind, element, block rows x cols, scale rule, rounding), written by hand from the definitions
+# each train recipe cites. TransformerEngine d0067d0 transformer_engine/common/recipe/__init__.py:
+# Float8CurrentScaling HYBRID (:292-306; HYBRID = E4M3 forward, E5M2 backward, :42-50), MXFP8BlockScaling E4M3
+# everywhere (:356-369, 32-element blocks, E8M0 scales), Float8BlockScaling 1x128 activations/gradients and 128x128
+# weights, FP32 scales (:392-434), NVFP4BlockScaling: 1x16 E2M1 blocks with E4M3 + FP32 scales, 16x16 weight blocks
+# (:489-511), SR on gradients only (:595-607: fwd_inp stochastic_rounding=False, fwd_weight False, bwd_grad True).
+# One row per operand class holds for all three GEMMs of a Linear (train/recipe.hpp Recipe), blocks along each GEMM's
+# contraction axis. (TE's random Hadamard transform of NVFP4 inputs/gradients is not in train's nvfp4 recipe.)
+RECIPE_TABLE = {
+    ("fp8-current", "x"): ("scheme", "e4m3fn", (0, 0), None, "rne"),
+    ("fp8-current", "w"): ("scheme", "e4m3fn", (0, 0), None, "rne"),
+    ("fp8-current", "g"): ("scheme", "e5m2", (0, 0), None, "rne"),
+    ("mxfp8", "x"): ("scheme", "e4m3fn", (1, 32), "ocp_floor", "rne"),
+    ("mxfp8", "w"): ("scheme", "e4m3fn", (1, 32), "ocp_floor", "rne"),
+    ("mxfp8", "g"): ("scheme", "e4m3fn", (1, 32), "ocp_floor", "rne"),
+    ("deepseek-block", "x"): ("scheme", "e4m3fn", (1, 128), None, "rne"),
+    ("deepseek-block", "w"): ("scheme", "e4m3fn", (128, 128), None, "rne"),
+    ("deepseek-block", "g"): ("scheme", "e4m3fn", (1, 128), None, "rne"),
+    ("nvfp4", "x"): ("scheme", "e2m1fn", (1, 16), "nvfp4", "rne"),
+    ("nvfp4", "w"): ("scheme", "e2m1fn", (16, 16), "nvfp4", "rne"),
+    ("nvfp4", "g"): ("scheme", "e2m1fn", (1, 16), "nvfp4", "sr"),
+    ("bf16", "x"): ("cast", "bf16", None, None, "rne"),
+    ("fp32", "g"): ("none", None, None, None, "rne"),
+}
+
+
+def test_recipe_table_is_trains_and_matches_the_cited_definitions():
+    table = mft.recipes()
+    assert list(table) == [r["name"] for r in mf._ext.train_recipes()]  # the one list, in train's order
+    for (name, op), (kind, element, block, rule, rnd) in RECIPE_TABLE.items():
+        row = table[name][op]
+        assert (row["kind"], row["element"], row["round"]) == (kind, element, rnd), (name, op, row)
+        if block is not None:
+            assert (row["block_rows"], row["block_cols"]) == block, (name, op, row)
+        if rule is not None:
+            assert row["rule"] == rule, (name, op, row)
+    # what the table gives, per GEMM: the operand class's row, and the matrix handed in has the contraction axis last
+    seen = {}
+    lin = torch.nn.Linear(64, 32)
+    q = mft.QuantLinear(lin, "nvfp4", layer=0)
+    q.hook = lambda gemm, op, src, out: seen.setdefault((gemm, op), tuple(src.shape))
+    q(torch.randn(16, 64)).sum().backward()
+    assert seen == {("fprop", "x"): (16, 64), ("fprop", "w"): (32, 64), ("wgrad", "g"): (32, 16),
+                    ("wgrad", "x"): (64, 16), ("dgrad", "g"): (16, 32), ("dgrad", "w"): (64, 32)}
+
+
+@pytest.mark.parametrize("recipe", ["mxfp8", "nvfp4", "fp8-current", "deepseek-block"])
+def test_quantlinear_operands_equal_cli_quantize(cli, tmp_path, recipe):
+    """Every operand a QuantLinear fwd+bwd quantizes (captured by its hook) equals the CLI's quantize of the same
+    tensor with that row's options (--scheme SPEC --round R --overflow O, --out-dequant f32); SR rows (nvfp4
+    gradients) equal minifloat.quantize with sr=dict(seed, stream=sr_stream(layer, operand, gemm), step)."""
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(256, 128)
+    q = mft.QuantLinear(lin, recipe, layer=3, seed=11)
+    captured = []
+    q.hook = lambda gemm, op, src, out: captured.append((gemm, op, src.detach().clone(), out.detach().clone()))
+    x = torch.from_numpy(minilm_tensors()["word_embeddings[:256]"][:, :256].copy()) * 4
+    q(x).square().sum().backward()
+    assert len(captured) == 6
+    for gemm, op, src, out in captured:
+        row = q.recipe[op]
+        if row["round"] == "sr":
+            sr = dict(seed=11, stream=mft.sr_stream(3, op, gemm), step=0, variant=row["sr_variant"],
+                      bits=row["sr_bits"])
+            want = mf.quantize(src.numpy(), row["scheme"], round="sr", overflow=row["overflow"], sr=sr).dequantize()
+            assert np.array_equal(out.numpy(), want.astype(np.float32)), (gemm, op)
+            continue
+        _, body = cli_dequant(cli, tmp_path, src.numpy(), row["scheme"], "f32",
+                              ["--round", row["round"], "--overflow", row["overflow"]])
+        assert body == out.numpy().tobytes(), (recipe, gemm, op)
+
+
+def test_sr_streams_follow_the_documented_rule_and_differ():
+    streams = {}
+    for layer in range(4):
+        for oi, op in enumerate(("x", "w", "g")):
+            for gi, gemm in enumerate(("fprop", "dgrad", "wgrad")):
+                s = mft.sr_stream(layer, op, gemm)
+                assert s == (layer << 4) | (oi << 2) | gi  # train/recipe.hpp sr_stream, src/train/layers.cpp tid
+                streams[(layer, op, gemm)] = s
+    assert len(set(streams.values())) == len(streams)
+    with pytest.raises(ValueError, match="accepted: operand x, w, g and gemm fprop, dgrad, wgrad"):
+        mft.sr_stream(0, "y", "fprop")
+    # the words an SR operand reads: an exact SR of 1 + 2^-5 into e2m1 (ulp 0.5 at 1) rounds up exactly where the
+    # word sr_bits(seed, stream, step, i) says so (exact variant, core/rounding.hpp SrVariant::exact: up iff the 64-bit
+    # R < frac * 2^64, frac = 2^-5 / 0.5 = 1/16)
+    g = torch.full((1, 64), 1.0 + 2**-5)
+    stream = mft.sr_stream(2, "g", "dgrad")
+    words = mf.sr_bits(5, stream, 7, 64)
+    got = mft.quantize_operand(g, dict(kind="cast", element="e2m1fn", round="sr", overflow="satfinite",
+                                       sr_variant="exact", sr_bits=8), seed=5, stream=stream, step=7)
+    up = got.numpy().reshape(-1) == 1.5
+    assert up.any() and (~up).any()
+    assert np.array_equal(up, words < np.uint64(1 << 60))
+    # different (layer, step, operand) give different draws
+    other = mft.quantize_operand(g, dict(kind="cast", element="e2m1fn", round="sr", overflow="satfinite",
+                                         sr_variant="exact", sr_bits=8), seed=5, stream=stream, step=8)
+    assert not torch.equal(got, other)
+
+
+def train_tiny(recipe, seed, steps=4):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 10))
+    swapped = mft.quantize_model(model, recipe, seed=seed)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    g = torch.Generator().manual_seed(1)
+    for _ in range(steps):
+        x, y = torch.randn(32, 64, generator=g), torch.randint(0, 10, (32,), generator=g)
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return swapped, torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+
+
+def test_quantize_model_swaps_and_same_seed_gives_the_same_weights():
+    swapped, w1 = train_tiny("nvfp4", seed=3)
+    assert [n for n, _ in swapped] == ["0", "2"] and [q.layer for _, q in swapped] == [0, 1]
+    assert all(isinstance(q, mft.QuantLinear) and q.step == 4 for _, q in swapped)
+    _, w2 = train_tiny("nvfp4", seed=3)
+    _, w3 = train_tiny("nvfp4", seed=4)
+    assert torch.equal(w1.view(torch.int32), w2.view(torch.int32))
+    assert not torch.equal(w1, w3)  # the gradients' SR draws depend on the seed
+    with pytest.raises(ValueError, match="recipe: 'nvfp5' is not a recipe; accepted: fp32, bf16"):
+        mft.quantize_model(torch.nn.Sequential(torch.nn.Linear(2, 2)), "nvfp5")
+    with pytest.raises(ValueError, match="'delayed'.*not supported by QuantLinear"):
+        mft.quantize_model(torch.nn.Sequential(torch.nn.Linear(2, 2)), "fp8-delayed")
+
+
+def compiled_or_eager_steps(compile_model):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 16))
+    mft.quantize_model(model, "nvfp4", seed=1)  # SR gradients: the step and stream reach the compiled graph
+    f = torch.compile(model, fullgraph=True, backend="aot_eager") if compile_model else model
+    x = torch.randn(8, 64, generator=torch.Generator().manual_seed(2))
+    outs = []
+    for _ in range(2):
+        y = f(x)
+        y.square().sum().backward()
+        outs.append(y.detach().clone())
+    return outs + [p.grad.clone() for p in model.parameters()]
+
+
+def test_compile_fullgraph_quantlinear_equals_eager():
+    """QuantLinear fwd + bwd (two steps) under torch.compile(fullgraph=True) equals eager bit for bit: outputs and
+    every parameter's gradient."""
+    eager, compiled = compiled_or_eager_steps(False), compiled_or_eager_steps(True)
+    assert len(eager) == 6
+    for e, c in zip(eager, compiled):
+        assert torch.equal(e.view(torch.int32), c.view(torch.int32))
