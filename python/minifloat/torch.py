@@ -51,7 +51,7 @@ import numpy as _np
 import minifloat as _mf
 
 __all__ = ["convert", "decode", "quantize", "dequantize", "fake_quant", "dequant_dtype_name", "recipes", "sr_stream",
-           "quantize_operand", "QuantLinear", "quantize_model"]
+           "quantize_operand", "QuantLinear", "quantize_model", "loss_figure_svg"]
 
 # torch dtype -> the CLI's --dequant-dtype name (cmd_quantize.cpp kDequantDtypes) and the library format.
 _DTYPE_NAMES = {_torch.float32: "f32", _torch.float64: "f64", _torch.float16: "f16", _torch.bfloat16: "bf16"}
@@ -471,3 +471,11 @@ def quantize_model(model: _torch.nn.Module, recipe: str, *, seed: int = 0) -> li
         setattr(parent, leaf, q)
         swapped.append((name, q))
     return swapped
+
+
+def loss_figure_svg(runs: list, *, recipes: list, seeds: int, model: str = "mlp-digits") -> str:
+    """The loss figure of ``minifloat train`` (train/study.hpp loss_figure_svg, the project's one plot writer) for
+    runs made here: ``runs`` are dicts ``recipe``, ``seed``, ``loss_curve`` (train loss per step), ``val_steps``,
+    ``val_curve``; ``recipes`` names the legend order (names of ``recipes()``); ``model`` (a ``minifloat names
+    train-model`` name) and ``seeds`` make the title. Returns the SVG text."""
+    return _mf._ext.train_loss_svg(model, list(recipes), int(seeds), list(runs))

@@ -3,13 +3,17 @@
 // their SR stream rule (sr_stream) for minifloat.torch.QuantLinear, as plain Python data.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "minifloat/registry.hpp"
 #include "minifloat/scheme.hpp"
 #include "minifloat/train/recipe.hpp"
+#include "minifloat/train/study.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -84,6 +88,32 @@ void bind_train(nb::module_& m) {
       "The recipes of `minifloat train` (train/recipe.hpp recipes(), in order) as dicts: name, source, x/w/g "
       "(kind none|cast|scheme|delayed, scheme spec, element, block_rows/block_cols, rule, round, overflow, "
       "sr_variant, sr_bits, history), weights, lr, gaussws, gaussws_bits.");
+  m.def(
+      "train_loss_svg",
+      [](std::string_view model, const std::vector<std::string>& recipe_names, int seeds, const nb::list& runs) {
+        StudyConfig cfg;
+        cfg.model = lookup_name(name_table(TrainModel{}), model).value;
+        cfg.recipes = parse_recipes([&] {
+          std::string list;
+          for (const std::string& r : recipe_names) (list += list.empty() ? "" : ",") += r;
+          return list;
+        }());
+        cfg.seeds = seeds;
+        std::vector<RunSummary> rs;
+        for (nb::handle h : runs) {
+          RunSummary r;
+          r.recipe = nb::cast<std::string>(h["recipe"]);
+          r.seed = nb::cast<int>(h["seed"]);
+          r.loss_curve = nb::cast<std::vector<double>>(h["loss_curve"]);
+          r.val_steps = nb::cast<std::vector<int>>(h["val_steps"]);
+          r.val_curve = nb::cast<std::vector<double>>(h["val_curve"]);
+          rs.push_back(std::move(r));
+        }
+        return loss_figure_svg(cfg, rs);
+      },
+      "model"_a, "recipes"_a, "seeds"_a, "runs"_a,
+      "train/study.hpp loss_figure_svg: the loss.svg of `minifloat train` from runs given as dicts (recipe, seed, "
+      "loss_curve per step, val_steps, val_curve); `model` (a train-model name) and `seeds` make the title.");
   m.def(
       "train_sr_stream",
       [](std::uint32_t layer, int operand, int gemm) {

@@ -465,3 +465,13 @@ def test_compile_fullgraph_quantlinear_equals_eager():
     assert len(eager) == 6
     for e, c in zip(eager, compiled):
         assert torch.equal(e.view(torch.int32), c.view(torch.int32))
+
+
+def test_loss_figure_is_the_train_plot_writer():
+    runs = [dict(recipe=r, seed=s, loss_curve=[2.0 - 0.01 * t - 0.1 * s for t in range(30)], val_steps=[0, 29],
+                 val_curve=[2.0, 1.5 + (0.1 if r == "nvfp4" else 0)]) for r in ("fp32", "nvfp4") for s in range(2)]
+    svg = mft.loss_figure_svg(runs, recipes=["fp32", "nvfp4"], seeds=2)
+    assert svg.startswith("<svg") and "mlp-digits — 2 seeds per recipe" in svg
+    assert ">fp32</text>" in svg and ">nvfp4</text>" in svg and "min–max over seeds" in svg
+    with pytest.raises(ValueError, match="run of recipe 'mxfp8' not in the recipes"):
+        mft.loss_figure_svg(runs + [dict(runs[0], recipe="mxfp8")], recipes=["fp32", "nvfp4"], seeds=2)
