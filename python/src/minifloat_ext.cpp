@@ -256,6 +256,7 @@ void bind_objects(nb::module_& m);  // objects_ext.cpp
 void bind_quant(nb::module_& m);    // quant_ext.cpp
 void bind_check(nb::module_& m);    // check_ext.cpp
 void bind_dot(nb::module_& m);      // dot_ext.cpp
+void bind_train(nb::module_& m);    // train_ext.cpp
 
 NB_MODULE(_minifloat, m) {
   m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
@@ -314,5 +315,6 @@ NB_MODULE(_minifloat, m) {
   bind_quant(m);
   bind_check(m);
   bind_dot(m);
+  bind_train(m);
   m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
 }

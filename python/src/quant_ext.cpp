@@ -158,6 +158,54 @@ QuantizedTensor quantize_array(ArrayType type, const InArray& x, const std::vect
   return quantize(in, shape, s, o, threads);
 }
 
+using CodesArray = nb::ndarray<const std::uint8_t, nb::ro, nb::c_contig, nb::device::cpu>;
+using ScalesF32 = nb::ndarray<const float, nb::ro, nb::c_contig, nb::device::cpu>;
+
+/// The library's dequantize (element x block scale x tensor scale, exact in binary64) of codes and scales
+/// given back as arrays (minifloat.torch's quantize op gives them out): the block layout is BlockQuantizer's for
+/// `shape` and the scheme with these options, each array's size checked against it.
+nb::object dequantize_codes(const CodesArray& codes, const std::optional<CodesArray>& scale_codes,
+                            const std::optional<ScalesF32>& scales_f32, std::optional<float> tensor_decode_scale,
+                            const std::vector<std::size_t>& shape, std::string_view scheme,
+                            std::optional<std::string_view> rule, const Profile& profile, std::string_view axis,
+                            const std::vector<std::pair<std::string, std::string>>& policies,
+                            const std::optional<std::string>& amax_epsilon,
+                            const std::optional<std::string_view>& mx_quirks, bool scale_ftz) {
+  const Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
+  QuantOptions o = options_arg(RoundingSpec{}, profile, axis, std::nullopt);
+  if (mx_quirks) o.mx_quirks = with_arg("mx_quirks", [&] { return parse<MxQuirks>(*mx_quirks); });
+  QuantizedTensor q = BlockQuantizer(shape, s, o).result();
+  const std::size_t n_scales = q.scale_rows * q.scale_cols;
+  auto sizes = [](std::size_t got, std::size_t want, const char* what) {
+    if (got != want)
+      throw Error(std::string(what) + ": has " + std::to_string(got) + " elements; the scheme and shape need " +
+                  std::to_string(want));
+  };
+  std::size_t n = 1;
+  for (const std::size_t d : shape) n *= d;
+  sizes(codes.size(), n, "codes");
+  q.codes.assign(codes.data(), codes.data() + codes.size());
+  if (is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4) {  // the scale families stored as uint8 codes
+    if (!scale_codes) throw Error("scales: this scheme's scales are uint8 codes (E8M0 or UE4M3)");
+    sizes(scale_codes->size(), n_scales, "scales");
+    q.scale_codes.assign(scale_codes->data(), scale_codes->data() + scale_codes->size());
+  } else {
+    if (!scales_f32) throw Error("scales: this scheme's scales are float32 decode scales");
+    sizes(scales_f32->size(), n_scales, "scales");
+    q.scales.assign(scales_f32->data(), scales_f32->data() + scales_f32->size());
+  }
+  if (q.rule == ScaleRule::nvfp4) {
+    if (!tensor_decode_scale) throw Error("tensor_scale: nvfp4 needs its FP32 tensor decode scale (shape (1,))");
+    q.tensor_decode_scale = *tensor_decode_scale;
+  }
+  std::vector<double> v;
+  {
+    nb::gil_scoped_release nogil;
+    v = dequantize(q, scale_ftz ? ScaleFtz::yes : ScaleFtz::no);
+  }
+  return to_numpy(v, q.shape);
+}
+
 nb::dict error_dict(const ErrorStats& e, const std::string& scheme) {
   nb::dict d;
   d["scheme"] = scheme;
@@ -290,6 +338,11 @@ void bind_quant(nb::module_& m) {
         "transform"_a.none() = std::nullopt, "tensor_scale"_a.none() = std::nullopt,
         "Quantize a flat float32/float64 array (or float16/bfloat16 bits) of `shape` with a scheme name or spec "
         "string.");
+  m.def("dequantize_codes", &dequantize_codes, "codes"_a, "scale_codes"_a.none(), "scales_f32"_a.none(),
+        "tensor_decode_scale"_a.none(), "shape"_a, "scheme"_a, "rule"_a.none(), "profile"_a, "axis"_a, "policies"_a,
+        "amax_epsilon"_a.none(), "mx_quirks"_a.none(), "scale_ftz"_a,
+        "The exact dequantized values (float64, `shape`) of uint8 codes and their scales (uint8 codes or float32 "
+        "decode scales, nvfp4's tensor decode scale), the block layout of the scheme for `shape`.");
   m.def(
       "policy_keywords",
       [] {

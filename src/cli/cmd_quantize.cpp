@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -13,6 +14,7 @@
 #include <string>
 #include <type_traits>
 
+#include "minifloat/convert_array.hpp"
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/file_io.hpp"
 #include "minifloat/npy.hpp"
@@ -89,6 +91,50 @@ void print_summary(const QuantizedTensor& r, std::size_t elements, bool nvfp4, c
     fmt::print(", tensor decode scale {:.9g} (0x{:08x})", r.tensor_decode_scale, b);
   }
   fmt::print("\n");
+}
+
+/// --dequant-dtype: the names, the .npy descr written and the format the exact dequantized value rounds to
+/// once (RNE, IEEE overflow to inf: convert_array with rne + nonsat). f32 and f64 are the library's own
+/// dequantize spans (the product in binary64, demoted once to binary32 for f32).
+struct DequantDtype {
+  std::string_view name;
+  std::string_view descr;
+  Format format;
+};
+constexpr std::array<DequantDtype, 4> kDequantDtypes{{{"f32", "<f4", formats::f32},
+                                                      {"f64", "<f8", formats::f64},
+                                                      {"f16", "<f2", formats::f16},
+                                                      {"bf16", "<V2", formats::bf16}}};
+
+const DequantDtype& parse_dequant_dtype(const std::string& text) {
+  for (const DequantDtype& d : kDequantDtypes)
+    if (d.name == text) return d;
+  throw Error("--dequant-dtype '" + quote_input(text) + "' is not a dequant dtype; accepted: f32, f64, f16, bf16");
+}
+
+/// The dequantized values of one piece in `d`'s dtype, appended to `w`: f64/f32 through the library's
+/// dequantize spans, f16/bf16 as the exact binary64 products rounded once by convert_array.
+void append_dequant(NpyWriter& w, const DequantDtype& d, const BlockQuantizer& bq, const QuantPiece& p,
+                    std::span<const std::uint8_t> codes, ScaleFtz ftz, std::vector<double>& deq64,
+                    std::vector<float>& deq) {
+  if (d.descr == "<f4") {
+    deq.resize(p.size());
+    bq.dequantize(p, codes, std::span<float>(deq), ftz);
+    w.append_values(std::span<const float>(deq));
+    return;
+  }
+  deq64.resize(p.size());
+  bq.dequantize(p, codes, std::span<double>(deq64), ftz);
+  if (d.descr == "<f8") {
+    w.append_values(std::span<const double>(deq64));
+    return;
+  }
+  std::vector<std::uint16_t> bits(p.size());
+  ConvertRequest req;
+  req.to = d.format;
+  req.spec = {Rounding::rne, Overflow::nonsat};
+  convert_array(ArrayIn::f64(deq64), std::span<std::uint16_t>(bits), req, "--dequant-dtype");
+  w.append(std::as_bytes(std::span<const std::uint16_t>(bits)));
 }
 
 /// What --out-codes is: a .safetensors file (codes, then the scales, and the metadata), an .npy of codes,
@@ -256,6 +302,9 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                     "; every layout but rowmajor lays out the grid [rows, K blocks] of 1xk / kx1 blocks (docs/cli.md)");
   c->add_option("--out-dequant", o.out_dequant,
                 "Output .npy of dequantized values (float32; float64 for an f64 source)");
+  c->add_option("--dequant-dtype", o.dequant_dtype,
+                "With --out-dequant: its dtype, the exact dequantized value rounded once (RNE) to f32, f64, f16 "
+                "(<f2) or bf16 (<V2, as ml_dtypes writes it) (default: f64 for an f64 source, else f32)");
   c->add_option("--out-tensor-scale", o.out_tensor_scale,
                 "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc)");
   c->add_option("--threads", o.threads,
@@ -356,6 +405,12 @@ int run_quantize(const QuantizeOptions& o) {
     throw Error("--scale-layout applies to --out-scales (a .safetensors --out-codes holds its scales rowmajor)");
   if (o.scale_ftz && o.out_dequant.empty())
     throw Error("--scale-ftz applies to --out-dequant (how the dequantized values read the scales)");
+  if (o.dequant_dtype && o.out_dequant.empty())
+    throw Error("--dequant-dtype applies to --out-dequant (the dtype of the dequantized values)");
+  const DequantDtype* dequant_dtype = o.dequant_dtype ? &parse_dequant_dtype(*o.dequant_dtype) : nullptr;
+  if (o.dequant_dtype && dequant_original)
+    throw Error("--dequant-dtype applies to --dequant-domain transformed; with --dequant-domain original "
+                "--out-dequant holds the inverse transform rounded once to f32 (f64 for an f64 source)");
 
   const auto tensors = locate_tensors("quantize", o.in, o.tensor, o.integers_as_values, true);
   if (tensors.size() != 1)
@@ -426,7 +481,8 @@ int run_quantize(const QuantizeOptions& o) {
   std::unique_ptr<NpyWriter> w_deq;
   // The dequantized values in the source's precision: an f64 source gets <f8 (its values, e.g. 448·2^124,
   // may not fit float32, which would turn them into inf silently).
-  if (id_deq) w_deq = std::make_unique<NpyWriter>(out, *id_deq, f64 ? "<f8" : "<f4", in.shape);
+  if (id_deq && !dequant_dtype) dequant_dtype = &kDequantDtypes[f64 ? 1 : 0];
+  if (id_deq) w_deq = std::make_unique<NpyWriter>(out, *id_deq, std::string(dequant_dtype->descr), in.shape);
 
   SummaryExtras extra;
   extra.unsigned_element = scheme.element.kind == ElementKind::floating && !scheme.element.format.is_signed;
@@ -445,17 +501,8 @@ int run_quantize(const QuantizeOptions& o) {
     w_codes.append(p, codes);
     if (w_deq) {
       const ScaleFtz ftz = o.scale_ftz ? ScaleFtz::yes : ScaleFtz::no;
-      if (dequant_original) {
-        append_untransformed(*w_deq, bq, p, codes, f64, ftz);
-      } else if (f64) {
-        deq64.resize(p.size());
-        bq.dequantize(p, codes, std::span<double>(deq64), ftz);
-        w_deq->append_values(std::span<const double>(deq64));
-      } else {
-        deq.resize(p.size());
-        bq.dequantize(p, codes, std::span<float>(deq), ftz);
-        w_deq->append_values(std::span<const float>(deq));
-      }
+      if (dequant_original) append_untransformed(*w_deq, bq, p, codes, f64, ftz);
+      else append_dequant(*w_deq, *dequant_dtype, bq, p, codes, ftz, deq64, deq);
     }
   }
   const std::span<const std::byte> scale_bytes = scales_u8 ? std::as_bytes(std::span<const std::uint8_t>(r.scale_codes))

@@ -19,9 +19,7 @@ void Linear::init(int in, int out, std::uint32_t layer_id, Rng& rng, double std_
 }
 
 namespace {
-std::uint32_t tid(std::uint32_t layer, Operand op, Gemm g) {
-  return (layer << 4) | (static_cast<std::uint32_t>(op) << 2) | static_cast<std::uint32_t>(g);
-}
+std::uint32_t tid(std::uint32_t layer, Operand op, Gemm g) { return sr_stream(layer, op, g); }  // recipe.hpp
 QuantStats* st(QCtx& c, Operand op) { return c.collect ? &c.stats[static_cast<int>(op)] : nullptr; }
 }  // namespace
 

@@ -537,6 +537,17 @@ std::vector<NameListing> name_listings() { return {listing(recipe_table()), list
 
 std::string render_png(const std::filesystem::path& svg);
 
+std::string loss_figure_svg(const StudyConfig& cfg, const std::vector<RunSummary>& runs) {
+  std::vector<Job> jobs;
+  for (const RunSummary& run : runs) {
+    std::size_t r = 0;
+    while (r < cfg.recipes.size() && cfg.recipes[r].name != run.recipe) ++r;
+    if (r == cfg.recipes.size()) throw Error("loss_figure_svg: run of recipe '" + run.recipe + "' not in the recipes");
+    jobs.push_back({r, run.seed});
+  }
+  return svg_plot(cfg, plot_series(cfg, jobs, runs));
+}
+
 std::vector<RunSummary> run_study(const StudyConfig& cfg) {
   // Every argument and every output is checked before the first step (one transaction, file_io.hpp).
   if (cfg.recipes.empty()) throw Error("no recipes given");

@@ -3,6 +3,7 @@
 // rounding each GEMM operand gets — so a user adds a recipe without touching the loop.
 // Names and sources follow training-sim.md §4.3.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,14 @@ namespace minifloat::train {
 enum class Operand { x, w, g };
 /// The three GEMMs of a Linear layer: fprop Y = X·Wᵀ, dgrad dX = G·W, wgrad dW = Gᵀ·X.
 enum class Gemm { fprop, dgrad, wgrad };
+
+/// The SR stream (and delayed-scaling history key) of one operand of one GEMM of layer `layer`: stochastic
+/// rounding of that operand at optimizer step `step` reads sr_bits(seed, sr_stream(layer, op, gemm), step, i)
+/// for element i (flat C order of the matrix quantized). One rule for `train` and minifloat.torch.QuantLinear:
+/// (layer << 4) | (operand << 2) | gemm, operand x 0, w 1, g 2 and gemm fprop 0, dgrad 1, wgrad 2.
+constexpr std::uint32_t sr_stream(std::uint32_t layer, Operand op, Gemm gemm) noexcept {
+  return (layer << 4) | (static_cast<std::uint32_t>(op) << 2) | static_cast<std::uint32_t>(gemm);
+}
 
 /// The quantization of one operand class, always along the GEMM's contraction axis. The scale
 /// rules and block schemes are those of quant.hpp / core/block_scale.hpp (one implementation for the

@@ -84,6 +84,12 @@ std::string few_seeds_warning(const StudyConfig& cfg);
 /// seeds; FP32 black, on top) and each recipe's held-out loss gap to FP32 in percent.
 std::vector<RunSummary> run_study(const StudyConfig& cfg);
 
+/// The figure run_study writes as loss.svg, drawn from `runs` (any order; each run's recipe is named in
+/// cfg.recipes, which gives the legend order, and cfg.model and cfg.seeds the title): for front ends that run
+/// the recipes themselves (minifloat.torch's example, examples/torch_recipe.py). Throws Error for a run whose
+/// recipe is not in cfg.recipes.
+std::string loss_figure_svg(const StudyConfig& cfg, const std::vector<RunSummary>& runs);
+
 /// One acceptance criterion of training-sim.md §4.7, evaluated on a finished study.
 struct Gate {
   std::string id;  ///< "4.7.3 fp8-current" …

@@ -1,0 +1,481 @@
+# SPDX-License-Identifier: Apache-2.0
+"""minifloat.torch: the library's quantizers as PyTorch custom ops (namespace ``minifloat``), issue 27.
+
+One door: every op calls the package's own functions (``minifloat.convert``, ``decode``, ``quantize``),
+which run the compiled library; there is no second implementation here. CPU tensors cross zero-copy
+through the package's array door (DLPack; float16 as is, bfloat16 as its int16 bits), the GIL released
+inside the library; results come back with ``torch.from_numpy`` (no copy).
+
+Ops (``torch.ops.minifloat.*``; the Python functions below are the documented front end)
+    convert(x, fmt, options) -> codes      uint8 (formats of <= 8 bits) or int16 bits (9..16 bits)
+    decode(codes, fmt, dtype) -> values    float32 or float64 ("float32"/"float64")
+    quantize(x, scheme, options) -> (codes uint8 in x's shape, scales uint8 codes or float32 in the
+        scale shape, tensor_scale float32 of shape (1,) for nvfp4, shape (0,) otherwise)
+    dequantize(codes, scales, tensor_scale, scheme, options, dtype) -> dtype: quantize's output back, exact and
+        rounded once as fake_quant (the library's dequantize; the block layout from the scheme and options)
+    fake_quant(x, scheme, options) -> x's dtype: the exact dequantized value (element x block scale
+        x tensor scale, exact in binary64) rounded once to nearest even into x's dtype: float64 as is,
+        float32 by the IEEE binary64 -> binary32 conversion (the library's own dequantize to f32 does the
+        same), float16/bfloat16 by the library's converter (``minifloat.convert(..., "f16"|"bf16",
+        round="rne", overflow="nonsat")``: one rounding, never through float32). Byte-identical to
+        ``minifloat quantize --out-dequant F --dequant-dtype f32|f64|f16|bf16`` (tests/python/test_torch.py).
+    ``options`` is the keyword arguments of ``minifloat.quantize`` (rule, axis, round, overflow, profile,
+    sr, amax_epsilon, mx_quirks, threads and the block-policy keywords) as canonical JSON text, so every
+    scheme and option of ``minifloat.quantize`` is an option of the ops, and the ops keep a schema of
+    Tensor and str that ``torch.compile(fullgraph=True)`` traces; ``fake_quant``'s options also take
+    ``scale_ftz`` (bool, as ``Quantized.dequantize``).
+
+Autograd (``fake_quant``): a straight-through estimator. ``ste="identity"`` (default): d fake_quant / dx =
+1 everywhere. ``ste="clipped"``: 1 where the element did not saturate at the scheme's range, 0 where it
+did (|x| > |fake_quant(x)| and the element's code is the element format's largest magnitude: the value
+lies beyond element max x block scale), as the clipped STE of QAT (e.g. PACT / LSQ's clip gradient).
+
+Devices: CPU tensors only in this build; a CUDA tensor raises ValueError naming its device and the
+explicit ``device_fallback="cpu"`` (the op then runs on a CPU copy and returns to the input's device).
+Fake (meta) kernels give every op's output shape and dtype without running it.
+"""
+from __future__ import annotations
+
+import json as _json
+from typing import Any as _Any
+
+try:
+    import torch as _torch
+except ImportError as _e:  # pragma: no cover - exercised by test_torch.py in a subprocess with torch hidden
+    raise ImportError(f"minifloat.torch needs PyTorch, and 'import torch' failed ({_e}); scripts/setup installs "
+                      "the pinned torch 2.15.0 into .venv (pip install torch elsewhere); without torch, "
+                      "minifloat.quantize/convert/decode take NumPy arrays") from None
+
+import numpy as _np
+
+import minifloat as _mf
+
+__all__ = ["convert", "decode", "quantize", "dequantize", "fake_quant", "dequant_dtype_name", "recipes", "sr_stream",
+           "quantize_operand", "QuantLinear", "quantize_model", "loss_figure_svg"]
+
+# torch dtype -> the CLI's --dequant-dtype name (cmd_quantize.cpp kDequantDtypes) and the library format.
+_DTYPE_NAMES = {_torch.float32: "f32", _torch.float64: "f64", _torch.float16: "f16", _torch.bfloat16: "bf16"}
+_STE = ("identity", "clipped")
+_DEVICE_FALLBACKS = (None, "cpu")
+
+
+def dequant_dtype_name(dtype: _Any) -> str:
+    """The ``--dequant-dtype`` name of a torch float dtype (float32 f32, float64 f64, float16 f16, bfloat16 bf16)."""
+    if dtype not in _DTYPE_NAMES:
+        raise TypeError(f"dtype {dtype} is not accepted; accepted: float32, float64, float16, bfloat16")
+    return _DTYPE_NAMES[dtype]
+
+
+@_torch.compiler.assume_constant_result  # keyword arguments are constants of the traced program
+def _options(kw: dict) -> str:
+    """Canonical JSON of quantize's keyword arguments (sorted keys): the ops' `options` text."""
+    try:
+        return _json.dumps(kw, sort_keys=True)
+    except TypeError as e:
+        raise TypeError(f"options: {e}; accepted: the keyword arguments of minifloat.quantize as names, "
+                        "numbers and dicts (a Profile object by its name)") from None
+
+
+def _kw(options: str) -> dict:
+    return _json.loads(options)
+
+
+def _numpy_in(x: _Any) -> _Any:
+    """What the package's array door takes: the tensor itself (zero-copy DLPack), detached."""
+    return x.detach() if isinstance(x, _torch.Tensor) else x
+
+
+def _cpu_only(x: _Any, op: str) -> None:
+    if x.device.type != "cpu":
+        raise ValueError(f"minifloat.torch.{op}: tensor on device {x.device}; this build runs CPU tensors only "
+                         "(no CUDA build of the package here): pass device_fallback=\"cpu\" to run on a CPU copy "
+                         "and get the result back on the input's device")
+
+
+def _round_to(deq64: _np.ndarray, dtype: _Any) -> _Any:
+    """The exact binary64 dequantized values rounded once (RNE) into `dtype` (see the module docstring)."""
+    name = dequant_dtype_name(dtype)
+    if name == "f64":
+        return _torch.from_numpy(deq64)
+    if name == "f32":
+        return _torch.from_numpy(deq64.astype(_np.float32))  # IEEE RNE binary64 -> binary32, one rounding
+    codes = _mf.convert(deq64, name, round="rne", overflow="nonsat")  # uint16 words, one rounding
+    return _torch.from_numpy(codes.view(_np.int16)).view(dtype)
+
+
+# ---- the ops ------------------------------------------------------------------------------------------
+
+@_torch.library.custom_op("minifloat::convert", mutates_args=())
+def _convert_op(x: _torch.Tensor, fmt: str, options: str) -> _torch.Tensor:
+    _cpu_only(x, "convert")
+    return _mf.convert(_numpy_in(x), fmt, as_="torch", **_kw(options))
+
+
+@_convert_op.register_fake
+def _(x, fmt, options):
+    bits = _mf.format_info(fmt)["bits"]
+    return _torch.empty(x.shape, dtype=_torch.uint8 if bits <= 8 else _torch.int16, device=x.device)
+
+
+@_torch.library.custom_op("minifloat::decode", mutates_args=())
+def _decode_op(codes: _torch.Tensor, fmt: str, dtype: str, options: str) -> _torch.Tensor:
+    _cpu_only(codes, "decode")
+    c = codes.detach()
+    if c.dtype == _torch.int16:
+        c = _torch.from_numpy(c.numpy().view(_np.uint16))  # the int16 bits convert() gives, as uint16 codes
+    out = _mf.decode(c.numpy(), fmt, dtype=dtype, **_kw(options))
+    return _torch.from_numpy(out)
+
+
+@_decode_op.register_fake
+def _(codes, fmt, dtype, options):
+    return _torch.empty(codes.shape, dtype=getattr(_torch, dtype), device=codes.device)
+
+
+def _quantize_np(x: _Any, scheme: str, options: str) -> _Any:
+    kw = _kw(options)
+    kw.pop("scale_ftz", None)  # fake_quant's own options
+    kw.pop("ste", None)
+    return _mf.quantize(_numpy_in(x), scheme, **kw)
+
+
+@_torch.library.custom_op("minifloat::quantize", mutates_args=())
+def _quantize_op(x: _torch.Tensor, scheme: str,
+                 options: str) -> tuple[_torch.Tensor, _torch.Tensor, _torch.Tensor]:
+    _cpu_only(x, "quantize")
+    q = _quantize_np(x, scheme, options)
+    ts = _np.array([q.tensor_scale], _np.float32) if q.tensor_scale is not None else _np.zeros(0, _np.float32)
+    return _torch.from_numpy(q.codes), _torch.from_numpy(_np.ascontiguousarray(q.scales)), _torch.from_numpy(ts)
+
+
+@_quantize_op.register_fake
+def _(x, scheme, options):
+    # The scale shape and dtype: the library's own answer for this shape (a zero tensor quantizes at trace
+    # time only; shapes must be static).
+    shape = tuple(int(d) for d in x.shape)
+    q = _quantize_np(_np.zeros(shape, _np.float32), scheme, options)
+    sdt = _torch.uint8 if q.scales.dtype == _np.uint8 else _torch.float32
+    return (_torch.empty(x.shape, dtype=_torch.uint8, device=x.device),
+            _torch.empty(q.scale_shape, dtype=sdt, device=x.device),
+            _torch.empty((1 if q.tensor_scale is not None else 0,), dtype=_torch.float32, device=x.device))
+
+
+_QUANT_ONLY = ("round", "sr", "threads", "scale_ftz", "ste")  # options that do not change the block layout
+
+
+def _dequantize_np(codes: _Any, scales: _Any, tensor_scale: _Any, scheme: str, options: str) -> _np.ndarray:
+    """The library's exact dequantize (float64) of codes and scales as ``quantize`` gives them, the block layout
+    taken from the scheme and quantize's options for codes' shape (the compiled ``dequantize_codes``)."""
+    kw = _kw(options)
+    ftz = bool(kw.get("scale_ftz", False))
+    for k in _QUANT_ONLY:
+        kw.pop(k, None)
+    keywords = _mf._policy_keywords()
+    unknown = [k for k in kw if k not in keywords + ("rule", "axis", "overflow", "profile", "amax_epsilon",
+                                                     "mx_quirks")]
+    if unknown:
+        raise TypeError(f"dequantize: unexpected keyword argument {unknown[0]!r}; accepted: the keywords of "
+                        "minifloat.quantize")
+    c = codes.detach().contiguous().numpy()
+    if c.dtype != _np.uint8:
+        raise TypeError(f"codes: expected uint8 codes (quantize's), got {codes.dtype}")
+    s = scales.detach().contiguous().numpy()
+    if s.dtype not in (_np.uint8, _np.float32):
+        raise TypeError(f"scales: expected uint8 scale codes or float32 decode scales, got {scales.dtype}")
+    ts = tensor_scale.detach().reshape(-1)
+    eps = kw.get("amax_epsilon")
+    return _mf._ext.dequantize_codes(
+        c.reshape(-1), s.reshape(-1) if s.dtype == _np.uint8 else None, s.reshape(-1) if s.dtype != _np.uint8 else None,
+        float(ts[0]) if ts.numel() else None, list(c.shape), _mf._name("scheme", scheme),
+        None if kw.get("rule") is None else _mf._name("rule", kw["rule"]), _mf._profile(kw.get("profile", "ocp")),
+        _mf._name("axis", kw.get("axis", "last")), [(k, _mf._name(k, kw[k])) for k in keywords if k in kw],
+        None if eps is None else _mf._exact_text(eps),
+        None if kw.get("mx_quirks") is None else _mf._name("mx_quirks", kw["mx_quirks"]), ftz)
+
+
+_DTYPE_ARGS = {"float32": _torch.float32, "float64": _torch.float64, "float16": _torch.float16,
+               "bfloat16": _torch.bfloat16}
+
+
+def _dtype_arg(dtype: str) -> _Any:
+    if dtype not in _DTYPE_ARGS:
+        raise ValueError(f"dtype: {dtype!r} is not accepted; accepted: {', '.join(_DTYPE_ARGS)}")
+    return _DTYPE_ARGS[dtype]
+
+
+@_torch.library.custom_op("minifloat::dequantize", mutates_args=())
+def _dequantize_op(codes: _torch.Tensor, scales: _torch.Tensor, tensor_scale: _torch.Tensor, scheme: str,
+                   options: str, dtype: str) -> _torch.Tensor:
+    _cpu_only(codes, "dequantize")
+    return _round_to(_dequantize_np(codes, scales, tensor_scale, scheme, options), _dtype_arg(dtype))
+
+
+@_dequantize_op.register_fake
+def _(codes, scales, tensor_scale, scheme, options, dtype):
+    return _torch.empty(codes.shape, dtype=_dtype_arg(dtype), device=codes.device)
+
+
+@_torch.library.custom_op("minifloat::fake_quant", mutates_args=())
+def _fake_quant_op(x: _torch.Tensor, scheme: str, options: str) -> _torch.Tensor:
+    _cpu_only(x, "fake_quant")
+    dequant_dtype_name(x.dtype)
+    q = _quantize_np(x, scheme, options)
+    return _round_to(q.dequantize(bool(_kw(options).get("scale_ftz", False))), x.dtype)
+
+
+@_fake_quant_op.register_fake
+def _(x, scheme, options):
+    return _torch.empty_like(x)
+
+
+def _saturated_np(x: _Any, scheme: str, options: str) -> _np.ndarray:
+    """Where the element saturated: |x| > |dequantized| and the element code has the largest magnitude."""
+    q = _quantize_np(x, scheme, options)
+    deq = q.dequantize()
+    if q.element == "mxint8":
+        top = _np.abs(q.codes.view(_np.int8).astype(_np.int16)) >= 127
+    else:
+        top = _np.abs(_mf.decode(q.codes, q.element, dtype="float64")) == _element_max(q.element)
+    xv = x.detach().to(_torch.float64).numpy()
+    return top & (_np.abs(xv) > _np.abs(deq))
+
+
+def _element_max(fmt: str) -> float:
+    return float(_mf.format_info(fmt)["max"])
+
+
+@_torch.library.custom_op("minifloat::_saturated", mutates_args=())
+def _saturated_op(x: _torch.Tensor, scheme: str, options: str) -> _torch.Tensor:
+    _cpu_only(x, "fake_quant")
+    return _torch.from_numpy(_saturated_np(x, scheme, options))
+
+
+@_saturated_op.register_fake
+def _(x, scheme, options):
+    return _torch.empty(x.shape, dtype=_torch.bool, device=x.device)
+
+
+def _fq_setup(ctx, inputs, output):
+    x, scheme, options = inputs
+    ctx.clipped = _kw(options).get("ste", "identity") == "clipped"
+    if ctx.clipped:
+        ctx.save_for_backward(_torch.ops.minifloat._saturated(x, scheme, options))
+
+
+def _fq_backward(ctx, grad):
+    if ctx.clipped:
+        (sat,) = ctx.saved_tensors
+        grad = _torch.where(sat, _torch.zeros_like(grad), grad)
+    return grad, None, None
+
+
+_fake_quant_op.register_autograd(_fq_backward, setup_context=_fq_setup)
+
+
+# ---- the front end ------------------------------------------------------------------------------------
+
+def _on_cpu(x: _Any, device_fallback: _Any, op: str) -> _Any:
+    if device_fallback not in _DEVICE_FALLBACKS:
+        raise ValueError(f"device_fallback: {device_fallback!r} is not accepted; accepted: None, 'cpu'")
+    if x.device.type != "cpu" and device_fallback == "cpu":
+        return x.cpu()
+    _cpu_only(x, op)
+    return x
+
+
+def fake_quant(x: _torch.Tensor, scheme: str, *, ste: str = "identity", scale_ftz: bool = False,
+               device_fallback: str | None = None, **quantize_kw: _Any) -> _torch.Tensor:
+    """``x`` quantized with ``scheme`` and dequantized, in ``x``'s dtype (float32/float64/float16/bfloat16).
+
+    Every keyword of ``minifloat.quantize`` is accepted (``rule``, ``axis``, ``round``, ``sr``, block
+    policies, ...). The value is element x block scale (x tensor scale), exact, rounded once (RNE) to
+    x's dtype. ``ste``: the backward, ``"identity"`` or ``"clipped"`` (module docstring).
+    Example: ``fake_quant(w, "mxfp8_e4m3")``; ``fake_quant(g, "nvfp4", round="sr", sr=dict(seed=1))``.
+    """
+    if ste not in _STE:
+        raise ValueError(f"ste: {ste!r} is not accepted; accepted: {', '.join(_STE)}")
+    if not isinstance(x, _torch.Tensor):
+        raise TypeError(f"x: expected a torch.Tensor, got {type(x).__name__}")
+    dequant_dtype_name(x.dtype)
+    xc = _on_cpu(x, device_fallback, "fake_quant")
+    opts = dict(quantize_kw, scale_ftz=bool(scale_ftz), ste=ste)
+    y = _torch.ops.minifloat.fake_quant(xc, scheme, _options(opts))
+    return y.to(x.device) if xc is not x else y
+
+
+def quantize(x: _torch.Tensor, scheme: str, *, device_fallback: str | None = None,
+             **quantize_kw: _Any) -> tuple[_torch.Tensor, _torch.Tensor, _torch.Tensor]:
+    """(codes, scales, tensor_scale) of ``minifloat.quantize(x, scheme, **quantize_kw)`` as tensors
+    (``Quantized.codes``, ``.scales``, ``.tensor_scale`` as shape (1,), or shape (0,) when the scheme has none)."""
+    xc = _on_cpu(x, device_fallback, "quantize")
+    return _torch.ops.minifloat.quantize(xc, scheme, _options(quantize_kw))
+
+
+def dequantize(codes: _torch.Tensor, scales: _torch.Tensor, tensor_scale: _torch.Tensor, scheme: str, *,
+               dtype: str = "float32", device_fallback: str | None = None, **quantize_kw: _Any) -> _torch.Tensor:
+    """The values of ``quantize``'s (codes, scales, tensor_scale) in ``dtype`` (float32/float64/float16/bfloat16):
+    exact (element x block scale x tensor scale) and rounded once (RNE) as ``fake_quant``; give the same scheme and
+    layout keywords (``rule``, ``axis``, block policies, ``mx_quirks``) as to ``quantize``. ``scale_ftz=True``
+    reads subnormal scales as 0. ``dequantize(*quantize(x, s), s, dtype=...)`` equals ``fake_quant(x, s)``."""
+    cc = _on_cpu(codes, device_fallback, "dequantize")
+    out = _torch.ops.minifloat.dequantize(cc, scales.to(cc.device), tensor_scale.to(cc.device), scheme,
+                                          _options(quantize_kw), dtype)
+    return out.to(codes.device) if cc is not codes else out
+
+
+def convert(x: _torch.Tensor, fmt: str, *, device_fallback: str | None = None, **convert_kw: _Any) -> _torch.Tensor:
+    """``minifloat.convert(x, fmt, as_="torch", **convert_kw)`` as an op: uint8 codes (<= 8 bits) or int16 bits."""
+    xc = _on_cpu(x, device_fallback, "convert")
+    return _torch.ops.minifloat.convert(xc, fmt, _options(convert_kw))
+
+
+def decode(codes: _torch.Tensor, fmt: str, *, dtype: str = "float32", device_fallback: str | None = None,
+           **decode_kw: _Any) -> _torch.Tensor:
+    """``minifloat.decode(codes, fmt, dtype=dtype)`` as an op (uint8 codes, or the int16 bits of convert)."""
+    cc = _on_cpu(codes, device_fallback, "decode")
+    return _torch.ops.minifloat.decode(cc, fmt, dtype, _options(decode_kw))
+
+
+# ---- recipes on the user's model: QuantLinear, quantize_model -----------------------------------------
+
+_OPERANDS = ("x", "w", "g")  # train/recipe.hpp Operand
+_GEMMS = ("fprop", "dgrad", "wgrad")  # train/recipe.hpp Gemm
+
+
+def recipes() -> dict:
+    """The recipes of ``minifloat train`` (train/recipe.hpp ``recipes()``, the one list), by name: ``x``/``w``/``g``
+    give each operand class's quantization (``kind`` none|cast|scheme|delayed, ``scheme`` spec string, ``element``,
+    ``block_rows``/``block_cols``, ``rule``, ``round``, ``overflow``, ``sr_variant``, ``sr_bits``), the same in
+    fprop, dgrad and wgrad, blocks always along the GEMM's contraction axis."""
+    return {r["name"]: r for r in _mf._ext.train_recipes()}
+
+
+def sr_stream(layer: int, operand: str, gemm: str) -> int:
+    """The SR stream of an operand ("x", "w", "g") of a GEMM ("fprop", "dgrad", "wgrad") of layer ``layer``:
+    ``(layer << 4) | (operand << 2) | gemm`` (train/recipe.hpp sr_stream, the rule ``minifloat train`` uses).
+    Element i of that operand at step s reads ``minifloat.sr_bits(seed, stream, s, i)``."""
+    if operand not in _OPERANDS or gemm not in _GEMMS:
+        raise ValueError(f"sr_stream: operand {operand!r} / gemm {gemm!r}; accepted: operand x, w, g and gemm "
+                         "fprop, dgrad, wgrad")
+    return _mf._ext.train_sr_stream(int(layer), _OPERANDS.index(operand), _GEMMS.index(gemm))
+
+
+def quantize_operand(t: _torch.Tensor, oq: dict, *, seed: int, stream: int, step: int) -> _torch.Tensor:
+    """One GEMM operand (float32, blocks along its last axis = the contraction axis) as the recipe row ``oq``
+    quantizes it in ``minifloat train`` (train/quantizer.cpp Quantizer::apply): none as is; cast: rounded into
+    ``element`` and decoded; scheme: ``fake_quant`` with the row's spec, rounding and SR
+    ``sr=dict(seed=seed, stream=stream, step=step)``."""
+    kind = oq["kind"]
+    sr = None
+    if oq["round"] == "sr":
+        sr = dict(seed=seed, stream=stream, step=step, variant=oq["sr_variant"], bits=oq["sr_bits"])
+    rounding = dict(round=oq["round"], overflow=oq["overflow"], **({"sr": sr} if sr else {}))
+    if kind == "none":
+        return t
+    if kind == "cast":
+        return decode(convert(t, oq["element"], **rounding), oq["element"], dtype="float32")
+    if kind == "scheme":
+        return fake_quant(t, oq["scheme"], **rounding)
+    raise ValueError(f"recipe operand kind {kind!r} (Transformer Engine DelayedScaling keeps an amax history per "
+                     "tensor) is not supported by QuantLinear; accepted: recipes whose operands are none, cast or "
+                     "scheme")
+
+
+class _QuantLinearFn(_torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, b, layer):
+        ctx.layer, ctx.step = layer, layer.step
+        xq = layer._q(x, "x", "fprop")
+        wq = layer._q(w, "w", "fprop")
+        ctx.save_for_backward(x, w)
+        y = xq @ wq.t()
+        return y + b if b is not None else y
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w = ctx.saved_tensors
+        layer, step = ctx.layer, ctx.step
+        gy = gy.contiguous()
+        # wgrad: dW = G^T X, contracted over the batch: G^T and X^T quantized along their rows (layers.cpp)
+        gt = layer._q(gy.t().contiguous(), "g", "wgrad", step)
+        xt = layer._q(x.t().contiguous(), "x", "wgrad", step)
+        dw = gt @ xt.t()
+        # dgrad: dX = G W, contracted over the output features: G and W^T along their rows
+        gq = layer._q(gy, "g", "dgrad", step)
+        wt = layer._q(w.t().contiguous(), "w", "dgrad", step)
+        dx = gq @ wt.t()
+        db = gy.sum(0) if ctx.needs_input_grad[2] else None
+        return dx, dw, db, None
+
+
+class QuantLinear(_torch.nn.Module):
+    """``nn.Linear`` whose three GEMMs run on operands quantized by a recipe of ``minifloat train`` (``recipes()``):
+    fprop Y = Xq Wq^T, dgrad dX = Gq (W^T)q^T, wgrad dW = (G^T)q (X^T)q^T, each operand quantized along its GEMM's
+    contraction axis with its class's row (x, w, g), as Transformer Engine quantizes per GEMM. The GEMM runs in
+    torch float32. SR: operand ``o`` of GEMM ``m`` at step ``s`` reads ``sr_bits(seed, sr_stream(layer, o, m), s, i)``;
+    ``step`` counts this layer's training-mode forward calls (0 first). ``hook(gemm, operand, source, quantized)``,
+    when set, sees every operand (tests). Inputs of any leading shape [..., in_features]; float32 only.
+    """
+
+    def __init__(self, linear: _torch.nn.Linear, recipe: str | dict, *, layer: int, seed: int = 0):
+        super().__init__()
+        self.recipe = recipes()[recipe] if isinstance(recipe, str) else recipe
+        for o in _OPERANDS:
+            if self.recipe[o]["kind"] == "delayed":
+                quantize_operand(_torch.zeros(1, 1), self.recipe[o], seed=0, stream=0, step=0)  # the one error
+        if self.recipe.get("gaussws"):
+            raise ValueError(f"recipe {self.recipe['name']!r}: GaussWS weights are not supported by QuantLinear")
+        self.in_features, self.out_features = linear.in_features, linear.out_features
+        self.weight = linear.weight
+        self.bias = linear.bias
+        self.layer, self.seed, self.step = int(layer), int(seed), 0
+        self.streams = {(o, m): sr_stream(self.layer, o, m) for o in _OPERANDS for m in _GEMMS}
+        self.hook = None
+
+    def _q(self, t, operand, gemm, step=None):
+        step = self.step if step is None else step
+        q = quantize_operand(t, self.recipe[operand], seed=self.seed, stream=self.streams[operand, gemm],
+                             step=step)
+        if self.hook is not None:
+            self.hook(gemm, operand, t, q)
+        return q
+
+    def forward(self, x):
+        if x.dtype != _torch.float32 or self.weight.dtype != _torch.float32:
+            raise TypeError(f"QuantLinear: float32 inputs and weights only (got {x.dtype}, {self.weight.dtype})")
+        lead = x.shape[:-1]
+        y = _QuantLinearFn.apply(x.reshape(-1, self.in_features), self.weight, self.bias, self)
+        if self.training:
+            self.step += 1
+        return y.reshape(*lead, self.out_features)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, recipe={self.recipe['name']}, "
+                f"layer={self.layer}, seed={self.seed}")
+
+
+def quantize_model(model: _torch.nn.Module, recipe: str, *, seed: int = 0) -> list:
+    """Swap every ``nn.Linear`` of ``model`` (in ``named_modules`` order; layer ids 0, 1, ...) for a ``QuantLinear``
+    sharing its parameters; returns ``[(qualified name, QuantLinear), ...]``. ``recipe``: a name of ``recipes()``."""
+    table = recipes()
+    if recipe not in table:
+        raise ValueError(f"recipe: {recipe!r} is not a recipe; accepted: {', '.join(table)}")
+    targets = [(n, m) for n, m in model.named_modules() if type(m) is _torch.nn.Linear]
+    swapped = []
+    for layer, (name, lin) in enumerate(targets):
+        q = QuantLinear(lin, table[recipe], layer=layer, seed=seed)
+        parent = model
+        *path, leaf = name.split(".")
+        for p in path:
+            parent = getattr(parent, p)
+        setattr(parent, leaf, q)
+        swapped.append((name, q))
+    return swapped
+
+
+def loss_figure_svg(runs: list, *, recipes: list, seeds: int, model: str = "mlp-digits") -> str:
+    """The loss figure of ``minifloat train`` (train/study.hpp loss_figure_svg, the project's one plot writer) for
+    runs made here: ``runs`` are dicts ``recipe``, ``seed``, ``loss_curve`` (train loss per step), ``val_steps``,
+    ``val_curve``; ``recipes`` names the legend order (names of ``recipes()``); ``model`` (a ``minifloat names
+    train-model`` name) and ``seeds`` make the title. Returns the SVG text."""
+    return _mf._ext.train_loss_svg(model, list(recipes), int(seeds), list(runs))
