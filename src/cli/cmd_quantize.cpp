@@ -409,8 +409,9 @@ int run_quantize(const QuantizeOptions& o) {
     throw Error("--dequant-dtype applies to --out-dequant (the dtype of the dequantized values)");
   const DequantDtype* dequant_dtype = o.dequant_dtype ? &parse_dequant_dtype(*o.dequant_dtype) : nullptr;
   if (o.dequant_dtype && dequant_original)
-    throw Error("--dequant-dtype applies to --dequant-domain transformed; with --dequant-domain original "
-                "--out-dequant holds the inverse transform rounded once to f32 (f64 for an f64 source)");
+    throw Error(
+        "--dequant-dtype applies to --dequant-domain transformed; with --dequant-domain original "
+        "--out-dequant holds the inverse transform rounded once to f32 (f64 for an f64 source)");
 
   const auto tensors = locate_tensors("quantize", o.in, o.tensor, o.integers_as_values, true);
   if (tensors.size() != 1)
