@@ -177,6 +177,16 @@ constexpr NameEntry<ScaleRule> kScaleRule[] = {
     {ScaleRule::fp32_amax, "fp32_amax", "FP32: encode = max/amax (Transformer Engine compute_scale_from_amax)"},
     {ScaleRule::fp32_pow2, "fp32_pow2", "FP32: max/amax with its mantissa cleared (TE force_pow_2_scales)"},
     {ScaleRule::nvfp4, "nvfp4", "NVFP4 two-level: FP32 tensor scale and E4M3 block scale (TE operation order)"},
+    {ScaleRule::nvfp4_v2, "nvfp4_v2",
+     "UE5M3: auto-round nvfp4_v2 cast of fl32(amax*fl32(1/6)) (no carry, no 0), y = fl32(x/scale); no tensor scale"},
+    {ScaleRule::nvfp4_v2_gs, "nvfp4_v2_gs",
+     "UE5M3: as nvfp4_v2 under the FP32 tensor scale fl32(688128*fl32(1/amax)) (auto-round "
+     "nvfp4_v2_with_global_scale)"},
+    {ScaleRule::rceil_fp32, "rceil_fp32",
+     "E8M0: cvt.rp.satfinite.ue8m0 of fl32(amax*fl32(1/max)) (TE MXFP8 float_to_e8m0; not always rceil)"},
+    {ScaleRule::nvfp4_ceil, "nvfp4_ceil",
+     "NVFP4 with the E4M3 block scale rounded up, not to nearest (cuDNN, Triton "
+     "ROUND_UP)"},
 };
 constexpr NameEntry<ZeroBlock> kZeroBlock[] = {
     {ZeroBlock::standard, "standard", "E8M0 rules: min_scale; FP32 rules: unit_scale (OCP, TE); the default"},
@@ -212,6 +222,9 @@ constexpr NameEntry<Fp32ScaleOrder> kFp32Order[] = {
     {Fp32ScaleOrder::exact, "exact",
      "scales as te_multiply; x*encode rounded once into the element (no binary32 step; nvfp4 where TE clamps "
      "encode: x/decode rounded once)"},
+    {Fp32ScaleOrder::deepgemm, "deepgemm",
+     "fp32_amax: decode = amax/max, y = fl32(x*fl32(1/decode)) (DeepGEMM per_token_cast_to_fp8; its clamp: "
+     "amax-epsilon=0.0001)"},
 };
 /// The profile names, derived from core/named_profiles.hpp's kNamedProfiles.
 constexpr auto kProfiles = [] {

@@ -47,7 +47,8 @@ std::optional<std::string> scale_layout_problem(ScaleLayout layout, ScaleGrid gr
   if (layout == ScaleLayout::rowmajor) return std::nullopt;
   if (family == ScaleFamily::fp32) return n + " lays out one-byte scale codes; FP32 scales are written rowmajor";
   if (layout == ScaleLayout::deepgemm_packed && family != ScaleFamily::e8m0)
-    return n + " packs E8M0 (e8m0fnu) codes; these scales are e4m3fn codes";
+    return n + " packs E8M0 (e8m0fnu) codes; these scales are " +
+           (family == ScaleFamily::ue5m3 ? "ue5m3 codes" : "e4m3fn codes");
   return grid_problem(layout, grid);
 }
 

@@ -16,6 +16,11 @@
 namespace minifloat {
 namespace {
 
+/// The format a rule's scales are stored in, as the spec string names it (SCALE of SCALE:RULE).
+constexpr const char* scale_format_of(ScaleRule r) {
+  return is_e8m0_rule(r) ? "e8m0fnu" : is_fp32_rule(r) ? "f32" : is_ue5m3_rule(r) ? "ue5m3" : "ue4m3";
+}
+
 using SE = NameEntry<Scheme>;
 constexpr Scheme mx(ElementType e) {
   return {.element = e, .block_rows = 1, .block_cols = 32, .rule = ScaleRule::ocp_floor};
@@ -70,10 +75,15 @@ constexpr SE kSchemes[] = {
     {.value = fp8(128, 128, ScaleRule::rceil),
      .name = "fp8_128x128_ue8m0",
      .summary = "e4m3fn, UE8M0 round-up scale per 128x128 block (DeepSeek-V3.1, InfiR2)"},
+    {.value = {.element = elements::e2m1fn, .block_rows = 1, .block_cols = 16, .rule = ScaleRule::nvfp4_v2_gs},
+     .name = "nvfp4_ue5m3",
+     .summary = "auto-round nvfp4_v2_with_global_scale: e2m1fn elements, UE5M3 scale per 1x16, FP32 per tensor "
+                "(114688*6/amax)"},
 };
 constexpr NamePattern kSchemePatterns[] = {
     {"ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE...]",
-     "a scheme spec: element format or mxint8 / tile (numbers or all) / e8m0fnu:RULE, f32:RULE or ue4m3:nvfp4 / "
+     "a scheme spec: element format or mxint8 / tile (numbers or all) / e8m0fnu:RULE, f32:RULE, ue4m3:nvfp4 or "
+     "ue5m3:nvfp4_v2[_gs] / "
      "special-block policies, e.g. e2m3fn/1x16/e8m0fnu:rceil (scheme.hpp)"},
 };
 
@@ -176,7 +186,7 @@ Scheme parse_scheme(std::string_view text) {
     return fail("unknown scale rule '" + quote_input(srule) +
                 "'; accepted: " + accepted_names(name_table(ScaleRule{})));
   s.rule = re->value;
-  const char* want = is_e8m0_rule(s.rule) ? "e8m0fnu" : is_fp32_rule(s.rule) ? "f32" : "ue4m3";
+  const char* want = scale_format_of(s.rule);
   Format sf{};
   try {
     sf = parse_format(sfmt);
@@ -261,6 +271,7 @@ std::string_view family_label(ScaleFamily f) {
     case ScaleFamily::e8m0: return "E8M0";
     case ScaleFamily::fp32: return "FP32";
     case ScaleFamily::nvfp4: return "NVFP4";
+    case ScaleFamily::ue5m3: return "UE5M3";
   }
   return "NVFP4";
 }
@@ -287,7 +298,7 @@ std::string scheme_spec(const Scheme& s) {
   out += 'x';
   out.append(dim_text(s.block_cols));
   out += '/';
-  out.append(is_e8m0_rule(s.rule) ? "e8m0fnu:" : is_fp32_rule(s.rule) ? "f32:" : "ue4m3:");
+  out.append(scale_format_of(s.rule)).append(":");
   out.append(name(s.rule));
   const BlockPolicy d{};
   for_each_policy_field([&](const auto& f, std::size_t) { put_policy(out, s.policy.*f.member, d.*f.member); });
@@ -359,13 +370,29 @@ void validate_scheme(const Scheme& s) {
                   " bits; elements are stored one code per byte (at most 8 bits)");
   }
   const BlockPolicy d{};
-  if (s.rule == ScaleRule::nvfp4) {
-    if (s.element.kind != ElementKind::floating) throw Error(what + "the nvfp4 rule needs a floating-point element");
+  if (is_nvfp4_rule(s.rule)) {
+    if (s.element.kind != ElementKind::floating)
+      throw Error(what + "the " + std::string(name(s.rule)) + " rule needs a floating-point element");
     if (s.policy.zero != d.zero)
       throw Error(
           what + "zero-block " + std::string(name(s.policy.zero)) +
           " does not apply to nvfp4 (a zero block gets scale 0 and zero codes by its formula); accepted: standard");
   }
+  if (is_ue5m3_rule(s.rule)) {
+    if (s.element.kind != ElementKind::floating)
+      throw Error(what + "the " + std::string(name(s.rule)) + " rule needs a floating-point element");
+    if (s.policy.zero != d.zero)
+      throw Error(what + "zero-block " + std::string(name(s.policy.zero)) + " does not apply to " +
+                  std::string(name(s.rule)) +
+                  " (a zero block gets scale 0 and zero codes by its formula); accepted: "
+                  "standard");
+    if (s.policy.fp32_order != d.fp32_order)
+      throw Error(what + "fp32-order " + std::string(name(s.policy.fp32_order)) + " does not apply to " +
+                  std::string(name(s.rule)) + " (auto-round's order: y = fl32(x / divisor)); accepted: te_multiply");
+  }
+  if (s.policy.fp32_order == Fp32ScaleOrder::deepgemm && s.rule != ScaleRule::fp32_amax)
+    throw Error(what + "fp32-order deepgemm applies to the fp32_amax rule only (" + std::string(name(s.rule)) +
+                " has no decode scale amax/max)");
   if (s.policy.fp32_order == Fp32ScaleOrder::divide && s.rule != ScaleRule::fp32_amax)
     throw Error(what + "fp32-order divide applies to the fp32_amax rule only (" + std::string(name(s.rule)) +
                 " has no decode-scale division)");
@@ -376,8 +403,8 @@ void validate_scheme(const Scheme& s) {
     throw Error(what + "mxint8-min applies to mxint8 elements only");
   if (!(s.policy.amax_epsilon >= 0.0f) || std::isinf(s.policy.amax_epsilon))
     throw Error(what + "amax-epsilon must be a finite number >= 0");
-  if (s.tensor_scale != 0.0f && s.rule != ScaleRule::nvfp4)
-    throw Error(what + "tensor-scale applies to the nvfp4 rule (its FP32 tensor encode scale); " +
+  if (s.tensor_scale != 0.0f && !is_nvfp4_rule(s.rule))
+    throw Error(what + "tensor-scale applies to the nvfp4 rules nvfp4 and nvfp4_ceil (their FP32 tensor encode scale); " +
                 std::string(name(s.rule)) + " has none");
   if (s.tensor_scale != 0.0f && (!(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale)))
     throw Error(what + "tensor-scale must be a positive finite number (the FP32 tensor encode scale)");

@@ -23,7 +23,8 @@ namespace minifloat {
 /// and the last ones may be partial (the amax is taken over the elements present, as if
 /// zero-padded: DeepSeek-V3 README_WEIGHTS). The scale rule fixes the scale format, its family
 /// (family(rule); rules_in(family) lists them): an E8M0 rule stores e8m0fnu codes, an FP32 rule FP32
-/// decode scales, nvfp4 ue4m3 codes (as e4m3fn bytes, bit 7 zero) under an FP32 per-tensor scale.
+/// decode scales, nvfp4 ue4m3 codes (as e4m3fn bytes, bit 7 zero) under an FP32 per-tensor scale, the
+/// UE5M3 rules (nvfp4_v2, nvfp4_v2_gs: auto-round) ue5m3 codes (nvfp4_v2_gs under an FP32 per-tensor scale).
 ///
 /// The named schemes (scheme_table(), in this order):
 ///
@@ -44,6 +45,7 @@ namespace minifloat {
 /// | fp8_128x128       | e4m3fn  | 128×128   | FP32                  | fp32_amax    | DeepSeek-V3 weights, TE Float8BlockScaling 2-D |
 /// | fp8_1x128_ue8m0   | e4m3fn  | 1×128     | E8M0                  | rceil        | DeepSeek-V3.1 `scale_fmt="ue8m0"`, InfiR2 |
 /// | fp8_128x128_ue8m0 | e4m3fn  | 128×128   | E8M0                  | rceil        | DeepSeek-V3.1, InfiR2 `bf16_cast_fp8.py` |
+/// | nvfp4_ue5m3       | e2m1fn  | 1×16      | UE5M3 + FP32 per tensor| nvfp4_v2_gs | auto-round `nvfp4_v2_with_global_scale` (nvfp.py:220) |
 ///
 /// **Spec strings** (parse_scheme; ASCII case is ignored except inside `custom:` formats):
 ///
@@ -54,6 +56,8 @@ namespace minifloat {
 ///     SCALE   = "e8m0fnu:" RULE      RULE of the E8M0 family (rules_in(ScaleFamily::e8m0))
 ///             | "f32:" RULE          RULE of the FP32 family (rules_in(ScaleFamily::fp32))
 ///             | "ue4m3:nvfp4"        NVFP4 two-level scaling (needs a floating-point element)
+///             | "ue5m3:" RULE        RULE of the UE5M3 family: nvfp4_v2 (no tensor scale) or nvfp4_v2_gs
+///                                  (auto-round; a floating-point element; zero-block and fp32-order default)
 ///     POLICY  = KEY "=" VALUE        at most once per key, any order:
 ///               zero-block=standard|min_scale|unit_scale|nan   nan-block=whole_block_nan|element_only
 ///               inf-block=nan_scale|max_scale                  subnormal-amax=keep|flush_block

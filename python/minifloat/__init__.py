@@ -785,7 +785,8 @@ class Quantized:
         MX INT8: two's complement); ``packed()`` gives FP4 two per byte / FP6 dense.
     scales
         the block scales as stored: e8m0fnu codes (uint8; E8M0 rules), ue4m3 codes (uint8;
-        nvfp4) or FP32 decode scales (float32; FP32 rules), in ``scale_shape``.
+        nvfp4, nvfp4_ceil), ue5m3 codes (uint8; nvfp4_v2, nvfp4_v2_gs) or FP32 decode scales (float32; FP32
+        rules), in ``scale_shape``.
     scale_values()
         the decoded block scales (float64).
     scales_in(layout)
@@ -793,7 +794,8 @@ class Quantized:
         ``cutlass128x4``, ``flashinfer8x4``, ``vllm4x4`` (uint8) or ``deepgemm_packed`` (uint32 words), each
         laying out the grid [rows, K blocks] of 1×k / k×1 blocks (docs/cli.md "Scale layouts").
     tensor_scale
-        NVFP4's FP32 per-tensor decode scale (``tensor_encode_scale`` is S_enc); None otherwise.
+        NVFP4's FP32 per-tensor decode scale (``tensor_encode_scale`` is S_enc; nvfp4_v2_gs: 1/g and g);
+        None otherwise.
     dequantize(scale_ftz=False)
         element × block scale (× tensor scale), exact in float64, in the input's shape.
     metadata
@@ -809,8 +811,9 @@ class Quantized:
         self._kind = kind
         self.codes = q.codes
         self.scales = q.scale_codes if q.scale_codes is not None else q.scales_f32
-        self.tensor_scale = float(q.tensor_decode_scale) if q.rule == "nvfp4" else None
-        self.tensor_encode_scale = float(q.tensor_encode_scale) if q.rule == "nvfp4" else None
+        tensor_scaled = q.rule in ("nvfp4", "nvfp4_ceil", "nvfp4_v2_gs")  # rules with an FP32 per-tensor scale
+        self.tensor_scale = float(q.tensor_decode_scale) if tensor_scaled else None
+        self.tensor_encode_scale = float(q.tensor_encode_scale) if tensor_scaled else None
         for k in ("scheme", "spec", "rule", "element", "element_bits", "axis", "block_rows", "block_cols",
                   "saturated", "flushed", "transform"):
             setattr(self, k, getattr(q, k))
@@ -871,8 +874,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
-    fp8_row fp8_channel fp8_1x128 fp8_128x128 fp8_1x128_ue8m0 fp8_128x128_ue8m0; OCP MX v1.0, NVIDIA
-    NVFP4, TE/DeepSeek-V3) or a spec string ``ELEMENT/ROWSxCOLS/SCALE[/POLICY...]``
+    fp8_row fp8_channel fp8_1x128 fp8_128x128 fp8_1x128_ue8m0 fp8_128x128_ue8m0 nvfp4_ue5m3; OCP MX v1.0, NVIDIA
+    NVFP4, TE/DeepSeek-V3, auto-round UE5M3) or a spec string ``ELEMENT/ROWSxCOLS/SCALE[/POLICY...]``
     (``e2m3fn/1x16/e8m0fnu:rceil``; docs/names.md). ``rule`` overrides the scheme's scale rule
     with one of its scale family (``names("scale-rule")`` lists the rules; another family is another scheme). Blocks run along the last axis
     (``axis="first"``: along axis 0; the scales keep the input's axis order, (40, 5) in blocks of 32 giving

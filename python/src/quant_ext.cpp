@@ -185,8 +185,8 @@ nb::object dequantize_codes(const CodesArray& codes, const std::optional<CodesAr
   for (const std::size_t d : shape) n *= d;
   sizes(codes.size(), n, "codes");
   q.codes.assign(codes.data(), codes.data() + codes.size());
-  if (is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4) {  // the scale families stored as uint8 codes
-    if (!scale_codes) throw Error("scales: this scheme's scales are uint8 codes (E8M0 or UE4M3)");
+  if (!is_fp32_rule(q.rule)) {  // the scale families stored as uint8 codes
+    if (!scale_codes) throw Error("scales: this scheme's scales are uint8 codes (E8M0, UE4M3 or UE5M3)");
     sizes(scale_codes->size(), n_scales, "scales");
     q.scale_codes.assign(scale_codes->data(), scale_codes->data() + scale_codes->size());
   } else {
@@ -194,8 +194,9 @@ nb::object dequantize_codes(const CodesArray& codes, const std::optional<CodesAr
     sizes(scales_f32->size(), n_scales, "scales");
     q.scales.assign(scales_f32->data(), scales_f32->data() + scales_f32->size());
   }
-  if (q.rule == ScaleRule::nvfp4) {
-    if (!tensor_decode_scale) throw Error("tensor_scale: nvfp4 needs its FP32 tensor decode scale (shape (1,))");
+  if (is_nvfp4_rule(q.rule) || q.rule == ScaleRule::nvfp4_v2_gs) {
+    if (!tensor_decode_scale)
+      throw Error("tensor_scale: " + std::string(name(q.rule)) + " needs its FP32 tensor decode scale (shape (1,))");
     q.tensor_decode_scale = *tensor_decode_scale;
   }
   std::vector<double> v;

@@ -54,10 +54,11 @@ std::string num(double d) {
 }
 std::string f32_text(float f) { return hex(bits_of(f), 8) + " (" + num(f) + ")"; }
 
-enum class ScaleKind : std::uint8_t { e8m0, ue4m3, fp32 };
+enum class ScaleKind : std::uint8_t { e8m0, ue4m3, fp32, ue5m3 };
 ScaleKind scale_kind(const Scheme& s) {
   if (is_e8m0_rule(s.rule)) return ScaleKind::e8m0;
-  if (s.rule == ScaleRule::nvfp4) return ScaleKind::ue4m3;
+  if (is_ue5m3_rule(s.rule)) return ScaleKind::ue5m3;
+  if (is_nvfp4_rule(s.rule)) return ScaleKind::ue4m3;
   return ScaleKind::fp32;
 }
 std::string scale_text(const Scheme& s, std::uint64_t w) {
@@ -73,6 +74,10 @@ std::string scale_text(const Scheme& s, std::uint64_t w) {
     case ScaleKind::fp32:
       if (w > 0xffffffffULL) return hex(w, 8) + " (not binary32 bits)";
       return f32_text(f32_of_bits(static_cast<std::uint32_t>(w)));
+    case ScaleKind::ue5m3:
+      if (w == 0xff) return hex(w, 2) + " (NaN)";
+      if (w > 0xff) return hex(w, 2) + " (not a ue5m3 code)";
+      return hex(w, 2) + " (" + num(to_double(formats::ue5m3, w)) + ")";
   }
   return hex(w, 2);
 }
@@ -111,6 +116,7 @@ std::optional<std::uint64_t> nan_scale_code(const Scheme& s) {
     case ScaleKind::e8m0: return 0xff;
     case ScaleKind::ue4m3: return 0x7f;
     case ScaleKind::fp32: return std::nullopt;
+    case ScaleKind::ue5m3: return 0xff;
   }
   return std::nullopt;
 }
@@ -138,8 +144,9 @@ std::vector<Alt> panel(const BlockTarget& t) {
   // Other scale rules of the same family.
   for (const auto& e : name_table(ScaleRule{}).entries) {
     if (e.value == s.rule) continue;
-    const bool same_family =
-        (is_e8m0_rule(e.value) && is_e8m0_rule(s.rule)) || (is_fp32_rule(e.value) && is_fp32_rule(s.rule));
+    const bool same_family = (is_e8m0_rule(e.value) && is_e8m0_rule(s.rule)) ||
+                             (is_fp32_rule(e.value) && is_fp32_rule(s.rule)) ||
+                             (is_ue5m3_rule(e.value) && is_ue5m3_rule(s.rule));
     if (!same_family) continue;
     BlockTarget a = t;
     a.scheme.rule = e.value;
@@ -180,7 +187,7 @@ std::vector<Alt> panel(const BlockTarget& t) {
   for (const auto& e : name_table(MxQuirks{}).entries) {
     BlockTarget a = t;
     a.mx_quirks = e.value;
-    const bool nv = s.rule == ScaleRule::nvfp4;
+    const bool nv = is_nvfp4_rule(s.rule);
     if (e.value == MxQuirks::none)
       add(nv ? "NVIDIA/TE NVFP4 (no quirks)" : "OCP MX (no quirks)", "the OCP definition instead of the peer's", a);
     else
@@ -238,13 +245,21 @@ std::string scale_why(const BlockTarget& t, std::span<const float> b, const Bloc
         w += t.mx_quirks == MxQuirks::none ? "; nvfp4: e4m3(fl32(amax * fl32(S_enc * fl32(1/6))))"
                                            : "; torchao nvfp4: e4m3(clamp(fl32(amax/6) [/ pts], 2^-6, 448))";
         break;
+      case ScaleRule::rceil_fp32:
+        w += "; rceil_fp32: cvt.rp.satfinite.ue8m0 of fl32(amax * fl32(1/" + num(mx) + "))";
+        break;
+      case ScaleRule::nvfp4_ceil: w += "; nvfp4_ceil: e4m3 rounded up (fl32(amax * fl32(S_enc * fl32(1/6))))"; break;
+      case ScaleRule::nvfp4_v2:
+      case ScaleRule::nvfp4_v2_gs:
+        w += "; " + std::string(name(s.rule)) + ": auto-round ue5m3 cast of fl32(g * fl32(amax * fl32(1/6)))";
+        break;
     }
     if (amax < 0x1p-126) w += " (FP32-subnormal amax, subnormal-amax=" + std::string(name(s.policy.subnormal)) + ")";
   }
   // Which other rule gives the kernel's scale.
   std::string others;
   for (const auto& e : name_table(ScaleRule{}).entries) {
-    if (e.value == s.rule || scale_kind(s) == ScaleKind::ue4m3) continue;
+    if (e.value == s.rule || scale_kind(s) == ScaleKind::ue4m3 || scale_kind(s) == ScaleKind::ue5m3) continue;
     if (is_e8m0_rule(e.value) != is_e8m0_rule(s.rule)) continue;
     BlockTarget a = t;
     a.scheme.rule = e.value;
@@ -550,7 +565,8 @@ BlockResult expected_block(const BlockTarget& t, std::span<const float> block) {
   r.codes = q.codes;
   switch (scale_kind(t.scheme)) {
     case ScaleKind::e8m0:
-    case ScaleKind::ue4m3: r.scale = q.scale_codes.empty() ? 0 : q.scale_codes[0]; break;
+    case ScaleKind::ue4m3:
+    case ScaleKind::ue5m3: r.scale = q.scale_codes.empty() ? 0 : q.scale_codes[0]; break;
     case ScaleKind::fp32: r.scale = q.scales.empty() ? 0 : bits_of(q.scales[0]); break;
   }
   return r;

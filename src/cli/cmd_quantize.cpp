@@ -52,12 +52,14 @@ std::map<std::string, std::string> safetensors_metadata(const QuantizedTensor& r
       {"blocks_along", r.axis == BlockAxis::first ? "first axis" : "last axis"},
       // NVFP4's block scale is UE4M3 (7 bits, bit 7 of the byte zero); torchao's NVFP4 (--mx-quirks) stores a
       // float8_e4m3fn scale, whose NaN block scale 0x7f/0xff UE4M3 cannot decode.
-      {"scale_encoding", r.rule == ScaleRule::nvfp4 ? (q.mx_quirks != MxQuirks::none ? "e4m3fn" : "ue4m3")
-                         : scales_u8                ? "e8m0fnu"
-                                                    : "f32 decode scale"},
+      {"scale_encoding", is_nvfp4_rule(r.rule)   ? (q.mx_quirks != MxQuirks::none ? "e4m3fn" : "ue4m3")
+                         : is_ue5m3_rule(r.rule) ? "ue5m3"
+                         : scales_u8             ? "e8m0fnu"
+                                                 : "f32 decode scale"},
       {"producer", "minifloat quantize"}};
   if (q.mx_quirks != MxQuirks::none) meta["mx_quirks"] = std::string(name(q.mx_quirks));
-  if (scheme.rule == ScaleRule::nvfp4) meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
+  if (is_nvfp4_rule(scheme.rule) || scheme.rule == ScaleRule::nvfp4_v2_gs)
+    meta["tensor_decode_scale"] = fmt::format("{:.9g}", r.tensor_decode_scale);
   return meta;
 }
 
@@ -392,9 +394,9 @@ int run_quantize(const QuantizeOptions& o) {
       throw Error("--packed applies to 4- and 6-bit elements; " + scheme_name(scheme) + " has " +
                   std::to_string(ebits) + "-bit codes");
   }
-  const bool nvfp4 = scheme.rule == ScaleRule::nvfp4;
+  const bool nvfp4 = is_nvfp4_rule(scheme.rule) || scheme.rule == ScaleRule::nvfp4_v2_gs;
   if (!o.out_tensor_scale.empty() && !nvfp4)
-    throw Error("--out-tensor-scale applies to nvfp4 only (the nvfp4 rule's FP32 tensor scale)");
+    throw Error("--out-tensor-scale applies to nvfp4 only (the nvfp4 and nvfp4_v2_gs rules' FP32 tensor scale)");
   if (nvfp4 && !o.out_scales.empty() && o.out_tensor_scale.empty() &&
       q.mx_quirks != MxQuirks::torchao_0_18_no_tensor_scale)
     throw Error(

@@ -50,7 +50,7 @@ void for_subpieces(const QuantPiece& p, F f) {
 /// The scale families and their rules, from the rules: "E8M0: ocp_floor rceil ceil even tosa; FP32: …; nvfp4".
 std::string scale_families_help() {
   std::string out;
-  for (const ScaleFamily f : {ScaleFamily::e8m0, ScaleFamily::fp32, ScaleFamily::nvfp4}) {
+  for (const ScaleFamily f : {ScaleFamily::e8m0, ScaleFamily::fp32, ScaleFamily::nvfp4, ScaleFamily::ue5m3}) {
     const std::vector<ScaleRule> rules = rules_in(f);
     std::string names;
     for (const ScaleRule r : rules) (names += names.empty() ? "" : " ") += name(r);

@@ -39,7 +39,8 @@ void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, c
   const std::string what = "cuda: quantize_blocks (" + p.header.scheme + "): ";
   if (p.n != 0 && (d_in == nullptr || out.codes == nullptr))
     throw Error(what + "the input and the codes must be device pointers, not null");
-  if ((is_e8m0_rule(scheme.rule) || two_level) && out.scale_codes == nullptr && p.body.lay.tiles() != 0)
+  if ((is_e8m0_rule(scheme.rule) || is_ue5m3_rule(scheme.rule) || two_level) && out.scale_codes == nullptr &&
+      p.body.lay.tiles() != 0)
     throw Error(what + "rule " + std::string(name(scheme.rule)) +
                 " writes scale codes; DeviceBlockOutputs::scale_codes is null");
   if (is_fp32_rule(scheme.rule) && out.scales == nullptr && p.body.lay.tiles() != 0)
@@ -60,7 +61,8 @@ void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, c
     if (chunks != 0)
       check(cudaMallocAsync(reinterpret_cast<void**>(&partial), chunks * sizeof(float), stream), "cudaMallocAsync");
     launch_blocks(AmaxPartialBody{d_in, p.n, partial}, chunks, stream, "amax partial kernel");
-    launch_blocks(TensorScaleBody{partial, chunks, static_cast<float>(element_max(scheme.element)), out.tensor_scales},
+    launch_blocks(TensorScaleBody{partial, chunks, static_cast<float>(element_max(scheme.element)), out.tensor_scales,
+                                  scheme.rule},
                   1, stream, "tensor scale kernel");
     if (partial) check(cudaFreeAsync(partial, stream), "cudaFreeAsync");
   }

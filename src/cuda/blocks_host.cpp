@@ -69,7 +69,8 @@ QuantizedTensor quantize_blocks(std::span<const float> x, const std::vector<std:
   if (p.needs_tensor_amax()) {
     std::vector<float> partial(amax_chunks(p.n));
     launch_cpu(AmaxPartialBody{x.data(), p.n, partial.data()}, partial.size(), threads);
-    launch_cpu(TensorScaleBody{partial.data(), partial.size(), static_cast<float>(element_max(scheme.element)), tensor},
+    launch_cpu(TensorScaleBody{partial.data(), partial.size(), static_cast<float>(element_max(scheme.element)), tensor,
+                               scheme.rule},
                1, 1);
     q.tensor_encode_scale = tensor[0];
     q.tensor_decode_scale = tensor[1];

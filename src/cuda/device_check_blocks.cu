@@ -201,7 +201,7 @@ void one(BlockStageResult& r, const Run& run, const std::vector<float>& x, const
                             hex(fbits(want.scales[t])));
       }
   }
-  if (run.scheme.rule == ScaleRule::nvfp4) {
+  if (is_nvfp4_rule(run.scheme.rule) || run.scheme.rule == ScaleRule::nvfp4_v2_gs) {
     r.inputs += 2;
     if (fbits(tensor[0]) != fbits(want.tensor_encode_scale) || fbits(tensor[1]) != fbits(want.tensor_decode_scale)) {
       ++r.mismatches;

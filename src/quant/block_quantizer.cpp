@@ -228,7 +228,8 @@ QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
     if (q_.axis == BlockAxis::last && p.piece_cols < B && p.piece_cols >= kRht16Size)
       p.piece_cols -= p.piece_cols % kRht16Size;
   }
-  p.first_pass = !local || (q_.rule == ScaleRule::nvfp4 && scheme_.tensor_scale == 0.0f);
+  p.first_pass =
+      !local || ((is_nvfp4_rule(q_.rule) || q_.rule == ScaleRule::nvfp4_v2_gs) && scheme_.tensor_scale == 0.0f);
   return p;
 }
 
@@ -388,7 +389,13 @@ void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values,
 void BlockQuantizer::end_first_pass() {
   if (global_done_) return;
   global_done_ = true;
-  if (q_.rule != ScaleRule::nvfp4) return;
+  if (q_.rule == ScaleRule::nvfp4_v2_gs) {  // auto-round nvfp4_v2_with_global_scale: g = 688128 / amax (nvfp.py:232)
+    q_.tensor_encode_scale =
+        ue5m3_tensor_scale(detail::exact_f64(global_amax_), static_cast<float>(element_max(q_.element)));
+    q_.tensor_decode_scale = autoround_reciprocal(q_.tensor_encode_scale);
+    return;
+  }
+  if (!is_nvfp4_rule(q_.rule)) return;
   if (opt_.mx_quirks == MxQuirks::torchao_0_18) {  // per_tensor_amax_to_scale(torch.max(torch.abs(x))) (quant.hpp)
     const float g = global_nan_ ? detail::bit_cast<float>(0xffffffffu) : static_cast<float>(global_amax_);
     q_.tensor_decode_scale = tao_x86_div(g, 2688.0f);
@@ -615,7 +622,7 @@ std::uint64_t negatives_made_nan(ElementType el, std::span<const double> x, std:
 }
 
 std::uint64_t nvfp4_clamped_blocks(const QuantizedTensor& q, Fp32ScaleOrder order) {
-  if (q.rule != ScaleRule::nvfp4 || order != Fp32ScaleOrder::te_multiply) return 0;
+  if (!is_nvfp4_rule(q.rule) || order != Fp32ScaleOrder::te_multiply) return 0;
   std::uint64_t n = 0;
   for (const std::uint8_t c : q.scale_codes)
     if (nvfp4_multiplier_overflows(c, q.tensor_encode_scale)) ++n;

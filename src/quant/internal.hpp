@@ -20,12 +20,15 @@ namespace minifloat::quant_detail {
 
 /// Whether q's block scales are 8-bit codes (E8M0 rules, nvfp4's e4m3fn), a scale's value then being a
 /// function of its code.
-inline bool coded_scale(const QuantizedTensor& q) { return is_e8m0_rule(q.rule) || q.rule == ScaleRule::nvfp4; }
+inline bool coded_scale(const QuantizedTensor& q) {
+  return is_e8m0_rule(q.rule) || is_nvfp4_rule(q.rule) || is_ue5m3_rule(q.rule);
+}
 /// The decode value of scale code `code` under q's coded rule (E8M0: 2^(code − 127); nvfp4: the e4m3fn
 /// value × the tensor decode scale); ScaleFtz::yes reads an FP32-subnormal value as 0 (block_scale_value).
 inline double coded_scale_value(const QuantizedTensor& q, std::uint8_t code, ScaleFtz ftz) {
   if (is_e8m0_rule(q.rule)) return e8m0_value(code, ftz);
-  const double v = to_double(formats::e4m3fn, code) * static_cast<double>(q.tensor_decode_scale);
+  const Format sf = is_ue5m3_rule(q.rule) ? formats::ue5m3 : formats::e4m3fn;  // UE5M3 rules: × autoround 1/g
+  const double v = to_double(sf, code) * static_cast<double>(q.tensor_decode_scale);
   return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
 }
 

@@ -42,8 +42,8 @@ class PieceRun {
       : bq_(bq), q(bq.q_), opt(bq.opt_), pol(bq.scheme_.policy), p(piece), v(values), codes(out) {
     el = q.element;
     e8m0 = is_e8m0_rule(q.rule);
-    two_level = q.rule == ScaleRule::nvfp4;
-    coded = e8m0 || two_level;
+    two_level = is_nvfp4_rule(q.rule);
+    coded = e8m0 || two_level || is_ue5m3_rule(q.rule);
     emax_f = static_cast<float>(element_max(el));
     tA = bq.tile_rows_;
     tB = bq.tile_cols_;
@@ -230,7 +230,7 @@ void PieceRun<T>::scalar_segment(std::size_t r, std::size_t b0, std::size_t b1, 
 template <class T>
 [[gnu::always_inline]] inline simd::RowBlock PieceRun<T>::row_block(const QTileScale& sc) const {
   simd::RowBlock b;
-  if (sc.flush || sc.tao) return b;
+  if (sc.flush || sc.tao || sc.zero_elements) return b;
   if (sc.kind == TileScale::Kind::e8m0) b = {simd::pow2_neg(sc.e), simd::BlockOp::e8m0_exact};
   else if ((sc.kind == TileScale::Kind::fp32 || sc.kind == TileScale::Kind::nvfp4) && !one_rounding)
     b = sc.divide ? simd::RowBlock{sc.dec, simd::BlockOp::divide} : simd::RowBlock{sc.enc, simd::BlockOp::multiply};
@@ -460,9 +460,10 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
   if (p.row + p.rows > file_rows_ || p.col + p.cols > file_cols_)
     throw Error("BlockQuantizer::quantize: the piece lies outside the tensor");
   if (p.size() == 0) return;
-  if (q_.rule == ScaleRule::nvfp4 && !global_done_) {
+  if ((is_nvfp4_rule(q_.rule) || q_.rule == ScaleRule::nvfp4_v2_gs) && !global_done_) {
     if (!observed_ && scheme_.tensor_scale == 0.0f)
-      throw Error("BlockQuantizer::quantize: nvfp4 needs the tensor amax: observe() every piece first");
+      throw Error("BlockQuantizer::quantize: " + std::string(name(q_.rule)) +
+                  " needs the tensor amax: observe() every piece first");
     end_first_pass();
   }
   quant_detail::PieceRun<T> run(*this, p, v, codes, threads);

@@ -556,7 +556,7 @@ TEST(F64Source, F32ValuesInF64GiveTheF32Result) {
         else continue;
       }
       if (variant == 5) {
-        if (is_e8m0_rule(s.rule)) continue;
+        if (is_e8m0_rule(s.rule) || is_ue5m3_rule(s.rule)) continue;  // UE5M3: auto-round's order only
         s.policy.fp32_order = Fp32ScaleOrder::exact;
       }
       SCOPED_TRACE(scheme_name(s) + (variant == 1 ? " axis first" : ""));

@@ -148,6 +148,22 @@ TEST(Cli, QuantizeWritesSafetensorsWithScalesAndMetadata) {
   EXPECT_EQ(n.metadata.at("scale_encoding"), "ue4m3");
   EXPECT_EQ(n.metadata.at("scheme_spec").find("ue4m3:nvfp4") != std::string::npos, true) << n.metadata.at("scheme_spec");
   EXPECT_EQ(n.metadata.count("mx_quirks"), 0u);
+  // Issue 25: UE5M3 block scales (auto-round nvfp4_v2_with_global_scale) say so, with their tensor scale; the
+  // stacks' rules and orders are CLI names; a wrong name is refused with the accepted ones.
+  const std::string ue = std::string(BLOCKS_CLI) + " quantize --scheme nvfp4_ue5m3 --in " + (d / "x.npy").string() +
+                         " --out-codes " + (d / "u.safetensors").string() + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(ue.c_str()), 0);
+  const SafetensorsFile u = read_safetensors_header(d / "u.safetensors");
+  EXPECT_EQ(u.metadata.at("scale_encoding"), "ue5m3");
+  EXPECT_EQ(u.metadata.at("scheme_spec"), "e2m1fn/1x16/ue5m3:nvfp4_v2_gs");
+  EXPECT_EQ(u.metadata.count("tensor_decode_scale"), 1u);
+  const std::string x_npy = (d / "x.npy").string(), out = " --out-codes " + (d / "r.npy").string();
+  EXPECT_EQ(run_cli("quantize --scheme mxfp8_e4m3 --scale-rule rceil_fp32 --in " + x_npy + out).status, 0);
+  EXPECT_EQ(run_cli("quantize --scheme nvfp4 --scale-rule nvfp4_ceil --in " + x_npy + out).status, 0);
+  EXPECT_EQ(run_cli("quantize --scheme fp8_1x128 --fp32-order deepgemm --in " + x_npy + out).status, 0);
+  const CliRun bad = run_cli("quantize --scheme mxfp8_e4m3 --scale-rule rceil_fp33 --in " + x_npy + out);
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.out.find("rceil_fp32"), std::string::npos) << bad.out;  // among the accepted names
   // torchao's NVFP4 (--mx-quirks; here torchao_0_18_no_tensor_scale, so one NaN block spoils no other) stores
   // float8_e4m3fn block scales: a NaN block's scale is the e4m3fn NaN 0x7f (with the NaN's sign), which UE4M3
   // cannot decode, so the file says e4m3fn and names the quirk.

@@ -24,7 +24,7 @@ std::string upper(std::string s) {
 }
 
 TEST(Schemes, TheNamedTableRoundTrips) {
-  ASSERT_EQ(scheme_table().entries.size(), 15u);
+  ASSERT_EQ(scheme_table().entries.size(), 16u);
   for (const auto& e : scheme_table().entries) {
     SCOPED_TRACE(std::string(e.name));
     EXPECT_NO_THROW(validate_scheme(e.value));
@@ -44,6 +44,7 @@ TEST(Schemes, TheNamedTableRoundTrips) {
   EXPECT_EQ(scheme_spec(find_scheme("fp8_channel")), "e4m3fn/allx1/f32:fp32_amax");
   EXPECT_EQ(scheme_spec(find_scheme("mxint8")), "mxint8/1x32/e8m0fnu:ocp_floor");
   EXPECT_EQ(scheme_spec(find_scheme("fp8_128x128_ue8m0")), "e4m3fn/128x128/e8m0fnu:rceil");
+  EXPECT_EQ(scheme_spec(find_scheme("nvfp4_ue5m3")), "e2m1fn/1x16/ue5m3:nvfp4_v2_gs");
 }
 
 TEST(Schemes, TheIssueExampleSpec) {

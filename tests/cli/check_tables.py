@@ -28,13 +28,14 @@ NAMED = {
     "e2m1fn": (4, 2, 1, 1, True, "none", True),
     "e8m0fnu": (8, 8, 0, 127, False, "fn", False),
     "ue4m3": (7, 4, 3, 7, False, "fn", True),
+    "ue5m3": (8, 5, 3, 15, False, "fn", True),
 }
 # Literal max finite values from the specs (spec-digest §1.1, §2.1, §3.1, §5.1, §5.2, §4.3).
 SPEC_MAX = {
     "e4m3fn": 448, "e5m2": 57344, "e4m3fnuz": 240, "e5m2fnuz": 57344, "e4m3b11fnuz": 30,
     "e4m3": 240, "e3m4": Fraction(31, 2), "e3m2fn": 28, "e2m3fn": Fraction(15, 2), "e2m1fn": 6,
     "e8m0fnu": 2**127, "ue4m3": 448, "Binary8p3se": 49152, "Binary8p4se": 224,
-    "Binary8p3sf": 57344, "Binary8p4sf": 240,
+    "Binary8p3sf": 57344, "Binary8p4sf": 240, "ue5m3": 114688,
 }
 
 

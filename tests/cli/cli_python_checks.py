@@ -75,11 +75,11 @@ if Fraction(f64["max_finite"]) != (2 - Fraction(1, 2**52)) * Fraction(2) ** 1023
 if Fraction(f64["min_subnormal"]) != Fraction(1, 2**1074):
     errors.append("formats csv: f64 min_subnormal")
 names = [r[0] for r in rows[1:]]
-if len(names) != 17 + sum(4 * k - 2 for k in range(3, 17)):  # 17 named (tf32 included) + P3109
+if len(names) != 18 + sum(4 * k - 2 for k in range(3, 17)):  # 18 named (tf32, ue5m3 included) + P3109
     errors.append(f"formats --family all lists {len(names)} formats")
 named = [l.split(",")[0] for l in run("formats", "--as", "csv").splitlines()[1:]]
-if len(named) != 17 or any(n.startswith("Binary") for n in named):
-    errors.append(f"formats lists {len(named)} formats by default; expected the 17 named ones")
+if len(named) != 18 or any(n.startswith("Binary") for n in named):
+    errors.append(f"formats lists {len(named)} formats by default; expected the 18 named ones")
 
 for e in errors:
     print("FAIL:", e)

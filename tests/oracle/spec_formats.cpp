@@ -93,6 +93,15 @@ std::vector<SpecFormat> build_named() {
     f.nan_out_pos = f.nan_out_neg = 0x7f;
     v.push_back(f);
   }
+  // UE5M3 block scale (CUDA 13.4 __nv_fp8_ue5m3 docs: "no sign, 5 exponent, 1 implicit and 3 explicit
+  // mantissa bits ... doesn't support Infinity. NaNs are limited to 0xFF"): bias 15, zero 0x00.
+  {
+    SpecFormat f = make("ue5m3", 8, 5, 3, 15, false);
+    f.nan_rule = NanRule::listed;
+    f.nan_codes = {0xff};
+    f.nan_out_pos = f.nan_out_neg = 0xff;
+    v.push_back(f);
+  }
   // IEEE 754 binary16 and bfloat16.
   v.push_back(ieee_like("f16", 16, 5, 10, 15, 0x7c00, 0xfc00, 0x7e00, 0xfe00));
   v.push_back(ieee_like("bf16", 16, 8, 7, 127, 0x7f80, 0xff80, 0x7fc0, 0xffc0));

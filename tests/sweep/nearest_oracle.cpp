@@ -28,6 +28,8 @@ const std::vector<FormatSpec>& sweep_formats() {
       {"e2m1fn", 4, 2, 1, 1, true, SpecialKind::none, true},
       {"e8m0fnu", 8, 8, 0, 127, false, SpecialKind::fn, false},
       {"ue4m3", 7, 4, 3, 7, false, SpecialKind::fn, true},
+      // UE5M3 (CUDA 13.4 __nv_fp8_ue5m3: no sign, 5 exponent, 3 mantissa bits, no Inf, NaN 0xff), bias 15.
+      {"ue5m3", 8, 5, 3, 15, false, SpecialKind::fn, true},
   };
   return list;
 }

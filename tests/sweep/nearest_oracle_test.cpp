@@ -50,6 +50,7 @@ TEST(SweepOracle, LimitsFromTheSpecs) {
       {"e3m4", 15.5, 0x6f, std::ldexp(1, -6), 112},     {"e3m2fn", 28, 0x1f, 0.0625, 32},
       {"e2m3fn", 7.5, 0x1f, 0.125, 32},                 {"e2m1fn", 6, 0x7, 0.5, 8},
       {"e8m0fnu", std::ldexp(1, 127), 0xfe, std::ldexp(1, -127), 255}, {"ue4m3", 448, 0x7e, std::ldexp(1, -9), 127},
+      {"ue5m3", 114688, 0xfe, std::ldexp(1, -17), 255},  // 1.75·2^16; 2^−14 · 1/8; codes 0x00..0xfe
   };
   ASSERT_EQ(sweep_formats().size(), std::size(rows));
   for (const Row& r : rows) {

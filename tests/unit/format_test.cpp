@@ -32,6 +32,8 @@ const Limits kLimits[] = {
     {"e2m1fn", formats::e2m1fn, 6, 1.0, 0.5, 0x7, 0x2},
     {"e8m0fnu", formats::e8m0fnu, 0x1p127, 0x1p-127, 0, 0xfe, 0x7f},
     {"ue4m3", formats::ue4m3, 448, 0x1p-6, 0x1p-9, 0x7e, 0x38},
+    // UE5M3: CUDA 13.4 __nv_fp8_ue5m3 / auto-round nvfp.py:124 FLOAT8_UE5M3_MAX = 114688 (= 1.75·2^16).
+    {"ue5m3", formats::ue5m3, 114688, 0x1p-14, 0x1p-17, 0xfe, 0x78},
     {"f16", formats::f16, 65504, 0x1p-14, 0x1p-24, 0x7bff, 0x3c00},
     {"bf16", formats::bf16, 3.3895313892515355e38, 0x1p-126, 0x1p-133, 0x7f7f, 0x3f80},
     {"Binary8p3se", p3109(8, 3, Signedness::signed_, P3109Domain::extended), 49152, 0x1p-15, 0x1p-17, 0x7e, 0x40},

@@ -98,15 +98,39 @@ MINIFLOAT_HOST_DEVICE constexpr int element_bits(ElementType e) noexcept {
 /// | `fp32_pow2` | TE `force_pow_2_scales`: encode = fl32(max/amax) with its mantissa bits cleared |
 ///
 /// `nvfp4`: the two-level NVFP4 rule (FP32 tensor scale, E4M3 block scale; TE op order, §4.3).
-enum class ScaleRule : std::uint8_t { ocp_floor, rceil, ceil, even, tosa, fp32_amax, fp32_pow2, nvfp4 };
+/// `nvfp4_ceil`: nvfp4 with the block scale fl32(amax · fl32(S_enc · fl32(1/6))) rounded UP into E4M3
+/// (satfinite) instead of to nearest (cuDNN / Triton `ROUND_UP` block scales).
+/// `rceil_fp32` (E8M0): TE MXFP8's `ptx::float_to_e8m0(amax · max_norm_rcp)` (cast/mxfp8/quantize_mxfp8.cuh:446,
+/// util/ptx_arch_spec.cuh:72-100: `cvt.rp.satfinite.ue8m0x2.f32`) — the binary32 product q = fl32(amax ·
+/// fl32(1/max)) rounded up to a power of two; differs from the exact `rceil` where q rounds onto a power of
+/// two that amax/max is not (rceil_fp32_code).
+///
+/// UE5M3 rules (auto-round `nvfp4_v2`, auto_round/data_type/nvfp.py at b9f3d00; ue5m3_block_scale):
+/// | `nvfp4_v2`    | UE5M3 block scale of fl32(amax · fl32(1/max_elem)), no tensor scale (nvfp.py:238-246) |
+/// | `nvfp4_v2_gs` | the same times the FP32 tensor scale fl32(688128 · fl32(1/tensor amax)) (nvfp.py:220-235) |
+enum class ScaleRule : std::uint8_t {
+  ocp_floor,
+  rceil,
+  ceil,
+  even,
+  tosa,
+  fp32_amax,
+  fp32_pow2,
+  nvfp4,
+  nvfp4_v2,
+  nvfp4_v2_gs,
+  rceil_fp32,
+  nvfp4_ceil
+};
 
 /// The scale format a rule's scales are stored in: its family. A rule is replaced only by a rule of
 /// its family (another family is another scheme). The one place that says which rule is which;
 /// rules_in (scheme.hpp) lists a family's rules from the rule names.
 enum class ScaleFamily : std::uint8_t {
-  e8m0,   ///< E8M0 codes (power-of-two scales): ocp_floor rceil ceil even tosa
+  e8m0,   ///< E8M0 codes (power-of-two scales): ocp_floor rceil ceil even tosa rceil_fp32
   fp32,   ///< an FP32 decode scale per tile: fp32_amax fp32_pow2
-  nvfp4,  ///< NVFP4's two levels (an e4m3fn block code and an FP32 tensor scale): nvfp4
+  nvfp4,  ///< NVFP4's two levels (an e4m3fn block code and an FP32 tensor scale): nvfp4 nvfp4_ceil
+  ue5m3,  ///< a UE5M3 block code (and, for nvfp4_v2_gs, an FP32 tensor scale): nvfp4_v2 nvfp4_v2_gs
 };
 MINIFLOAT_HOST_DEVICE constexpr ScaleFamily family(ScaleRule r) noexcept {
   switch (r) {
@@ -114,16 +138,24 @@ MINIFLOAT_HOST_DEVICE constexpr ScaleFamily family(ScaleRule r) noexcept {
     case ScaleRule::rceil:
     case ScaleRule::ceil:
     case ScaleRule::even:
-    case ScaleRule::tosa: return ScaleFamily::e8m0;
+    case ScaleRule::tosa:
+    case ScaleRule::rceil_fp32: return ScaleFamily::e8m0;
     case ScaleRule::fp32_amax:
     case ScaleRule::fp32_pow2: return ScaleFamily::fp32;
-    case ScaleRule::nvfp4: return ScaleFamily::nvfp4;
+    case ScaleRule::nvfp4:
+    case ScaleRule::nvfp4_ceil: return ScaleFamily::nvfp4;
+    case ScaleRule::nvfp4_v2:
+    case ScaleRule::nvfp4_v2_gs: return ScaleFamily::ue5m3;
   }
   return ScaleFamily::nvfp4;
 }
 /// True for the rules whose scale is an E8M0 code.
 MINIFLOAT_HOST_DEVICE constexpr bool is_e8m0_rule(ScaleRule r) noexcept { return family(r) == ScaleFamily::e8m0; }
 MINIFLOAT_HOST_DEVICE constexpr bool is_fp32_rule(ScaleRule r) noexcept { return family(r) == ScaleFamily::fp32; }
+/// True for NVFP4's two-level rules (an e4m3fn block code under the FP32 tensor scale): nvfp4, nvfp4_ceil.
+MINIFLOAT_HOST_DEVICE constexpr bool is_nvfp4_rule(ScaleRule r) noexcept { return family(r) == ScaleFamily::nvfp4; }
+/// True for the rules whose block scale is a UE5M3 code (nvfp4_v2, nvfp4_v2_gs).
+MINIFLOAT_HOST_DEVICE constexpr bool is_ue5m3_rule(ScaleRule r) noexcept { return family(r) == ScaleFamily::ue5m3; }
 
 /// D7: a block whose amax is 0 (after `amax_epsilon`).
 enum class ZeroBlock : std::uint8_t {
@@ -167,6 +199,9 @@ enum class Fp32ScaleOrder : std::uint8_t {
   exact,        ///< scales as te_multiply, but the element is x·encode rounded ONCE into the element
                 ///< format (no binary32 step), for any source (FP32 rules and NVFP4); where NVFP4's
                 ///< encode would clamp, x / nvfp4_block_decode_product rounded once (no clamp)
+  deepgemm,     ///< fp32_amax only: decode = fl32(amax/max), encode = fl32(1/decode), y = fl32(x·encode)
+                ///< (DeepGEMM deep_gemm/utils/math.py:34-37 per_token_cast_to_fp8; its amax.clamp(1e-4) is
+                ///< the policy amax-epsilon=0.0001)
 };
 
 /// Every special-block choice, with the documented defaults.
@@ -209,6 +244,22 @@ MINIFLOAT_HOST_DEVICE inline float fl32_div(const Unpacked& a, const Unpacked& b
   return detail::round_to_f32(detail::exact_div(a, b).value);
 }
 
+/// `cvt.rp.satfinite.ue8m0x2.f32` of a binary32 q (PTX ISA; TE util/ptx_arch_spec.cuh:72-100 and its
+/// pre-Blackwell fallback): NaN → 0xff; ±Inf → 0xfe; 0 → 0x00; else q's biased exponent b, +1 when its
+/// mantissa field F ≠ 0 (rounding up to a power of two), except b = 0xfe (satfinite) and an FP32-subnormal
+/// q ≤ 2^−127 (b = 0, F ≤ 0x400000: stays 0x00 = 2^−127). **Examples**: 1.0 → 0x7f; 1 + 2^−23 → 0x80;
+/// 2^−127 → 0x00; 2^−127 + 2^−149 → 0x01.
+MINIFLOAT_HOST_DEVICE inline int rceil_fp32_code(float q) noexcept {
+  const std::uint32_t b = detail::bit_cast<std::uint32_t>(q) & 0x7fffffffu;  // amax ≥ 0: the sign is not read
+  if (b > 0x7f800000u) return 0xff;
+  if (b == 0x7f800000u) return 0xfe;
+  if (b == 0) return 0x00;
+  int code = static_cast<int>(b >> 23);
+  const std::uint32_t F = b & 0x7fffffu;
+  if (F > 0 && code != 0xfe && !(code == 0 && F <= 0x400000u)) ++code;
+  return code;
+}
+
 /// The unbiased E8M0 exponent e (X = 2^e, code e + 127) that `rule` (an E8M0 rule) gives a block
 /// whose amax is the exact value `amax` (an f32 or f64 input's, never rounded) of element type `el`.
 /// Exact: no floating-point log2 is taken; every limit is compared with amax as exact values
@@ -243,6 +294,11 @@ MINIFLOAT_HOST_DEVICE inline int e8m0_exponent(ScaleRule rule, Unpacked a, Eleme
   };
   switch (rule) {
     case ScaleRule::ocp_floor: return detail::clamp_e8m0(E - emax_e);
+    case ScaleRule::rceil_fp32: {  // q = fl32(amax · fl32(1/max)), then cvt.rp.satfinite.ue8m0 (rceil_fp32_code)
+      const float mx =
+          el.kind == ElementKind::int8 ? 127.0f / 64.0f : to_float(el.format, max_finite_magnitude(el.format));
+      return rceil_fp32_code(fl32_mul(a, detail::exact_f32(frcp_rn(mx)))) - 127;
+    }
     case ScaleRule::ceil: {
       if (E < -126) return detail::clamp_e8m0(-126 - emax_e);
       const bool pow2 = (a.sig & (a.sig - 1)) == 0;
@@ -437,6 +493,12 @@ MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(float amax, float max_elem, Sc
     s.encode = 0.0f;
     return s;
   }
+  if (order == Fp32ScaleOrder::deepgemm && !pow2) {  // sf = amax / 448.0; x * (1.0 / sf) (math.py:35-37)
+    s.decode = fdiv_rn(amax, max_elem);
+    if (detail::f32_is_inf(s.decode)) s.decode = FLT_MAX;
+    s.encode = frcp_rn(s.decode);
+    return s;
+  }
   if (detail::f32_is_inf_or_nan(amax) || amax == 0.0f) return s;
   float sc = fdiv_rn(max_elem, amax);
   if (detail::f32_is_inf(sc)) sc = FLT_MAX;
@@ -459,6 +521,12 @@ MINIFLOAT_HOST_DEVICE inline Fp32Scale fp32_scale(Unpacked amax, float max_elem,
     s.decode = fl32_div(amax, um);
     if (detail::f32_is_inf(s.decode)) s.decode = FLT_MAX;
     s.encode = 0.0f;
+    return s;
+  }
+  if (order == Fp32ScaleOrder::deepgemm && !pow2) {
+    s.decode = fl32_div(amax, um);
+    if (detail::f32_is_inf(s.decode)) s.decode = FLT_MAX;
+    s.encode = frcp_rn(s.decode);
     return s;
   }
   if (amax.cls == Class::inf || amax.cls == Class::nan || amax.cls == Class::zero || amax.sig == 0) return s;
@@ -505,6 +573,20 @@ MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(const Unpacked&
   const float s = fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
   return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
 }
+/// nvfp4_ceil's block scale: the same binary32 s as nvfp4_block_scale_code, rounded UP into e4m3fn
+/// (RTP + satfinite: cuDNN / Triton `ROUND_UP`). **Example**: amax 10, S_enc 1 → s = fl32(10 · 0x3e2aaaab) =
+/// 1.6666667 → 0x3e (1.75; RNE: 0x3d = 1.625).
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_ceil_block_scale_code(float block_amax, float s_enc,
+                                                                      float elem_max = 6.0f) noexcept {
+  const float s = fmul_rn(block_amax, fmul_rn(s_enc, frcp_rn(elem_max)));
+  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rtp, Overflow::satfinite}).code);
+}
+/// The same for an exact block amax.
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_ceil_block_scale_code(const Unpacked& block_amax, float s_enc,
+                                                                      float elem_max = 6.0f) noexcept {
+  const float s = fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
+  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rtp, Overflow::satfinite}).code);
+}
 /// The block's decode product fl32(s_dec_e4m3 · fl32(1/S_enc)) (TE compute_scaling_coefficient's
 /// divisor): the decode scale the element multiplier inverts. 0 for a zero scale code, NaN for 0x7f/0xff.
 MINIFLOAT_HOST_DEVICE inline float nvfp4_block_decode_product(std::uint8_t scale_code, float s_enc) noexcept {
@@ -525,6 +607,94 @@ MINIFLOAT_HOST_DEVICE inline float nvfp4_element_encode_scale(std::uint8_t scale
 MINIFLOAT_HOST_DEVICE inline bool nvfp4_multiplier_overflows(std::uint8_t scale_code, float s_enc) noexcept {
   const float d = nvfp4_block_decode_product(scale_code, s_enc);
   return d > 0.0f && detail::f32_is_inf(frcp_rn(d));
+}
+
+// ============================================================================================
+// UE5M3 block scales: auto-round nvfp4_v2 (auto_round/data_type/nvfp.py at b9f3d00)
+// ============================================================================================
+
+/// auto-round's cast of a binary32 scale s into UE5M3 (float_to_e5m3_frexp, nvfp.py:127-155), which is
+/// NOT round-to-nearest-even onto the ue5m3 grid: NaN and s ≤ 0 → 0x00; s ≥ 2^−14: frexp(s) = (f, x),
+/// mantissa field m = clamp(rne((f − 0.5)·16), 0, 7) (a round up to 8 does not carry into the exponent: it
+/// clamps to 7), exponent field clamp(x + 14, 0, 31); 0 < s < 2^−14: m = clamp(rne(s · 2^17), 1, 7) (a
+/// positive s never becomes 0x00, and never the normal 0x08). Exact on the binary32 bits; s above the
+/// UE5M3 max is the caller's (nvfp.py:207 clips to 114688 first; a larger s would reach 0xff).
+/// **Examples**: 1.0 → 0x78; 1.9375 (ties 1.875/2) → 0x7f = 1.875 (RNE: 0x80 = 2); 2^−20 → 0x01 = 2^−17
+/// (RNE: 0x00); 114688 → 0xfe.
+MINIFLOAT_HOST_DEVICE inline std::uint8_t autoround_ue5m3_code(float s) noexcept {
+  const std::uint32_t b = detail::bit_cast<std::uint32_t>(s);
+  if ((b & 0x80000000u) != 0 || (b & 0x7fffffffu) == 0 || (b & 0x7fffffffu) > 0x7f800000u) return 0;
+  if (b >= 0x38800000u) {  // s ≥ 2^−14: a binary32 normal, f − 0.5 = F / 2^24 with F its mantissa field
+    const int x = static_cast<int>(b >> 23) - 126;  // frexp's exponent
+    const std::uint32_t F = b & 0x7fffffu, q = F >> 20, r = F & 0xfffffu;
+    std::uint32_t m = q + ((r > 0x80000u || (r == 0x80000u && (q & 1u) != 0)) ? 1u : 0u);
+    if (m > 7) m = 7;
+    int e = x + 14;
+    e = e < 0 ? 0 : (e > 31 ? 31 : e);
+    return static_cast<std::uint8_t>((static_cast<std::uint32_t>(e) << 3) | m);
+  }
+  // s < 2^−14: t = s · 2^17 < 8, exact; rne to an integer on the bits of t
+  const float t = fmul_rn(s, 131072.0f);
+  const std::uint32_t tb = detail::bit_cast<std::uint32_t>(t);
+  const int te = static_cast<int>(tb >> 23) - 127;  // t ≥ 2^−126 unless s is tiny: then t < 0.5
+  // t < 1 rounds to 0 or 1, clamped to 1; 1 ≤ t < 8 rounds on its bits
+  std::uint32_t m = 1;
+  if (te >= 0) {
+    const std::uint32_t sig = (tb & 0x7fffffu) | 0x800000u;
+    const int sh = 23 - te;
+    const std::uint32_t q = sig >> sh, r = sig & ((1u << sh) - 1u), half = 1u << (sh - 1);
+    m = q + ((r > half || (r == half && (q & 1u) != 0)) ? 1u : 0u);
+    if (m > 7) m = 7;
+  }
+  return static_cast<std::uint8_t>(m);
+}
+
+/// auto-round's `get_reciprocal` (nvfp.py:42-48) of a binary32: 0 for 0, else fl32(1/x).
+MINIFLOAT_HOST_DEVICE inline float autoround_reciprocal(float x) noexcept { return x == 0.0f ? 0.0f : frcp_rn(x); }
+
+/// The FP32 tensor scale of nvfp4_v2_gs: g = fl32(688128 · autoround_reciprocal(tensor amax)) (nvfp.py:232,
+/// FLOAT8_UE5M3_MAX · FLOAT4_E2M1_MAX = 114688 · 6 = 688128, exact; `elem_max` replaces 6 for another
+/// element); 0 for an amax of 0 or ∞. nvfp4_v2 has no tensor scale: g = 1 (nvfp.py:243).
+/// **Example**: tensor amax 10 → fl32(1/10) = 0x3dcccccd, g = fl32(688128 · 0x3dcccccd) = 68812.8047 (0x47866667).
+MINIFLOAT_HOST_DEVICE inline float ue5m3_tensor_scale(float tensor_amax, float elem_max = 6.0f) noexcept {
+  return fmul_rn(fmul_rn(114688.0f, elem_max), autoround_reciprocal(tensor_amax));
+}
+/// The same for an exact tensor amax (an f64 source's): fl32(1/amax) from the exact amax, once.
+MINIFLOAT_HOST_DEVICE inline float ue5m3_tensor_scale(const Unpacked& tensor_amax, float elem_max = 6.0f) noexcept {
+  if (tensor_amax.cls == Class::zero || (tensor_amax.cls == Class::normal && tensor_amax.sig == 0))
+    return fmul_rn(fmul_rn(114688.0f, elem_max), 0.0f);
+  return fmul_rn(fmul_rn(114688.0f, elem_max), fl32_div(detail::exact_f32(1.0f), tensor_amax));
+}
+
+/// A UE5M3 block's scale code and its element divisor (auto-round ref_fp4_quant, nvfp.py:205-214):
+/// s = fl32(g · fl32(amax · fl32(1/elem_max))) clipped to [0, 114688] (NaN stays NaN), code =
+/// autoround_ue5m3_code(s); divisor = fl32(ue5m3(code) · autoround_reciprocal(g)); the elements are
+/// fl32(x / divisor), or +0 where the divisor is 0 (torch.where, nvfp.py:210-214), then clamped to
+/// ±elem_max and rounded RNE (cast_to_fp4, nvfp.py:26-39, is RNE onto e2m1fn).
+struct Ue5m3BlockScale {
+  std::uint8_t code = 0;
+  float divisor = 0.0f;
+};
+MINIFLOAT_HOST_DEVICE inline Ue5m3BlockScale ue5m3_block_scale_of(float s1, float g, float elem_max) noexcept {
+  (void)elem_max;
+  float s = fmul_rn(g, s1);
+  if (s < 0.0f) s = 0.0f;  // torch.clip(scale, 0, FLOAT8_UE5M3_MAX): NaN passes
+  if (s > 114688.0f) s = 114688.0f;
+  Ue5m3BlockScale r;
+  r.code = autoround_ue5m3_code(s);
+  r.divisor = fmul_rn(to_float(formats::ue5m3, r.code), autoround_reciprocal(g));
+  return r;
+}
+/// The block scale of a binary32 block amax under tensor scale g (1 for nvfp4_v2).
+/// **Example**: amax 6, g 1 → s = fl32(6 · 0x3e2aaaab) = 1.0 → 0x78, divisor 1.0.
+MINIFLOAT_HOST_DEVICE inline Ue5m3BlockScale ue5m3_block_scale(float block_amax, float g,
+                                                               float elem_max = 6.0f) noexcept {
+  return ue5m3_block_scale_of(fmul_rn(block_amax, frcp_rn(elem_max)), g, elem_max);
+}
+/// The same for an exact block amax (an f64 source's): fl32(amax · fl32(1/elem_max)) from the exact amax.
+MINIFLOAT_HOST_DEVICE inline Ue5m3BlockScale ue5m3_block_scale(const Unpacked& block_amax, float g,
+                                                               float elem_max = 6.0f) noexcept {
+  return ue5m3_block_scale_of(fl32_mul(block_amax, detail::exact_f32(frcp_rn(elem_max))), g, elem_max);
 }
 
 }  // namespace minifloat

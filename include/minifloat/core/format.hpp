@@ -13,7 +13,7 @@ namespace minifloat {
 /// | value            | Inf                              | NaN                                   | −0  | used by |
 /// |------------------|----------------------------------|---------------------------------------|-----|---------|
 /// | `ieee`           | exponent all ones, mantissa 0    | exponent all ones, mantissa ≠ 0       | yes | f64 f32 f16 bf16 e5m2 e4m3 e3m4 |
-/// | `fn`             | none                             | the all-ones magnitude (S.1111.111)   | yes | e4m3fn, ue4m3, e8m0fnu, P3109 unsigned finite |
+/// | `fn`             | none                             | the all-ones magnitude (S.1111.111)   | yes | e4m3fn, ue4m3, ue5m3, e8m0fnu, P3109 unsigned finite |
 /// | `fnuz`           | none                             | the negative-zero code (0x80) only    | no  | e4m3fnuz e5m2fnuz e4m3b11fnuz, P3109 signed finite |
 /// | `p3109_extended` | signed: all-ones magnitude (±); unsigned: all ones − 1 (+Inf only) | signed: 0x80…; unsigned: all ones | no | P3109 extended formats |
 /// | `none`           | none                             | none                                  | yes | e2m1fn e2m3fn e3m2fn (OCP MX FP4/FP6) |
@@ -305,6 +305,16 @@ inline constexpr Format ue4m3{.bits = 7,
                               .exponent_bits = 4,
                               .mantissa_bits = 3,
                               .bias = 7,
+                              .is_signed = false,
+                              .specials = Specials::fn,
+                              .has_zero = true};
+/// UE5M3 block scale (CUDA 13.4 `__nv_fp8_ue5m3`, LLVM APFloat `Float8E5M3FNU`, auto-round
+/// `FLOAT8_UE5M3_MAX`): 8 bits EEEEE.MMM, unsigned, bias 15, no Inf, NaN 0xff only, subnormals,
+/// zero 0x00; max 0xfe = 1.75·2^16 = 114688, min normal 0x08 = 2^−14, min subnormal 0x01 = 2^−17.
+inline constexpr Format ue5m3{.bits = 8,
+                              .exponent_bits = 5,
+                              .mantissa_bits = 3,
+                              .bias = 15,
                               .is_signed = false,
                               .specials = Specials::fn,
                               .has_zero = true};

@@ -87,6 +87,8 @@ inline constexpr NamedFormatRow kNamedFormats[] = {
      "ue8m0", "OCP MX scale UE8M0: unsigned, bias 127, no zero, NaN 0xff"},
     {"ue4m3", formats::ue4m3, FormatFamily::scale, kArrayPath, "", "", "",
      "NVFP4 block scale UE4M3: 7 bits, unsigned, bias 7, NaN 0x7f, max 448"},
+    {"ue5m3", formats::ue5m3, FormatFamily::scale, kArrayPath, "", "", "",
+     "UE5M3 block scale (CUDA 13.4, LLVM Float8E5M3FNU): unsigned, bias 15, no Inf, NaN 0xff, max 114688"},
     {"bf16", formats::bf16, FormatFamily::ieee754, kHostLoop16, "bfloat16", "", "", "bfloat16"},
     {"f16", formats::f16, FormatFamily::ieee754, kHostLoop16, "", "", "binary16 half float16", "IEEE 754 binary16"},
     {"tf32", formats::tf32, FormatFamily::tensor_core, 0, "", "", "",

@@ -110,6 +110,9 @@ struct TileScale {
   /// nvfp4 with Fp32ScaleOrder::exact where TE's multiplier clamp fires (nvfp4_multiplier_overflows):
   /// the divisor nvfp4_block_decode_product, elements x / it rounded once; 0 otherwise (x · enc).
   float exact_divisor = 0.0f;
+  /// UE5M3 rules (nvfp4_v2, nvfp4_v2_gs) whose element divisor is 0: every element is +0 (auto-round's
+  /// torch.where(dequant_scale == 0, 0, x / dequant_scale), nvfp.py:210-214).
+  bool zero_elements = false;
   /// What is stored for the tile: the scale code of a coded rule (E8M0: e + 127, 0xff for a NaN
   /// scale; nvfp4: the e4m3fn block scale, 0x7f for a NaN block) — or the FP32 decode scale of an
   /// FP32 rule (NaN for a NaN block, 0 for ZeroBlock::nan: y = 0/0).
@@ -164,11 +167,12 @@ template <class T, class Nv = Nvfp4BlockSteps>
 MINIFLOAT_HOST_DEVICE inline TileScale decide_tile_scale(const TileStat<T>& s, const TileRule& r,
                                                          const Nv& nv = {}) noexcept {
   const BlockPolicy& pol = r.policy;
-  const bool e8m0 = is_e8m0_rule(r.rule), two_level = r.rule == ScaleRule::nvfp4;
+  const bool ue5m3 = is_ue5m3_rule(r.rule);
+  const bool e8m0 = is_e8m0_rule(r.rule) || ue5m3, two_level = is_nvfp4_rule(r.rule) || ue5m3;
   TileScale sc;
   if ((s.nan && pol.nan == NanInBlock::whole_block_nan) || (s.inf && pol.inf == InfInBlock::nan_scale)) {
     sc.kind = TileScale::Kind::nan_block;
-    sc.code = e8m0 ? 0xff : (two_level ? 0x7f : 0);
+    sc.code = e8m0 ? 0xff : (two_level ? 0x7f : 0);  // UE5M3: NaN 0xff
     sc.scale = detail::bit_cast<float>(0x7fc00000u);
     return sc;
   }
@@ -186,6 +190,17 @@ MINIFLOAT_HOST_DEVICE inline TileScale decide_tile_scale(const TileStat<T>& s, c
     return sc;
   }
   const float elem_max = r.elem_max;
+  if (ue5m3) {  // auto-round nvfp4_v2: a UE5M3 code, elements fl32(x / divisor) (ue5m3_block_scale)
+    Ue5m3BlockScale b;
+    if constexpr (sizeof(T) == sizeof(float)) b = ue5m3_block_scale(amax, r.s_enc, elem_max);
+    else b = ue5m3_block_scale(detail::exact_f64(amax), r.s_enc, elem_max);
+    sc.kind = TileScale::Kind::nvfp4;
+    sc.code = b.code;
+    sc.dec = b.divisor;
+    sc.divide = true;
+    sc.zero_elements = !(b.divisor != 0.0f);
+    return sc;
+  }
   if (e8m0) {
     sc.kind = TileScale::Kind::e8m0;
     if (zero) sc.e = pol.zero == ZeroBlock::unit_scale ? 0 : -127;
@@ -194,7 +209,12 @@ MINIFLOAT_HOST_DEVICE inline TileScale decide_tile_scale(const TileStat<T>& s, c
     sc.code = static_cast<std::uint8_t>(sc.e + 127);
   } else if (two_level) {
     sc.kind = TileScale::Kind::nvfp4;
-    sc.code = nv.code(amax, r.s_enc, elem_max);
+    if (r.rule == ScaleRule::nvfp4_ceil) {
+      if constexpr (sizeof(T) == sizeof(float)) sc.code = nvfp4_ceil_block_scale_code(amax, r.s_enc, elem_max);
+      else sc.code = nvfp4_ceil_block_scale_code(detail::exact_f64(amax), r.s_enc, elem_max);
+    } else {
+      sc.code = nv.code(amax, r.s_enc, elem_max);
+    }
     sc.enc = nv.encode_scale(sc.code, r.s_enc);
     if (pol.fp32_order == Fp32ScaleOrder::exact && nvfp4_multiplier_overflows(sc.code, r.s_enc))
       sc.exact_divisor = nvfp4_block_decode_product(sc.code, r.s_enc);  // the unclamped quotient, not FLT_MAX
@@ -236,7 +256,9 @@ MINIFLOAT_HOST_DEVICE inline TileElement encode_in_tile(T x0, const TileScale& s
   const T x = (sc.flush && finite) ? detail::src_signed_zero(x0) : x0;
   const Mxint8Min mn = r.policy.mxint8_min;
   TileElement out;
-  if (sc.kind == TileScale::Kind::e8m0) {
+  if (sc.zero_elements) {
+    out.r = quantize_element(r.element, detail::exact_f32(0.0f), 0, spec, prof, rbits, mn);
+  } else if (sc.kind == TileScale::Kind::e8m0) {
     out.r = quantize_element(r.element, detail::src_exact(x), sc.e, spec, prof, rbits, mn);
   } else if (r.policy.fp32_order == Fp32ScaleOrder::exact) {
     const Unpacked y = sc.exact_divisor != 0.0f

@@ -60,7 +60,7 @@ struct BlockPlan {
   QuantizedTensor header;
   BlockQuantBody body;
   std::uint64_t n = 0;
-  bool needs_tensor_amax() const noexcept { return body.rule == ScaleRule::nvfp4; }
+  bool needs_tensor_amax() const noexcept { return is_nvfp4_rule(body.rule) || body.rule == ScaleRule::nvfp4_v2_gs; }
 };
 BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt);
 

@@ -55,16 +55,25 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t amax_chunks(std::uint64_t n) noexc
 
 /// Second step (one index, 0): the tensor amax from the partial maxima and NVFP4's tensor scales:
 /// tensor[0] = S_enc = nvfp4_global_encode_scale(amax, elem_max), tensor[1] = fl32(1/S_enc),
-/// tensor[2] = the amax itself.
+/// tensor[2] = the amax itself. Rule nvfp4_v2_gs: tensor[0] = g = ue5m3_tensor_scale(amax, elem_max),
+/// tensor[1] = autoround_reciprocal(g).
 struct TensorScaleBody {
   const float* partial = nullptr;
   std::uint64_t count = 0;
   float elem_max = 6.0f;
   float* tensor = nullptr;
+  ScaleRule rule = ScaleRule::nvfp4;
   MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t) const noexcept {
     float m = 0.0f;
     for (std::uint64_t k = 0; k < count; ++k)
       if (partial[k] > m) m = partial[k];
+    if (rule == ScaleRule::nvfp4_v2_gs) {
+      const float g = ue5m3_tensor_scale(m, elem_max);
+      tensor[0] = g;
+      tensor[1] = autoround_reciprocal(g);
+      tensor[2] = m;
+      return;
+    }
     const float enc = nvfp4_global_encode_scale(m, elem_max);
     tensor[0] = enc;
     tensor[1] = frcp_rn(enc);
@@ -106,7 +115,8 @@ struct BlockQuantBody {
     for (std::uint64_t a = a0; a < a1; ++a)
       for (std::uint64_t b = b0; b < b1; ++b) st.add(in[a * B + b]);
     // 2. the scale: the special-block policies, then the rule (the core's tile step)
-    const TileRule tr = make_tile_rule(rule, element, policy, rule == ScaleRule::nvfp4 ? tensor_scales[0] : 1.0f);
+    const bool tensor_scaled = is_nvfp4_rule(rule) || rule == ScaleRule::nvfp4_v2_gs;
+    const TileRule tr = make_tile_rule(rule, element, policy, tensor_scaled ? tensor_scales[0] : 1.0f);
     const TileScale sc = decide_tile_scale(st, tr);
     if (is_fp32_rule(rule)) scales[s] = sc.scale;
     else scale_codes[s] = sc.code;
