@@ -404,7 +404,8 @@ void validate_scheme(const Scheme& s) {
   if (!(s.policy.amax_epsilon >= 0.0f) || std::isinf(s.policy.amax_epsilon))
     throw Error(what + "amax-epsilon must be a finite number >= 0");
   if (s.tensor_scale != 0.0f && !is_nvfp4_rule(s.rule))
-    throw Error(what + "tensor-scale applies to the nvfp4 rules nvfp4 and nvfp4_ceil (their FP32 tensor encode scale); " +
+    throw Error(what +
+                "tensor-scale applies to the nvfp4 rules nvfp4 and nvfp4_ceil (their FP32 tensor encode scale); " +
                 std::string(name(s.rule)) + " has none");
   if (s.tensor_scale != 0.0f && (!(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale)))
     throw Error(what + "tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
