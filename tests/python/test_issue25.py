@@ -1,23 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
-<<<<<<< HEAD
 """Issue 25 item 1 in the Python package: ``quantize(..., transform=)`` is the CLI's ``--transform`` and the
 spec key ``transform=``. The oracle is an exact-rational (``Fraction``) 16-point random Hadamard transform
 written from TE transformer_engine/pytorch/tensor/nvfp4_tensor.py:49-104 (sign vector, Sylvester H16, 1/4)
 with its own RNE rounding to binary32; it shares no code with minifloat.
+
+Issue 25 items 4-5 from Python: the names the CLI and C++ take (ue5m3, nvfp4_ue5m3, rceil_fp32, nvfp4_ceil,
+fp32_order="deepgemm"), with values worked by hand from the stacks' code (tests/blocks/ue5m3_test.cpp and
+stack_rules_test.cpp give the derivations).
 """
 from fractions import Fraction
 
-=======
-"""Issue 25 items 4-5 from Python: the names the CLI and C++ take (ue5m3, nvfp4_ue5m3, rceil_fp32, nvfp4_ceil,
-fp32_order="deepgemm"), with values worked by hand from the stacks' code (tests/blocks/ue5m3_test.cpp and
-stack_rules_test.cpp give the derivations)."""
->>>>>>> ue5m3
 import numpy as np
 import pytest
 
 import minifloat as mf
 
-<<<<<<< HEAD
 SIGNS = [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1]  # TE get_wgrad_sign_vector
 
 
@@ -87,7 +84,7 @@ def test_tensor_scale_keyword():
             mf.quantize(x, "nvfp4", tensor_scale=bad)
     with pytest.raises(Exception, match="tensor-scale applies to the nvfp4 rule"):
         mf.quantize(x, "mxfp8_e4m3", tensor_scale=2)
-=======
+
 
 def test_ue5m3_is_a_named_format():
     # CUDA 13.4 __nv_fp8_ue5m3: max 0xfe = 1.75 * 2^16, 0xff NaN, min subnormal 2^-17, one 0x78.
@@ -129,4 +126,3 @@ def test_bad_names_are_refused_with_the_accepted_ones():
         mf.quantize(np.ones(16, np.float32), "nvfp4", rule="nvfp4_ceiling")
     with pytest.raises(ValueError, match="fp32_amax rule only"):
         mf.quantize(np.ones(16, np.float32), "nvfp4", fp32_order="deepgemm")
->>>>>>> ue5m3
