@@ -360,11 +360,13 @@ def sr_stream(layer: int, operand: str, gemm: str) -> int:
     return _mf._ext.train_sr_stream(int(layer), _OPERANDS.index(operand), _GEMMS.index(gemm))
 
 
-def quantize_operand(t: _torch.Tensor, oq: dict, *, seed: int, stream: int, step: int) -> _torch.Tensor:
+def quantize_operand(t: _torch.Tensor, oq: dict, *, seed: int, stream: int, step: int,
+                     gemm: str = "fprop") -> _torch.Tensor:
     """One GEMM operand (float32, blocks along its last axis = the contraction axis) as the recipe row ``oq``
     quantizes it in ``minifloat train`` (train/quantizer.cpp Quantizer::apply): none as is; cast: rounded into
     ``element`` and decoded; scheme: ``fake_quant`` with the row's spec, rounding and SR
-    ``sr=dict(seed=seed, stream=stream, step=step)``."""
+    ``sr=dict(seed=seed, stream=stream, step=step)``, and for ``gemm="wgrad"`` the row's ``wgrad_transform``
+    (values in the transformed domain: both wgrad operands take it, so their product is the GEMM's)."""
     kind = oq["kind"]
     sr = None
     if oq["round"] == "sr":
@@ -375,6 +377,9 @@ def quantize_operand(t: _torch.Tensor, oq: dict, *, seed: int, stream: int, step
     if kind == "cast":
         return decode(convert(t, oq["element"], **rounding), oq["element"], dtype="float32")
     if kind == "scheme":
+        transform = oq.get("wgrad_transform", "none") if gemm == "wgrad" else "none"
+        if transform != "none":
+            rounding["transform"] = transform
         return fake_quant(t, oq["scheme"], **rounding)
     raise ValueError(f"recipe operand kind {kind!r} (Transformer Engine DelayedScaling keeps an amax history per "
                      "tensor) is not supported by QuantLinear; accepted: recipes whose operands are none, cast or "
@@ -435,7 +440,7 @@ class QuantLinear(_torch.nn.Module):
     def _q(self, t, operand, gemm, step=None):
         step = self.step if step is None else step
         q = quantize_operand(t, self.recipe[operand], seed=self.seed, stream=self.streams[operand, gemm],
-                             step=step)
+                             step=step, gemm=gemm)
         if self.hook is not None:
             self.hook(gemm, operand, t, q)
         return q

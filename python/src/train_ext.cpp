@@ -56,6 +56,7 @@ nb::dict operand_dict(const OperandQuant& q) {
   d["sr_variant"] = std::string(name(q.rounding.sr_variant));
   d["sr_bits"] = q.rounding.sr_bits;
   d["history"] = q.history;
+  d["wgrad_transform"] = transform_name(q.wgrad_transform);
   return d;
 }
 
@@ -87,7 +88,7 @@ void bind_train(nb::module_& m) {
       },
       "The recipes of `minifloat train` (train/recipe.hpp recipes(), in order) as dicts: name, source, x/w/g "
       "(kind none|cast|scheme|delayed, scheme spec, element, block_rows/block_cols, rule, round, overflow, "
-      "sr_variant, sr_bits, history), weights, lr, gaussws, gaussws_bits.");
+      "sr_variant, sr_bits, history, wgrad_transform), weights, lr, gaussws, gaussws_bits.");
   m.def(
       "train_loss_svg",
       [](std::string_view model, const std::vector<std::string>& recipe_names, int seeds, const nb::list& runs) {

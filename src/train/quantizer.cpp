@@ -30,13 +30,14 @@ double QuantStats::sqnr_db() const {
   return 10.0 * std::log10(signal / noise);
 }
 
-Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm, std::uint32_t tensor_id, std::uint32_t step,
+Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm gemm, std::uint32_t tensor_id, std::uint32_t step,
                         QuantStats* stats) {
   const OperandQuant& oq = op == Operand::x ? recipe_.x : op == Operand::w ? recipe_.w : recipe_.g;
   Matrix out(m.rows, m.cols);
   const std::vector<std::size_t> shape{static_cast<std::size_t>(m.rows), static_cast<std::size_t>(m.cols)};
   double scale = 1;
   std::uint64_t saturated = 0;
+  std::vector<float> original;  // a transformed operand's dequantized values mapped back, for the statistics
   switch (oq.kind) {
     case OperandQuant::Kind::none: out = m; break;
     case OperandQuant::Kind::cast: {
@@ -73,6 +74,7 @@ Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm, std::uint32_t tensor_
         Scheme sch = oq.scheme;
         if (oq.rule) sch.rule = *oq.rule;
         if (oq.element) sch.element.format = *oq.element;
+        if (gemm == Gemm::wgrad && oq.wgrad_transform.rht16) sch.transform = oq.wgrad_transform;
         QuantOptions o;
         o.rounding = oq.rounding;
         o.sr_seed = seed_;
@@ -86,6 +88,10 @@ Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm, std::uint32_t tensor_
       }
       const std::vector<double> deq = dequantize(q);
       for (std::size_t i = 0; i < deq.size(); ++i) out.v[i] = static_cast<float>(deq[i]);
+      if (stats && q.transform.rht16) {
+        original.resize(deq.size());
+        untransform(q, deq, std::span<float>(original));
+      }
       saturated = q.saturated;
       break;
     }
@@ -96,7 +102,7 @@ Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm, std::uint32_t tensor_
     s.scale = scale;
     s.saturated = saturated;
     for (std::size_t i = 0; i < m.size(); ++i) {
-      const float x = m.v[i], xq = out.v[i];
+      const float x = m.v[i], xq = original.empty() ? out.v[i] : original[i];
       s.amax = std::max(s.amax, static_cast<double>(std::fabs(x)));
       s.nonzero += x != 0;
       s.flushed += (x != 0 && xq == 0);

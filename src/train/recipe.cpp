@@ -65,10 +65,29 @@ std::vector<Recipe> build() {
   v.push_back(
       {.name = "nvfp4",
        .source =
-           "NVIDIA NVFP4 (arXiv 2509.25149): E2M1 1x16 blocks (16x16 weights), E4M3 + FP32 scales, SR on gradients",
+           "NVIDIA NVFP4 (arXiv 2509.25149): E2M1 1x16 blocks (16x16 weights), E4M3 + FP32 scales, SR on gradients; "
+           "no Hadamard transform (TE's recipe with it: nvfp4-te)",
        .x = scheme("nvfp4"),
        .w = {.kind = K::scheme, .scheme = nvfp4_2d, .rounding = kRneSat},
        .g = scheme("nvfp4", std::nullopt, kSrSat)});
+  // issue 25 item 8: the stacks' recipes, each named after the stack whose code it follows
+  const BlockTransform rht_te = parse_transform("rht16:te");
+  OperandQuant x_rht = scheme("nvfp4"), g_rht_sr = scheme("nvfp4", std::nullopt, kSrSat);
+  x_rht.wgrad_transform = g_rht_sr.wgrad_transform = rht_te;
+  v.push_back({.name = "nvfp4-te",
+               .source = "Transformer Engine NVFP4BlockScaling (recipe/__init__.py:489-609): nvfp4 plus the 16-point "
+                         "RHT (TE sign vector) on the wgrad operands X and G",
+               .x = x_rht,
+               .w = {.kind = K::scheme, .scheme = nvfp4_2d, .rounding = kRneSat},
+               .g = g_rht_sr});
+  OperandQuant mx_x = scheme("mxfp4"), mx_g = scheme("mxfp4", std::nullopt, kSrSat);
+  mx_x.wgrad_transform = mx_g.wgrad_transform = rht_te;
+  v.push_back({.name = "mxfp4-sr",
+               .source = "MXFP4 training (AMD Primus-Turbo, torchao plan): mxfp4, SR on gradients, the 16-point RHT "
+                         "on the wgrad operands X and G",
+               .x = mx_x,
+               .w = scheme("mxfp4"),
+               .g = mx_g});
   v.push_back({.name = "gaussws-pqt",
                .source = "GaussWS (arXiv 2505.11170): w + R*max|w|*2^(1-b) over 32x32 blocks, cast to BF16, b = 6",
                .gaussws = true,

@@ -126,6 +126,33 @@ TEST(Train, RecipeTableAndErrors) {
   EXPECT_EQ(parse_recipes("all").size(), recipes().size());
 }
 
+// issue 25 item 8: nvfp4-te is nvfp4 plus TE's RHT on the wgrad operands X and G only
+// (transformer_engine/common/recipe/__init__.py:593-609 at d0067d0: fp4_quant_fwd_inp and fp4_quant_bwd_grad set
+// random_hadamard_transform, applied to column-wise usage only; fp4_quant_fwd_weight does not). The operand a
+// GEMM consumes equals the library's quantize of it with that transform (wgrad) or without (fprop, dgrad), and a
+// transformed operand's statistics compare its inverse-transformed values with the operand.
+TEST(Train, Nvfp4TeTransformsTheWgradOperandsOnly) {
+  const Recipe te = recipe("nvfp4-te");
+  EXPECT_TRUE(te.x.wgrad_transform.rht16 && te.g.wgrad_transform.rht16 && !te.w.wgrad_transform.rht16);
+  EXPECT_EQ(te.x.wgrad_transform.signs, 0xd7e8);  // TE's sign vector (1,1,1,-1,1,-1,-1,-1,-1,-1,-1,1,-1,1,-1,-1)
+  EXPECT_EQ(te.g.rounding.rounding, Rounding::sr);
+  EXPECT_EQ(te.w.scheme.block_rows, 16u);
+  train::detail::Rng rng{5, 1};
+  Matrix m(32, 64);
+  for (auto& v : m.v) v = static_cast<float>(rng.normal());
+  Quantizer q(te, 9);
+  const std::vector<std::size_t> shape{32, 64};
+  for (const Gemm gm : {Gemm::fprop, Gemm::dgrad, Gemm::wgrad}) {
+    Scheme s = find_scheme("nvfp4");
+    if (gm == Gemm::wgrad) s.transform = parse_transform("rht16:te");
+    const std::vector<double> want = dequantize(quantize(m.v, shape, s, {}));
+    QuantStats st;
+    const Matrix got = q.apply(m, Operand::x, gm, 1, 0, &st);
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got.v[i], static_cast<float>(want[i])) << i;
+    EXPECT_GT(st.sqnr_db(), 15.0) << static_cast<int>(gm);  // NVFP4 of N(0,1): about 20 dB in either domain
+  }
+}
+
 // training-sim.md §4.7 item 7: GEMM-level SQNR of y = X·Wᵀ, dW = Gᵀ·X, dX = G·W with random
 // N(0,1) operands (M×K = 256×512, N = 512), 3 seeds, thresholds from torchao's tests.
 struct Sqnr {
@@ -159,7 +186,9 @@ TEST(Train, GemmSqnrGates) {
     const char* recipe;
     double y, dw, dx;  // minimum dB; dx < 0: no gate
   };
-  const Gate gates[] = {{"fp8-current", 18, 17, -1}, {"mxfp8", 18, 18, 12}, {"mxfp4", 8, 10, 8}, {"nvfp4", 8, 10, 8}};
+  // nvfp4-te and mxfp4-sr transform both wgrad operands: dW only stays above the gate if the two agree
+  const Gate gates[] = {{"fp8-current", 18, 17, -1}, {"mxfp8", 18, 18, 12}, {"mxfp4", 8, 10, 8},
+                        {"nvfp4", 8, 10, 8},         {"nvfp4-te", 8, 10, 8}, {"mxfp4-sr", 8, 10, 8}};
   for (const auto& gt : gates)
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       const Sqnr s = gemm_sqnr(recipe(gt.recipe), seed);

@@ -47,6 +47,12 @@ struct OperandQuant {
   std::optional<Format> element{};  ///< element override (e5m2 gradients); the target of Kind::cast/delayed
   RoundingSpec rounding{Rounding::rne, Overflow::satfinite};
   std::size_t history = 16;  ///< Kind::delayed: amax history length (TE default 1024; 16 for short runs)
+  /// Kind::scheme: the transform applied when this operand feeds the wgrad GEMM (dW = Gᵀ·X), along the
+  /// contraction (batch) axis, none elsewhere: TE NVFP4BlockScaling applies its 16-point RHT to the columnwise
+  /// copies of X and G only (transformer_engine/common/recipe/__init__.py:593-609 at d0067d0). Both wgrad
+  /// operands take the same orthogonal transform T = diag(s)·H16/4, so (GᵀT)(XᵀT)ᵀ = GᵀX: the GEMM needs no
+  /// inverse; statistics compare the inverse-transformed dequantized values with the operand.
+  BlockTransform wgrad_transform{};
 };
 
 /// Master-weight storage after each optimizer step.
@@ -66,9 +72,9 @@ struct Recipe {
   int gaussws_bits = 6;  ///< bit-width b_t of the GaussWS noise
 };
 
-/// The 14 built-in recipes, in this order: fp32 bf16 fp8-delayed fp8-current deepseek-block
-/// infir2-ue8m0 mxfp8 mxfp4 nvfp4 gaussws-pqt fail-unscaled fp32-lr0.01 fail-bf16-rne-weights
-/// bf16-sr-weights.
+/// The 16 built-in recipes, in this order: fp32 bf16 fp8-delayed fp8-current deepseek-block
+/// infir2-ue8m0 mxfp8 mxfp4 nvfp4 nvfp4-te mxfp4-sr gaussws-pqt fail-unscaled fp32-lr0.01
+/// fail-bf16-rne-weights bf16-sr-weights.
 const std::vector<Recipe>& recipes();
 /// "recipe" (registry.hpp NameTable): every entry of recipes() (summary = Recipe::source), with the
 /// patterns `all` and `NAME,NAME,...` that parse_recipes also accepts.
