@@ -53,10 +53,18 @@ std::vector<Recipe> build() {
        .w = scheme("fp8_128x128_ue8m0"),
        .g = scheme("fp8_1x128_ue8m0")});
   v.push_back({.name = "mxfp8",
-               .source = "OCP MX v1.0 MXFP8 E4M3, 32-element blocks, ocp_floor E8M0 scales",
+               .source = "OCP MX v1.0 MXFP8 E4M3, 32-element blocks, ocp_floor E8M0 scales (TE's rceil_fp32: mxfp8-te)",
                .x = scheme("mxfp8_e4m3"),
                .w = scheme("mxfp8_e4m3"),
                .g = scheme("mxfp8_e4m3")});
+  v.push_back({.name = "mxfp8-te",
+               .source =
+                   "Transformer Engine MXFP8BlockScaling (recipe/__init__.py MXFP8BlockScaling, E4M3 everywhere): "
+                   "E8M0 scales by rceil_fp32 (quantize_mxfp8.cuh), row- and column-wise copies per GEMM",
+               .x = scheme("mxfp8_e4m3"),
+               .w = scheme("mxfp8_e4m3"),
+               .g = scheme("mxfp8_e4m3")});
+  v.back().x.rule = v.back().w.rule = v.back().g.rule = ScaleRule::rceil_fp32;
   v.push_back({.name = "mxfp4",
                .source = "OCP MX v1.0 MXFP4 (E2M1), 32-element blocks, ocp_floor E8M0 scales",
                .x = scheme("mxfp4"),

@@ -137,6 +137,11 @@ TEST(Train, Nvfp4TeTransformsTheWgradOperandsOnly) {
   EXPECT_EQ(te.x.wgrad_transform.signs, 0xd7e8);  // TE's sign vector (1,1,1,-1,1,-1,-1,-1,-1,-1,-1,1,-1,1,-1,-1)
   EXPECT_EQ(te.g.rounding.rounding, Rounding::sr);
   EXPECT_EQ(te.w.scheme.block_rows, 16u);
+  const Recipe mx = recipe("mxfp8-te");  // TE MXFP8: rceil_fp32 on every operand, no transform
+  for (const OperandQuant* o : {&mx.x, &mx.w, &mx.g}) {
+    EXPECT_EQ(o->rule, ScaleRule::rceil_fp32);
+    EXPECT_FALSE(o->wgrad_transform.rht16);
+  }
   train::detail::Rng rng{5, 1};
   Matrix m(32, 64);
   for (auto& v : m.v) v = static_cast<float>(rng.normal());
@@ -187,8 +192,9 @@ TEST(Train, GemmSqnrGates) {
     double y, dw, dx;  // minimum dB; dx < 0: no gate
   };
   // nvfp4-te and mxfp4-sr transform both wgrad operands: dW only stays above the gate if the two agree
-  const Gate gates[] = {{"fp8-current", 18, 17, -1}, {"mxfp8", 18, 18, 12}, {"mxfp4", 8, 10, 8},
-                        {"nvfp4", 8, 10, 8},         {"nvfp4-te", 8, 10, 8}, {"mxfp4-sr", 8, 10, 8}};
+  const Gate gates[] = {{"fp8-current", 18, 17, -1}, {"mxfp8", 18, 18, 12},   {"mxfp8-te", 18, 18, 12},
+                        {"mxfp4", 8, 10, 8},          {"nvfp4", 8, 10, 8},     {"nvfp4-te", 8, 10, 8},
+                        {"mxfp4-sr", 8, 10, 8}};
   for (const auto& gt : gates)
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       const Sqnr s = gemm_sqnr(recipe(gt.recipe), seed);
