@@ -130,6 +130,11 @@ MF_BENCH(quantize, fp8_1x128_simd, "fp8_1x128", mf::ArrayPath::simd);
 MF_BENCH(quantize, mxint8_simd, "mxint8", mf::ArrayPath::simd);
 MF_BENCH(quantize, mxfp6_e2m3_simd, "mxfp6_e2m3", mf::ArrayPath::simd);
 MF_BENCH(quantize, mxfp6_e3m2_simd, "mxfp6_e3m2", mf::ArrayPath::simd);
+// issue 25 item 9's targets, against nvfp4_simd / mxfp8_e4m3_simd / memcpy in the same run
+MF_BENCH(quantize, nvfp4_rht16_te, "e2m1fn/1x16/ue4m3:nvfp4/transform=rht16:te", mf::ArrayPath::simd);
+MF_BENCH(quantize, nvfp4_tensor_scale, "e2m1fn/1x16/ue4m3:nvfp4/tensor-scale=64", mf::ArrayPath::simd);
+MF_BENCH(quantize, nvfp4_ue5m3, "nvfp4_ue5m3", mf::ArrayPath::simd);
+MF_BENCH(quantize, mxfp8_rceil_fp32, "e4m3fn/1x32/e8m0fnu:rceil_fp32", mf::ArrayPath::simd);
 BENCHMARK_CAPTURE(quantize, mxfp8_e4m3_engine_before, "mxfp8_e4m3", mf::ArrayPath::engine)
     ->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK_CAPTURE(quantize, mxfp4_engine_before, "mxfp4", mf::ArrayPath::engine)
