@@ -783,6 +783,14 @@ inline constexpr TfdpaModel blackwell_tcgen05_fp8_f16_unvalidated{
     .source = "MMA-Sim arXiv 2511.10909 nv_ptx.py tcgen05mma (F=25, L=32, output f16: RNE-FP16)"};
 
 // ---- RTX Blackwell (sm_120a) block-scaled mma.sync: no measured vectors ----------------------------
+/// `m`'s arithmetic under another instruction's name, summary and source: a preset whose every rule is an
+/// existing preset's (one set of parameters, not two copies that can drift apart).
+constexpr TfdpaModel same_arithmetic(TfdpaModel m, const char* name, const char* summary, const char* source) {
+  m.name = name;
+  m.summary = summary;
+  m.source = source;
+  return m;
+}
 // MMA-Sim (c785138 mmasim/isa/nv_ptx/nv_mma.py:83-99, rtx_blackwell_mma_block_scale_qualifiers;
 // mmasim/simulator/nv_ptx.py class mma_block_scale: F = 35 for k = 64, else 25) models them with the
 // arithmetic of the tcgen05 block-scaled kinds above; MATLAB-tensor-core's RTXPRO6000TC.m is B200TC.m
@@ -790,73 +798,25 @@ inline constexpr TfdpaModel blackwell_tcgen05_fp8_f16_unvalidated{
 /// RTX Blackwell mma.sync m16n8k32 .kind::mxf8f6f4 .block_scale .scale_vec::1X (UE8M0 per 32), FP32
 /// accumulate: as blackwell-tcgen05-mxf8f6f4-unvalidated (L = 32, F = 25, scale exponents added to
 /// every product's, RZ to FP32).
-inline constexpr TfdpaModel rtx_blackwell_mxf8f6f4_unvalidated{
-    .name = "rtx-blackwell-mxf8f6f4-unvalidated",
-    .summary = "RTX Blackwell sm_120a mma mxf8f6f4, UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
-    .operands = tfdpa_operands::f8f6f4,
-    .group = 32,
-    .frac_bits = 25,
-    .align = AlignRounding::rtz,
-    .out = formats::f32,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .scale = {.application = BlockScaleApplication::product_exponent, .format = formats::e8m0fnu, .block = 32},
-    .zero_exponent = -126,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
-    .validated_on = "",
-    .source =
-        "MMA-Sim arXiv 2511.10909 nv_ptx.py mma_block_scale k=32 (nv_fused_dot_add, F=25, RZ-FP32); "
-        "nv_mma.py m16n8k32.block32 ue8m0"};
+inline constexpr TfdpaModel rtx_blackwell_mxf8f6f4_unvalidated =
+    same_arithmetic(blackwell_tcgen05_mxf8f6f4_unvalidated, "rtx-blackwell-mxf8f6f4-unvalidated",
+                    "RTX Blackwell sm_120a mma mxf8f6f4, UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
+                    "MMA-Sim arXiv 2511.10909 nv_ptx.py mma_block_scale k=32 (nv_fused_dot_add, F=25, RZ-FP32); "
+                    "nv_mma.py m16n8k32.block32 ue8m0");
 /// RTX Blackwell mma.sync m16n8k64 .kind::mxf4 .block_scale .scale_vec::2X (e2m1, UE8M0 per 32), FP32
 /// accumulate: as blackwell-tcgen05-mxf4-unvalidated (L = 64, exact 16-lane sums, F = 35, RZ to FP32).
-inline constexpr TfdpaModel rtx_blackwell_mxf4_unvalidated{
-    .name = "rtx-blackwell-mxf4-unvalidated",
-    .summary = "RTX Blackwell sm_120a mma mxf4 (e2m1), UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
-    .operands = tfdpa_operands::fp4,
-    .group = 64,
-    .frac_bits = 35,
-    .align = AlignRounding::rtz,
-    .out = formats::f32,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .scale = {.application = BlockScaleApplication::subblock_sum,
-              .format = formats::e8m0fnu,
-              .block = 32,
-              .subblock = 16},
-    .zero_exponent = -126,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
-    .validated_on = "",
-    .source =
-        "MMA-Sim arXiv 2511.10909 nv_ptx.py mma_block_scale k=64 (nv_fused_dot_add_with_block_scale, "
-        "F=35, RZ-FP32); nv_mma.py m16n8k64.block32 ue8m0"};
+inline constexpr TfdpaModel rtx_blackwell_mxf4_unvalidated =
+    same_arithmetic(blackwell_tcgen05_mxf4_unvalidated, "rtx-blackwell-mxf4-unvalidated",
+                    "RTX Blackwell sm_120a mma mxf4 (e2m1), UE8M0 scale per 32, FP32 accumulate (published: MMA-Sim)",
+                    "MMA-Sim arXiv 2511.10909 nv_ptx.py mma_block_scale k=64 (nv_fused_dot_add_with_block_scale, "
+                    "F=35, RZ-FP32); nv_mma.py m16n8k64.block32 ue8m0");
 /// RTX Blackwell mma.sync m16n8k64 .kind::mxf4nvf4 .block_scale .scale_vec::4X (NVFP4: e2m1, UE4M3
 /// per 16), FP32 accumulate: as blackwell-tcgen05-nvf4-unvalidated.
-inline constexpr TfdpaModel rtx_blackwell_nvf4_unvalidated{
-    .name = "rtx-blackwell-nvf4-unvalidated",
-    .summary = "RTX Blackwell sm_120a mma mxf4nvf4 (e2m1), UE4M3 scale per 16, FP32 accumulate (published: MMA-Sim)",
-    .operands = tfdpa_operands::fp4,
-    .group = 64,
-    .frac_bits = 35,
-    .align = AlignRounding::rtz,
-    .out = formats::f32,
-    .out_rounding = RoundingSpec{Rounding::rtz},
-    .dest = formats::f32,
-    .scale = {.application = BlockScaleApplication::subblock_sum,
-              .format = formats::ue4m3,
-              .block = 16,
-              .subblock = 16},
-    .zero_exponent = -126,
-    .overflow = TfdpaOverflow::inf,
-    .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
-    .validated_on = "",
-    .source =
-        "MMA-Sim arXiv 2511.10909 nv_ptx.py mma_block_scale k=64 (nv_fused_dot_add_with_block_scale with "
-        "ue4m3 scales, F=35, RZ-FP32); nv_mma.py m16n8k64.block16 ue4m3"};
+inline constexpr TfdpaModel rtx_blackwell_nvf4_unvalidated = same_arithmetic(
+    blackwell_tcgen05_nvf4_unvalidated, "rtx-blackwell-nvf4-unvalidated",
+    "RTX Blackwell sm_120a mma mxf4nvf4 (e2m1), UE4M3 scale per 16, FP32 accumulate (published: MMA-Sim)",
+    "MMA-Sim arXiv 2511.10909 nv_ptx.py mma_block_scale k=64 (nv_fused_dot_add_with_block_scale with "
+    "ue4m3 scales, F=35, RZ-FP32); nv_mma.py m16n8k64.block16 ue4m3");
 /// Every preset, in the order the registry lists them ("tensor-core" and "accumulation" tables,
 /// accumulate.hpp): the one list of presets. Host only (its elements are host variables).
 inline constexpr const TfdpaModel* all[] = {
