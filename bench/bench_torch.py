@@ -12,7 +12,6 @@ and the ratio fake_quant / baseline (target <= 1.2). Same scheme and thread coun
 Usage: bench_torch.py [--repeats N] [--mib M] [--scheme S]. Speed claims live here, never in tests.
 """
 import argparse
-import time
 
 import numpy as np
 import torch
@@ -20,15 +19,7 @@ import torch
 import minifloat as mf
 import minifloat.torch as mft
 from minifloat import _minifloat as ext
-
-
-def best(fn, repeats):
-    t = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        t = min(t, time.perf_counter() - t0)
-    return t
+from bench_python import best  # the one timing loop of the Python benchmarks (best of N wall times)
 
 
 def main():
