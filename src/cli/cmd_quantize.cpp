@@ -319,6 +319,12 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                 "nvfp4: the FP32 tensor encode scale S_enc given (spec key tensor-scale=; TE global_encode_scale, "
                 "FlashInfer global_sf = 448*6/amax) instead of fl32(2688/amax): a number or a .npy of one float32; "
                 "one pass");
+  c->add_option("--scale-select", o.scale_select,
+                "nvfp4 (spec key scale-select=; core/four_over_six.hpp, TE 4over6): " + choices<ScaleSelect>("none") +
+                    "; each block mapped to 6 and to 4, the smaller error kept, S_enc = 1536/amax");
+  c->add_option("--out-scale-select", o.out_scale_select,
+                "With --scale-select 4over6:*: output .npy |u1 of each block's choice (0 map-to-6, 1 map-to-4), in "
+                "the rowmajor scales' shape");
   c->add_option("--dequant-domain", o.dequant_domain,
                 "With --transform and --out-dequant: transformed (default: the dequantized transformed values) or "
                 "original (their exact inverse transform, rounded once to the output's float type)");
@@ -360,7 +366,10 @@ int run_quantize(const QuantizeOptions& o) {
   }
   if (o.transform) scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
   if (o.tensor_scale) scheme.tensor_scale = tensor_scale_option(*o.tensor_scale);
+  if (o.scale_select) scheme.scale_select = parse_option<ScaleSelect>("--scale-select", *o.scale_select);
   validate_scheme(scheme);
+  if (!o.out_scale_select.empty() && scheme.scale_select == ScaleSelect::none)
+    throw Error("--out-scale-select needs --scale-select 4over6:mse or 4over6:mae (or the spec key scale-select=)");
   const bool dequant_original = dequant_domain_original(o.dequant_domain, scheme);
 
   QuantOptions q;
@@ -450,6 +459,8 @@ int run_quantize(const QuantizeOptions& o) {
   std::optional<OutputId> id_scales, id_tscale, id_deq;
   if (!o.out_scales.empty()) id_scales = out.add_output(o.out_scales, "--out-scales");
   if (!o.out_tensor_scale.empty()) id_tscale = out.add_output(o.out_tensor_scale, "--out-tensor-scale");
+  std::optional<OutputId> id_select;
+  if (!o.out_scale_select.empty()) id_select = out.add_output(o.out_scale_select, "--out-scale-select");
   if (!o.out_dequant.empty()) id_deq = out.add_output(o.out_dequant, "--out-dequant");
 
   // ---- 3. the work: pieces in file order ---------------------------------------------------
@@ -519,6 +530,11 @@ int run_quantize(const QuantizeOptions& o) {
     w.finish();
   }
   if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));
+  if (id_select) {  // issue 25 item 2: 0 map-to-6, 1 map-to-4, rowmajor in scale_shape
+    NpyWriter w(out, *id_select, "|u1", r.scale_shape);
+    w.append(std::as_bytes(std::span<const std::uint8_t>(r.scale_select)));
+    w.finish();
+  }
   out.commit();
 
   if (q.mx_quirks == MxQuirks::none) extra.clamped_blocks = nvfp4_clamped_blocks(r, scheme.policy.fp32_order);
