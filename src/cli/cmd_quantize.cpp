@@ -221,6 +221,22 @@ float tensor_scale_option(const std::string& text) {
   return v;
 }
 
+/// --out-scale-select FILE (issue 25 item 2): its output, none without the option; throws when the scheme has no
+/// scale-select (before any output is written).
+std::optional<OutputId> scale_select_output(OutputSet& out, const QuantizeOptions& o, const Scheme& scheme) {
+  if (o.out_scale_select.empty()) return std::nullopt;
+  if (scheme.scale_select == ScaleSelect::none)
+    throw Error("--out-scale-select needs --scale-select 4over6:mse or 4over6:mae (or the spec key scale-select=)");
+  return out.add_output(o.out_scale_select, "--out-scale-select");
+}
+
+/// Each block's 4over6 choice (QuantizedTensor::scale_select: 0 map-to-6, 1 map-to-4) as .npy |u1 in scale_shape.
+void write_scale_select(OutputSet& out, OutputId id, const QuantizedTensor& r) {
+  NpyWriter w(out, id, "|u1", r.scale_shape);
+  w.append(std::as_bytes(std::span<const std::uint8_t>(r.scale_select)));
+  w.finish();
+}
+
 /// --dequant-domain (issue 25 item 1): whether --out-dequant holds the original domain; throws for an unknown
 /// domain, or `original` without a transform.
 bool dequant_domain_original(const std::string& domain, const Scheme& scheme) {
@@ -368,8 +384,6 @@ int run_quantize(const QuantizeOptions& o) {
   if (o.tensor_scale) scheme.tensor_scale = tensor_scale_option(*o.tensor_scale);
   if (o.scale_select) scheme.scale_select = parse_option<ScaleSelect>("--scale-select", *o.scale_select);
   validate_scheme(scheme);
-  if (!o.out_scale_select.empty() && scheme.scale_select == ScaleSelect::none)
-    throw Error("--out-scale-select needs --scale-select 4over6:mse or 4over6:mae (or the spec key scale-select=)");
   const bool dequant_original = dequant_domain_original(o.dequant_domain, scheme);
 
   QuantOptions q;
@@ -456,11 +470,9 @@ int run_quantize(const QuantizeOptions& o) {
   OutputSet out;
   out.add_input(o.in, "--in");
   const OutputId id_codes = out.add_output(o.out_codes, "--out-codes");
-  std::optional<OutputId> id_scales, id_tscale, id_deq;
+  std::optional<OutputId> id_scales, id_tscale, id_deq, id_select = scale_select_output(out, o, scheme);
   if (!o.out_scales.empty()) id_scales = out.add_output(o.out_scales, "--out-scales");
   if (!o.out_tensor_scale.empty()) id_tscale = out.add_output(o.out_tensor_scale, "--out-tensor-scale");
-  std::optional<OutputId> id_select;
-  if (!o.out_scale_select.empty()) id_select = out.add_output(o.out_scale_select, "--out-scale-select");
   if (!o.out_dequant.empty()) id_deq = out.add_output(o.out_dequant, "--out-dequant");
 
   // ---- 3. the work: pieces in file order ---------------------------------------------------
@@ -530,11 +542,7 @@ int run_quantize(const QuantizeOptions& o) {
     w.finish();
   }
   if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));
-  if (id_select) {  // issue 25 item 2: 0 map-to-6, 1 map-to-4, rowmajor in scale_shape
-    NpyWriter w(out, *id_select, "|u1", r.scale_shape);
-    w.append(std::as_bytes(std::span<const std::uint8_t>(r.scale_select)));
-    w.finish();
-  }
+  if (id_select) write_scale_select(out, *id_select, r);
   out.commit();
 
   if (q.mx_quirks == MxQuirks::none) extra.clamped_blocks = nvfp4_clamped_blocks(r, scheme.policy.fp32_order);
