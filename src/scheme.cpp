@@ -91,6 +91,15 @@ constexpr std::string_view kGrammar = "ELEMENT/ROWSxCOLS/SCALE:RULE[/KEY=VALUE..
 constexpr std::string_view kEpsilonKey = "amax-epsilon";
 constexpr std::string_view kTransformKey = "transform";
 constexpr std::string_view kTensorScaleKey = "tensor-scale";
+constexpr std::string_view kScaleSelectKey = "scale-select";
+// issue 25 item 2 (core/four_over_six.hpp; TE reference_nvfp4.py:524-648, nvfp4_4over6_err_mode)
+constexpr NameEntry<ScaleSelect> kScaleSelect[] = {
+    {ScaleSelect::none, "none", "the scale rule's one block scale (the default)"},
+    {ScaleSelect::four_over_six_mse, "4over6:mse",
+     "nvfp4: TE 4over6, each block's amax mapped to 6 and to 4, the smaller summed squared error kept (ties: 6)"},
+    {ScaleSelect::four_over_six_mae, "4over6:mae",
+     "nvfp4: TE 4over6, each block's amax mapped to 6 and to 4, the smaller summed absolute error kept (ties: 6)"},
+};
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -242,6 +251,14 @@ Scheme parse_scheme(std::string_view text) {
         return fail("tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
       continue;
     }
+    if (iequals(key, kScaleSelectKey)) {
+      try {
+        s.scale_select = parse<ScaleSelect>(value);
+      } catch (const Error& e) {
+        return fail(e.what());
+      }
+      continue;
+    }
     if (iequals(key, kTransformKey)) {
       try {
         s.transform = parse_transform(value);
@@ -253,7 +270,7 @@ Scheme parse_scheme(std::string_view text) {
     std::string keys;
     for_each_policy_field([&](const auto& f, std::size_t) { keys.append(policy_key(f)) += ", "; });
     return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey) + ", " +
-                std::string(kTransformKey) + ", " + std::string(kTensorScaleKey));
+                std::string(kTransformKey) + ", " + std::string(kTensorScaleKey) + ", " + std::string(kScaleSelectKey));
   }
   validate_scheme(s);
   return s;
@@ -319,6 +336,12 @@ std::string scheme_spec(const Scheme& s) {
     out.append(kTensorScaleKey);
     out += '=';
     out.append(float_text(s.tensor_scale));
+  }
+  if (s.scale_select != ScaleSelect::none) {
+    out += '/';
+    out.append(kScaleSelectKey);
+    out += '=';
+    out.append(name(s.scale_select));
   }
   return out;
 }
@@ -409,6 +432,20 @@ void validate_scheme(const Scheme& s) {
                 std::string(name(s.rule)) + " has none");
   if (s.tensor_scale != 0.0f && (!(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale)))
     throw Error(what + "tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
+  if (s.scale_select != ScaleSelect::none) {
+    const std::string sel = "scale-select " + std::string(name(s.scale_select));
+    if (s.rule != ScaleRule::nvfp4 || s.element != elements::e2m1fn || s.block_rows != 1 || s.block_cols != 16)
+      throw Error(what + sel + " applies to nvfp4 (e2m1fn/1x16/ue4m3:nvfp4); not " + scheme_name(s));
+    if (s.tensor_scale != 0.0f)
+      throw Error(what + sel + " computes its own tensor scale (1536/amax); not with tensor-scale");
+    BlockPolicy dflt{};
+    if (!(s.policy == dflt)) throw Error(what + sel + " takes the default block policies only (TE's 4over6 has none)");
+  }
+}
+
+const NameTable<ScaleSelect>& name_table(ScaleSelect) {
+  static constexpr NameTable<ScaleSelect> t{"scale-select", "scale select", kScaleSelect};
+  return t;
 }
 
 }  // namespace minifloat

@@ -138,10 +138,13 @@ struct QuantizedTensor {
   std::vector<std::uint8_t> codes;
   std::vector<std::uint8_t> scale_codes;  ///< E8M0 codes (E8M0 rules) or E4M3 codes (nvfp4)
   std::vector<float> scales;              ///< FP32 decode scales (FP32 rules)
-  float tensor_encode_scale = 1.0f;       ///< nvfp4: S_enc
-  float tensor_decode_scale = 1.0f;       ///< nvfp4: fl32(1/S_enc)
-  std::uint64_t saturated = 0;            ///< elements whose rounded magnitude exceeded the element max
-  std::uint64_t flushed = 0;              ///< nonzero finite inputs that became ±0
+  /// Scheme::scale_select 4over6 (issue 25 item 2): per tile, in scale_codes' order and scale_shape, 0 =
+  /// map-to-6, 1 = map-to-4 (a NaN block: 0); empty without scale-select.
+  std::vector<std::uint8_t> scale_select;
+  float tensor_encode_scale = 1.0f;  ///< nvfp4: S_enc
+  float tensor_decode_scale = 1.0f;  ///< nvfp4: fl32(1/S_enc)
+  std::uint64_t saturated = 0;       ///< elements whose rounded magnitude exceeded the element max
+  std::uint64_t flushed = 0;         ///< nonzero finite inputs that became ±0
   /// The transform the codes were taken after (Scheme::transform): with rht16 the codes and scales are
   /// those of the transformed tensor (core/hadamard.hpp), and dequantize() gives transformed values;
   /// untransform() maps them back.

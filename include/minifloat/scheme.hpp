@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/block_scale.hpp"
+#include "core/four_over_six.hpp"
 #include "core/hadamard.hpp"
 #include "error.hpp"
 #include "registry.hpp"
@@ -65,6 +66,7 @@ namespace minifloat {
 ///               amax-epsilon=DECIMAL (≥ 0, finite; rounded once to binary32)
 ///               transform=none|rht16:te|rht16:torchao|rht16:0xHHHH   (Scheme::transform, parse_transform)
 ///               tensor-scale=DECIMAL (nvfp4: the given FP32 tensor encode scale; > 0, finite; Scheme::tensor_scale)
+///               scale-select=none|4over6:mse|4over6:mae (nvfp4 1x16, Scheme::scale_select)
 ///
 /// Examples: `e2m3fn/1x16/e8m0fnu:rceil` (an MX-style FP6 scheme with blocks of 16 and RCEIL
 /// scales), `e4m3fn/1x128/f32:fp32_amax/fp32-order=divide/amax-epsilon=0.0001` (DeepSeek-V3
@@ -88,6 +90,10 @@ struct Scheme {
   /// quantization takes one pass (QuantPlan::first_pass false for 1×k tiles). Spec key `tensor-scale`, CLI
   /// `--tensor-scale VALUE|FILE`, Python `tensor_scale=`.
   float tensor_scale = 0.0f;
+  /// nvfp4 (issue 25 item 2): how each block picks its scale, ScaleSelect::none (the rule's) or 4over6
+  /// (core/four_over_six.hpp: map-to-6 or map-to-4, the smaller MSE/MAE error, TE's S_enc = 1536/amax).
+  /// Spec key `scale-select=none|4over6:mse|4over6:mae`, CLI `--scale-select`, Python `scale_select=`.
+  ScaleSelect scale_select = ScaleSelect::none;
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
 };
 
@@ -144,6 +150,8 @@ std::string_view policy_key(const PolicyField<E>&) {
 
 /// "scheme": the named schemes above, and the spec-string pattern.
 const NameTable<Scheme>& scheme_table();
+/// The names of ScaleSelect (spec key `scale-select`): none, 4over6:mse, 4over6:mae.
+const NameTable<ScaleSelect>& name_table(ScaleSelect);
 /// The named scheme `name` (case-insensitive); throws NameError listing the names and the pattern.
 const Scheme& find_scheme(std::string_view name);
 /// A scheme by name or spec string (grammar above); validated (validate_scheme). Throws NameError
@@ -171,7 +179,9 @@ std::string scheme_name(const Scheme& s);
 ///    rules and nvfp4 (E8M0 rules: te_multiply, the default, only);
 ///  - mxint8-min applies to the mxint8 element only;
 ///  - amax-epsilon is finite and ≥ 0;
-///  - tensor-scale applies to nvfp4 only and is a positive finite binary32 (0: from the tensor amax).
+///  - tensor-scale applies to nvfp4 only and is a positive finite binary32 (0: from the tensor amax);
+///  - scale-select 4over6 applies to the nvfp4 rule with 1x16 tiles, e2m1fn elements, the default
+///    policies and no tensor-scale (TE's 4over6 computes its own S_enc).
 void validate_scheme(const Scheme& s);
 
 }  // namespace minifloat

@@ -793,6 +793,9 @@ class Quantized:
         the scales as ``minifloat quantize --scale-layout LAYOUT`` writes them: ``rowmajor`` (= ``scales``),
         ``cutlass128x4``, ``flashinfer8x4``, ``vllm4x4`` (uint8) or ``deepgemm_packed`` (uint32 words), each
         laying out the grid [rows, K blocks] of 1×k / k×1 blocks (docs/cli.md "Scale layouts").
+    scale_select
+        with ``scale_select="4over6:mse"``/``"4over6:mae"`` (nvfp4): each block's choice, uint8 in ``scale_shape``,
+        0 = map-to-6, 1 = map-to-4 (the CLI's ``--out-scale-select``); None otherwise.
     tensor_scale
         NVFP4's FP32 per-tensor decode scale (``tensor_encode_scale`` is S_enc; nvfp4_v2_gs: 1/g and g);
         None otherwise.
@@ -811,6 +814,7 @@ class Quantized:
         self._kind = kind
         self.codes = q.codes
         self.scales = q.scale_codes if q.scale_codes is not None else q.scales_f32
+        self.scale_select = q.scale_select
         tensor_scaled = q.rule in ("nvfp4", "nvfp4_ceil", "nvfp4_v2_gs")  # rules with an FP32 per-tensor scale
         self.tensor_scale = float(q.tensor_decode_scale) if tensor_scaled else None
         self.tensor_encode_scale = float(q.tensor_encode_scale) if tensor_scaled else None
@@ -870,7 +874,8 @@ def _widened(kind: _Any, flat: _np.ndarray) -> _np.ndarray:
 def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
              overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
              amax_epsilon: _Any = None, mx_quirks: str | None = None, threads: int | None = None,
-             transform: str | None = None, tensor_scale: _Any = None, **policy: str) -> Quantized:
+             transform: str | None = None, tensor_scale: _Any = None, scale_select: str | None = None,
+             **policy: str) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -893,7 +898,9 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     ``"rht16:0xHHHH"`` — the 16-point random Hadamard transform along the block axis before quantization
     (core/hadamard.hpp); ``dequantize()`` then gives transformed values. ``tensor_scale`` (nvfp4, the CLI's
     ``--tensor-scale`` and the spec key ``tensor-scale=``): the FP32 tensor ENCODE scale given (a number or
-    exact text > 0, rounded once to binary32) in place of fl32(2688 / amax).
+    exact text > 0, rounded once to binary32) in place of fl32(2688 / amax). ``scale_select`` (nvfp4, the CLI's
+    ``--scale-select`` and the spec key ``scale-select=``): ``"4over6:mse"`` or ``"4over6:mae"``, TE's 4over6
+    adaptive block scale (map-to-6 or map-to-4 per block, the smaller error kept; the result's ``scale_select``).
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
@@ -901,7 +908,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     unknown = [k for k in policy if k not in keywords]
     if unknown:
         raise TypeError(f"quantize: unexpected keyword argument {unknown[0]!r}; accepted block policies: "
-                        f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform, tensor_scale")
+                        f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform, tensor_scale, "
+                        "scale_select")
     policies = [(k, _name(k, policy[k])) for k in keywords if k in policy]
     eps = None if amax_epsilon is None else _exact_text(amax_epsilon)
     kind, flat, shape = _quant_input(x)
@@ -916,7 +924,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
                             None if srt is None else srt[:3], policies, eps,
                             None if mx_quirks is None else _name("mx_quirks", mx_quirks), _threads(threads),
                             None if transform is None else _name("transform", transform),
-                            None if tensor_scale is None else _exact_text(tensor_scale))
+                            None if tensor_scale is None else _exact_text(tensor_scale),
+                            None if scale_select is None else _name("scale_select", scale_select))
     return Quantized(q, flat, kind)
 
 

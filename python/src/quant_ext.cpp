@@ -124,15 +124,13 @@ QuantOptions options_arg(const RoundingSpec& spec, const Profile& profile, std::
   return o;
 }
 
-QuantizedTensor quantize_array(ArrayType type, const InArray& x, const std::vector<std::size_t>& shape,
-                               std::string_view scheme, std::optional<std::string_view> rule, const RoundingSpec& spec,
-                               const Profile& profile, std::string_view axis,
-                               std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
-                               const std::vector<std::pair<std::string, std::string>>& policies,
-                               const std::optional<std::string>& amax_epsilon,
-                               const std::optional<std::string_view>& mx_quirks, unsigned threads,
-                               const std::optional<std::string>& transform,
-                               const std::optional<std::string>& tensor_scale) {
+QuantizedTensor quantize_array(
+    ArrayType type, const InArray& x, const std::vector<std::size_t>& shape, std::string_view scheme,
+    std::optional<std::string_view> rule, const RoundingSpec& spec, const Profile& profile, std::string_view axis,
+    std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
+    const std::vector<std::pair<std::string, std::string>>& policies, const std::optional<std::string>& amax_epsilon,
+    const std::optional<std::string_view>& mx_quirks, unsigned threads, const std::optional<std::string>& transform,
+    const std::optional<std::string>& tensor_scale, const std::optional<std::string_view>& scale_select) {
   Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
   if (transform) s.transform = with_arg("transform", [&] { return parse_transform(*transform); });
   if (tensor_scale) {  // issue 25 item 3: exact text rounded once to binary32, as the spec key tensor-scale
@@ -141,6 +139,13 @@ QuantizedTensor quantize_array(ArrayType type, const InArray& x, const std::vect
         static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
     if (u.negative || !(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale))
       throw Error("tensor_scale: must be a positive finite number (the FP32 tensor encode scale)");
+    with_arg("scheme", [&] {
+      validate_scheme(s);
+      return 0;
+    });
+  }
+  if (scale_select) {  // issue 25 item 2: as the spec key scale-select and the CLI's --scale-select
+    s.scale_select = with_arg("scale_select", [&] { return parse<ScaleSelect>(*scale_select); });
     with_arg("scheme", [&] {
       validate_scheme(s);
       return 0;
@@ -269,6 +274,10 @@ void bind_quant(nb::module_& m) {
                    [](const QuantizedTensor& q) {
                      return q.scale_codes.empty() ? nb::none() : to_numpy(q.scale_codes, q.scale_shape);
                    })
+      .def_prop_ro("scale_select",
+                   [](const QuantizedTensor& q) {
+                     return q.scale_select.empty() ? nb::none() : to_numpy(q.scale_select, q.scale_shape);
+                   })
       .def_prop_ro(
           "scales_f32",
           [](const QuantizedTensor& q) { return q.scales.empty() ? nb::none() : to_numpy(q.scales, q.scale_shape); })
@@ -337,6 +346,7 @@ void bind_quant(nb::module_& m) {
   m.def("quantize_array", &quantize_array, "type"_a, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "spec"_a,
         "profile"_a, "axis"_a, "sr"_a.none(), "policies"_a, "amax_epsilon"_a.none(), "mx_quirks"_a.none(), "threads"_a,
         "transform"_a.none() = std::nullopt, "tensor_scale"_a.none() = std::nullopt,
+        "scale_select"_a.none() = std::nullopt,
         "Quantize a flat float32/float64 array (or float16/bfloat16 bits) of `shape` with a scheme name or spec "
         "string.");
   m.def("dequantize_codes", &dequantize_codes, "codes"_a, "scale_codes"_a.none(), "scales_f32"_a.none(),

@@ -221,6 +221,22 @@ float tensor_scale_option(const std::string& text) {
   return v;
 }
 
+/// --out-scale-select FILE (issue 25 item 2): its output, none without the option; throws when the scheme has no
+/// scale-select (before any output is written).
+std::optional<OutputId> scale_select_output(OutputSet& out, const QuantizeOptions& o, const Scheme& scheme) {
+  if (o.out_scale_select.empty()) return std::nullopt;
+  if (scheme.scale_select == ScaleSelect::none)
+    throw Error("--out-scale-select needs --scale-select 4over6:mse or 4over6:mae (or the spec key scale-select=)");
+  return out.add_output(o.out_scale_select, "--out-scale-select");
+}
+
+/// Each block's 4over6 choice (QuantizedTensor::scale_select: 0 map-to-6, 1 map-to-4) as .npy |u1 in scale_shape.
+void write_scale_select(OutputSet& out, OutputId id, const QuantizedTensor& r) {
+  NpyWriter w(out, id, "|u1", r.scale_shape);
+  w.append(std::as_bytes(std::span<const std::uint8_t>(r.scale_select)));
+  w.finish();
+}
+
 /// --dequant-domain (issue 25 item 1): whether --out-dequant holds the original domain; throws for an unknown
 /// domain, or `original` without a transform.
 bool dequant_domain_original(const std::string& domain, const Scheme& scheme) {
@@ -319,6 +335,12 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                 "nvfp4: the FP32 tensor encode scale S_enc given (spec key tensor-scale=; TE global_encode_scale, "
                 "FlashInfer global_sf = 448*6/amax) instead of fl32(2688/amax): a number or a .npy of one float32; "
                 "one pass");
+  c->add_option("--scale-select", o.scale_select,
+                "nvfp4 (spec key scale-select=; core/four_over_six.hpp, TE 4over6): " + choices<ScaleSelect>("none") +
+                    "; each block mapped to 6 and to 4, the smaller error kept, S_enc = 1536/amax");
+  c->add_option("--out-scale-select", o.out_scale_select,
+                "With --scale-select 4over6:*: output .npy |u1 of each block's choice (0 map-to-6, 1 map-to-4), in "
+                "the rowmajor scales' shape");
   c->add_option("--dequant-domain", o.dequant_domain,
                 "With --transform and --out-dequant: transformed (default: the dequantized transformed values) or "
                 "original (their exact inverse transform, rounded once to the output's float type)");
@@ -360,6 +382,7 @@ int run_quantize(const QuantizeOptions& o) {
   }
   if (o.transform) scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
   if (o.tensor_scale) scheme.tensor_scale = tensor_scale_option(*o.tensor_scale);
+  if (o.scale_select) scheme.scale_select = parse_option<ScaleSelect>("--scale-select", *o.scale_select);
   validate_scheme(scheme);
   const bool dequant_original = dequant_domain_original(o.dequant_domain, scheme);
 
@@ -447,7 +470,7 @@ int run_quantize(const QuantizeOptions& o) {
   OutputSet out;
   out.add_input(o.in, "--in");
   const OutputId id_codes = out.add_output(o.out_codes, "--out-codes");
-  std::optional<OutputId> id_scales, id_tscale, id_deq;
+  std::optional<OutputId> id_scales, id_tscale, id_deq, id_select = scale_select_output(out, o, scheme);
   if (!o.out_scales.empty()) id_scales = out.add_output(o.out_scales, "--out-scales");
   if (!o.out_tensor_scale.empty()) id_tscale = out.add_output(o.out_tensor_scale, "--out-tensor-scale");
   if (!o.out_dequant.empty()) id_deq = out.add_output(o.out_dequant, "--out-dequant");
@@ -519,6 +542,7 @@ int run_quantize(const QuantizeOptions& o) {
     w.finish();
   }
   if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));
+  if (id_select) write_scale_select(out, *id_select, r);
   out.commit();
 
   if (q.mx_quirks == MxQuirks::none) extra.clamped_blocks = nvfp4_clamped_blocks(r, scheme.policy.fp32_order);

@@ -26,6 +26,7 @@ namespace quant_detail {
 // option the fast path was written and tested for, at any value; any other field of QuantOptions or
 // BlockPolicy (present or future) must hold its default, else the engine runs.
 bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
+  if (scheme.scale_select != ScaleSelect::none) return false;  // 4over6: the engine's tile loop only (issue 25)
   switch (scheme.rule) {
     case ScaleRule::ocp_floor:
     case ScaleRule::rceil:
@@ -111,6 +112,13 @@ std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOption
                        "torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
                        "ue4m3:nvfp4 scales); not " +
                            scheme_name(scheme)};
+  if (scheme.scale_select != ScaleSelect::none && opt.mx_quirks != MxQuirks::none)
+    return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
+                                        " is the peer's own NVFP4; not with scale-select " +
+                                        std::string(name(scheme.scale_select))};
+  if (scheme.scale_select != ScaleSelect::none && opt.axis != BlockAxis::last)
+    return OptionIssue{"axis", "first: scale-select " + std::string(name(scheme.scale_select)) +
+                                   " takes blocks along the last axis only (accepted: last)"};
   if (opt.mx_quirks != MxQuirks::none && scheme.tensor_scale != 0.0f)
     return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
                                         " computes the peer's own tensor scale; not with a given tensor-scale"};
@@ -173,6 +181,7 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   }
   const std::size_t ntiles = q.scale_rows * q.scale_cols;
   if (coded_scale(q)) q.scale_codes.assign(ntiles, 0);
+  if (scheme.scale_select != ScaleSelect::none) q.scale_select.assign(ntiles, 0);
   if (is_fp32_rule(q.rule)) q.scales.assign(ntiles, 1.0f);
   if (scheme.transform.rht16 && (shape.empty() || C % kRht16Size != 0))
     throw Error("quantize: transform " + transform_name(scheme.transform) + " needs the block axis (" +
@@ -405,6 +414,11 @@ void BlockQuantizer::end_first_pass() {
   if (opt_.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale) return;  // per_tensor_scale None: 1 and 1
   if (scheme_.tensor_scale != 0.0f) {  // given (issue 25 item 3): S_enc as is, the decode scale TE's fl32(1/S_enc)
     q_.tensor_encode_scale = scheme_.tensor_scale;
+    q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
+    return;
+  }
+  if (scheme_.scale_select != ScaleSelect::none) {  // 4over6: TE's fl32(1536 / amax) (core/four_over_six.hpp)
+    q_.tensor_encode_scale = fourover6_global_encode_scale(static_cast<float>(global_amax_));
     q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
     return;
   }

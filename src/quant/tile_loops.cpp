@@ -90,6 +90,7 @@ class PieceRun {
                    std::vector<Stat>& sl) const;
   void scale_tile(const Stat& s, std::size_t t, QTileScale& sc);
   void scalar_segment(std::size_t r, std::size_t b0, std::size_t b1, const QTileScale& sc, Counts& n);
+  void fourover6_segment(std::size_t r, std::size_t tb, std::size_t b0, std::size_t b1, Counts& n);
   simd::RowBlock row_block(const QTileScale& sc) const;
   void row_elements(std::size_t r, std::size_t c0, std::size_t c1, const QTileScale* tsr, const simd::RowBlock* rb,
                     std::uint8_t* fb, Counts& n);
@@ -223,6 +224,58 @@ void PieceRun<T>::scalar_segment(std::size_t r, std::size_t b0, std::size_t b1, 
   }
 }
 
+// Scheme::scale_select 4over6 (core/four_over_six.hpp; TE reference_nvfp4.py:524-648): the whole 1×16 tile
+// [b0, b1) of row r quantized under its map-to-6 and map-to-4 scale codes, the candidate with the strictly
+// smaller error kept (its element codes, its scale code over the one scale_tile wrote, and q.scale_select).
+template <class T>
+void PieceRun<T>::fourover6_segment(std::size_t r, std::size_t tb, std::size_t b0, std::size_t b1, Counts& n) {
+  if (tile_cut(p.row + r, tb))
+    throw Error("quantize: scale-select 4over6 needs whole tiles in each piece (the piece cuts a block of 16)");
+  const std::size_t a = p.row + r, off = r * p.cols - p.col, len = b1 - b0, t = bq_.scale_index(a, tb);
+  std::array<float, 16> x{};
+  float amax = 0.0f;
+  for (std::size_t i = 0; i < len; ++i) {
+    const T xi = v[off + b0 + i];
+    x[i] = static_cast<float>(xi);
+    if constexpr (!std::is_same_v<T, float>) {
+      if (!detail::src_is_nan(xi) && static_cast<T>(x[i]) != xi)
+        throw Error(
+            "quantize: scale-select 4over6 computes TE's error in binary32; the input holds a value that is "
+            "not a binary32 (accepted: f32, f16, bf16 values)");
+    }
+    const float m = detail::src_abs(x[i]);
+    if (m > amax) amax = m;  // NaN ignored (TileStat)
+  }
+  const FourOverSixCodes cand = fourover6_block_codes(amax, q.tensor_encode_scale);
+  const bool mse = bq_.scheme_.scale_select == ScaleSelect::four_over_six_mse;
+  const float gamax = static_cast<float>(bq_.global_amax_);
+  std::array<std::array<TileElement, 16>, 2> te{};
+  std::array<float, 2> err{0.0f, 0.0f};
+  const std::array<std::uint8_t, 2> code{cand.map6, cand.map4};
+  for (int k = 0; k < 2; ++k) {
+    QTileScale sc{};
+    sc.kind = TileScale::Kind::nvfp4;
+    sc.code = code[k];
+    sc.enc = nvfp4_element_encode_scale(code[k], q.tensor_encode_scale);
+    const float sf = to_float(formats::e4m3fn, code[k]);
+    for (std::size_t i = 0; i < len; ++i) {
+      const std::uint64_t rb =
+          sr ? sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, a * B + b0 + i, spec.sr_variant) : 0;
+      te[k][i] = encode_in_tile(x[i], sc, rule, spec, prof, rb);
+      const float qv = static_cast<float>(element_value(el, te[k][i].r.code));
+      err[k] = fourover6_error_step(err[k], qv, sf, gamax, x[i], mse);
+    }
+  }
+  const int pick = err[1] < err[0] ? 1 : 0;  // map-to-4 only if strictly smaller (ties, NaN: map-to-6)
+  for (std::size_t i = 0; i < len; ++i) {
+    codes[off + b0 + i] = te[pick][i].r.code;
+    if (te[pick][i].r.saturated) ++n.saturated;
+    if (te[pick][i].flushed) ++n.flushed;
+  }
+  q.scale_codes[t] = code[pick];
+  q.scale_select[t] = static_cast<std::uint8_t>(pick);
+}
+
 // The fast rule, per tile (simd::RowBlock): a floating element on the encode whitelist (kern), a
 // tile that is not a NaN block nor flushed; E8M0 tiles whose x · 2^−e are all exact in binary32
 // (BlockOp::e8m0_exact; else the tile falls back to the reference), FP32 / NVFP4 tiles in the
@@ -249,6 +302,8 @@ void PieceRun<T>::row_elements(std::size_t r, std::size_t c0, std::size_t c1, co
     const QTileScale& sc = tsr[j];
     if (sc.kind == TileScale::Kind::nan_block) {
       for (std::size_t b = b0; b < b1; ++b) codes[off + b] = nan_code;
+    } else if (bq_.scheme_.scale_select != ScaleSelect::none) {
+      fourover6_segment(r, tbf + j, b0, b1, n);
     } else {
       scalar_segment(r, b0, b1, sc, n);
     }

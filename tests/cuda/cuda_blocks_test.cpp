@@ -335,6 +335,9 @@ TEST(CudaBlocksCpu, RefusesTransformAndTensorScale) {
   mf::Scheme g = mf::find_scheme("nvfp4");
   g.tensor_scale = 64.0f;
   EXPECT_THROW(mc::cpu::quantize_blocks(x, {2, 16}, g, {}, 1), mf::Error);
+  mf::Scheme f = mf::find_scheme("nvfp4");  // issue 25 item 2: 4over6 is host-engine only
+  f.scale_select = mf::ScaleSelect::four_over_six_mse;
+  EXPECT_THROW(mc::cpu::quantize_blocks(x, {2, 16}, f, {}, 1), mf::Error);
   EXPECT_NO_THROW(mc::cpu::quantize_blocks(x, {2, 16}, mf::find_scheme("nvfp4"), {}, 1));
 }
 

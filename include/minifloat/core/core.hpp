@@ -10,6 +10,7 @@
 #include "convert.hpp"
 #include "digest.hpp"
 #include "format.hpp"
+#include "four_over_six.hpp"
 #include "fp32_ops.hpp"
 #include "gaussws_noise.hpp"
 #include "named_formats.hpp"
