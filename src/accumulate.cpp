@@ -104,6 +104,11 @@ constexpr bool presets_consistent() {
     if (sc.application == BlockScaleApplication::subblock_sum &&
         (sc.subblock <= 0 || sc.block % sc.subblock != 0 || m.frac_bits + 13 >= 62))
       return false;
+    // AMD structures (issue 26 item 6): an f32 register and no block scales; only pairwise_f32 flushes
+    if (m.structure != TfdpaStructure::fused &&
+        (m.dest != formats::f32 || m.out != formats::f32 || sc.application != BlockScaleApplication::none))
+      return false;
+    if (m.subnormals == TfdpaSubnormals::flush && m.structure != TfdpaStructure::pairwise_f32) return false;
   }
   return true;
 }

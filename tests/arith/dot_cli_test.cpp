@@ -304,6 +304,22 @@ TEST_F(DotCli, RefusalsNameWhatWasGivenAndWhatIsAccepted) {
           "cvt is defined for the PTX cvt destinations tf32 f16 bf16 e4m3fn e5m2 e2m3fn e3m2fn e2m1fn, not e4m3fnuz");
 }
 
+// Issue 26 item 6 through the CLI: cdna3-fp8-unvalidated (L = 16, two_stage_odd_even, F = 24) on e4m3fnuz
+// codes A [16, −2^-10] (0x60, 0x81), B [16, 2^-10] (0x60, 0x01): the even lane gives 256 at e = 8, the odd
+// lane −2^-20 exactly; floored to 24 bits of 2^8 it is −2^-16 → 256 − 2^-16 = 0x437fffff (MMA-Sim
+// arithmetic.py:261-273; presets_amd_test.cpp). The FNUZ preset refuses e4m3fn operands by name.
+TEST_F(DotCli, AmdCdna3Fp8Preset) {
+  write_npy(at("a.npy"), "|u1", {1, 2}, {0x60, 0x81}, 1);
+  write_npy(at("b.npy"), "|u1", {2, 1}, {0x60, 0x01}, 1);
+  const std::string ab = " --a " + at("a.npy") + " --b " + at("b.npy");
+  Cli r = run("dot --model cdna3-fp8-unvalidated --format e4m3fnuz" + ab);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(result_codes(r.out), (std::vector<std::uint64_t>{0x437fffff})) << r.out;
+  r = run("dot --model cdna3-fp8-unvalidated --format e4m3fn" + ab);
+  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_NE(r.out.find("multiplies e4m3fnuz or e5m2fnuz operands only, not the e4m3fn"), std::string::npos) << r.out;
+}
+
 // The library door under the CLI: dot()/gemm() take C as f32 or as the accumulator's format and refuse
 // any other (an f16 C for an f32 accumulator would otherwise be read as f32 bits); the exact kind takes
 // any C format (its one rounding is from the exact sum). round_operands' refusals as the CLI shows them.

@@ -115,6 +115,29 @@ struct TfdpaZeroRules {
 inline constexpr TfdpaZeroRules mma_sim_zero_rules{ZeroProductExponent::relative, -126, ZeroCExponent::own, -126,
                                                    ZeroResultSign::positive};
 
+/// How one group combines its products and C (issue 26 item 6). NVIDIA's tensor cores are one fused
+/// group (the formula above); AMD's CDNA matrix cores (MFMA) follow MMA-Sim c785138
+/// mmasim/simulator/amd.py:30-51 and :69-98, arithmetic.py:98-112 and :227-285.
+enum class TfdpaStructure : std::uint8_t {
+  fused,               ///< products and C aligned to one E, F bits, one rounding into `out` (the formula above)
+  pairwise_f32,        ///< AMD CDNA1/2 f16/bf16: every product fmaf(a, b, +0) in f32, the L products summed as a
+                       ///< pairwise tree of f32 RNE additions (halves of ⌊n/2⌋ and the rest), then C + that sum
+                       ///< rounded RNE to f32 (amd.py:75-86, arithmetic.py:98-112); frac_bits and align unused
+  two_stage,           ///< AMD CDNA3 f16/bf16: the L products aligned to their own max exponent e_p, truncated
+                       ///< (RZ) to F bits and summed exactly; then with M = max(e_p, e(C)) that sum is floored
+                       ///< (RD) to 31 fraction bits of 2^M and C to 24, added, rounded RNE into `out`
+                       ///< (arithmetic.py:280-285; the zero rules apply to e_p and e(C))
+  two_stage_odd_even,  ///< AMD CDNA3 fp8/bf8: as two_stage, but even and odd lanes are two RZ sums, each
+                       ///< floored to F bits of their larger exponent before they are added, and a C
+                       ///< below 2^(M − 25) is dropped (arithmetic.py:261-279)
+};
+/// Whether a model flushes subnormals (AMD CDNA2: amd.py:38, :47, :62-65, :84-85).
+enum class TfdpaSubnormals : std::uint8_t {
+  keep,   ///< subnormal inputs, partial sums and results are kept
+  flush,  ///< pairwise_f32 only: subnormal A, B and C are +0 (arithmetic.py:67-73), every partial sum and
+          ///< group result below 2^−126 is a zero of its sign (arithmetic.py:110-111; amd.py:84-85)
+};
+
 /// How far a preset is trusted.
 enum class TfdpaValidation : std::uint8_t {
   published,         ///< published parameters only (papers, simulators); its name ends in "-unvalidated"
@@ -148,6 +171,8 @@ struct TfdpaModel {
   const char* validated_on;  ///< the measured sets (folder[:fp16 destination file]) it reproduces 5000/5000; "" if none
   const char* source;        ///< where every parameter comes from (paper/model file, or the rule from the vectors)
   TfdpaZeroRules zero{};     ///< how zero products, a zero C and a zero result behave (defaults: the presets')
+  TfdpaStructure structure = TfdpaStructure::fused;    ///< how a group combines its terms (AMD: not fused)
+  TfdpaSubnormals subnormals = TfdpaSubnormals::keep;  ///< AMD CDNA2: flush
 };
 
 namespace formats {
@@ -186,6 +211,8 @@ inline constexpr TfdpaOperands tf32{{formats::tf32}, 1};
 inline constexpr TfdpaOperands f8f6f4{
     {formats::e4m3fn, formats::e5m2, formats::e2m3fn, formats::e3m2fn, formats::e2m1fn}, 5};
 inline constexpr TfdpaOperands fp4{{formats::e2m1fn}, 1};
+/// AMD CDNA3 fp8/bf8 (MI300): the FNUZ formats (MMA-Sim c785138 isa/common.py:148-156).
+inline constexpr TfdpaOperands fp8_fnuz{{formats::e4m3fnuz, formats::e5m2fnuz}, 2};
 }  // namespace tfdpa_operands
 
 namespace mma_models {
@@ -817,6 +844,174 @@ inline constexpr TfdpaModel rtx_blackwell_nvf4_unvalidated = same_arithmetic(
     "RTX Blackwell sm_120a mma mxf4nvf4 (e2m1), UE4M3 scale per 16, FP32 accumulate (published: MMA-Sim)",
     "MMA-Sim arXiv 2511.10909 nv_ptx.py mma_block_scale k=64 (nv_fused_dot_add_with_block_scale with "
     "ue4m3 scales, F=35, RZ-FP32); nv_mma.py m16n8k64.block16 ue4m3");
+// ---- AMD CDNA1-3 matrix cores (MFMA, FP32 accumulate): no measured vectors here -------------------
+// MMA-Sim c785138 mmasim/simulator/amd.py:30-51 (per architecture and type: the structure and L),
+// :69-98 (the chain over K), arithmetic.py:98-112 (pairwise_dot), :227-285 (amd_fused_dot_rd_add);
+// MATLAB-tensor-core b12b5a7 models/MI100MC.m, MI210MC.m (MI250MC.m:4 calls it). MI300XMC.m:4 calls an
+// MI300MC.m that the repository does not hold, so CDNA3 comes from MMA-Sim alone. Where the two disagree
+// (CDNA1 f16: MI100MC.m:75 sums a group of 4 exactly and rounds once, MMA-Sim rounds the pairwise tree)
+// the presets follow MMA-Sim, the source with code for every instruction. CDNA4's scaled MFMA
+// (v_mfma_scale_f32_*_f8f6f4) is in neither source: no preset.
+/// CDNA1 (MI100) v_mfma_f32_*f16: groups of 4 products, each fmaf(a, b, +0) in f32, summed pairwise in f32
+/// RNE ((p0 + p1) + (p2 + p3)), then C + that sum RNE to f32; subnormals kept.
+inline constexpr TfdpaModel cdna1_f16_unvalidated{
+    .name = "cdna1-f16-unvalidated",
+    .summary = "AMD CDNA1 (MI100) f16 MFMA, FP32 accumulate: pairwise f32 sums of 4 (published: MMA-Sim)",
+    .operands = tfdpa_operands::f16,
+    .group = 4,
+    .frac_bits = 23,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fc00000u,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 amd.py:35-38 (CDNA1 f16: pairwise, L=4) and arithmetic.py:98-112 (fmaf products, "
+        "f32 RNE pairwise adds), then C + group RNE-FP32; MATLAB MI100MC.m:47 fma=4, :51 frmode=rne",
+    .structure = TfdpaStructure::pairwise_f32,
+};
+/// CDNA1 (MI100) v_mfma_f32_*bf16: as cdna1-f16 with groups of 2 (fmaf(a0, b0, +0) + fmaf(a1, b1, +0)).
+inline constexpr TfdpaModel cdna1_bf16_unvalidated{
+    .name = "cdna1-bf16-unvalidated",
+    .summary = "AMD CDNA1 (MI100) bf16 MFMA, FP32 accumulate: pairwise f32 sums of 2 (published: MMA-Sim)",
+    .operands = tfdpa_operands::bf16,
+    .group = 2,
+    .frac_bits = 23,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fc00000u,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 amd.py:39-47 (CDNA1 bf16: pairwise, L=2) and arithmetic.py:98-112; MATLAB "
+        "MI100MC.m:96-97 (bf16 fma=2)",
+    .structure = TfdpaStructure::pairwise_f32,
+};
+/// CDNA2 (MI210/MI250X) v_mfma_f32_*f16: as cdna1-f16, but subnormal A, B and C are +0 and every partial
+/// sum or result below 2^-126 is a zero of its sign.
+inline constexpr TfdpaModel cdna2_f16_unvalidated{
+    .name = "cdna2-f16-unvalidated",
+    .summary =
+        "AMD CDNA2 (MI250X) f16 MFMA, FP32 accumulate: pairwise sums of 4, subnormals flushed (published: MMA-Sim)",
+    .operands = tfdpa_operands::f16,
+    .group = 4,
+    .frac_bits = 23,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fc00000u,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 amd.py:35-38 (CDNA2 f16: pairwise, L=4, flush_denormal), :62-65, :84-85, "
+        "arithmetic.py:67-73, :98-112; MATLAB MI210MC.m:47 fma=4, :80 in_subnormals=0, :83 out_subnormals=0",
+    .structure = TfdpaStructure::pairwise_f32,
+    .subnormals = TfdpaSubnormals::flush,
+};
+/// CDNA2 (MI210/MI250X) v_mfma_f32_*bf16_1k: as cdna2-f16 (groups of 4). The older CDNA1 bf16 encodings on
+/// CDNA2 (groups of 2, flushed) have no preset.
+inline constexpr TfdpaModel cdna2_bf16_unvalidated{
+    .name = "cdna2-bf16-unvalidated",
+    .summary =
+        "AMD CDNA2 (MI250X) bf16_1k MFMA, FP32 accumulate: pairwise sums of 4, subnormals flushed (published: MMA-Sim)",
+    .operands = tfdpa_operands::bf16,
+    .group = 4,
+    .frac_bits = 23,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fc00000u,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 amd.py:39-47 (CDNA2 bf16_1k: pairwise, L=4, flush_denormal), arithmetic.py:67-73, "
+        "98-112; MATLAB MI210MC.m:47-48 (fma=4; 2 without _1k)",
+    .structure = TfdpaStructure::pairwise_f32,
+    .subnormals = TfdpaSubnormals::flush,
+};
+/// CDNA3 (MI300X) v_mfma_f32_*_f16: groups of 8 (k = 4 forms: 4); two_stage with F = 24, RNE to f32;
+/// MMA-Sim's zero rules (a zero factor at 2^-126, a zero C at 2^-126, a zero result +0).
+inline constexpr TfdpaModel cdna3_f16_unvalidated{
+    .name = "cdna3-f16-unvalidated",
+    .summary = "AMD CDNA3 (MI300X) f16 MFMA, FP32 accumulate: two-stage sum of 8 (published: MMA-Sim)",
+    .operands = tfdpa_operands::f16,
+    .group = 8,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fc00000u,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 amd.py:30-34 (CDNA3 f16: fused_dot_rd_add, L=min(8,k)), :90-97 (F=24, RNE-FP32), "
+        "arithmetic.py:280-285 (products RZ to F=24 of their max, then RD to 31 bits, C RD to 24 bits)",
+    .zero = mma_sim_zero_rules,
+    .structure = TfdpaStructure::two_stage,
+};
+/// CDNA3 (MI300X) v_mfma_f32_*_bf16: as cdna3-f16; a product of 2^128 or more is ±Inf.
+inline constexpr TfdpaModel cdna3_bf16_unvalidated{
+    .name = "cdna3-bf16-unvalidated",
+    .summary = "AMD CDNA3 (MI300X) bf16 MFMA, FP32 accumulate: two-stage sum of 8 (published: MMA-Sim)",
+    .operands = tfdpa_operands::bf16,
+    .group = 8,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fc00000u,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 amd.py:39-43 (CDNA3 bf16: fused_dot_rd_add, L=min(8,k)), :90-97, "
+        "arithmetic.py:243-259 (a product >= 2^128 is Inf), :280-285",
+    .zero = mma_sim_zero_rules,
+    .structure = TfdpaStructure::two_stage,
+};
+/// CDNA3 (MI300X) v_mfma_f32_*_{fp8,bf8}_{fp8,bf8} (e4m3fnuz, e5m2fnuz; isa/common.py:154-155): groups of
+/// 16, two_stage_odd_even with F = 24, RNE to f32, MMA-Sim's zero rules.
+inline constexpr TfdpaModel cdna3_fp8_unvalidated{
+    .name = "cdna3-fp8-unvalidated",
+    .summary =
+        "AMD CDNA3 (MI300X) fp8/bf8 (FNUZ) MFMA, FP32 accumulate: odd/even two-stage sum of 16 (published: MMA-Sim)",
+    .operands = tfdpa_operands::fp8_fnuz,
+    .group = 16,
+    .frac_bits = 24,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -126,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fc00000u,
+    .validation = TfdpaValidation::published,
+    .validated_on = "",
+    .source =
+        "MMA-Sim arXiv 2511.10909 amd.py:48-51 (fp8: fused_dot_rd_add, L=16), :95 (is_fp8), arithmetic.py:261-279 "
+        "(even/odd RZ sums, RD to F=24 of their max, RD to 31 bits, C RD to 24 bits or dropped below 2^(M-25))",
+    .zero = mma_sim_zero_rules,
+    .structure = TfdpaStructure::two_stage_odd_even,
+};
 /// Every preset, in the order the registry lists them ("tensor-core" and "accumulation" tables,
 /// accumulate.hpp): the one list of presets. Host only (its elements are host variables).
 inline constexpr const TfdpaModel* all[] = {
@@ -851,6 +1046,13 @@ inline constexpr const TfdpaModel* all[] = {
     &rtx_blackwell_mxf8f6f4_unvalidated,
     &rtx_blackwell_mxf4_unvalidated,
     &rtx_blackwell_nvf4_unvalidated,
+    &cdna1_f16_unvalidated,
+    &cdna1_bf16_unvalidated,
+    &cdna2_f16_unvalidated,
+    &cdna2_bf16_unvalidated,
+    &cdna3_f16_unvalidated,
+    &cdna3_bf16_unvalidated,
+    &cdna3_fp8_unvalidated,
 };
 }  // namespace mma_models
 
@@ -1120,6 +1322,134 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_round(const TfdpaModel& m, con
   return d;
 }
 
+// ---- AMD CDNA matrix cores (TfdpaStructure pairwise_f32, two_stage, two_stage_odd_even) ---------------
+
+/// A code of format f with a subnormal value replaced by a zero: +0 (keep_sign false, MMA-Sim
+/// arithmetic.py:72) or a zero of its sign (arithmetic.py:70). Other codes unchanged.
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t amd_flush(Format f, std::uint64_t x, bool keep_sign) noexcept {
+  const Class k = classify(f, x);
+  if (k != Class::subnormal && !(k == Class::zero && !keep_sign)) return x;
+  return keep_sign ? (x & sign_mask(f)) : 0;
+}
+
+/// pairwise_f32: lanes [lo, lo + n) of the group as MMA-Sim's pairwise_dot (arithmetic.py:98-112): one
+/// lane fmaf(a, b, +0), else the f32 RNE sum of the halves [lo, lo + n/2) and the rest; lanes ≥ g.n are +0.
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t amd_pairwise(const TfdpaModel& m, const TfdpaLanes& g, std::size_t lo,
+                                                           std::size_t n) noexcept {
+  const bool flush = m.subnormals == TfdpaSubnormals::flush;
+  std::uint64_t s = 0;
+  if (n == 1) {
+    if (lo < g.n) {
+      const std::uint64_t a = flush ? amd_flush(g.fa, g.a[lo], false) : g.a[lo];
+      const std::uint64_t b = flush ? amd_flush(g.fb, g.b[lo], false) : g.b[lo];
+      s = minifloat::fma(g.fa, a, g.fb, b, formats::f32, 0, formats::f32).code;
+    }
+  } else {
+    const std::size_t h = n / 2;
+    s = minifloat::add(formats::f32, amd_pairwise(m, g, lo, h), formats::f32, amd_pairwise(m, g, lo + h, n - h),
+                       formats::f32)
+            .code;
+  }
+  return flush ? amd_flush(formats::f32, s, true) : s;
+}
+
+/// pairwise_f32 group: C + pairwise(L products), RNE to f32 (amd.py:75-86). dest must be f32.
+MINIFLOAT_HOST_DEVICE constexpr RoundResult amd_pairwise_group(const TfdpaModel& m, const TfdpaLanes& g,
+                                                               std::uint64_t c) noexcept {
+  const bool flush = m.subnormals == TfdpaSubnormals::flush;
+  if (flush && classify(formats::f32, c) == Class::subnormal) c = 0;  // flush_denormal(C): +0 (amd.py:65)
+  const std::uint64_t p = amd_pairwise(m, g, 0, static_cast<std::size_t>(m.group));
+  RoundResult r = minifloat::add(formats::f32, c, formats::f32, p, formats::f32);
+  if (flush) r.code = amd_flush(formats::f32, r.code, true);
+  if (classify(formats::f32, r.code) == Class::nan) r.code = m.nan_code;
+  return r;
+}
+
+/// The nominal exponent of a factor for the two-stage sums: a zero has the zero rules' factor exponent
+/// under ZeroProductExponent::relative (MMA-Sim arithmetic.py:93-94: −126), else the product is a zero term.
+MINIFLOAT_HOST_DEVICE constexpr int amd_factor_exponent(const TfdpaModel& m, Format f, const Unpacked& u) noexcept {
+  return is_zero(u) ? m.zero.factor_exponent : nominal_exponent(f, u);
+}
+
+/// two_stage: the RZ sum of the products of lanes lo, lo + step, … (< L) at quantum 2^(e − F), e their max
+/// exponent (MMA-Sim fused_sum, arithmetic.py:115-129); `e` is set. Lanes ≥ g.n are 0·0.
+MINIFLOAT_HOST_DEVICE constexpr std::int64_t amd_product_sum(const TfdpaModel& m, const TfdpaLanes& g, std::size_t lo,
+                                                             std::size_t step, int& e, bool& exact) noexcept {
+  const bool relative = m.zero.product == ZeroProductExponent::relative;
+  bool have = false;
+  for (std::size_t i = lo; i < static_cast<std::size_t>(m.group); i += step) {
+    int ei = relative ? 2 * m.zero.factor_exponent : m.zero_exponent;
+    if (i < g.n) {
+      const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+      if (relative || !(is_zero(ua) || is_zero(ub)))
+        ei = amd_factor_exponent(m, g.fa, ua) + amd_factor_exponent(m, g.fb, ub);
+    }
+    if (!have || ei > e) e = ei;
+    have = true;
+  }
+  TfdpaSum acc{e - m.frac_bits, AlignRounding::rtz};
+  for (std::size_t i = lo; i < g.n && i < static_cast<std::size_t>(m.group); i += step) {
+    const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+    if (!is_zero(ua) && !is_zero(ub)) acc.add(ua.negative != ub.negative, mul64(ua.sig, ub.sig), ua.exp + ub.exp);
+  }
+  exact = exact && acc.exact;
+  return acc.S;
+}
+
+/// |v|·2^from re-aligned to quantum 2^to by `r` (signed); `exact` cleared when bits are lost.
+MINIFLOAT_HOST_DEVICE constexpr std::int64_t amd_realign(std::int64_t v, int from, int to, AlignRounding r,
+                                                         bool& exact) noexcept {
+  TfdpaSum t{to, r};
+  t.add(v < 0, wide(static_cast<std::uint64_t>(v < 0 ? -v : v)), from);
+  exact = exact && t.exact;
+  return t.S;
+}
+
+/// two_stage / two_stage_odd_even group (MMA-Sim amd_fused_dot_rd_add, arithmetic.py:227-285): finite
+/// inputs; a product ≥ 2^128 is ±Inf (both signs: NaN, arithmetic.py:243-259).
+MINIFLOAT_HOST_DEVICE constexpr RoundResult amd_two_stage_group(const TfdpaModel& m, const TfdpaLanes& g,
+                                                                const Unpacked& uc) noexcept {
+  constexpr int kSumBits = 31;  // the product sum against 2^M (arithmetic.py:275, :283)
+  constexpr int kCBits = 24;    // C against 2^M (arithmetic.py:277, :284)
+  constexpr int kCWindow = 25;  // odd/even: a C below 2^(M − 25) is dropped (arithmetic.py:276-279)
+  bool pos_inf = false, neg_inf = false, exact = true;
+  for (std::size_t i = 0; i < g.n; ++i) {
+    const Unpacked ua = unpack(g.fa, g.a[i]), ub = unpack(g.fb, g.b[i]);
+    if (is_zero(ua) || is_zero(ub)) continue;
+    if (bit_width(ua.sig * ub.sig) + ua.exp + ub.exp - 1 >= 128)
+      (ua.negative != ub.negative ? neg_inf : pos_inf) = true;
+  }
+  if (pos_inf && neg_inf) return {m.nan_code, flag_invalid};
+  if (pos_inf || neg_inf) return {inf_code(m.dest, sign_of(neg_inf)), flag_overflow};
+  int e = 0;
+  std::int64_t s = 0;
+  if (m.structure == TfdpaStructure::two_stage_odd_even) {
+    int e0 = 0, e1 = 0;
+    const std::int64_t s0 = amd_product_sum(m, g, 0, 2, e0, exact), s1 = amd_product_sum(m, g, 1, 2, e1, exact);
+    e = e0 > e1 ? e0 : e1;
+    s = amd_realign(s0, e0 - m.frac_bits, e - m.frac_bits, AlignRounding::rtn, exact) +
+        amd_realign(s1, e1 - m.frac_bits, e - m.frac_bits, AlignRounding::rtn, exact);
+  } else {
+    s = amd_product_sum(m, g, 0, 1, e, exact);
+  }
+  const int ec = is_zero(uc) ? (m.zero.c == ZeroCExponent::own ? m.zero.c_exponent : m.zero_exponent)
+                             : nominal_exponent(m.dest, uc);
+  const int M = e > ec ? e : ec;
+  TfdpaSum acc{M - kSumBits, AlignRounding::rtn};
+  acc.S = amd_realign(s, e - m.frac_bits, M - kSumBits, AlignRounding::rtn, exact);
+  const bool drop_c = m.structure == TfdpaStructure::two_stage_odd_even && ec < M - kCWindow;
+  if (!is_zero(uc) && !drop_c) {
+    TfdpaSum c{M - kCBits, AlignRounding::rtn};
+    c.add(uc.negative, wide(uc.sig), uc.exp);
+    exact = exact && c.exact;
+    acc.S += c.S * (std::int64_t{1} << (kSumBits - kCBits));
+  } else if (!is_zero(uc)) {
+    exact = false;
+  }
+  acc.exact = exact;
+  return tfdpa_round(m, acc);
+}
+
 }  // namespace detail
 
 /// One T-FDPA group: d = round(Σ_{i<n} a_i·b_i·s_a(i)·s_b(i) + c) under model `m` (n ≤ m.group;
@@ -1140,6 +1470,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
   // 1. specials
   RoundResult special{};
   if (detail::tfdpa_special(m, g, uc, special)) return special;
+  if (m.structure == TfdpaStructure::pairwise_f32) return detail::amd_pairwise_group(m, g, c);
+  if (m.structure != TfdpaStructure::fused) return detail::amd_two_stage_group(m, g, uc);
   // 2. the max nominal exponent E; 3. every term aligned to quantum 2^(E − F) and summed exactly (an
   //    empty lane is +0, so only a full group can sum to −0)
   detail::TfdpaSum acc{detail::tfdpa_max_exponent(m, g, uc) - m.frac_bits, m.align, 0,
@@ -1164,6 +1496,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_dot(const TfdpaModel& m, Forma
                                                       const std::uint64_t* sa = nullptr,
                                                       const std::uint64_t* sb = nullptr) noexcept {
   RoundResult r{c, flag_none};
+  // AMD CDNA2 flushes the initial C, a −0 included, to +0 (MMA-Sim amd.py:62-65, arithmetic.py:72)
+  if (m.subnormals == TfdpaSubnormals::flush) r.code = detail::amd_flush(m.dest, c, false);
   const auto L = static_cast<std::size_t>(m.group);
   const bool scaled = m.scale.application != BlockScaleApplication::none;
   const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
