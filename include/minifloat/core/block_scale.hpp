@@ -559,33 +559,43 @@ MINIFLOAT_HOST_DEVICE inline float nvfp4_global_encode_scale(const Unpacked& glo
     return 1.0f;
   return s;
 }
+namespace detail {
+/// TE's binary32 block scale s = fl32(block_amax · fl32(S_enc · fl32(1/elem_max))), from a binary32 or an
+/// exact amax, and s rounded into e4m3fn by `r` with satfinite: the one formula of the nvfp4 family's block
+/// codes (nvfp4: RNE, TE's static_cast; nvfp4_ceil: RTP).
+MINIFLOAT_HOST_DEVICE inline float nvfp4_block_s(float block_amax, float s_enc, float elem_max) noexcept {
+  return fmul_rn(block_amax, fmul_rn(s_enc, frcp_rn(elem_max)));
+}
+MINIFLOAT_HOST_DEVICE inline float nvfp4_block_s(const Unpacked& block_amax, float s_enc, float elem_max) noexcept {
+  return fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
+}
+MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_e4m3_code(float s, Rounding r) noexcept {
+  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {r, Overflow::satfinite}).code);
+}
+}  // namespace detail
 /// The block's decode scale as an E4M3 code (ue4m3: bit 7 is 0 for every non-NaN result):
 /// e4m3fn(fl32(block_amax · fl32(S_enc · fl32(1/elem_max)))) with RNE + satfinite (TE's
 /// static_cast; fl32(1/6) = 0x3e2aaaab). **Example**: amax 10, S_enc 268.8 → 448.0 exactly → 0x7e.
 MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(float block_amax, float s_enc,
                                                                  float elem_max = 6.0f) noexcept {
-  const float s = fmul_rn(block_amax, fmul_rn(s_enc, frcp_rn(elem_max)));
-  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
+  return detail::nvfp4_e4m3_code(detail::nvfp4_block_s(block_amax, s_enc, elem_max), Rounding::rne);
 }
 /// The same for an exact block amax: fl32(amax · fl32(S_enc · fl32(1/elem_max))) from the exact amax.
 MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_block_scale_code(const Unpacked& block_amax, float s_enc,
                                                                  float elem_max = 6.0f) noexcept {
-  const float s = fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
-  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rne, Overflow::satfinite}).code);
+  return detail::nvfp4_e4m3_code(detail::nvfp4_block_s(block_amax, s_enc, elem_max), Rounding::rne);
 }
 /// nvfp4_ceil's block scale: the same binary32 s as nvfp4_block_scale_code, rounded UP into e4m3fn
 /// (RTP + satfinite: cuDNN / Triton `ROUND_UP`). **Example**: amax 10, S_enc 1 → s = fl32(10 · 0x3e2aaaab) =
 /// 1.6666667 → 0x3e (1.75; RNE: 0x3d = 1.625).
 MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_ceil_block_scale_code(float block_amax, float s_enc,
                                                                       float elem_max = 6.0f) noexcept {
-  const float s = fmul_rn(block_amax, fmul_rn(s_enc, frcp_rn(elem_max)));
-  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rtp, Overflow::satfinite}).code);
+  return detail::nvfp4_e4m3_code(detail::nvfp4_block_s(block_amax, s_enc, elem_max), Rounding::rtp);
 }
 /// The same for an exact block amax.
 MINIFLOAT_HOST_DEVICE inline std::uint8_t nvfp4_ceil_block_scale_code(const Unpacked& block_amax, float s_enc,
                                                                       float elem_max = 6.0f) noexcept {
-  const float s = fl32_mul(block_amax, detail::exact_f32(fmul_rn(s_enc, frcp_rn(elem_max))));
-  return static_cast<std::uint8_t>(from_float(s, formats::e4m3fn, {Rounding::rtp, Overflow::satfinite}).code);
+  return detail::nvfp4_e4m3_code(detail::nvfp4_block_s(block_amax, s_enc, elem_max), Rounding::rtp);
 }
 /// The block's decode product fl32(s_dec_e4m3 · fl32(1/S_enc)) (TE compute_scaling_coefficient's
 /// divisor): the decode scale the element multiplier inverts. 0 for a zero scale code, NaN for 0x7f/0xff.
