@@ -220,13 +220,6 @@ namespace detail {
 MINIFLOAT_HOST_DEVICE constexpr int clamp_e8m0(int e) noexcept { return e < -127 ? -127 : (e > 127 ? 127 : e); }
 /// floor(log2 v) of a finite nonzero exact value (= std::ilogb of it).
 MINIFLOAT_HOST_DEVICE constexpr int ilogb_exact(const Unpacked& v) noexcept { return bit_width(v.sig) - 1 + v.exp; }
-/// The exact value of a binary32 / binary64.
-MINIFLOAT_HOST_DEVICE inline Unpacked exact_f32(float x) noexcept {
-  return unpack(formats::f32, bit_cast<std::uint32_t>(x));
-}
-MINIFLOAT_HOST_DEVICE inline Unpacked exact_f64(double x) noexcept {
-  return unpack(formats::f64, bit_cast<std::uint64_t>(x));
-}
 /// `v` rounded once to binary32 as IEEE hardware does it (RNE, overflow to ±Inf, NaN keeps its sign).
 MINIFLOAT_HOST_DEVICE inline float round_to_f32(const Unpacked& v) noexcept {
   return bit_cast<float>(

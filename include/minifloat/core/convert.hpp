@@ -49,6 +49,15 @@ MINIFLOAT_HOST_DEVICE inline RoundResult from_float(float v, Format to, Rounding
                                                     Profile prof = profiles::ocp, std::uint64_t rbits = 0) noexcept {
   return convert(formats::f32, detail::bit_cast<std::uint32_t>(v), to, spec, prof, rbits);
 }
+namespace detail {
+/// The exact value of a binary32 / binary64 (block scales, the Hadamard transform's exact sums).
+MINIFLOAT_HOST_DEVICE inline Unpacked exact_f32(float x) noexcept {
+  return unpack(formats::f32, bit_cast<std::uint32_t>(x));
+}
+MINIFLOAT_HOST_DEVICE inline Unpacked exact_f64(double x) noexcept {
+  return unpack(formats::f64, bit_cast<std::uint64_t>(x));
+}
+}  // namespace detail
 /// The exact value of `code` as a double (every format of ≤ 16 bits, and f32, decodes exactly;
 /// NaN → quiet NaN with the code's sign where the format has one).
 MINIFLOAT_HOST_DEVICE inline double to_double(Format from, std::uint64_t code) noexcept {

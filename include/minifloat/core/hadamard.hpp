@@ -24,6 +24,7 @@
 
 #include "bits.hpp"
 #include "config.hpp"
+#include "convert.hpp"
 #include "format.hpp"
 #include "named_formats.hpp"
 #include "round_pack.hpp"
@@ -54,12 +55,6 @@ inline constexpr std::uint16_t kRht16WgradSigns = 0xd7e8;
 inline constexpr std::size_t kRht16Size = 16;
 
 namespace detail {
-MINIFLOAT_HOST_DEVICE inline Unpacked rht_src_exact(float x) noexcept {
-  return unpack(formats::f32, bit_cast<std::uint32_t>(x));
-}
-MINIFLOAT_HOST_DEVICE inline Unpacked rht_src_exact(double x) noexcept {
-  return unpack(formats::f64, bit_cast<std::uint64_t>(x));
-}
 /// popcount(i & j) is odd: H[i][j] = −1.
 MINIFLOAT_HOST_DEVICE constexpr bool hadamard_negative(unsigned i, unsigned j) noexcept {
   unsigned v = i & j, n = 0;
@@ -161,7 +156,8 @@ MINIFLOAT_HOST_DEVICE inline void rht16_group(const T* x, std::size_t stride, co
   Unpacked v[16];
   bool nan = false;
   for (unsigned i = 0; i < 16; ++i) {
-    v[i] = detail::rht_src_exact(x[i * stride]);
+    if constexpr (sizeof(T) == sizeof(double)) v[i] = detail::exact_f64(x[i * stride]);
+    else v[i] = detail::exact_f32(x[i * stride]);
     if (v[i].cls == Class::nan) nan = true;
   }
   for (unsigned j = 0; j < 16; ++j) {
@@ -197,10 +193,8 @@ MINIFLOAT_HOST_DEVICE inline void rht16_group(const T* x, std::size_t stride, co
       }
     }
     if (!wide && t.output == TransformOutput::bf16) {
-      const std::uint64_t b = round_pack(formats::bf16, detail::rht_src_exact(static_cast<float>(r)),
-                                         {Rounding::rne, Overflow::nonsat}, profiles::ocp)
-                                  .code;
-      r = static_cast<Y>(detail::bit_cast<float>(static_cast<std::uint32_t>(b) << 16));
+      const std::uint64_t b = from_float(static_cast<float>(r), formats::bf16, {Rounding::rne, Overflow::nonsat}).code;
+      r = static_cast<Y>(to_float(formats::bf16, b));
     }
     y[j * ystride] = static_cast<Y>(r);
   }
