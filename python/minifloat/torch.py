@@ -360,6 +360,25 @@ def sr_stream(layer: int, operand: str, gemm: str) -> int:
     return _mf._ext.train_sr_stream(int(layer), _OPERANDS.index(operand), _GEMMS.index(gemm))
 
 
+def _operand_options(oq: dict, *, seed: int, stream: int, step: int, gemm: str) -> dict:
+    """The keywords the recipe row ``oq`` quantizes with (rounding, SR, the wgrad transform)."""
+    sr = None
+    if oq["round"] == "sr":
+        sr = dict(seed=seed, stream=stream, step=step, variant=oq["sr_variant"], bits=oq["sr_bits"])
+    kw = dict(round=oq["round"], overflow=oq["overflow"], **({"sr": sr} if sr else {}))
+    if oq["kind"] == "scheme":
+        transform = oq.get("wgrad_transform", "none") if gemm == "wgrad" else "none"
+        if transform != "none":
+            kw["transform"] = transform
+    return kw
+
+
+def _unsupported_kind(kind: str) -> ValueError:
+    return ValueError(f"recipe operand kind {kind!r} (Transformer Engine DelayedScaling keeps an amax history per "
+                      "tensor) is not supported by QuantLinear; accepted: recipes whose operands are none, cast or "
+                      "scheme")
+
+
 def quantize_operand(t: _torch.Tensor, oq: dict, *, seed: int, stream: int, step: int,
                      gemm: str = "fprop") -> _torch.Tensor:
     """One GEMM operand (float32, blocks along its last axis = the contraction axis) as the recipe row ``oq``
@@ -368,32 +387,97 @@ def quantize_operand(t: _torch.Tensor, oq: dict, *, seed: int, stream: int, step
     ``sr=dict(seed=seed, stream=stream, step=step)``, and for ``gemm="wgrad"`` the row's ``wgrad_transform``
     (values in the transformed domain: both wgrad operands take it, so their product is the GEMM's)."""
     kind = oq["kind"]
-    sr = None
-    if oq["round"] == "sr":
-        sr = dict(seed=seed, stream=stream, step=step, variant=oq["sr_variant"], bits=oq["sr_bits"])
-    rounding = dict(round=oq["round"], overflow=oq["overflow"], **({"sr": sr} if sr else {}))
+    kw = _operand_options(oq, seed=seed, stream=stream, step=step, gemm=gemm)
     if kind == "none":
         return t
     if kind == "cast":
-        return decode(convert(t, oq["element"], **rounding), oq["element"], dtype="float32")
+        return decode(convert(t, oq["element"], **kw), oq["element"], dtype="float32")
     if kind == "scheme":
-        transform = oq.get("wgrad_transform", "none") if gemm == "wgrad" else "none"
-        if transform != "none":
-            rounding["transform"] = transform
-        return fake_quant(t, oq["scheme"], **rounding)
-    raise ValueError(f"recipe operand kind {kind!r} (Transformer Engine DelayedScaling keeps an amax history per "
-                     "tensor) is not supported by QuantLinear; accepted: recipes whose operands are none, cast or "
-                     "scheme")
+        return fake_quant(t, oq["scheme"], **kw)
+    raise _unsupported_kind(kind)
+
+
+class _Parts:
+    """One operand as a tensor-core GEMM reads it: element codes (rows, k) of format ``element``, the block scales
+    per (row, k-block) as float32 values and as stored (``scale_codes``: uint8 codes or None), the k-block length
+    and the FP32 tensor decode scale (1 when the scheme has none); ``value`` is the fake-quantized float32 tensor."""
+
+    def __init__(self, t: _torch.Tensor, oq: dict, kw: dict):
+        rows, k = t.shape
+        x = t.detach().contiguous().numpy()
+        kind = oq["kind"]
+        if kind == "none":
+            raise ValueError("gemm: a tensor-core model multiplies its own operand formats, and this recipe leaves "
+                             "an operand unquantized (kind none); accepted: recipes whose operands are cast or scheme")
+        if kind == "cast":
+            self.element = oq["element"]
+            self.codes = _mf.convert(x, self.element, **kw)
+            self.kblock, self.scale_codes, self.tensor_scale = k, None, 1.0
+            self.scales = _np.ones((rows, 1), _np.float32)
+            self.value = _torch.from_numpy(_mf.decode(self.codes, self.element, dtype="float32"))
+            return
+        if kind != "scheme":
+            raise _unsupported_kind(kind)
+        q = _mf.quantize(x, oq["scheme"], **kw)
+        self.element, self.codes = q.element, q.codes
+        br = rows if q.block_rows == 0 else q.block_rows
+        self.kblock = k if q.block_cols == 0 else q.block_cols
+        sv = q.scale_values()
+        s32 = sv.astype(_np.float32)
+        if not _np.array_equal(s32.astype(_np.float64), sv, equal_nan=True):
+            raise ValueError(f"gemm: the block scales of {oq['scheme']!r} are not all FP32 values")
+        self.scales = _np.repeat(s32, br, axis=0)[:rows]
+        self.scale_codes = (_np.repeat(q.scales, br, axis=0)[:rows] if q.scales.dtype == _np.uint8 else None)
+        self.tensor_scale = 1.0 if q.tensor_scale is None else float(q.tensor_scale)
+        self.value = _torch.from_numpy(q.dequantize().astype(_np.float32))
+
+
+def model_gemm(a: _Parts, b: _Parts, model: str) -> _torch.Tensor:
+    """``Y = A B^T`` for operands quantized along their last axis (a: (m, k), b: (n, k)), through the tensor-core
+    accumulation model ``model`` (``minifloat.gemm``, the CLI's ``minifloat dot``): slow and exact.
+
+    Block-scaled models (``blackwell-tcgen05-mxf8f6f4/mxf4/nvf4-unvalidated``) take the codes and scale codes
+    whole (the scales must be in the model's scale format and block). Other models see one k-block at a time (the
+    recipe's block length along k; the whole k for per-tensor scales and casts), C = 0, and each partial sum P is
+    promoted in k-block order into an FP32 accumulator, ``acc = fl32(acc + fl32(fl32(sa·sb)·P))``, as DeepGEMM's
+    Hopper FP8 kernels do every 128 k (deep_gemm/include/deep_gemm/impls/sm90_fp8_gemm_1d1d.cuh:308, written
+    ``final_accum += scale_a * scale_b * accum``; this model does not fuse the last multiply-add, which nvcc's
+    default --fmad=true may). Tensor scales (NVFP4) last: ``fl32(acc·fl32(ta·tb))``, the GEMM's alpha."""
+    f32 = _np.float32
+    ca, cbt = a.codes, _np.ascontiguousarray(b.codes.T)
+    m, n = ca.shape[0], cbt.shape[1]
+    scaled = _mf._ext.dot_block_scale(_mf._name("model", model))
+    if scaled is not None:
+        if a.scale_codes is None or b.scale_codes is None:
+            raise ValueError(f"gemm: model {model!r} is block-scaled ({scaled[0].name}, block {scaled[1]}); this "
+                             "recipe's operands have no scale codes of that format")
+        sa = _np.ascontiguousarray(a.scale_codes)
+        sb = _np.ascontiguousarray(b.scale_codes.T)
+        acc = _np.asarray(_mf.gemm(ca, cbt, model=model, format=a.element, format_b=b.element, scale_a=sa,
+                                   scale_b=sb), f32)
+    else:
+        if a.kblock != b.kblock:
+            raise ValueError(f"gemm: the operands' k-blocks differ ({a.kblock} and {b.kblock}); accepted: equal "
+                             "block lengths along the contraction axis")
+        kb = a.kblock
+        acc = _np.zeros((m, n), f32)
+        for j in range((ca.shape[1] + kb - 1) // kb):
+            part = _np.asarray(_mf.gemm(_np.ascontiguousarray(ca[:, j * kb:(j + 1) * kb]),
+                                        _np.ascontiguousarray(cbt[j * kb:(j + 1) * kb]), model=model,
+                                        format=a.element, format_b=b.element), f32)
+            s = a.scales[:, j][:, None] * b.scales[:, j][None, :]  # float32 x float32: one rounding
+            acc = acc + s * part
+    if a.tensor_scale != 1.0 or b.tensor_scale != 1.0:
+        acc = acc * (f32(a.tensor_scale) * f32(b.tensor_scale))
+    return _torch.from_numpy(_np.ascontiguousarray(acc, f32))
 
 
 class _QuantLinearFn(_torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, w, b, layer):
         ctx.layer, ctx.step = layer, layer.step
-        xq = layer._q(x, "x", "fprop")
-        wq = layer._q(w, "w", "fprop")
         ctx.save_for_backward(x, w)
-        y = xq @ wq.t()
+        y = layer._mm(x, "x", w, "w", "fprop", layer.step)
         return y + b if b is not None else y
 
     @staticmethod
@@ -402,13 +486,9 @@ class _QuantLinearFn(_torch.autograd.Function):
         layer, step = ctx.layer, ctx.step
         gy = gy.contiguous()
         # wgrad: dW = G^T X, contracted over the batch: G^T and X^T quantized along their rows (layers.cpp)
-        gt = layer._q(gy.t().contiguous(), "g", "wgrad", step)
-        xt = layer._q(x.t().contiguous(), "x", "wgrad", step)
-        dw = gt @ xt.t()
+        dw = layer._mm(gy.t().contiguous(), "g", x.t().contiguous(), "x", "wgrad", step)
         # dgrad: dX = G W, contracted over the output features: G and W^T along their rows
-        gq = layer._q(gy, "g", "dgrad", step)
-        wt = layer._q(w.t().contiguous(), "w", "dgrad", step)
-        dx = gq @ wt.t()
+        dx = layer._mm(gy, "g", w.t().contiguous(), "w", "dgrad", step)
         db = gy.sum(0) if ctx.needs_input_grad[2] else None
         return dx, dw, db, None
 
@@ -417,12 +497,16 @@ class QuantLinear(_torch.nn.Module):
     """``nn.Linear`` whose three GEMMs run on operands quantized by a recipe of ``minifloat train`` (``recipes()``):
     fprop Y = Xq Wq^T, dgrad dX = Gq (W^T)q^T, wgrad dW = (G^T)q (X^T)q^T, each operand quantized along its GEMM's
     contraction axis with its class's row (x, w, g), as Transformer Engine quantizes per GEMM. The GEMM runs in
-    torch float32. SR: operand ``o`` of GEMM ``m`` at step ``s`` reads ``sr_bits(seed, sr_stream(layer, o, m), s, i)``;
-    ``step`` counts this layer's training-mode forward calls (0 first). ``hook(gemm, operand, source, quantized)``,
-    when set, sees every operand (tests). Inputs of any leading shape [..., in_features]; float32 only.
+    torch float32 (``gemm=None``, the default) or through a tensor-core accumulation model (``gemm="hopper-fp8"``,
+    any name of ``minifloat.names("accumulation")``: ``model_gemm``, slow and exact; eager only, not traced by
+    torch.compile). SR: operand ``o`` of GEMM ``m`` at step ``s`` reads
+    ``sr_bits(seed, sr_stream(layer, o, m), s, i)``; ``step`` counts this layer's training-mode forward calls (0
+    first). ``hook(gemm, operand, source, quantized)``, when set, sees every operand (tests). Inputs of any leading
+    shape [..., in_features]; float32 only.
     """
 
-    def __init__(self, linear: _torch.nn.Linear, recipe: str | dict, *, layer: int, seed: int = 0):
+    def __init__(self, linear: _torch.nn.Linear, recipe: str | dict, *, layer: int, seed: int = 0,
+                 gemm: str | None = None):
         super().__init__()
         self.recipe = recipes()[recipe] if isinstance(recipe, str) else recipe
         for o in _OPERANDS:
@@ -430,20 +514,30 @@ class QuantLinear(_torch.nn.Module):
                 quantize_operand(_torch.zeros(1, 1), self.recipe[o], seed=0, stream=0, step=0)  # the one error
         if self.recipe.get("gaussws"):
             raise ValueError(f"recipe {self.recipe['name']!r}: GaussWS weights are not supported by QuantLinear")
+        if gemm is not None:
+            _mf._ext.dot_result_format(_mf._name("model", gemm))  # the one error for a bad model name
         self.in_features, self.out_features = linear.in_features, linear.out_features
         self.weight = linear.weight
         self.bias = linear.bias
-        self.layer, self.seed, self.step = int(layer), int(seed), 0
+        self.layer, self.seed, self.step, self.gemm = int(layer), int(seed), 0, gemm
         self.streams = {(o, m): sr_stream(self.layer, o, m) for o in _OPERANDS for m in _GEMMS}
         self.hook = None
 
-    def _q(self, t, operand, gemm, step=None):
-        step = self.step if step is None else step
-        q = quantize_operand(t, self.recipe[operand], seed=self.seed, stream=self.streams[operand, gemm],
-                             step=step, gemm=gemm)
+    def _mm(self, a, oa, b, ob, gemm, step):
+        """``Aq @ Bq^T`` of GEMM ``gemm`` (a, b quantized along their last axis as operands oa, ob)."""
+        def opts(operand):
+            return _operand_options(self.recipe[operand], seed=self.seed, stream=self.streams[operand, gemm],
+                                    step=step, gemm=gemm)
+        if self.gemm is None:
+            qa, qb = (quantize_operand(t, self.recipe[o], seed=self.seed, stream=self.streams[o, gemm], step=step,
+                                       gemm=gemm) for t, o in ((a, oa), (b, ob)))
+        else:
+            pa, pb = (_Parts(t, self.recipe[o], opts(o)) for t, o in ((a, oa), (b, ob)))
+            qa, qb = pa.value, pb.value
         if self.hook is not None:
-            self.hook(gemm, operand, t, q)
-        return q
+            self.hook(gemm, oa, a, qa)
+            self.hook(gemm, ob, b, qb)
+        return qa @ qb.t() if self.gemm is None else model_gemm(pa, pb, self.gemm)
 
     def forward(self, x):
         if x.dtype != _torch.float32 or self.weight.dtype != _torch.float32:
@@ -459,16 +553,17 @@ class QuantLinear(_torch.nn.Module):
                 f"layer={self.layer}, seed={self.seed}")
 
 
-def quantize_model(model: _torch.nn.Module, recipe: str, *, seed: int = 0) -> list:
+def quantize_model(model: _torch.nn.Module, recipe: str, *, seed: int = 0, gemm: str | None = None) -> list:
     """Swap every ``nn.Linear`` of ``model`` (in ``named_modules`` order; layer ids 0, 1, ...) for a ``QuantLinear``
-    sharing its parameters; returns ``[(qualified name, QuantLinear), ...]``. ``recipe``: a name of ``recipes()``."""
+    sharing its parameters; returns ``[(qualified name, QuantLinear), ...]``. ``recipe``: a name of ``recipes()``;
+    ``gemm``: QuantLinear's (None: torch float32; a tensor-core model name: ``model_gemm``)."""
     table = recipes()
     if recipe not in table:
         raise ValueError(f"recipe: {recipe!r} is not a recipe; accepted: {', '.join(table)}")
     targets = [(n, m) for n, m in model.named_modules() if type(m) is _torch.nn.Linear]
     swapped = []
     for layer, (name, lin) in enumerate(targets):
-        q = QuantLinear(lin, table[recipe], layer=layer, seed=seed)
+        q = QuantLinear(lin, table[recipe], layer=layer, seed=seed, gemm=gemm)
         parent = model
         *path, leaf = name.split(".")
         for p in path:

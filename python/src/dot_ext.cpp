@@ -114,4 +114,13 @@ void bind_dot(nb::module_& m) {
       "dot_result_format",
       [](std::string_view model) { return result_format(with_arg("model", [&] { return parse_dot_model(model); })); },
       "model"_a, "The format of a model's results and of its C (accumulate.hpp result_format).");
+  m.def(
+      "dot_block_scale",
+      [](std::string_view model_name) -> std::optional<std::pair<Format, int>> {
+        const DotModel model = with_arg("model", [&] { return parse_dot_model(model_name); });
+        if (model.kind != AccumKind::tfdpa || model.tensor_core.scale.application == BlockScaleApplication::none)
+          return std::nullopt;
+        return std::pair<Format, int>{model.tensor_core.scale.format, model.tensor_core.scale.block};
+      },
+      "model"_a, "A block-scaled tensor-core model's (scale format, block size along k); None for other models.");
 }

@@ -475,3 +475,95 @@ def test_loss_figure_is_the_train_plot_writer():
     assert ">fp32</text>" in svg and ">nvfp4</text>" in svg and "min–max over seeds" in svg
     with pytest.raises(ValueError, match="run of recipe 'mxfp8' not in the recipes"):
         mft.loss_figure_svg(runs + [dict(runs[0], recipe="mxfp8")], recipes=["fp32", "nvfp4"], seeds=2)
+
+
+# ---- QuantLinear(gemm=MODEL): the GEMM through a tensor-core accumulation model ---------------------------
+
+_ML = {"e4m3fn": "float8_e4m3fn", "e5m2": "float8_e5m2"}
+
+
+def _exact_promotion(pa_codes, fa, sa, pb_codes, fb, sb, kb):
+    """The promotion rule of model_gemm for the model "exact", written here with Fractions: per k-block j the exact
+    dot of the decoded codes (ml_dtypes decodes them: no minifloat code) rounded once to f32 (the exact model's one
+    rounding), then acc = fl32(acc + fl32(fl32(sa_j·sb_j)·P_j)) in f32 (numpy float32 arithmetic, IEEE)."""
+    va = pa_codes.view(getattr(ml_dtypes, _ML[fa])).astype(np.float64)
+    vb = pb_codes.view(getattr(ml_dtypes, _ML[fb])).astype(np.float64)
+    m, k = va.shape
+    n = vb.shape[0]
+    acc = np.zeros((m, n), np.float32)
+    for j in range(0, k, kb):
+        part = np.empty((m, n), np.float32)
+        for i in range(m):
+            for c in range(n):
+                exact = sum((Fraction(p) * Fraction(q) for p, q in zip(va[i, j:j + kb], vb[c, j:j + kb])), Fraction(0))
+                part[i, c] = np.float32(exact_to_f32(exact))
+        s = sa[:, j // kb][:, None] * sb[:, j // kb][None, :]
+        acc = acc + s * part
+    return acc
+
+
+def exact_to_f32(q: Fraction) -> float:
+    """Round a Fraction to the nearest binary32 (ties to even), through the rational oracle of this file."""
+    return float(np.float32(float(q))) if q == Fraction(float(q)) else _round_fraction_f32(q)
+
+
+def _round_fraction_f32(q: Fraction) -> float:
+    lo = np.float32(float(q))  # within one f32 ulp of q
+    cands = [np.nextafter(lo, np.float32(-np.inf)), lo, np.nextafter(lo, np.float32(np.inf))]
+    best = min(cands, key=lambda c: (abs(Fraction(float(c)) - q), int(np.array(c).view(np.uint32)) & 1))
+    return float(best)
+
+
+@pytest.mark.parametrize("recipe,k", [("fp8-current", 48), ("deepseek-block", 640)])
+def test_quantlinear_gemm_model_exact_promotion(recipe, k):
+    """gemm="exact" forward: per-tensor (one k-block) and DeepSeek 1x128/128x128 (five k-blocks with their own
+    scales) equal the Fraction promotion oracle above on the hook-captured codes and scales."""
+    torch.manual_seed(3)
+    lin = torch.nn.Linear(k, 5, bias=False)
+    x = torch.randn(4, k) * 3
+    ql = mft.QuantLinear(lin, recipe, layer=0, seed=1, gemm="exact")
+    y = ql(x)
+    oq = mft.recipes()[recipe]
+    qa = mf.quantize(x.numpy(), oq["x"]["scheme"])
+    qw = mf.quantize(lin.weight.detach().numpy(), oq["w"]["scheme"])
+    kb = qa.block_cols or k
+    sa = qa.scale_values().astype(np.float32)
+    sw = np.repeat(qw.scale_values().astype(np.float32), qw.block_rows or 5, axis=0)[:5]
+    want = _exact_promotion(qa.codes, qa.element, sa, qw.codes, qw.element, sw, kb)
+    assert y.detach().numpy().view(np.uint32).tolist() == want.view(np.uint32).tolist()
+
+
+def test_quantlinear_gemm_hopper_fp8_trains():
+    """gemm="hopper-fp8": fwd+bwd run through the Hopper FP8 model (mixed e5m2 x e4m3fn in dgrad), its forward
+    equals the promotion computed from minifloat.gemm on the captured operands, and differs from the float32
+    GEMM of the same operands somewhere (the model truncates its alignment: hopper-fp8, MMA-Sim/MATLAB)."""
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(64, 8)
+    ql = mft.QuantLinear(lin, "fp8-current", layer=0, seed=0, gemm="hopper-fp8")
+    seen = {}
+    ql.hook = lambda gemm, operand, src, q: seen.setdefault((gemm, operand), q)
+    x = (torch.randn(16, 64) * torch.logspace(-3, 3, 64)).requires_grad_()
+    y = ql(x)
+    y.square().sum().backward()
+    assert x.grad is not None and lin.weight.grad is not None and torch.isfinite(lin.weight.grad).all()
+    assert set(seen) == {(g, o) for g, o in (("fprop", "x"), ("fprop", "w"), ("wgrad", "g"), ("wgrad", "x"),
+                                             ("dgrad", "g"), ("dgrad", "w"))}
+    fp32 = seen["fprop", "x"] @ seen["fprop", "w"].t() + lin.bias.detach()
+    assert not torch.equal(y.detach(), fp32)
+    qa = mf.quantize(x.detach().numpy(), "e4m3fn/allxall/f32:fp32_amax")
+    qw = mf.quantize(lin.weight.detach().numpy(), "e4m3fn/allxall/f32:fp32_amax")
+    part = np.asarray(mf.gemm(qa.codes, np.ascontiguousarray(qw.codes.T), model="hopper-fp8", format="e4m3fn"),
+                      np.float32)
+    s = np.float32(qa.scale_values()[0, 0]) * np.float32(qw.scale_values()[0, 0])
+    want = (s * part) + lin.bias.detach().numpy()
+    assert y.detach().numpy().view(np.uint32).tolist() == want.view(np.uint32).tolist()
+
+
+def test_quantlinear_gemm_errors():
+    lin = torch.nn.Linear(32, 4)
+    with pytest.raises(ValueError, match="model"):
+        mft.QuantLinear(lin, "fp8-current", layer=0, gemm="hopper-fp9")
+    with pytest.raises(ValueError, match="kind none"):
+        mft.QuantLinear(lin, "fp32", layer=0, gemm="hopper-fp8")(torch.randn(2, 32))
+    with pytest.raises(ValueError, match="block-scaled"):
+        mft.QuantLinear(lin, "fp8-current", layer=0, gemm="blackwell-tcgen05-mxf8f6f4-unvalidated")(torch.randn(2, 32))
