@@ -3,8 +3,9 @@
 
 Trains a small MLP (64-64-10, ReLU) on the scikit-learn digits (Debian's python3-sklearn, installed by
 scripts/setup: the same file `minifloat train --model mlp-digits` reads) with three recipes of `minifloat train`
-(fp32, mxfp8, nvfp4), 3 seeds each, every nn.Linear swapped by minifloat.torch.quantize_model: each of its three
-GEMMs (fprop, dgrad, wgrad) quantizes its operands bit-exactly as the reference does. Writes OUT/loss.svg (the
+(fp32; mxfp8-te and nvfp4-te, Transformer Engine's MXFP8BlockScaling and NVFP4BlockScaling), 3 seeds each, every
+nn.Linear swapped by minifloat.torch.quantize_model: each of its three GEMMs (fprop, dgrad, wgrad) quantizes its
+operands bit-exactly as the reference does. Writes OUT/loss.svg (the
 project's plot writer: train loss with the min-max band over seeds, held-out loss, gap to FP32), OUT/loss.png
 when rsvg-convert is installed, and prints the loss table.
 
@@ -22,7 +23,7 @@ import torch
 import minifloat.torch as mft
 
 DIGITS = "/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"  # src/train/data.hpp kDigitsPath
-RECIPES = ["fp32", "mxfp8", "nvfp4"]
+RECIPES = ["fp32", "mxfp8-te", "nvfp4-te"]
 
 
 def load_digits():
