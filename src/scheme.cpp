@@ -10,6 +10,7 @@
 #include <system_error>
 #include <vector>
 
+#include "minifloat/accumulate.hpp"
 #include "minifloat/core/round_pack.hpp"
 #include "minifloat/parse.hpp"
 
@@ -92,6 +93,7 @@ constexpr std::string_view kEpsilonKey = "amax-epsilon";
 constexpr std::string_view kTransformKey = "transform";
 constexpr std::string_view kTensorScaleKey = "tensor-scale";
 constexpr std::string_view kScaleSelectKey = "scale-select";
+constexpr std::string_view kTransformGemmKey = "transform-gemm";
 // issue 25 item 2 (core/four_over_six.hpp; TE reference_nvfp4.py:524-648, nvfp4_4over6_err_mode)
 constexpr NameEntry<ScaleSelect> kScaleSelect[] = {
     {ScaleSelect::none, "none", "the scale rule's one block scale (the default)"},
@@ -267,10 +269,19 @@ Scheme parse_scheme(std::string_view text) {
       }
       continue;
     }
+    if (iequals(key, kTransformGemmKey)) {
+      try {
+        s.transform_gemm = parse_transform_gemm(value);
+      } catch (const NameError& e) {
+        return fail(e.what());
+      }
+      continue;
+    }
     std::string keys;
     for_each_policy_field([&](const auto& f, std::size_t) { keys.append(policy_key(f)) += ", "; });
     return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey) + ", " +
-                std::string(kTransformKey) + ", " + std::string(kTensorScaleKey) + ", " + std::string(kScaleSelectKey));
+                std::string(kTransformKey) + ", " + std::string(kTensorScaleKey) + ", " + std::string(kScaleSelectKey) +
+                ", " + std::string(kTransformGemmKey));
   }
   validate_scheme(s);
   return s;
@@ -343,6 +354,12 @@ std::string scheme_spec(const Scheme& s) {
     out += '=';
     out.append(name(s.scale_select));
   }
+  if (s.transform_gemm != nullptr) {
+    out += '/';
+    out.append(kTransformGemmKey);
+    out += '=';
+    out.append(transform_gemm_name(s.transform_gemm));
+  }
   return out;
 }
 
@@ -367,6 +384,19 @@ BlockTransform parse_transform(std::string_view text) {
   }
   throw NameError("transform '" + quote_input(text) + "' is not a transform" + accepted);
 }
+
+const TfdpaModel* parse_transform_gemm(std::string_view text) {
+  if (iequals(text, "exact")) return nullptr;
+  try {
+    return &parse_mma_model(text);
+  } catch (const NameError&) {
+    std::string names = "exact";
+    for (const auto& e : tensor_core_table().entries) (names += ", ").append(e.name);
+    throw NameError("transform-gemm '" + quote_input(text) + "' is not a tensor-core preset; accepted: " + names);
+  }
+}
+
+std::string transform_gemm_name(const TfdpaModel* m) { return m == nullptr ? "exact" : std::string(m->name); }
 
 std::string transform_name(const BlockTransform& t) {
   if (!t.rht16) return "none";
@@ -440,6 +470,17 @@ void validate_scheme(const Scheme& s) {
       throw Error(what + sel + " computes its own tensor scale (1536/amax); not with tensor-scale");
     BlockPolicy dflt{};
     if (!(s.policy == dflt)) throw Error(what + sel + " takes the default block policies only (TE's 4over6 has none)");
+  }
+  if (s.transform_gemm != nullptr && !s.transform.rht16)
+    throw Error(what + "transform-gemm " + transform_gemm_name(s.transform_gemm) +
+                " is the arithmetic of a transform; give one (transform=rht16:te|rht16:torchao|rht16:0xHHHH)");
+  if (const TfdpaModel* m = s.transform_gemm) {
+    const Format fa = m->operands.formats[0];
+    const bool quarter = to_float(fa, from_float(0.25f, fa, RoundingSpec{}).code) == 0.25;
+    if (m->scale.application != BlockScaleApplication::none || !quarter)
+      throw Error(what + "transform-gemm " + std::string(m->name) +
+                  ": the transform's GEMM needs an unscaled preset whose operand format holds ±0.25 (the entries of "
+                  "H16/4); accepted: the FP8, FP16, BF16 and TF32 presets");
   }
 }
 

@@ -149,6 +149,9 @@ struct QuantizedTensor {
   /// those of the transformed tensor (core/hadamard.hpp), and dequantize() gives transformed values;
   /// untransform() maps them back.
   BlockTransform transform{};
+  /// Scheme::transform_gemm: the transform's arithmetic (nullptr = exact then one rounding to binary32).
+  /// untransform() stays exact whatever it is.
+  const TfdpaModel* transform_gemm = nullptr;
 };
 
 /// Quantize `x` (C order, `shape`) with `scheme` (validate_scheme). Binary32 inputs follow every
@@ -311,6 +314,11 @@ std::vector<double> dequantize(const QuantizedTensor& q, ScaleFtz scale_ftz = Sc
 /// binary64 or binary32 (core/hadamard.hpp rht16_group, inverse; no bf16 output rounding). Transform
 /// none copies (rounding to float). Throws Error when the sizes differ or cut a group.
 void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<double> out);
+/// The forward transform as quantize applied it (q.transform with q.transform_gemm's arithmetic): `in` is the
+/// input in C order (q's shape), the result the binary32 values the codes quantize (C order). Transform none
+/// copies (rounding once to binary32). Throws Error when the size differs from q's.
+std::vector<float> transformed(const QuantizedTensor& q, std::span<const float> in);
+std::vector<float> transformed(const QuantizedTensor& q, std::span<const double> in);
 void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<float> out);
 
 /// How many elements of an element format without a sign bit (ue4m3, e8m0fnu, unsigned P3109 …: the

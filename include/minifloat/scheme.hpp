@@ -13,6 +13,7 @@
 #include "core/block_scale.hpp"
 #include "core/four_over_six.hpp"
 #include "core/hadamard.hpp"
+#include "core/tfdpa.hpp"
 #include "error.hpp"
 #include "registry.hpp"
 
@@ -67,6 +68,7 @@ namespace minifloat {
 ///               transform=none|rht16:te|rht16:torchao|rht16:0xHHHH   (Scheme::transform, parse_transform)
 ///               tensor-scale=DECIMAL (nvfp4: the given FP32 tensor encode scale; > 0, finite; Scheme::tensor_scale)
 ///               scale-select=none|4over6:mse|4over6:mae (nvfp4 1x16, Scheme::scale_select)
+///               transform-gemm=exact|PRESET (with a transform: Scheme::transform_gemm, parse_transform_gemm)
 ///
 /// Examples: `e2m3fn/1x16/e8m0fnu:rceil` (an MX-style FP6 scheme with blocks of 16 and RCEIL
 /// scales), `e4m3fn/1x128/f32:fp32_amax/fp32-order=divide/amax-epsilon=0.0001` (DeepSeek-V3
@@ -94,6 +96,13 @@ struct Scheme {
   /// (core/four_over_six.hpp: map-to-6 or map-to-4, the smaller MSE/MAE error, TE's S_enc = 1536/amax).
   /// Spec key `scale-select=none|4over6:mse|4over6:mae`, CLI `--scale-select`, Python `scale_select=`.
   ScaleSelect scale_select = ScaleSelect::none;
+  /// The arithmetic of the transform (issue 25 item 1): nullptr = exact, then one rounding to binary32 (the
+  /// default); else a tensor-core preset (core/tfdpa.hpp mma_models::all, the models of `dot`): each group of 16
+  /// is a 16×16 GEMM x·M on that model, x rounded into the preset's first operand format (rne, satfinite: `dot`'s
+  /// default operand rounding), M = diag(s)·H16/4 (±0.25, exact in every operand format), C = +0, the result
+  /// in the preset's destination (f32, or f16 then widened exactly), then the transform's output rounding.
+  /// Spec key `transform-gemm`, CLI `--transform-gemm`, Python `transform_gemm=`.
+  const TfdpaModel* transform_gemm = nullptr;
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
 };
 
@@ -107,6 +116,11 @@ BlockTransform parse_transform(std::string_view text);
 /// output with another mask than TE's (not reachable from the spelling) prints as rht16:0xhhhh:bf16
 /// and parses back.
 std::string transform_name(const BlockTransform& t);
+/// `--transform-gemm` / spec key `transform-gemm`: `exact` (nullptr) or a tensor-core preset name
+/// (tensor_core_table(), accumulate.hpp). Throws NameError naming the text and the accepted names.
+const TfdpaModel* parse_transform_gemm(std::string_view text);
+/// The spelling of Scheme::transform_gemm: exact or the preset's name.
+std::string transform_gemm_name(const TfdpaModel* m);
 
 /// One enum field of BlockPolicy. Its name table (name_table(E{}), registry.hpp) gives its spec key and
 /// CLI option (the table's id: "zero-block" → `zero-block=…`, `--zero-block`) and its value names.

@@ -836,6 +836,13 @@ class Quantized:
     def packed(self) -> _np.ndarray:
         return self._q.packed()
 
+    def transformed(self) -> _np.ndarray:
+        """The values the codes quantize: the input after ``transform`` (with ``transform_gemm``'s arithmetic),
+        float32 in the input's shape (quant.hpp ``transformed``); without a transform, the input rounded to
+        float32."""
+        t = self._q.transformed(_widened(self._kind, self._x))
+        return _np.asarray(t, dtype=_np.float32).reshape(self.shape)
+
     def errors(self) -> dict:
         """SQNR (dB), relative Frobenius error, max |error|, counts, scale range against the input."""
         return dict(self._q.errors(_widened(self._kind, self._x)))  # f16/bf16: widened here, on demand
@@ -875,7 +882,7 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
              overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
              amax_epsilon: _Any = None, mx_quirks: str | None = None, threads: int | None = None,
              transform: str | None = None, tensor_scale: _Any = None, scale_select: str | None = None,
-             **policy: str) -> Quantized:
+             transform_gemm: str | None = None, **policy: str) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -901,6 +908,9 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     exact text > 0, rounded once to binary32) in place of fl32(2688 / amax). ``scale_select`` (nvfp4, the CLI's
     ``--scale-select`` and the spec key ``scale-select=``): ``"4over6:mse"`` or ``"4over6:mae"``, TE's 4over6
     adaptive block scale (map-to-6 or map-to-4 per block, the smaller error kept; the result's ``scale_select``).
+    ``transform_gemm`` (with ``transform``; the CLI's ``--transform-gemm``, spec key ``transform-gemm=``): the
+    transform's arithmetic, ``"exact"`` (the default: exact, then one rounding to binary32) or a tensor-core preset
+    of ``dot`` (x rounded into its operand format, rne + satfinite; each group x·diag(s)·H16/4 on the model, C = +0).
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
@@ -909,7 +919,7 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     if unknown:
         raise TypeError(f"quantize: unexpected keyword argument {unknown[0]!r}; accepted block policies: "
                         f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform, tensor_scale, "
-                        "scale_select")
+                        "scale_select, transform_gemm")
     policies = [(k, _name(k, policy[k])) for k in keywords if k in policy]
     eps = None if amax_epsilon is None else _exact_text(amax_epsilon)
     kind, flat, shape = _quant_input(x)
@@ -925,7 +935,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
                             None if mx_quirks is None else _name("mx_quirks", mx_quirks), _threads(threads),
                             None if transform is None else _name("transform", transform),
                             None if tensor_scale is None else _exact_text(tensor_scale),
-                            None if scale_select is None else _name("scale_select", scale_select))
+                            None if scale_select is None else _name("scale_select", scale_select),
+                            None if transform_gemm is None else _name("transform_gemm", transform_gemm))
     return Quantized(q, flat, kind)
 
 

@@ -130,9 +130,12 @@ QuantizedTensor quantize_array(
     std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
     const std::vector<std::pair<std::string, std::string>>& policies, const std::optional<std::string>& amax_epsilon,
     const std::optional<std::string_view>& mx_quirks, unsigned threads, const std::optional<std::string>& transform,
-    const std::optional<std::string>& tensor_scale, const std::optional<std::string_view>& scale_select) {
+    const std::optional<std::string>& tensor_scale, const std::optional<std::string_view>& scale_select,
+    const std::optional<std::string>& transform_gemm) {
   Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
   if (transform) s.transform = with_arg("transform", [&] { return parse_transform(*transform); });
+  if (transform_gemm)
+    s.transform_gemm = with_arg("transform_gemm", [&] { return parse_transform_gemm(*transform_gemm); });
   if (tensor_scale) {  // issue 25 item 3: exact text rounded once to binary32, as the spec key tensor-scale
     const Unpacked u = with_arg("tensor_scale", [&] { return parse_value(*tensor_scale); });
     s.tensor_scale = detail::bit_cast<float>(
@@ -342,11 +345,24 @@ void bind_quant(nb::module_& m) {
           "cols] of the grid [rows, K blocks] (1xk or kx1 blocks), padding 0; 'vllm4x4' uint8 [rows, cols] (both "
           "multiples of 4); 'deepgemm_packed' uint32 [ceil(cols/4), align4(rows)] (E8M0 only; .view('<i4') is "
           "DeepGEMM's int32). ValueError for an unknown name or a layout the scales cannot take.")
-      .def("errors", &errors_of, "x"_a, "Error statistics (SQNR, ...) of the dequantized tensor against x.");
+      .def("errors", &errors_of, "x"_a, "Error statistics (SQNR, ...) of the dequantized tensor against x.")
+      .def(
+          "transformed",
+          [](const QuantizedTensor& q, const InArray& x) {
+            std::vector<float> t;
+            {
+              nb::gil_scoped_release nogil;
+              t = x.itemsize() == 4
+                      ? transformed(q, std::span<const float>(static_cast<const float*>(x.data()), x.size()))
+                      : transformed(q, std::span<const double>(static_cast<const double*>(x.data()), x.size()));
+            }
+            return t;
+          },
+          "x"_a, "The input after the transform, as quantize applied it (quant.hpp transformed): float32, C order.");
   m.def("quantize_array", &quantize_array, "type"_a, "x"_a, "shape"_a, "scheme"_a, "rule"_a.none(), "spec"_a,
         "profile"_a, "axis"_a, "sr"_a.none(), "policies"_a, "amax_epsilon"_a.none(), "mx_quirks"_a.none(), "threads"_a,
         "transform"_a.none() = std::nullopt, "tensor_scale"_a.none() = std::nullopt,
-        "scale_select"_a.none() = std::nullopt,
+        "scale_select"_a.none() = std::nullopt, "transform_gemm"_a.none() = std::nullopt,
         "Quantize a flat float32/float64 array (or float16/bfloat16 bits) of `shape` with a scheme name or spec "
         "string.");
   m.def("dequantize_codes", &dequantize_codes, "codes"_a, "scale_codes"_a.none(), "scales_f32"_a.none(),

@@ -334,6 +334,8 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--transform", g.transform,
                   "With --scheme: the transform before quantization (spec key transform=): none, rht16:te, "
                   "rht16:torchao, rht16:0xHHHH; inputs are the untransformed blocks (a multiple of 16 long)");
+  gen->add_option("--transform-gemm", g.transform_gemm,
+                  "With --transform: its arithmetic (spec key transform-gemm=): exact or a tensor-core preset");
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got,
@@ -361,7 +363,8 @@ int run_probe_gen(const ProbeGenOptions& o) {
   if (o.format_b || o.k) throw Error(std::string(o.k ? "--k" : "--format-b") + " needs --model (dot/GEMM probes)");
   if (o.scheme) return run_probe_gen_block(o);
   if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
-  if (o.transform) throw Error("--transform applies to block targets (--scheme)");
+  if (o.transform || o.transform_gemm)
+    throw Error(std::string(o.transform ? "--transform" : "--transform-gemm") + " applies to block targets (--scheme)");
   if (o.format.empty()) throw Error("probe gen needs --format F (elementwise kernels) or --scheme S (block kernels)");
   check::Target t;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
@@ -543,6 +546,8 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
   if (o.mx_quirks) t.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
   if (o.transform) t.scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
+  if (o.transform_gemm)
+    t.scheme.transform_gemm = with_option("--transform-gemm", [&] { return parse_transform_gemm(*o.transform_gemm); });
   with_option("--scheme", [&] {
     check::validate(t);
     return 0;

@@ -331,6 +331,10 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                 "Transform before quantization along the block axis (spec key transform=; core/hadamard.hpp): none, "
                 "rht16:te, rht16:torchao (bf16 output), rht16:0xHHHH (a 16-bit sign mask); the axis length must be a "
                 "multiple of 16");
+  c->add_option("--transform-gemm", o.transform_gemm,
+                "With --transform: its arithmetic (spec key transform-gemm=): exact (default: exact, then one rounding "
+                "to f32) or a tensor-core preset of `dot` (x rounded into its operand format, x*diag(s)*H16/4 on the "
+                "model, C = +0)");
   c->add_option("--tensor-scale", o.tensor_scale,
                 "nvfp4: the FP32 tensor encode scale S_enc given (spec key tensor-scale=; TE global_encode_scale, "
                 "FlashInfer global_sf = 448*6/amax) instead of fl32(2688/amax): a number or a .npy of one float32; "
@@ -349,8 +353,10 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
               "bytes; shape [..., bytes per row]");
 }
 
-int run_quantize(const QuantizeOptions& o) {
-  // ---- 1. every option and combination, before any work -------------------------------------
+namespace {
+/// The scheme of --scheme with every scheme option applied (--scale-rule, --element, the block policies,
+/// --amax-epsilon, --transform, --tensor-scale, --scale-select, --transform-gemm), validated.
+Scheme scheme_of(const QuantizeOptions& o) {
   Scheme scheme = with_option("--scheme", [&] { return parse_scheme(o.scheme); });
   const Scheme given = scheme;
   const std::string given_name = scheme_name(given);
@@ -383,7 +389,16 @@ int run_quantize(const QuantizeOptions& o) {
   if (o.transform) scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
   if (o.tensor_scale) scheme.tensor_scale = tensor_scale_option(*o.tensor_scale);
   if (o.scale_select) scheme.scale_select = parse_option<ScaleSelect>("--scale-select", *o.scale_select);
+  if (o.transform_gemm)
+    scheme.transform_gemm = with_option("--transform-gemm", [&] { return parse_transform_gemm(*o.transform_gemm); });
   validate_scheme(scheme);
+  return scheme;
+}
+}  // namespace
+
+int run_quantize(const QuantizeOptions& o) {
+  // ---- 1. every option and combination, before any work -------------------------------------
+  Scheme scheme = scheme_of(o);
   const bool dequant_original = dequant_domain_original(o.dequant_domain, scheme);
 
   QuantOptions q;

@@ -49,6 +49,7 @@ struct QuantizeOptions {
   // issue 25 item 1: the random Hadamard transform (core/hadamard.hpp)
   std::optional<std::string> transform;        ///< --transform none|rht16:te|rht16:torchao|rht16:0xHHHH
   std::string dequant_domain = "transformed";  ///< --dequant-domain transformed|original (with --transform)
+  std::optional<std::string> transform_gemm;   ///< --transform-gemm exact|PRESET (the transform's arithmetic)
   std::optional<std::string> tensor_scale;     ///< --tensor-scale VALUE|FILE: nvfp4's given S_enc (issue 25 item 3)
   std::optional<std::string> scale_select;     ///< --scale-select none|4over6:mse|4over6:mae (issue 25 item 2)
   std::string out_scale_select;  ///< --out-scale-select .npy |u1 (0 map-to-6, 1 map-to-4; scale_shape, rowmajor)

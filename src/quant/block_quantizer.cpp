@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "minifloat/accumulate.hpp"
 #include "minifloat/convert_array.hpp"
 #include "minifloat/core/convert.hpp"
 #include "quant/internal.hpp"
@@ -148,6 +149,7 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   q.shape = shape;
   q.axis = opt.axis;
   q.transform = scheme.transform;
+  q.transform_gemm = scheme.transform_gemm;
   // The [rows, cols] view and the file-order [file_rows, file_cols] view.
   std::size_t R = 1, C = 1;
   if (!shape.empty()) {
@@ -242,9 +244,49 @@ QuantPlan BlockQuantizer::plan(std::size_t max_elements) const {
   return p;
 }
 
+namespace {
+/// The transform on a tensor-core model (Scheme::transform_gemm): the groups (one per row of X, 16 values)
+/// rounded into the preset's first operand format (rne, satfinite) and multiplied by M = diag(s)·H16/4 in one
+/// gemm() with C = +0; the results (the destination's codes) widened exactly to binary32, then the output
+/// rounding of the transform (bf16 for rht16:torchao, as rht16_group does).
+template <class T>
+std::vector<float> transform_on_model(const QuantizedTensor& q, std::span<const T> groups) {
+  DotModel model;
+  model.name = q.transform_gemm->name;
+  model.kind = AccumKind::tfdpa;
+  model.tensor_core = *q.transform_gemm;
+  const Format fa = q.transform_gemm->operands.formats[0];
+  const Format from = sizeof(T) == sizeof(double) ? formats::f64 : formats::f32;
+  std::vector<std::uint64_t> x(groups.size());
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if constexpr (sizeof(T) == sizeof(double)) x[i] = detail::bit_cast<std::uint64_t>(groups[i]);
+    else x[i] = detail::bit_cast<std::uint32_t>(groups[i]);
+  }
+  x = round_operands(from, x, fa, OperandRound::satfinite);
+  std::vector<std::uint64_t> M(kRht16Size * kRht16Size);
+  const RoundingSpec rne{Rounding::rne, Overflow::nonsat};
+  for (unsigned i = 0; i < kRht16Size; ++i)
+    for (unsigned j = 0; j < kRht16Size; ++j) {
+      const bool neg = (((q.transform.signs >> i) & 1u) != 0) != detail::hadamard_negative(i, j);
+      M[i * kRht16Size + j] = from_float(neg ? -0.25f : 0.25f, fa, rne).code;
+    }
+  const std::vector<std::uint64_t> d = gemm(model, groups.size() / kRht16Size, kRht16Size, kRht16Size, fa, x, fa, M);
+  const Format rf = result_format(model);
+  std::vector<float> out(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    float r = static_cast<float>(to_float(rf, d[i]));  // f32, or an f16 destination widened exactly
+    if (q.transform.output == TransformOutput::bf16)
+      r = static_cast<float>(to_float(formats::bf16, from_float(r, formats::bf16, rne).code));
+    out[i] = r;
+  }
+  return out;
+}
+}  // namespace
+
 namespace quant_detail {
-/// The piece's values after the transform (core/hadamard.hpp), in the piece's file order. The piece must
-/// hold whole groups: BlockAxis::last columns [16k, 16m); BlockAxis::first whole rows [16k, 16m).
+/// The piece's values after the transform (core/hadamard.hpp, or on q.transform_gemm's tensor-core model), in
+/// the piece's file order. The piece must hold whole groups: BlockAxis::last columns [16k, 16m);
+/// BlockAxis::first whole rows [16k, 16m).
 template <class T>
 std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
                                      std::size_t file_cols) {
@@ -255,12 +297,24 @@ std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, 
     if (p.col % g != 0 || p.cols % g != 0)
       throw Error("BlockQuantizer: transform " + transform_name(q.transform) +
                   " needs pieces of whole 16-element groups along the last axis (columns from a multiple of 16)");
+    if (q.transform_gemm != nullptr) return transform_on_model(q, v);
     for (std::size_t i = 0; i < v.size(); i += g) rht16_group(v.data() + i, 1, q.transform, out.data() + i, 1);
     return out;
   }
   if (p.col != 0 || p.cols != file_cols || p.row % g != 0 || p.rows % g != 0)
     throw Error("BlockQuantizer: transform " + transform_name(q.transform) +
                 " with axis first needs pieces of whole rows, 16 rows at a time (rows from a multiple of 16)");
+  if (q.transform_gemm != nullptr) {  // gather each column's 16-row groups, transform, scatter back
+    std::vector<T> groups(v.size());
+    for (std::size_t r = 0; r < p.rows; r += g)
+      for (std::size_t c = 0; c < p.cols; ++c)
+        for (std::size_t i = 0; i < g; ++i) groups[(r * p.cols + c * g) + i] = v[(r + i) * p.cols + c];
+    const std::vector<float> t = transform_on_model(q, std::span<const T>(groups));
+    for (std::size_t r = 0; r < p.rows; r += g)
+      for (std::size_t c = 0; c < p.cols; ++c)
+        for (std::size_t i = 0; i < g; ++i) out[(r + i) * p.cols + c] = t[(r * p.cols + c * g) + i];
+    return out;
+  }
   for (std::size_t r = 0; r < p.rows; r += g)
     for (std::size_t c = 0; c < p.cols; ++c)
       rht16_group(v.data() + r * p.cols + c, p.cols, q.transform, out.data() + r * p.cols + c, p.cols);
@@ -610,6 +664,22 @@ void untransform_impl(const QuantizedTensor& q, std::span<const double> in, std:
 void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<double> out) {
   untransform_impl(q, in, out);
 }
+
+namespace {
+template <class T>
+std::vector<float> transformed_impl(const QuantizedTensor& q, std::span<const T> in) {
+  if (in.size() != q.codes.size())
+    throw Error("transformed: " + std::to_string(in.size()) + " values; the tensor has " +
+                std::to_string(q.codes.size()));
+  if (!q.transform.rht16) return std::vector<float>(in.begin(), in.end());
+  const bool first = q.axis == BlockAxis::first;  // the file view: [C, R] along axis first, else [R, C]
+  const QuantPiece whole{.row = 0, .col = 0, .rows = first ? q.cols : q.rows, .cols = first ? q.rows : q.cols};
+  return quant_detail::transformed_piece(whole, in, q, whole.cols);
+}
+}  // namespace
+
+std::vector<float> transformed(const QuantizedTensor& q, std::span<const float> in) { return transformed_impl(q, in); }
+std::vector<float> transformed(const QuantizedTensor& q, std::span<const double> in) { return transformed_impl(q, in); }
 void untransform(const QuantizedTensor& q, std::span<const double> in, std::span<float> out) {
   untransform_impl(q, in, out);
 }

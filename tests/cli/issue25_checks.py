@@ -264,7 +264,39 @@ with tempfile.TemporaryDirectory() as tmp:
                        "--tensor-scale", "2")
     expect(rc == 2 and "tensor-scale applies to the nvfp4 rule" in err, "--tensor-scale with mxfp8", err or out)
 
+    # ---- --transform-gemm (the transform on a tensor-core model), hand-derived: x_0 = 1.1875, x_3 = 2^-25 (bf16
+    # values). y_j = 0.25·1.1875 + c_j·0.25·2^-25 = 0.296875 + c_j·2^-27, c_j = s_3·H[3][j] (s_3 = −1 in TE's
+    # vector: c = −1, +1, +1, −1, ...). Exact then RNE to f32 (quantum 2^-25 in [0.25, 0.5)): 0.296875 for every j.
+    # hopper-bf16-unvalidated (F = 25 bits below the largest product 2^-2·1.1875: quantum 2^-27, kept; output RZ):
+    # 0.296875 − 2^-25 where c_j = −1, 0.296875 where c_j = +1. e4m3fn/1x16/e8m0fnu:ocp_floor: amax 0.296875,
+    # scale 2^(−2−8); 0.296875·2^10 = 304, the tie between 288 (0x79) and 320 (0x7a), to even: 0x7a; 304 − 2^-15
+    # rounds to 288: 0x79.
+    x = np.zeros((1, 16), np.float32)
+    x[0, 0], x[0, 3] = 1.1875, 2.0 ** -25
+    np.save(d / "tg.npy", x)
+    c = [-1, 1, 1, -1] * 4
+    exact = quant(d, d / "tg.npy", "tge", "--scheme", "e4m3fn/1x16/e8m0fnu:ocp_floor", "--transform", "rht16:te")
+    model = quant(d, d / "tg.npy", "tgm", "--scheme", "e4m3fn/1x16/e8m0fnu:ocp_floor", "--transform", "rht16:te",
+                  "--transform-gemm", "hopper-bf16-unvalidated")
+    expect(exact is not None and list(exact[0][0]) == [0x7A] * 16, "hand: exact transform codes all 0x7a",
+           None if exact is None else exact[0][0].hex())
+    expect(model is not None and list(model[0][0]) == [0x79 if cj < 0 else 0x7A for cj in c],
+           "hand: --transform-gemm hopper-bf16-unvalidated codes 0x79 where c_j = −1",
+           None if model is None else model[0][0].hex())
+    spec = quant(d, d / "tg.npy", "tgs",
+                 "--scheme", "e4m3fn/1x16/e8m0fnu:ocp_floor/transform=rht16:te/transform-gemm=hopper-bf16-unvalidated")
+    expect(spec is not None and model is not None and spec[0] == model[0], "spec key transform-gemm= = the option",
+           None if spec is None else spec[2])
+    for extra, needle in ((("--transform-gemm", "hopper-fp9"), "is not a tensor-core preset; accepted: exact"),
+                          (("--transform-gemm", "hopper-bf16-unvalidated", "--transform", "none"),
+                           "is the arithmetic of a transform"),
+                          (("--transform-gemm", "blackwell-tcgen05-mxf4-unvalidated"), "unscaled preset")):
+        rc, out, err = run("quantize", "--in", d / "tg.npy", "--out-codes", d / "bad.npy", "--scheme", "nvfp4",
+                           *(extra if "--transform" in extra else ("--transform", "rht16:te", *extra)))
+        expect(rc == 2 and needle in err and not (d / "bad.npy").exists(), f"{' '.join(extra)}: '{needle}'",
+               err or out)
+
 if errors:
     print("\n".join(errors))
     sys.exit(1)
-print("issue 25 items 1 and 3 (tensor scale) checks passed")
+print("issue 25 items 1 (with --transform-gemm) and 3 (tensor scale) checks passed")

@@ -126,3 +126,80 @@ def test_bad_names_are_refused_with_the_accepted_ones():
         mf.quantize(np.ones(16, np.float32), "nvfp4", rule="nvfp4_ceiling")
     with pytest.raises(ValueError, match="fp32_amax rule only"):
         mf.quantize(np.ones(16, np.float32), "nvfp4", fp32_order="deepgemm")
+
+
+# ---- transform_gemm (issue 25 item 1): the transform's arithmetic on a tensor-core model ---------------------
+
+def _m16(signs=SIGNS) -> np.ndarray:
+    """M = diag(s)·H16/4 as float32 (k = 16 rows i, n = 16 columns j), written here from the definition."""
+    return np.array([[signs[i] * (-1) ** bin(i & j).count("1") / 4 for j in range(16)] for i in range(16)],
+                    np.float32)
+
+
+def test_transformed_values_exact_by_default():
+    """Quantized.transformed() is the exact transform rounded once to f32 (the Fraction oracle rht() above), and
+    transform_gemm="exact" is the default, spelled or not."""
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((4, 32)) * np.exp2(rng.integers(-20, 20, (4, 32)))).astype(np.float32)
+    a = mf.quantize(x, "nvfp4", transform="rht16:te")
+    b = mf.quantize(x, "nvfp4", transform="rht16:te", transform_gemm="exact")
+    assert a.transformed().view(np.uint32).tolist() == rht(x).view(np.uint32).tolist()
+    assert np.array_equal(a.codes, b.codes) and np.array_equal(a.scales, b.scales) and a.spec == b.spec
+
+
+def test_transform_gemm_hand_derived_hopper_bf16():
+    """x0 = 1, x3 = 2^-25 (bf16 values), rht16:te (s_0 = +1, s_3 = -1; H[i][0] = +1): y_0 = 0.25 - 2^-27.
+    Exact then RNE to f32: a tie between 0.25 - 2^-26 and 0.25, to even: 0.25 (0x3e800000).
+    hopper-bf16-unvalidated (F = 25 fraction bits below the largest product's exponent 2^-2, so the quantum is
+    2^-27 and -2^-27 is kept; output RZ to f32: core/tfdpa.hpp, Khattak & Mikaitis H100 model): 0.25 - 2^-26
+    (0x3e7fffff). Columns j with s_3·H[3][j] = +1 give 0.25 + 2^-27 for j where s_0·H[0][j] = +1: RNE 0.25, RZ
+    0.25 as well."""
+    x = np.zeros((1, 16), np.float32)
+    x[0, 0], x[0, 3] = 1.0, 2.0 ** -25
+    exact = mf.quantize(x, "nvfp4", transform="rht16:te").transformed()
+    model = mf.quantize(x, "nvfp4", transform="rht16:te", transform_gemm="hopper-bf16-unvalidated").transformed()
+    assert exact.view(np.uint32)[0, 0] == 0x3E800000
+    assert model.view(np.uint32)[0, 0] == 0x3E7FFFFF
+    # every column by hand: y_j = 0.25·(s_0 H[0][j]) + 2^-27·(s_3 H[3][j]) (H[0][j] = +1)
+    for j in range(16):
+        c3 = SIGNS[3] * (-1) ** bin(3 & j).count("1")
+        want_exact = 0.25  # 0.25 ± 2^-27 rounds to 0.25 either way (a tie to even below, nearer above)
+        want_model = 0.25 - 2.0 ** -26 if c3 < 0 else 0.25  # RZ: below 0.25 the f32 quantum is 2^-26
+        assert exact[0, j] == want_exact and model[0, j] == np.float32(want_model), j
+
+
+@pytest.mark.parametrize("preset", ["hopper-bf16-unvalidated", "hopper-f16-unvalidated", "ampere-tf32"])
+@pytest.mark.parametrize("axis", ["last", "first"])
+def test_transform_gemm_equals_the_dot_door(preset, axis):
+    """Another front end: the groups multiplied by M through minifloat.gemm (the `dot` door, operands rounded by
+    its default satfinite) equal Quantized.transformed(), and quantizing those values with no transform gives the
+    same codes and scales."""
+    if preset not in mf.names("tensor-core")["names"]:
+        pytest.skip(f"{preset} is not a preset here")
+    fmt = {"hopper-bf16-unvalidated": "bf16", "hopper-f16-unvalidated": "f16", "ampere-tf32": "tf32"}[preset]
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((32, 48)) * np.exp2(rng.integers(-12, 12, (32, 48)))).astype(np.float32)
+    q = mf.quantize(x, "nvfp4", transform="rht16:torchao", transform_gemm=preset, axis=axis)
+    xv = x if axis == "last" else np.ascontiguousarray(x.T)  # groups along the block axis as rows of 16
+    groups = xv.reshape(-1, 16)
+    d = np.asarray(mf.gemm(groups, _m16(), model=preset, format=fmt), np.float32)
+    d = d.astype(mf_bf16()).astype(np.float32)  # rht16:torchao: the f32 result rounded to bf16 (RNE)
+    want = d.reshape(xv.shape) if axis == "last" else np.ascontiguousarray(d.reshape(xv.shape).T)
+    assert q.transformed().view(np.uint32).tolist() == want.view(np.uint32).tolist()
+    r = mf.quantize(want, "nvfp4", axis=axis)
+    assert np.array_equal(q.codes, r.codes) and np.array_equal(q.scales, r.scales)
+
+
+def mf_bf16():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    return ml_dtypes.bfloat16
+
+
+def test_transform_gemm_refusals():
+    x = np.ones((2, 16), np.float32)
+    with pytest.raises(Exception, match="transform-gemm 'hopper-fp9' is not a tensor-core preset; accepted: exact"):
+        mf.quantize(x, "nvfp4", transform="rht16:te", transform_gemm="hopper-fp9")
+    with pytest.raises(Exception, match="arithmetic of a transform"):
+        mf.quantize(x, "nvfp4", transform_gemm="hopper-bf16-unvalidated")
+    with pytest.raises(Exception, match="unscaled preset whose operand format holds"):
+        mf.quantize(x, "nvfp4", transform="rht16:te", transform_gemm="blackwell-tcgen05-mxf4-unvalidated")
