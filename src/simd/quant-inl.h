@@ -10,6 +10,9 @@
 // from the engine's per-binade table E8m0ExpTable, or NVFP4's e4m3fn code from the engine's table) and
 // its elements by encode_block_rne below, in one pass over the row.
 //
+// EncodeBlocksInt8 and FusedRowsInt8 are the same two doors for MXINT8 elements under rne (QuantInt8): the
+// lane rule Int8Lane in place of RneMagnitude, with the statuses and counts of encode_block_rne.
+//
 // EncodeBlocksRne, the arithmetic element kernel, is simd::encode_blocks (simd/quant_simd.hpp)
 // for the combinations of QuantRne — rne into e4m3fn, e5m2, e2m1fn, e2m3fn or e3m2fn — and holds no rounding rule of
 // its own: each block's y = x · s (or x / s) is the binary32 operation of the reference
