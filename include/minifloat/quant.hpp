@@ -226,7 +226,7 @@ class BlockQuantizer {
   /// kernels of convert_span's whitelist — by a positive whitelist:
   ///  - the path asked for is simd; the element is floating or int8 (mxint8: the table of simd::KeyKind::mxint8,
   ///    per Mxint8Min); the rule is on fast_path_whitelisted's
-  ///    list (src/quant/block_quantizer.cpp; every rule of core/block_scale.hpp today);
+  ///    list (src/quant/block_quantizer.cpp; every rule of core/block_scale.hpp but nvfp4_ceil);
   ///  - (element format, rounding, overflow, profile) is on encode_path's whitelist (convert_span.hpp;
   ///    Rounding::sr → engine; int8: a mode, overflow and profile of those lists); every other field of QuantOptions, RoundingSpec and BlockPolicy than
   ///    those named in src/quant/block_quantizer.cpp's fast_path_whitelisted holds its default (an option added later

@@ -36,8 +36,11 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
     case ScaleRule::tosa:
     case ScaleRule::fp32_amax:
     case ScaleRule::fp32_pow2:
-    case ScaleRule::nvfp4: break;
-    default: return false;
+    case ScaleRule::nvfp4:
+    case ScaleRule::rceil_fp32:  // E8M0: the fused rows' per-binade table of e8m0_exponent (issue 25 item 9)
+    case ScaleRule::nvfp4_v2:    // UE5M3: the per-tile step, elements fl32(x / divisor) (BlockOp::divide)
+    case ScaleRule::nvfp4_v2_gs: break;
+    default: return false;  // nvfp4_ceil: the fused NVFP4 rows round the block scale to nearest
   }
   if (scheme.element.kind != ElementKind::floating && scheme.element.kind != ElementKind::int8) return false;
   if (opt.rounding.rounding == Rounding::sr) return false;

@@ -109,6 +109,8 @@ RneKernel rne_kernel_for(const EncodeTable& t, Format to, const RoundingSpec& sp
   if (to == formats::e5m2) kind = RneKind::e5m2;
   if (to == formats::e2m1fn) kind = RneKind::e2m1fn;
   if (to == formats::e8m0fnu) kind = RneKind::e8m0fnu;
+  if (to == formats::e2m3fn) kind = RneKind::e2m3fn;
+  if (to == formats::e3m2fn) kind = RneKind::e3m2fn;
   if (kind == RneKind::none) return k;
   const auto entry = [&](std::uint32_t x) { return unsigned{t.entry[encode_key(x, t.drop)]}; };
   const auto flags_of = [](unsigned e) { return e >> 8; };
@@ -207,8 +209,8 @@ const DecodeTable* decode_table(Format from, const Profile& prof) {
   return g_decode[slot].get();
 }
 
-bool rne_kernel_runs(const EncodeTable& t) {
-  if (t.rne.kind == RneKind::none) return false;
+bool rne_kernel_runs(const EncodeTable& t) { return t.rne.kind != RneKind::none && fpu_default_rounding(); }
+bool fpu_default_rounding() {
 #if HWY_ARCH_X86
   // MXCSR: rounding control (bits 13-14) round to nearest, FTZ (bit 15) and DAZ (bit 6) clear
   return (_mm_getcsr() & 0xE040u) == 0;

@@ -47,7 +47,7 @@ int index_of(const std::array<T, K>& a, const T& v) {
 
 /// Which compile-time specialisation of the arithmetic rne kernel (simd/encode_rne-inl.h) a
 /// combination runs, and its constants, read from the combination's table (build_encode).
-enum class RneKind : std::uint8_t { none, e4m3fn, e5m2, e2m1fn, e8m0fnu };
+enum class RneKind : std::uint8_t { none, e4m3fn, e5m2, e2m1fn, e8m0fnu, e2m3fn, e3m2fn };
 struct RneKernel {
   RneKind kind = RneKind::none;
   std::uint32_t max_code = 0;  ///< the code (without sign) of every finite overflow; in {max finite, max finite + 1}
@@ -63,7 +63,7 @@ struct EncodeTable {
   std::vector<std::uint16_t> entry;
   int drop = 0;  ///< 21 − mantissa_bits
   /// The arithmetic kernel instead of the lookups (encode_f32/bf16/f16), for: rounding rne; target
-  /// e4m3fn, e5m2, e2m1fn or e8m0fnu; any policy and profile of the whitelist whose table shows
+  /// e4m3fn, e5m2, e2m1fn, e8m0fnu, or the MXFP6 elements e2m3fn and e3m2fn; any policy and profile of the whitelist whose table shows
   /// (checked in build_encode) one code and one flag set for every finite overflow of each sign (the
   /// sign moved to the code's sign bit), inexact / underflow|inexact for in-range and tiny lanes, and for
   /// e8m0fnu ties up (1.5 → 0x80) with negatives either all NaN 0xff with one flag set or all as |x|
@@ -123,6 +123,9 @@ const DecodeTable* decode_table(Format from, const Profile& prof);
 
 /// True when the arithmetic kernel can run now (t.rne.kind != none and the FPU's default rounding).
 bool rne_kernel_runs(const EncodeTable& t);
+/// Whether the FPU runs in its default rounding now, which the arithmetic kernels need: x86 MXCSR
+/// round-to-nearest without FTZ/DAZ (false elsewhere: the table paths).
+bool fpu_default_rounding();
 
 /// Kernels (HWY_DYNAMIC_DISPATCH to the best target the CPU supports, or the one a test forces with
 /// hwy::SetSupportedTargetsForTest). Return the OR of the element flags.

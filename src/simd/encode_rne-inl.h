@@ -63,7 +63,13 @@ constexpr RneFormat rne_format(Format f) {
   return {f.mantissa_bits, f.bias, f.is_signed ? std::uint32_t{1} << (f.bits - 1) : 0u};
 }
 inline constexpr RneFormat kRneE4m3fn = rne_format(formats::e4m3fn), kRneE5m2 = rne_format(formats::e5m2),
-                           kRneE2m1fn = rne_format(formats::e2m1fn), kRneE8m0fnu = rne_format(formats::e8m0fnu);
+                           kRneE2m1fn = rne_format(formats::e2m1fn), kRneE8m0fnu = rne_format(formats::e8m0fnu),
+                           kRneE2m3fn = rne_format(formats::e2m3fn), kRneE3m2fn = rne_format(formats::e3m2fn);
+/// The position of F's sign bit in its code (7 for 8-bit codes, 5 for FP6, 3 for FP4).
+template <const RneFormat& F>
+inline constexpr int kSignPos = F.sign_bit == 0x80   ? 7
+                                : F.sign_bit == 0x20 ? 5
+                                                     : 3;
 inline constexpr std::size_t kRneChunk = 1024;
 inline constexpr std::size_t kRneAhead = 2048;
 
@@ -112,8 +118,8 @@ struct RneMagnitude {
 /// A signed target's code: magnitude `mag` with the sign bit of the binary32 bits `x` moved to F's sign bit.
 template <const RneFormat& F, class DI>
 HWY_INLINE hn::Vec<DI> with_sign(DI di, hn::Vec<DI> mag, hn::Vec<DI> x) {
-  static_assert(F.sign_bit == 0x80 || F.sign_bit == 0x8);
-  constexpr int kShift = F.sign_bit == 0x80 ? 24 : 28;
+  static_assert(F.sign_bit == 0x80 || F.sign_bit == 0x20 || F.sign_bit == 0x8);
+  constexpr int kShift = 31 - kSignPos<F>;
   return hn::Or(mag, hn::And(hn::ShiftRight<kShift>(x), hn::Set(di, static_cast<std::int32_t>(F.sign_bit))));
 }
 
@@ -130,7 +136,7 @@ HWY_INLINE void store_codes4(DI di, V c0, V c1, V c2, V c3, V x0, V x1, V x2, V 
     // binary32 saturates to −128 unless it is a NaN with a payload ≥ 0x7f8000, and NaN chunks fall back).
     const __m256i sb = _mm256_packs_epi16(_mm256_packs_epi32(x0.raw, x1.raw), _mm256_packs_epi32(x2.raw, x3.raw));
     const __m256i mask = _mm256_set1_epi8(static_cast<char>(F.sign_bit));
-    b = _mm256_or_si256(b, _mm256_and_si256(F.sign_bit == 0x80 ? sb : _mm256_srli_epi16(sb, 4), mask));
+    b = _mm256_or_si256(b, _mm256_and_si256(F.sign_bit == 0x80 ? sb : _mm256_srli_epi16(sb, 7 - kSignPos<F>), mask));
   } else {
     (void)x0, (void)x1, (void)x2, (void)x3;
   }
@@ -161,7 +167,7 @@ HWY_INLINE unsigned encode_rne(std::size_t n, std::uint8_t* HWY_RESTRICT out, co
   constexpr std::uint32_t kTiny =
       (static_cast<std::uint32_t>(emin - 1 + 127) << 23) | (((1u << (M + 1)) - 1) << (22 - M));
   constexpr std::uint32_t kMagic = static_cast<std::uint32_t>(emin - M + 23 + 127) << 23;
-  static_assert(kE8m0 || F.sign_bit == 0x80 || F.sign_bit == 0x8);
+  static_assert(kE8m0 || F.sign_bit == 0x80 || F.sign_bit == 0x20 || F.sign_bit == 0x8);
   const hn::ScalableTag<std::uint32_t> du;
   const hn::RebindToSigned<decltype(du)> di;
   const hn::RebindToFloat<decltype(du)> df;
@@ -297,6 +303,8 @@ HWY_INLINE unsigned encode_rne_any(std::size_t n, std::uint8_t* HWY_RESTRICT out
     case RneKind::e5m2: return encode_rne<kRneE5m2>(n, out, t.entry.data(), t.drop, t.rne, load);
     case RneKind::e2m1fn: return encode_rne<kRneE2m1fn>(n, out, t.entry.data(), t.drop, t.rne, load);
     case RneKind::e8m0fnu: return encode_rne<kRneE8m0fnu>(n, out, t.entry.data(), t.drop, t.rne, load);
+    case RneKind::e2m3fn: return encode_rne<kRneE2m3fn>(n, out, t.entry.data(), t.drop, t.rne, load);
+    case RneKind::e3m2fn: return encode_rne<kRneE3m2fn>(n, out, t.entry.data(), t.drop, t.rne, load);
     case RneKind::none: break;
   }
   return encode_keys(n, out, t.entry.data(), t.drop, load);

@@ -10,8 +10,11 @@
 // from the engine's per-binade table E8m0ExpTable, or NVFP4's e4m3fn code from the engine's table) and
 // its elements by encode_block_rne below, in one pass over the row.
 //
+// EncodeBlocksInt8 and FusedRowsInt8 are the same two doors for MXINT8 elements under rne (QuantInt8): the
+// lane rule Int8Lane in place of RneMagnitude, with the statuses and counts of encode_block_rne.
+//
 // EncodeBlocksRne, the arithmetic element kernel, is simd::encode_blocks (simd/quant_simd.hpp)
-// for the combinations of QuantRne — rne into e4m3fn, e5m2 or e2m1fn — and holds no rounding rule of
+// for the combinations of QuantRne — rne into e4m3fn, e5m2, e2m1fn, e2m3fn or e3m2fn — and holds no rounding rule of
 // its own: each block's y = x · s (or x / s) is the binary32 operation of the reference
 // (src/quant/tile_loops.cpp), and y is encoded by the arithmetic rne kernel's lane rule (RneMagnitude,
 // simd/encode_rne-inl.h), whose overflow code comes from the engine's table (EncodeTable::rne). Per
@@ -547,9 +550,173 @@ inline RunCounts FusedRowsRne(const QuantRne& c, const FusedScale& fs, const flo
       return fused_rows_rne_of<kRneE5m2>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
     case RneKind::e2m1fn:
       return fused_rows_rne_of<kRneE2m1fn>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+    case RneKind::e2m3fn:
+      return fused_rows_rne_of<kRneE2m3fn>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
+    case RneKind::e3m2fn:
+      return fused_rows_rne_of<kRneE3m2fn>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes, status);
     default: break;
   }
   return {};
+}
+
+/// The arithmetic MXINT8 element rule (QuantInt8, quant_simd.hpp; rne only), per lane of binary32 bits yi of a
+/// finite y: k = bits(fl32(min(|y|, 4) + 2^17)) − bits(2^17) — ulp(2^17) = 2^−6 is the grid's quantum, so the FPU's
+/// round to nearest even rounds |y|·64 to the integer k (core/block_scale.hpp mxint8_grid); |y| ≥ 4 is beyond every
+/// int8 magnitude and the min keeps the sum below 2^18 —, lim = 127 for a y with a clear sign bit and
+/// QuantInt8::neg_limit (128 two's complement, 127 symmetric) for one with the sign bit set; saturated when
+/// k > lim; the code is the two's-complement byte of ±min(k, lim) (−0 and a negative that rounds to 0 give 0).
+template <class DI>
+struct Int8Lane {
+  using VI = hn::Vec<DI>;
+  VI four, magic, pos_lim, neg_lim, byte;
+  HWY_INLINE Int8Lane(DI di, const QuantInt8& c)
+      : four(hn::Set(di, 0x40800000)),
+        magic(hn::Set(di, 0x48000000)),  // 2^17
+        pos_lim(hn::Set(di, 127)),
+        neg_lim(hn::Set(di, static_cast<std::int32_t>(c.neg_limit))),
+        byte(hn::Set(di, 0xff)) {}
+  /// The code of yi (|y| bits ay); sat: saturated lanes; zero: lanes whose code is 0.
+  HWY_INLINE VI operator()(DI di, VI yi, VI ay, hn::Mask<DI>& sat, hn::Mask<DI>& zero) const {
+    const hn::RebindToFloat<DI> df;
+    const VI ac = hn::Min(ay, four);
+    const VI k = hn::Sub(hn::BitCast(di, hn::Add(hn::BitCast(df, ac), hn::BitCast(df, magic))), magic);
+    const auto neg = hn::Lt(yi, hn::Zero(di));
+    const VI lim = hn::IfThenElse(neg, neg_lim, pos_lim);
+    sat = hn::Gt(k, lim);
+    const VI kc = hn::Min(k, lim);
+    zero = hn::Eq(kc, hn::Zero(di));
+    const VI s = hn::VecFromMask(di, neg);  // −1 in the negative lanes: (kc ^ s) − s = −kc
+    return hn::And(hn::Sub(hn::Xor(kc, s), s), byte);
+  }
+};
+
+/// One block of m < 2^31 MXINT8 elements with scale s by operation Op (e8m0_exact, multiply or divide), by
+/// Int8Lane: codes to o, its counts added to sat/fl only when it returns status 0; the status as encode_block_rne's
+/// (2: a non-finite y; 1: e8m0_exact with a nonzero x whose |y| < 2^−126; else 0). Lanes past the block's end are
+/// loaded as +0 (nothing counted).
+template <BlockOp Op, class DI>
+HWY_INLINE std::uint8_t encode_block_int8(DI di, const Int8Lane<DI>& rule, const float* HWY_RESTRICT x, std::size_t m,
+                                          float s, std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl) {
+  using VI = hn::Vec<DI>;
+  const hn::RebindToFloat<DI> df;
+  const hn::RebindToUnsigned<DI> du;
+  const hn::Rebind<std::uint8_t, DI> d8;
+  const std::size_t N = hn::Lanes(di);
+  const VI abs_mask = hn::Set(di, 0x7fffffff);
+  const auto sv = hn::Set(df, s);
+  VI vmax = hn::Zero(di), bsat = hn::Zero(di), bfl = hn::Zero(di);
+  auto vmin_u = hn::Set(du, 0xffffffffu);  // e8m0_exact: min of |y| bits over the lanes with x ≠ 0
+  auto lane = [&](hn::Vec<decltype(df)> xf) HWY_ATTR {
+    const VI yi = hn::BitCast(di, Op == BlockOp::divide ? hn::Div(xf, sv) : hn::Mul(xf, sv));
+    const VI ay = hn::And(yi, abs_mask);
+    vmax = hn::Max(vmax, ay);
+    hn::Mask<DI> lsat, lzero;
+    const VI code = rule(di, yi, ay, lsat, lzero);  // a non-finite lane's code is discarded (status 2)
+    bsat = count_if(di, bsat, lsat);
+    const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
+    if constexpr (Op == BlockOp::e8m0_exact)  // a zero x reads as 2^32 − 1
+      vmin_u = hn::Min(vmin_u, hn::BitCast(du, hn::Or(ay, hn::VecFromMask(di, x_zero))));
+    bfl = count_if(di, bfl, hn::AndNot(x_zero, lzero));
+    return code;
+  };
+  std::size_t k = 0;
+  for (; k + N <= m; k += N) store_bytes(di, lane(hn::LoadU(df, x + k)), o + k);
+  if (k < m) {
+    alignas(64) float in[hn::MaxLanes(df)] = {};
+    alignas(64) std::uint8_t out[hn::MaxLanes(d8)];
+    for (std::size_t j = 0; k + j < m; ++j) in[j] = x[k + j];
+    store_bytes(di, lane(hn::Load(df, in)), out);
+    for (std::size_t j = 0; k + j < m; ++j) o[k + j] = out[j];
+  }
+  if (!hn::AllFalse(di, hn::Gt(vmax, hn::Set(di, 0x7f7fffff)))) return 2;
+  if constexpr (Op == BlockOp::e8m0_exact) {
+    if (!hn::AllFalse(du, hn::Lt(vmin_u, hn::Set(du, 0x00800000u)))) return 1;
+  }
+  sat = hn::Add(sat, bsat);
+  fl = hn::Add(fl, bfl);
+  return 0;
+}
+
+/// simd::encode_blocks (quant_simd.hpp) of an MXINT8 kernel with QuantInt8 on, blocks of more than one element:
+/// status[j] as encode_block_int8's (1 for skip).
+inline RunCounts EncodeBlocksInt8(const QuantInt8& c, const float* HWY_RESTRICT x, std::size_t n, std::size_t first,
+                                  std::size_t bs, const RowBlock* HWY_RESTRICT blocks, std::uint8_t* HWY_RESTRICT codes,
+                                  std::uint8_t* HWY_RESTRICT status) {
+  using DI = hn::ScalableTag<std::int32_t>;
+  const DI di;
+  const Int8Lane<DI> rule(di, c);
+  LaneCounts<DI> counts(di);
+  std::size_t j = 0;
+  for (std::size_t s = 0, len = first; s < n; s += len, len = bs, ++j) {
+    const std::size_t m = n - s < len ? n - s : len;
+    const RowBlock b = blocks[j];
+    counts.before_block(di, m);
+    std::uint8_t st = 1;  // skip: the caller's
+    switch (b.op) {
+      case BlockOp::e8m0_exact:
+        st = encode_block_int8<BlockOp::e8m0_exact>(di, rule, x + s, m, b.s, codes + s, counts.sat, counts.fl);
+        break;
+      case BlockOp::multiply:
+        st = encode_block_int8<BlockOp::multiply>(di, rule, x + s, m, b.s, codes + s, counts.sat, counts.fl);
+        break;
+      case BlockOp::divide:
+        st = encode_block_int8<BlockOp::divide>(di, rule, x + s, m, b.s, codes + s, counts.sat, counts.fl);
+        break;
+      case BlockOp::skip: break;
+    }
+    status[j] = st;
+  }
+  return counts.sum(di);
+}
+
+/// simd::fused_rows_rne (quant_simd.hpp) of an MXINT8 kernel with QuantInt8 on and E8M0 scales: the maxima and the
+/// scale steps of fused_rows_rne in groups of blocks, then each plain block by encode_block_int8 (e8m0_exact).
+inline RunCounts FusedRowsInt8(const QuantInt8& c, const FusedScale& fs, const float* HWY_RESTRICT x, std::size_t n,
+                               std::size_t readable, std::size_t first, std::size_t bs,
+                               std::uint8_t* HWY_RESTRICT scale_codes, std::size_t scale_stride,
+                               std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
+  using DI = hn::ScalableTag<std::int32_t>;
+  const DI di;
+  const Int8Lane<DI> rule(di, c);
+  LaneCounts<DI> counts(di);
+  PrefetchAhead ahead{x, readable};
+  const std::size_t N = hn::Lanes(di);
+  constexpr std::size_t kGroup = 32;
+  std::uint32_t amax[kGroup];
+  float scale[kGroup];
+  std::size_t start[kGroup + 1];
+  std::size_t j0 = 0;
+  for (std::size_t s0 = 0, len0 = first; s0 < n; j0 += kGroup) {
+    std::size_t g = 0, s = s0, len = len0;
+    if (len == bs && bs % N == 0 && n - s >= kGroup * bs) {  // kGroup whole blocks of whole vectors
+      ahead.upto(s + kGroup * bs);
+      for (; g < kGroup; ++g, s += bs) {
+        start[g] = s;
+        amax[g] = whole_block_max_bits(x + s, bs);
+      }
+    }
+    for (; g < kGroup && s < n; ++g, s += len, len = bs) {
+      const std::size_t m = n - s < len ? n - s : len;
+      ahead.upto(s + m);
+      start[g] = s;
+      amax[g] = block_max_bits(x + s, m);
+    }
+    start[g] = s < n ? s : n;
+    for (std::size_t k = 0; k < g; ++k) {
+      if (amax[k] < fs.amax_min || amax[k] >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
+        status[j0 + k] = 3;
+        continue;
+      }
+      scale_codes[(j0 + k) * scale_stride] = fused_scale<FusedScale::Kind::e8m0>(fs, amax[k], scale[k]);
+      const std::size_t m = start[k + 1] - start[k];
+      counts.before_block(di, m);
+      status[j0 + k] = encode_block_int8<BlockOp::e8m0_exact>(di, rule, x + start[k], m, scale[k], codes + start[k],
+                                                              counts.sat, counts.fl);
+    }
+    s0 = s;
+    len0 = len;
+  }
+  return counts.sum(di);
 }
 
 /// The kernel of c.kind (simd/quant_simd.cpp's encode_blocks calls it only for a kind other than none).
@@ -559,6 +726,8 @@ inline RunCounts EncodeBlocksRne(const QuantRne& c, const float* x, std::size_t 
     case RneKind::e4m3fn: return encode_blocks_rne<kRneE4m3fn>(c, x, n, first, bs, blocks, codes, status);
     case RneKind::e5m2: return encode_blocks_rne<kRneE5m2>(c, x, n, first, bs, blocks, codes, status);
     case RneKind::e2m1fn: return encode_blocks_rne<kRneE2m1fn>(c, x, n, first, bs, blocks, codes, status);
+    case RneKind::e2m3fn: return encode_blocks_rne<kRneE2m3fn>(c, x, n, first, bs, blocks, codes, status);
+    case RneKind::e3m2fn: return encode_blocks_rne<kRneE3m2fn>(c, x, n, first, bs, blocks, codes, status);
     default: break;
   }
   return {};

@@ -33,6 +33,8 @@ HWY_EXPORT(ErrorSums8F64);
 HWY_EXPORT(ErrorSums8F32);
 HWY_EXPORT(DequantizeRunF64);
 HWY_EXPORT(DequantizeRunF32);
+HWY_EXPORT(EncodeBlocksInt8);
+HWY_EXPORT(FusedRowsInt8);
 
 namespace {
 std::uint32_t bits_of(float x) {
@@ -53,7 +55,7 @@ namespace {
 QuantRne quant_rne_for(ElementType el, const EncodeTable& t, const QuantKernel& k) {
   QuantRne r;
   const RneKind kind = t.rne.kind;
-  if (kind != RneKind::e4m3fn && kind != RneKind::e5m2 && kind != RneKind::e2m1fn) return r;
+  if (kind == RneKind::none || kind == RneKind::e8m0fnu) return r;
   const Format f = el.format;
   const std::uint32_t sign_bit = std::uint32_t{1} << (f.bits - 1);
   for (std::uint32_t c = 0; c < (std::uint32_t{1} << f.bits); ++c)
@@ -97,6 +99,25 @@ QuantKernel make_quant_kernel(ElementType el, const EncodeTable* table) {
 }
 // KeyKind::mxint8 (quant_simd.hpp): 2 signs × 14 exponent classes × 256 × 2.
 constexpr std::uint32_t kInt8Keys = 2 * 14 * 512;
+// QuantInt8 of the MXINT8 table k (quant_simd.hpp): on when Int8Lane's rule (simd/quant-inl.h), written here for
+// one lane, gives the entry of every key at its representative (the NaN class, c = 13, is the table's).
+QuantInt8 quant_int8_for(const QuantKernel& k, Mxint8Min mn) {
+  QuantInt8 q;
+  q.neg_limit = mn == Mxint8Min::symmetric ? 127u : 128u;
+  for (std::uint32_t key = 0; key < kInt8Keys; ++key) {
+    const std::uint32_t sign = key / (14 * 512), c = (key >> 9) % 14, m8 = (key >> 1) & 0xffu, sticky = key & 1u;
+    if (c == 13) continue;
+    const std::uint32_t e = c == 0 ? 0u : c + 117;
+    const std::uint32_t ay = e << 23 | m8 << 15 | sticky;
+    const std::uint32_t kk = bits_of(float_of(std::min(ay, 0x40800000u)) + 131072.0f) - 0x48000000u;
+    const std::uint32_t lim = sign != 0 ? q.neg_limit : 127u, kc = std::min(kk, lim);
+    const std::uint32_t code = (sign != 0 ? 0u - kc : kc) & 0xffu;
+    const unsigned want = code | (kk > lim ? 1u : 0u) << 8 | (kc == 0 ? 1u : 0u) << 9;
+    if (k.entry[key] != want) return q;
+  }
+  q.on = true;
+  return q;
+}
 QuantKernel make_int8_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
   QuantKernel k;
   k.key = KeyKind::mxint8;
@@ -109,6 +130,7 @@ QuantKernel make_int8_kernel(ElementType el, const RoundingSpec& spec, const Pro
     k.entry[key] = static_cast<std::uint16_t>(r.code | (r.saturated ? 1u : 0u) << 8 |
                                               (element_value(el, r.code) == 0.0 ? 1u : 0u) << 9);
   }
+  if (spec.rounding == Rounding::rne) k.int8 = quant_int8_for(k, mn);
   return k;
 }
 std::mutex g_mutex;
@@ -232,12 +254,16 @@ const E8m0ExpTable* e8m0_exp_table(ScaleRule rule, ElementType el) {
 }
 
 bool rne_elements_run(const QuantKernel& k) {
-  return k.key == KeyKind::top_bits && k.rne.kind != RneKind::none && rne_kernel_runs(*k.table);
+  if (k.key == KeyKind::mxint8) return k.int8.on && fpu_default_rounding();
+  return k.rne.kind != RneKind::none && rne_kernel_runs(*k.table);
 }
 
 RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n,
                          std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
                          std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status) {
+  if (k.key == KeyKind::mxint8)
+    return HWY_DYNAMIC_DISPATCH(FusedRowsInt8)(k.int8, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
+                                               status);
   return HWY_DYNAMIC_DISPATCH(FusedRowsRne)(k.rne, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
                                             status);
 }
@@ -343,24 +369,36 @@ RunCounts encode_blocks_of(const QuantKernel& k, const float* x, std::size_t n, 
 }
 }  // namespace
 
+namespace {
+// status 2 of the arithmetic kernels (quant-inl.h): a block with a non-finite x or y, redone by the table path
+template <KeyKind K>
+void redo_status2(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
+                  const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback, RunCounts& rc) {
+  const std::size_t nb = block_count(n, first, bs);
+  for (auto* p = static_cast<std::uint8_t*>(std::memchr(fallback, 2, nb)); p != nullptr;
+       p = static_cast<std::uint8_t*>(std::memchr(p + 1, 2, nb - static_cast<std::size_t>(p + 1 - fallback)))) {
+    const std::size_t j = static_cast<std::size_t>(p - fallback), s = block_start(j, first, bs);
+    const std::size_t m = block_length(j, n, first, bs);
+    const RunCounts b = encode_blocks_of<K>(k, x + s, m, m, m, blocks + j, codes + s, p);
+    rc.saturated += b.saturated;
+    rc.flushed += b.flushed;
+  }
+}
+}  // namespace
+
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback) {
-  if (rne_elements_run(k)) {
-    RunCounts rc = HWY_DYNAMIC_DISPATCH(EncodeBlocksRne)(k.rne, x, n, first, bs, blocks, codes, fallback);
-    // status 2 (quant-inl.h): a block with a non-finite x or y, redone by the table path
-    const std::size_t nb = block_count(n, first, bs);
-    for (auto* p = static_cast<std::uint8_t*>(std::memchr(fallback, 2, nb)); p != nullptr;
-         p = static_cast<std::uint8_t*>(std::memchr(p + 1, 2, nb - static_cast<std::size_t>(p + 1 - fallback)))) {
-      const std::size_t j = static_cast<std::size_t>(p - fallback), s = block_start(j, first, bs);
-      const std::size_t m = block_length(j, n, first, bs);
-      const RunCounts b = encode_blocks_of<KeyKind::top_bits>(k, x + s, m, m, m, blocks + j, codes + s, p);
-      rc.saturated += b.saturated;
-      rc.flushed += b.flushed;
-    }
+  if (k.key == KeyKind::mxint8) {
+    if ((bs == 1 && first == 1) || !rne_elements_run(k))  // column tiles: the table
+      return encode_blocks_of<KeyKind::mxint8>(k, x, n, first, bs, blocks, codes, fallback);
+    RunCounts rc = HWY_DYNAMIC_DISPATCH(EncodeBlocksInt8)(k.int8, x, n, first, bs, blocks, codes, fallback);
+    redo_status2<KeyKind::mxint8>(k, x, n, first, bs, blocks, codes, fallback, rc);
     return rc;
   }
-  return k.key == KeyKind::mxint8 ? encode_blocks_of<KeyKind::mxint8>(k, x, n, first, bs, blocks, codes, fallback)
-                                  : encode_blocks_of<KeyKind::top_bits>(k, x, n, first, bs, blocks, codes, fallback);
+  if (!rne_elements_run(k)) return encode_blocks_of<KeyKind::top_bits>(k, x, n, first, bs, blocks, codes, fallback);
+  RunCounts rc = HWY_DYNAMIC_DISPATCH(EncodeBlocksRne)(k.rne, x, n, first, bs, blocks, codes, fallback);
+  redo_status2<KeyKind::top_bits>(k, x, n, first, bs, blocks, codes, fallback, rc);
+  return rc;
 }
 
 bool error_sums8(const double* x, const double* q, std::size_t m, double* sig, double* noi, double& mx) {

@@ -45,7 +45,7 @@ enum class KeyKind : std::uint8_t {
 /// Floating elements derive it from encode_table (simd/convert_simd.hpp); INT8 elements call
 /// quantize_element on each key's representative.
 /// The arithmetic element kernel of encode_blocks (simd/quant-inl.h), in place of the entry table:
-/// for rne into e4m3fn, e5m2 or e2m1fn where the element's EncodeTable runs the rne kernel
+/// for rne into e4m3fn, e5m2, e2m1fn, e2m3fn or e3m2fn where the element's EncodeTable runs the rne kernel
 /// (EncodeTable::rne; its overflow code max_code and bound ovf_min) and, checked over every key when
 /// the QuantKernel is built, the entries show that a key is saturated exactly when |y| ≥ ovf_min and
 /// the overflow code is finite (sat_on_overflow), and a code is a zero exactly when its magnitude
@@ -55,12 +55,22 @@ struct QuantRne {
   std::uint32_t max_code = 0, ovf_min = 0;
   bool sat_on_overflow = false;
 };
+/// The arithmetic MXINT8 element kernel of encode_blocks and fused_rows_rne (Int8Lane, simd/quant-inl.h), in place
+/// of the KeyKind::mxint8 entry table: on for rne where, checked over every key when the QuantKernel is built, the
+/// lane rule at each key's representative gives the table's entry (code, sat, zero) — the keys' classes are those a
+/// deterministic rounding to the grid reads (KeyKind::mxint8), so the rule then equals the table on every y. NaN and
+/// ±Inf y are the table's (status 2); so are one-element blocks (column tiles).
+struct QuantInt8 {
+  bool on = false;
+  std::uint32_t neg_limit = 128;  ///< the largest magnitude of a negative code: 128, or 127 (Mxint8Min::symmetric)
+};
 struct QuantKernel {
   KeyKind key = KeyKind::top_bits;
   int drop = 0;  ///< top_bits: 21 − M
   std::vector<std::uint16_t> entry;
   const EncodeTable* table = nullptr;  ///< top_bits: the element's engine-built encode table
   QuantRne rne;
+  QuantInt8 int8;  ///< KeyKind::mxint8
 };
 /// e8m0_exponent(rule, amax, el) (core/block_scale.hpp) of every normal binary32 amax, as a step per
 /// binade, found from the engine's function when the table is built: for the biased exponent E of
@@ -181,8 +191,8 @@ struct FusedScale {
 /// The e4m3fn (rne, satfinite, ocp) encode table of NVFP4's block scales (FusedScale::nvfp4_table).
 const EncodeTable* nvfp4_scale_table();
 
-/// Whether encode_blocks and fused_rows_rne take k's arithmetic kernel now: k has one (QuantRne) and the
-/// FPU runs in its default rounding (rne_kernel_runs).
+/// Whether encode_blocks and fused_rows_rne take k's arithmetic kernel now: k has one (QuantRne, or QuantInt8 on)
+/// and the FPU runs in its default rounding (fpu_default_rounding).
 bool rne_elements_run(const QuantKernel& k);
 
 /// The fused rows of one-row tiles (simd/quant-inl.h): per block of the row (blocks as absmax_blocks:
@@ -191,7 +201,7 @@ bool rne_elements_run(const QuantKernel& k);
 /// status[j]: 0 done (counted in the result); 1 plain, scale code written, some x · 2^−e not exact (the
 /// caller runs the reference loop with e); 2 plain, scale code written, a non-finite y (the caller redoes
 /// the block); 3 not plain, nothing written (the caller's per-tile path: statistics, scale step, encode).
-/// Precondition: rne_elements_run(k). `readable` ≥ n: the elements readable from x on (software
+/// Precondition: rne_elements_run(k), and fs.kind e8m0 for an MXINT8 kernel. `readable` ≥ n: the elements readable from x on (software
 /// prefetch runs that far ahead, across the row's end: the next row of a piece follows it in memory).
 RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n,
                          std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,

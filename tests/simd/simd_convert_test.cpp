@@ -283,15 +283,18 @@ TEST(SimdWhitelist, OnlyTheStatedCombinationsTakeTheSimdPath) {
 }
 
 TEST(SimdWhitelist, RneKernelTakesTheStatedCombinations) {
-  // simd/convert_simd.hpp EncodeTable::rne: rne into e4m3fn/e5m2/e2m1fn (every policy and profile) and
-  // e8m0fnu (every policy; not p3109, whose ties go to the even code); every other combination looks up.
+  // simd/convert_simd.hpp EncodeTable::rne: rne into e4m3fn/e5m2/e2m1fn/e2m3fn/e3m2fn (every policy and profile)
+  // and e8m0fnu (every policy; not p3109, whose ties go to the even code); every other combination looks up.
   using mf::simd::RneKind;
-  const std::array<std::pair<mf::Format, RneKind>, 4> fast = {{{mf::formats::e4m3fn, RneKind::e4m3fn},
-                                                               {mf::formats::e5m2, RneKind::e5m2},
-                                                               {mf::formats::e2m1fn, RneKind::e2m1fn},
-                                                               {mf::formats::e8m0fnu, RneKind::e8m0fnu}}};
+  const std::array<std::pair<mf::Format, RneKind>, 6> fast = {
+      {{mf::formats::e4m3fn, RneKind::e4m3fn},
+       {mf::formats::e5m2, RneKind::e5m2},
+       {mf::formats::e2m1fn, RneKind::e2m1fn},
+       {mf::formats::e8m0fnu, RneKind::e8m0fnu},
+       {mf::formats::e2m3fn, RneKind::e2m3fn},
+       {mf::formats::e3m2fn, RneKind::e3m2fn}}};
   for (mf::Format f : {mf::formats::e4m3fn, mf::formats::e5m2, mf::formats::e2m1fn, mf::formats::e8m0fnu,
-                       mf::formats::e4m3fnuz, mf::formats::e3m2fn, mf::formats::ue4m3})
+                       mf::formats::e4m3fnuz, mf::formats::e3m2fn, mf::formats::e2m3fn, mf::formats::ue4m3})
     for (std::size_t p = 0; p < kProfiles.size(); ++p)
       for (mf::Rounding m : {mf::Rounding::rne, mf::Rounding::rtz, mf::Rounding::rna})
         for (mf::Overflow o : kPolicies) {
@@ -409,15 +412,15 @@ RC_GTEST_PROP(SimdProps, F32ArraysEqualTheEngine, ()) {
 /// NaN, which sends its chunk to the lookups) at random places, so that each flag appears first in any
 /// chunk; codes and the call's flags against the engine (oracle: core/convert.hpp, element by element).
 RC_GTEST_PROP(SimdProps, RneKernelChunksEqualTheEngine, ()) {
-  const std::array<mf::Format, 4> fmts = {mf::formats::e4m3fn, mf::formats::e5m2, mf::formats::e2m1fn,
-                                          mf::formats::e8m0fnu};
+  const std::array<mf::Format, 6> fmts = {mf::formats::e4m3fn, mf::formats::e5m2,   mf::formats::e2m1fn,
+                                          mf::formats::e8m0fnu, mf::formats::e2m3fn, mf::formats::e3m2fn};
   const mf::Format to = fmts[*rc::gen::inRange<std::size_t>(0, fmts.size())];
   const auto oi = *rc::gen::inRange<std::size_t>(0, kPolicies.size());
   const auto pi = *rc::gen::inRange<std::size_t>(0, kProfiles.size());
   const mf::RoundingSpec spec{.rounding = mf::Rounding::rne, .overflow = kPolicies[oi]};
   const std::size_t n = *rc::gen::inRange<std::size_t>(1, 5000);
   // background: a finite positive code's value (exact: no flags; e8m0fnu codes 1..0xfe are normal f32)
-  const std::uint32_t code = *rc::gen::inRange<std::uint32_t>(1, to == mf::formats::e2m1fn ? 8 : 0x70);
+  const std::uint32_t code = *rc::gen::inRange<std::uint32_t>(1, to == mf::formats::e2m1fn ? 8 : to.bits == 6 ? 0x20 : 0x70);
   std::vector<float> in(n, static_cast<float>(mf::to_double(to, code)));
   const auto k = *rc::gen::inRange<std::size_t>(0, 7);
   for (std::size_t j = 0; j < k; ++j) in[*rc::gen::inRange<std::size_t>(0, n)] = *boundary_f32(to);

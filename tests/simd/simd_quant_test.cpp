@@ -172,8 +172,9 @@ std::vector<float> via_bf16(std::vector<float> x) {
 
 std::vector<mf::ScaleRule> family_rules(mf::ScaleRule r) {
   using R = mf::ScaleRule;
-  if (mf::is_e8m0_rule(r)) return {R::ocp_floor, R::rceil, R::ceil, R::even, R::tosa};
+  if (mf::is_e8m0_rule(r)) return {R::ocp_floor, R::rceil, R::ceil, R::even, R::tosa, R::rceil_fp32};
   if (mf::is_fp32_rule(r)) return {R::fp32_amax, R::fp32_pow2};
+  if (mf::is_ue5m3_rule(r)) return {R::nvfp4_v2, R::nvfp4_v2_gs};
   return {R::nvfp4};
 }
 std::vector<mf::BlockPolicy> policies() {
@@ -370,8 +371,8 @@ TEST_F(SimdQuant, ElementPathWhitelist) {
 }
 
 // Which combinations take the arithmetic element kernel (simd::QuantRne, quant_simd.hpp): rne into e4m3fn,
-// e5m2 or e2m1fn where the element's encode table runs the rne kernel (EncodeTable::rne), under every
-// policy and profile of the whitelist (36 combinations); every other one the table. A combination whose
+// e5m2, e2m1fn, e2m3fn or e3m2fn where the element's encode table runs the rne kernel (EncodeTable::rne), under
+// every policy and profile of the whitelist (60 combinations); every other one the table. A combination whose
 // table failed QuantRne's checks would fall back silently to the table; this pins that none does.
 TEST_F(SimdQuant, RneElementKernelTakesTheStatedCombinations) {
   int taken = 0;
@@ -385,12 +386,13 @@ TEST_F(SimdQuant, RneElementKernelTakesTheStatedCombinations) {
           ASSERT_NE(k, nullptr) << mf::format_name(f);
           const mf::simd::EncodeTable* t = mf::simd::encode_table(f, spec, prof);
           const bool stated = m == mf::Rounding::rne && t->rne.kind != mf::simd::RneKind::none &&
-                              (f == mf::formats::e4m3fn || f == mf::formats::e5m2 || f == mf::formats::e2m1fn);
+                              (f == mf::formats::e4m3fn || f == mf::formats::e5m2 || f == mf::formats::e2m1fn ||
+                               f == mf::formats::e2m3fn || f == mf::formats::e3m2fn);
           EXPECT_EQ(k->rne.kind != mf::simd::RneKind::none, stated)
               << mf::format_name(f) << " " << mf::name(m) << " " << mf::name(ov) << " profile " << mf::simd::index_of(mf::simd::kProfiles, prof);
           taken += k->rne.kind != mf::simd::RneKind::none;
         }
-  EXPECT_EQ(taken, 3 * 3 * 4);
+  EXPECT_EQ(taken, 5 * 3 * 4);
 }
 
 // The fused MX rows' E8M0 exponent table (simd::E8m0ExpTable: a step per binade found by bisection of the
@@ -403,7 +405,7 @@ TEST_F(SimdQuant, E8m0ExpTableEqualsTheEngine) {
                                  mf::elements::e2m1fn, mf::elements::mxint8};
   int steps = 0;
   for (const mf::ScaleRule rule : {mf::ScaleRule::ocp_floor, mf::ScaleRule::rceil, mf::ScaleRule::ceil, mf::ScaleRule::even,
-                                   mf::ScaleRule::tosa})
+                                   mf::ScaleRule::tosa, mf::ScaleRule::rceil_fp32})
     for (const mf::ElementType& el : els) {
       const mf::simd::E8m0ExpTable* t = mf::simd::e8m0_exp_table(rule, el);
       ASSERT_NE(t, nullptr) << mf::scale_rule_name(rule);
@@ -502,8 +504,8 @@ const Patterns& every_pattern() {
   return p;
 }
 
-/// Every pattern through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
-/// schemes (fp8_channel, MXFP8 along axis first), rne under overflow policy `ov`, on the current target
+/// Every pattern through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme, two column-tile
+/// schemes (fp8_channel, MXFP8 along axis first) and MXFP6 (e2m3fn, e3m2fn), rne under overflow policy `ov`, on the current target
 /// (`where` names it). Returns the combinations run.
 int every_pattern_through_rne_kernel(mf::Overflow ov, const std::string& where) {
   const Patterns& p = every_pattern();
@@ -514,7 +516,7 @@ int every_pattern_through_rne_kernel(mf::Overflow ov, const std::string& where) 
   const std::pair<const char*, mf::BlockAxis> schemes[] = {
       {"mxfp8_e4m3", mf::BlockAxis::last}, {"mxfp8_e5m2", mf::BlockAxis::last}, {"mxfp4", mf::BlockAxis::last},
       {"nvfp4", mf::BlockAxis::last},      {"fp8_1x128", mf::BlockAxis::last},  {"fp8_channel", mf::BlockAxis::last},
-      {"mxfp8_e4m3", mf::BlockAxis::first}};
+      {"mxfp8_e4m3", mf::BlockAxis::first}, {"mxfp6_e2m3", mf::BlockAxis::last}, {"mxfp6_e3m2", mf::BlockAxis::last}};
   for (const auto& [n, axis] : schemes) {
     mf::QuantOptions opt;
     opt.rounding = {.rounding = mf::Rounding::rne, .overflow = ov};
@@ -544,15 +546,95 @@ int every_pattern_through_rne_kernel(mf::Overflow ov, const std::string& where) 
 // bf16 and every f16 bit pattern: bf16 shuffled (mostly NaN/Inf or inexact blocks: the fallbacks) and
 // windowed as above (every sign and mantissa, products normal: the kernel itself; in rows of 128 and of
 // 2048), f16 shuffled (every
-// product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme and two column-tile
-// schemes (fp8_channel, MXFP8 along axis first), rne: satfinite on this instance's Highway
+// product normal), through MXFP8 (e4m3fn, e5m2), MXFP4, NVFP4, an FP32-scaled 1x128 scheme, two column-tile
+// schemes (fp8_channel, MXFP8 along axis first) and MXFP6 (mxfp6_e2m3, mxfp6_e3m2), rne: satfinite on this instance's Highway
 // target, the other overflow policies on the best target (the test after it). Oracle: the scalar path of src/quant/tile_loops.cpp.
 TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughTheRneElementKernelSatfinite) {
-  EXPECT_EQ(every_pattern_through_rne_kernel(mf::Overflow::satfinite, hwy::TargetName(GetParam())), 7);
+  EXPECT_EQ(every_pattern_through_rne_kernel(mf::Overflow::satfinite, hwy::TargetName(GetParam())), 9);
 }
 TEST_F(SimdQuant, EveryBf16AndF16PatternThroughTheRneElementKernelNonsatAndSatpropagate) {
   for (const mf::Overflow ov : {mf::Overflow::nonsat, mf::Overflow::satpropagate})
-    EXPECT_EQ(every_pattern_through_rne_kernel(ov, "best"), 7);
+    EXPECT_EQ(every_pattern_through_rne_kernel(ov, "best"), 9);
+}
+
+// The arithmetic MXINT8 element kernel (simd::QuantInt8, Int8Lane of simd/quant-inl.h; fused rows and
+// encode_blocks) on every bf16 and every f16 bit pattern, on this instance's Highway target: bf16 shuffled (mostly
+// NaN/Inf or inexact blocks: the fallbacks), windowed as above (every sign and mantissa, products normal: the kernel
+// itself, in rows of 128 and of 2048, the fused rows' groups of whole blocks), f16 shuffled, for both Mxint8Min
+// (−128 kept, or saturating to −127), and through the FP32-scaled int8 schemes (BlockOp multiply and divide).
+// Oracle: the scalar path of src/quant/tile_loops.cpp (core/block_scale.hpp quantize_element on mxint8_grid).
+TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughTheInt8ElementKernel) {
+  const Patterns& p = every_pattern();
+  const std::vector<std::size_t> shape{512, 128}, long_rows{32, 2048};
+  const std::string where = hwy::TargetName(GetParam());
+  int combos = 0;
+  for (const char* n : {"mxint8", "mxint8/1x32/e8m0fnu:ocp_floor/mxint8-min=symmetric", "mxint8/1x32/e8m0fnu:rceil",
+                        "mxint8/1x32/f32:fp32_amax", "mxint8/1x32/f32:fp32_amax/fp32-order=divide"}) {
+    const mf::Scheme s = mf::parse_scheme(n);
+    mf::QuantOptions opt;  // rne satfinite ocp
+    const mf::simd::QuantKernel* k = mf::simd::quant_kernel(s.element, opt.rounding, opt.profile, s.policy.mxint8_min);
+    ASSERT_TRUE(k != nullptr && k->int8.on && mf::simd::rne_elements_run(*k)) << n << " takes the int8 kernel";
+    const std::string what = std::string(n) + " " + where;
+    bool fast = false;
+    expect_same(shape, p.bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
+    EXPECT_TRUE(fast) << what;
+    expect_same(shape, p.windowed, s, opt, 2, 1 << 20, what + " bf16 windowed");
+    expect_same(long_rows, p.windowed, s, opt, 1, 1 << 20, what + " bf16 windowed, long rows");
+    expect_same(shape, p.f16, s, opt, 1, 1 << 20, what + " f16");
+    ++combos;
+    if (HasFailure()) return;
+  }
+  EXPECT_EQ(combos, 5);
+}
+
+// The scale rules issue 25 added, on the fast path (fast_path_whitelisted): rceil_fp32 (TE MXFP8's
+// cvt.rp.satfinite.ue8m0 of fl32(amax · fl32(1/max)); the fused rows' E8m0ExpTable, checked above) through MXFP8,
+// MXFP4 and MXINT8, and the UE5M3 rules of auto-round nvfp4_v2 (per-tile scale step, elements fl32(x / divisor):
+// BlockOp::divide) with and without the tensor scale, on every bf16 and every f16 bit pattern (shuffled, windowed,
+// long rows; rne satfinite ocp) on this instance's Highway target. Oracle: the scalar path of
+// src/quant/tile_loops.cpp (core/block_scale.hpp e8m0_exponent, ue5m3_block_scale).
+TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughRceilFp32AndUe5m3) {
+  const Patterns& p = every_pattern();
+  const std::vector<std::size_t> shape{512, 128}, long_rows{32, 2048};
+  const std::string where = hwy::TargetName(GetParam());
+  int combos = 0;
+  for (const char* n : {"e4m3fn/1x32/e8m0fnu:rceil_fp32", "e5m2/1x32/e8m0fnu:rceil_fp32", "e2m1fn/1x32/e8m0fnu:rceil_fp32",
+                        "mxint8/1x32/e8m0fnu:rceil_fp32", "nvfp4_ue5m3", "e2m1fn/1x16/ue5m3:nvfp4_v2"}) {
+    const mf::Scheme s = mf::parse_scheme(n);
+    const mf::QuantOptions opt;
+    const std::string what = std::string(n) + " " + where;
+    bool fast = false;
+    expect_same(shape, p.bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
+    EXPECT_TRUE(fast) << what;
+    expect_same(shape, p.windowed, s, opt, 2, 1 << 20, what + " bf16 windowed");
+    expect_same(long_rows, p.windowed, s, opt, 1, 1 << 20, what + " bf16 windowed, long rows");
+    expect_same(shape, p.f16, s, opt, 1, 1 << 20, what + " f16");
+    ++combos;
+    if (HasFailure()) return;
+  }
+  EXPECT_EQ(combos, 6);
+}
+
+// Which MXINT8 kernels take the arithmetic element rule (simd::QuantInt8): rne under every overflow policy and
+// profile of the whitelist and both Mxint8Min (the rule ignores the policy: an int8 element always saturates);
+// every other mode the table. A table that failed quant_int8_for's check would fall back silently; this pins
+// that none does.
+TEST_F(SimdQuant, Int8ElementKernelTakesTheStatedCombinations) {
+  int taken = 0;
+  for (const mf::Rounding m : mf::simd::kModes)
+    for (const mf::Overflow ov : mf::simd::kPolicies)
+      for (const mf::Profile& prof : mf::simd::kProfiles)
+        for (const mf::Mxint8Min mn : {mf::Mxint8Min::twos_complement, mf::Mxint8Min::symmetric}) {
+          const mf::simd::QuantKernel* k =
+              mf::simd::quant_kernel(mf::elements::mxint8, {.rounding = m, .overflow = ov}, prof, mn);
+          ASSERT_NE(k, nullptr);
+          EXPECT_EQ(k->int8.on, m == mf::Rounding::rne) << mf::name(m) << " " << mf::name(ov);
+          if (k->int8.on) {
+            EXPECT_EQ(k->int8.neg_limit, mn == mf::Mxint8Min::symmetric ? 127u : 128u);
+          }
+          taken += k->int8.on;
+        }
+  EXPECT_EQ(taken, static_cast<int>(3 * mf::simd::kProfiles.size() * 2));
 }
 
 // The fast NVFP4 scale step (simd::nvfp4_block_scale_code_table: binary32 operations + the
@@ -661,9 +743,9 @@ TEST_F(SimdQuant, ErrorStatsLaneOrderShowsInTheBits) {
 RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
   // (the last three: column tiles, whose blocks are one element per row: the per-lane kernel)
   const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4",
-                         "fp8_row", "fp8_1x128", "fp8_tensor", "fp8_1x128_ue8m0",
+                         "fp8_row", "fp8_1x128", "fp8_tensor", "fp8_1x128_ue8m0", "mxint8", "nvfp4_ue5m3",
                          "fp8_channel", "e4m3fn/allx1/e8m0fnu:rceil", "e2m1fn/3x1/e8m0fnu:ocp_floor"};
-  mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 13)]);
+  mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 15)]);
   // the rule of the scheme's family, and sometimes an amax epsilon (the fused rows' "plain" bound)
   const std::vector<mf::ScaleRule> rules = family_rules(s.rule);
   s.rule = rules[*rc::gen::inRange<std::size_t>(0, rules.size())];
