@@ -74,10 +74,34 @@ const NameTable<BlockAxis>& name_table(BlockAxis);
 /// `torchao_0_18_no_tensor_scale`: NVFP4 only, torchao 0.18 `nvfp4_quantize` with per_tensor_scale
 ///  None (single-level): s = fl32(A / 6) clamped to [2^−6, 448] → e4m3fn; r = fl32(1 / e4m3(s));
 ///  y = fl32(r · x) clamped to ±6 → e2m1fn; tensor scales 1.
+/// `te_2`: TransformerEngine 2.x's PyTorch reference quantizers (TE d0067d0), where they differ from TE's
+///  CUDA kernels (the default follows recipe_common.cuh:14-49 and core_nvfp4.cuh:82-95), for binary32 inputs:
+///  - FP32 current scaling (rules fp32_amax, fp32_pow2; e4m3fn / e5m2 elements; fp8_tensor, fp8_row,
+///    fp8_channel, fp8_1x128, fp8_128x128): tests/pytorch/references/quantize_scale_calc.py:9-60 (=
+///    custom_recipes/reference_current_scaling.py:155-198) and blockwise_quantizer_reference.py:114-167.
+///    A = max|x| over the tile, +NaN when it holds a NaN; A = max(A, amax-epsilon) keeping the NaN;
+///    scale = fl32(max / A), +Inf → FLT_MAX; fp32_pow2: 2^(frexp exponent − 1), torch.frexp's exponent of
+///    a NaN being 0 (scale 0.5, **scale_inv 2.0**), an Inf A → 0; A = 0 → 1; scale_inv = fl32(1 / scale).
+///    So an **Inf tile** gets scale 0 and **scale_inv +Inf** (the kernel: 1 and 1), its finite elements
+///    x · 0 = ±0 and its Inf elements Inf · 0 = the default NaN (code 0xff); a **NaN tile** (fp32_amax)
+///    scale_inv +NaN and every element NaN (the kernel's fmaxf ignores the NaN). Elements
+///    y = fl32(x · scale) (the scale's NaN over x's), clamped to ±max, → element by `rounding`; a NaN y
+///    gives 0x7f with its sign (torch's cast).
+///  - NVFP4 (the nvfp4 rule, e2m1fn, 1×16 or 16×16): custom_recipes/reference_nvfp4.py:651-777 and
+///    cast_to_fp4x2 (:49-71). Tensor: S = fl32(2688 / G), G = max|x| (NaN when one is), min(S, FLT_MAX)
+///    keeping a NaN, 0 → 1; decode fl32(1 / S): an **all-zero tensor's decode scale is 1/FLT_MAX** (S =
+///    FLT_MAX; the kernel: 1), **a NaN anywhere makes S, the decode scale and every block scale NaN**
+///    (codes 0x7f: torch's vectorised CPU minimum gives 0xff on full vectors, so the sign is torch's, not
+///    TE's) and every element code 0 (the kernel's fminf drops the NaN). Blocks as the default;
+///    elements y = fl32(x · min(fl32(1 / fl32(e4m3 · S_dec)), FLT_MAX)) clamped to ±6, RNE, except **−0 →
+///    code 0** and a NaN → code 0 (no comparison of cast_to_fp4x2 holds).
+///  Not for scale-select, a given tensor-scale or a non-default block policy (other than amax-epsilon).
+///  Checked against TE's reference_nvfp4.py by tests/peers/nvfp4_peers_test.py (ctest peers.nvfp4). TE's value_for_inf for a bf16 input (scale +Inf → bf16's max, recipe_common.cuh:67 and
+///  quantize_scale_calc.py:35) is not modelled: the quirks take binary32 inputs, whose max is FLT_MAX.
 /// Throws Error (quantize, BlockQuantizer) for another rule or tile, an int8 element, an NVFP4 element
 /// other than e2m1fn, or an f64 source (unless the profile's source_via_f32).
-enum class MxQuirks : std::uint8_t { none, torchao_0_18, torchao_0_18_no_tensor_scale };
-/// "mx-quirks": none torchao_0_18 torchao_0_18_no_tensor_scale (src/registry.cpp).
+enum class MxQuirks : std::uint8_t { none, torchao_0_18, torchao_0_18_no_tensor_scale, te_2 };
+/// "mx-quirks": none torchao_0_18 torchao_0_18_no_tensor_scale te_2 (src/quant/names.cpp).
 const NameTable<MxQuirks>& name_table(MxQuirks);
 
 /// Choices of one quantization that are not part of the scheme (defaults: RNE + satfinite, the
@@ -108,7 +132,8 @@ struct OptionIssue {
 /// The options' check against a valid scheme (validate_scheme): nullopt when they apply. Refused: SR
 /// with sr_bits outside 1..32; mx-quirks torchao_0_18 outside floating elements with ocp_floor, ceil,
 /// even or rceil and nvfp4 e2m1fn 1x16; torchao_0_18_no_tensor_scale outside that nvfp4; either
-/// quirk with a block policy other than the default.
+/// quirk with a block policy other than the default; te_2 outside the FP32 rules (e4m3fn/e5m2 elements)
+/// and nvfp4 (e2m1fn, 1x16 or 16x16), or with a block policy other than the default and amax-epsilon.
 std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOptions& opt);
 
 /// A quantized tensor. Codes are one per element, right-aligned in a byte, in the input's

@@ -185,6 +185,7 @@ std::vector<Alt> panel(const BlockTarget& t) {
     add("profile " + std::string(e.name), "the " + std::string(e.name) + " profile's element conversions", a);
   }
   for (const auto& e : name_table(MxQuirks{}).entries) {
+    if (e.value == MxQuirks::te_2) continue;  // not a diagnosis candidate (yet): the ranked lists stay as they were
     BlockTarget a = t;
     a.mx_quirks = e.value;
     const bool nv = is_nvfp4_rule(s.rule);

@@ -17,6 +17,7 @@
 #include "minifloat/convert_array.hpp"
 #include "minifloat/core/convert.hpp"
 #include "quant/internal.hpp"
+#include "quant/te2_quirks.hpp"
 #include "quant/torchao_quirks.hpp"
 #include "simd/convert_simd.hpp"
 
@@ -116,6 +117,26 @@ std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOption
                        "torchao_0_18_no_tensor_scale applies to nvfp4 (e2m1fn elements, 1x16 tiles, "
                        "ue4m3:nvfp4 scales); not " +
                            scheme_name(scheme)};
+  if (opt.mx_quirks == MxQuirks::te_2) {
+    const bool fp8 = (scheme.rule == ScaleRule::fp32_amax || scheme.rule == ScaleRule::fp32_pow2) &&
+                     (scheme.element == elements::e4m3fn || scheme.element == elements::e5m2);
+    const bool nv = scheme.rule == ScaleRule::nvfp4 && scheme.element == elements::e2m1fn && scheme.block_cols == 16 &&
+                    (scheme.block_rows == 1 || scheme.block_rows == 16);
+    if (!fp8 && !nv)
+      return OptionIssue{"mx-quirks",
+                         "te_2 applies to FP32 current scaling (f32:fp32_amax or f32:fp32_pow2 scales, e4m3fn or "
+                         "e5m2 elements: fp8_tensor, fp8_row, fp8_channel, fp8_1x128, fp8_128x128) and to nvfp4 "
+                         "(e2m1fn, 1x16 or 16x16); not " +
+                             scheme_name(scheme)};
+    BlockPolicy pol = scheme.policy;
+    pol.amax_epsilon = BlockPolicy{}.amax_epsilon;  // TE's eps: torch.max(amax, eps)
+    if (!(pol == BlockPolicy{}))
+      return OptionIssue{"mx-quirks",
+                         "te_2 reproduces TE's own special-tile handling, so it takes the default block policy "
+                         "(amax-epsilon allowed; no zero-block, nan-block, inf-block, subnormal-amax or "
+                         "fp32-order); not " +
+                             scheme_name(scheme)};
+  }
   if (scheme.scale_select != ScaleSelect::none && opt.mx_quirks != MxQuirks::none)
     return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
                                         " is the peer's own NVFP4; not with scale-select " +
@@ -126,7 +147,7 @@ std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOption
   if (opt.mx_quirks != MxQuirks::none && scheme.tensor_scale != 0.0f)
     return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
                                         " computes the peer's own tensor scale; not with a given tensor-scale"};
-  if (opt.mx_quirks != MxQuirks::none && !(scheme.policy == BlockPolicy{}))
+  if (opt.mx_quirks != MxQuirks::none && opt.mx_quirks != MxQuirks::te_2 && !(scheme.policy == BlockPolicy{}))
     return OptionIssue{"mx-quirks",
                        std::string(name(opt.mx_quirks)) +
                            " reproduces the peer's own special-block handling, so it takes the default block "
@@ -469,6 +490,11 @@ void BlockQuantizer::end_first_pass() {
     return;
   }
   if (opt_.mx_quirks == MxQuirks::torchao_0_18_no_tensor_scale) return;  // per_tensor_scale None: 1 and 1
+  if (opt_.mx_quirks == MxQuirks::te_2) {  // TE reference_nvfp4.py:712-730 (quant/te2_quirks.hpp)
+    te2_nvfp4_tensor_scales(global_nan_, static_cast<float>(global_amax_), q_.tensor_encode_scale,
+                            q_.tensor_decode_scale);
+    return;
+  }
   if (scheme_.tensor_scale != 0.0f) {  // given (issue 25 item 3): S_enc as is, the decode scale TE's fl32(1/S_enc)
     q_.tensor_encode_scale = scheme_.tensor_scale;
     q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;

@@ -69,6 +69,8 @@ struct QTileScale : TileScale {
   bool tao = false, tao_divide = false, tao_clamp = false;
   bool tao_nvfp4 = false;  // NVFP4 torchao: y = tao_x86_mul(tao_mul, x), clamped to ±6 (see quant.hpp)
   float tao_div = 1.0f, tao_mul = 1.0f;
+  // MxQuirks::te_2 (quant/te2_quirks.hpp): y = x * tao_mul as torch computes it; te2_nvfp4: TE's cast_to_fp4x2
+  bool te2 = false, te2_nvfp4 = false;
 };
 
 // NVFP4's block steps from the fast path's tables: the e4m3fn rounding of simd::nvfp4_block_scale_code_table

@@ -19,6 +19,9 @@ constexpr NameEntry<MxQuirks> kMxQuirks[] = {
      "nvfp4_quantize with its per-tensor scale amax/2688: (amax/6)/pts clamped to [2^-6, 448], x*((1/pts)/s)"},
     {MxQuirks::torchao_0_18_no_tensor_scale, "torchao_0_18_no_tensor_scale",
      "nvfp4 only: torchao 0.18 nvfp4_quantize without a per-tensor scale: amax/6 clamped to [2^-6, 448], x*(1/s)"},
+    {MxQuirks::te_2, "te_2",
+     "TE 2.x's PyTorch reference quantizers: FP32 current scaling (Inf tile: scale_inv +Inf, elements x*0; "
+     "pow2 NaN tile: scale_inv 2); nvfp4 (zero tensor: decode scale 1/FLT_MAX; a NaN: every scale NaN; -0 -> +0)"},
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include "minifloat/core/random.hpp"
 #include "quant/internal.hpp"
+#include "quant/te2_quirks.hpp"
 #include "quant/torchao_quirks.hpp"
 
 namespace minifloat {
@@ -178,6 +179,16 @@ void PieceRun<T>::stats_range(std::size_t r0, std::size_t r1, std::size_t c0, st
 // code / FP32 scale of t written (workers write disjoint tiles).
 template <class T>
 [[gnu::flatten]] void PieceRun<T>::scale_tile(const Stat& s, std::size_t t, QTileScale& sc) {
+  if (opt.mx_quirks == MxQuirks::te_2) {  // TE 2.x's PyTorch references (quant/te2_quirks.hpp)
+    const float a = static_cast<float>(s.amax);
+    if (two_level) {
+      q.scale_codes[t] = te2_nvfp4_scale(s.nan, s.inf, a, q.tensor_encode_scale, q.tensor_decode_scale, sc);
+    } else {
+      te2_fp32_scale(q.rule, el, pol.amax_epsilon, s.nan, s.inf, a, sc);
+      q.scales[t] = sc.scale;
+    }
+    return;
+  }
   if (opt.mx_quirks != MxQuirks::none && two_level) {
     sc.kind = TileScale::Kind::nvfp4;
     q.scale_codes[t] = torchao_nvfp4_scale(opt.mx_quirks == MxQuirks::torchao_0_18, s.nan, static_cast<float>(s.amax),
@@ -216,8 +227,9 @@ void PieceRun<T>::scalar_segment(std::size_t r, std::size_t b0, std::size_t b1, 
       if (te.flushed) ++n.flushed;
       continue;
     }
-    // MxQuirks::torchao_0_18 (scalar path only: the fast path's whitelist refuses it; no tile is flushed)
-    const ElementResult er = torchao_element(sc, x, el, spec, prof, rb, pol.mxint8_min);
+    // MxQuirks::torchao_0_18 (scalar path only: the fast path's whitelist refuses it; no tile is flushed), te_2
+    const ElementResult er = sc.te2 ? te2_element(sc, static_cast<float>(x), el, spec, prof, rb)
+                                    : torchao_element(sc, x, el, spec, prof, rb, pol.mxint8_min);
     codes[off + b] = er.code;
     if (er.saturated) ++n.saturated;
     if (std::isfinite(x) && x != 0 && element_value(el, er.code) == 0.0) ++n.flushed;

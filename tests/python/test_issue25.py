@@ -203,3 +203,22 @@ def test_transform_gemm_refusals():
         mf.quantize(x, "nvfp4", transform_gemm="hopper-bf16-unvalidated")
     with pytest.raises(Exception, match="unscaled preset whose operand format holds"):
         mf.quantize(x, "nvfp4", transform="rht16:te", transform_gemm="blackwell-tcgen05-mxf4-unvalidated")
+
+def test_te2_quirks_from_python():
+    """Issue 25 item 6: mx_quirks="te_2" (the CLI's --mx-quirks te_2). By hand from TE d0067d0
+    tests/pytorch/references/quantize_scale_calc.py:32,58 (an Inf tile: scale 448/Inf = 0, scale_inv +Inf, finite
+    elements x·0) and custom_recipes/reference_nvfp4.py:53 (−0 → code 0) and :713-730 (an all-zero tensor's decode
+    scale fl32(1/FLT_MAX) = 2^−128); tests/blocks/te2_quirks_test.cpp has the C++ side."""
+    x = np.full((1, 128), 0.5, np.float32)
+    x[0, 0] = np.inf
+    x[0, 1] = -1.0
+    q = mf.quantize(x, "fp8_1x128", mx_quirks="te_2")
+    assert q.scales.view(np.uint32)[0, 0] == 0x7F800000
+    assert q.codes[0, 0] == 0xFF and q.codes[0, 1] == 0x80 and q.codes[0, 2] == 0x00
+    z = np.zeros((1, 16), np.float32)
+    z[0, 3] = -0.0
+    n = mf.quantize(z, "nvfp4", mx_quirks="te_2")
+    assert (n.codes == 0).all() and np.float32(n.tensor_scale) == np.float32(2.0**-128)
+    assert mf.quantize(z, "nvfp4").codes[0, 3] == 8  # the default keeps −0's sign
+    with pytest.raises(ValueError, match="te_2 applies to FP32 current scaling"):
+        mf.quantize(x[:, :32], "mxfp8_e4m3", mx_quirks="te_2")
