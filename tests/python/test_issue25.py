@@ -204,6 +204,7 @@ def test_transform_gemm_refusals():
     with pytest.raises(Exception, match="unscaled preset whose operand format holds"):
         mf.quantize(x, "nvfp4", transform="rht16:te", transform_gemm="blackwell-tcgen05-mxf4-unvalidated")
 
+
 def test_te2_quirks_from_python():
     """Issue 25 item 6: mx_quirks="te_2" (the CLI's --mx-quirks te_2). By hand from TE d0067d0
     tests/pytorch/references/quantize_scale_calc.py:32,58 (an Inf tile: scale 448/Inf = 0, scale_inv +Inf, finite
