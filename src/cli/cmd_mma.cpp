@@ -109,8 +109,9 @@ std::string zero_rules_note(const TfdpaModel& m) {
                                   : fmt::format("a zero factor at 2^{} (relative)", z.factor_exponent);
   const int c = z.c == ZeroCExponent::own ? z.c_exponent : m.zero_exponent;
   // late_c adds C after the products: a zero C's exponent plays no part
-  const std::string zero_c = m.structure == TfdpaStructure::late_c ? std::string("a zero C added after the products")
-                                                                   : fmt::format("a zero C at 2^{}", c);
+  const bool late = m.structure == TfdpaStructure::late_c || m.structure == TfdpaStructure::late_c_pairs;
+  const std::string zero_c =
+      late ? std::string("a zero C added after the products") : fmt::format("a zero C at 2^{}", c);
   return fmt::format(
       "zero rules: {}, {}, a zero result {}; hardware has not decided them (MMA-Sim differs: "
       "docs/tensor-cores.md, Zero rules)",

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "minifloat/core/tfdpa.hpp"
@@ -80,6 +81,28 @@ TEST(BlackwellLateC, TheTwoB200E5M2Lines) {
   EXPECT_EQ(dot32(late, formats::e5m2, a4631, b4631, 0x3ba4e2a3u), 0xbefc0c75u);
   EXPECT_EQ(dot32(mma_models::blackwell_fp8, formats::e5m2, a3936, b3936, 0x3f01684fu), 0xc10ddf7du);
   EXPECT_EQ(dot32(mma_models::blackwell_fp8, formats::e5m2, a4631, b4631, 0x3ba4e2a3u), 0xbefc0c76u);
+}
+
+// FP8 mma.sync with an f16 D (late_c_pairs): the lanes i mod 4 in {0, 1} are summed first, from C = +0, and
+// rounded RNE to f16; then the other lanes with that result. e4m3 lanes 0: 16·16 = 256 (0x58), 1: 0.125·1
+// (0x20·0x38), 2: 0.125·1, C = +0. First group (lanes 0, 1): 256.125, the f16 tie between 256 and 256.25 (ulp
+// 0.25) → even 256. Second (lane 2 + 256): 256.125 → 256 again; + C = 256 → 0x5c00. One group of 32
+// (hopper-fp8-f16-unvalidated, F = 13: quantum 2^-5 keeps 0.125) rounds 256.25 once → 0x5c01, and so would
+// consecutive halves (lanes 0-2 in the first) or the halves in the other order (0.125, then 256.25).
+TEST(BlackwellLateC, F16DestinationSumsLanePairsFirst) {
+  std::vector<std::uint64_t> a(32, 0), b(32, 0);
+  a[0] = 0x58, b[0] = 0x58;
+  a[1] = 0x20, b[1] = 0x38;
+  a[2] = 0x20, b[2] = 0x38;
+  for (const TfdpaModel* m : {&mma_models::hopper_fp8_f16_mma_sync, &mma_models::blackwell_fp8_f16_mma_sync})
+    EXPECT_EQ(dot32(*m, formats::e4m3fn, a, b, 0), 0x5c00u) << m->name;
+  EXPECT_EQ(dot32(mma_models::hopper_fp8_f16_unvalidated, formats::e4m3fn, a, b, 0), 0x5c01u);
+  // C is added last, by one more RNE: C = 0.125 (f16 0x3000) → 256.125 → 256 (0x5c00); C inside the first
+  // group would give the same here, and lane 1 moved to lane 3 (second group) gives 256 + 0.25 = 0x5c01
+  EXPECT_EQ(dot32(mma_models::hopper_fp8_f16_mma_sync, formats::e4m3fn, a, b, 0x3000), 0x5c00u);
+  std::swap(a[1], a[3]);
+  std::swap(b[1], b[3]);
+  EXPECT_EQ(dot32(mma_models::hopper_fp8_f16_mma_sync, formats::e4m3fn, a, b, 0), 0x5c01u);
 }
 
 }  // namespace

@@ -132,9 +132,15 @@ enum class TfdpaStructure : std::uint8_t {
                        ///< below 2^(M − 25) is dropped (arithmetic.py:261-279)
   late_c,              ///< NVIDIA B200 FP8 mma.sync (issue 26 item 5): the L products alone form the fused group
                        ///< (E = their max exponent, F bits, `align`; C takes no part in E or the alignment), its
-                       ///< sum is rounded toward zero into `out`, then C + that value is rounded once into `out`
-                       ///< by out_rounding (an FP32 add: RNE). Rule from the B200-E4M3/E5M2 vectors; no published
-                       ///< model has it (B200TC.m/B200TCRN.m put C into the alignment). out must equal dest
+  ///< sum is rounded into `out` by sum_rounding (RZ), then C + that value is rounded once into `out`
+  ///< by out_rounding (an FP32 add: RNE). Rule from the B200-E4M3/E5M2 vectors; no published
+  ///< model has it (B200TC.m/B200TCRN.m put C into the alignment). out must equal dest
+  late_c_pairs,  ///< NVIDIA H100/H200/B200 FP8 mma.sync with an f16 D (issue 26 item 5): two chained fused
+                 ///< groups of L/2 lanes from C = +0 (F bits, `align`, each rounded into `out` by
+                 ///< sum_rounding), first the lanes i with i mod 4 in {0, 1}, then those with i mod 4 in
+                 ///< {2, 3} plus the first group's result; then C + that value is rounded once into `out` by
+                 ///< out_rounding (an f16 add: RNE). Rule from the six FP16-destination FP8 sets of
+                 ///< MATLAB-tensor-core; out must equal dest, L a multiple of 4
 };
 /// Whether a model flushes subnormals (AMD CDNA2: amd.py:38, :47, :62-65, :84-85).
 enum class TfdpaSubnormals : std::uint8_t {
@@ -178,6 +184,7 @@ struct TfdpaModel {
   TfdpaZeroRules zero{};     ///< how zero products, a zero C and a zero result behave (defaults: the presets')
   TfdpaStructure structure = TfdpaStructure::fused;    ///< how a group combines its terms (AMD: not fused)
   TfdpaSubnormals subnormals = TfdpaSubnormals::keep;  ///< AMD CDNA2: flush
+  Rounding sum_rounding = Rounding::rtz;  ///< late_c, late_c_pairs: the products' sum into `out` before C is added
 };
 
 namespace formats {
@@ -470,7 +477,8 @@ inline constexpr TfdpaModel hopper_fp8{
 /// Hopper FP8 with an FP16 destination: as hopper-fp8, output RNE to f16 (MMA-Sim "RNE-FP16",
 /// H100TC.m FP8 frmode 'rne'). The H100-E4M3 d_*_fp16 file is NOT matched by it (3113/5000) or by
 /// any variant tried (mma-check --all probes L 16/32 × F 10..30 × RZ/RNE × C file/+0: best 3128/5000;
-/// lane orders, L 4/8, C rounded to other formats, double rounding via FP32/e8m13: ≤ ~66 %).
+/// lane orders, L 4/8, C rounded to other formats, double rounding via FP32/e8m13: ≤ ~66 %). The mma.sync
+/// harness's d_fp16 files follow hopper-fp8-f16-mma-sync (two f16 groups by lane pairs, then + C) instead.
 inline constexpr TfdpaModel hopper_fp8_f16_unvalidated{
     .name = "hopper-fp8-f16-unvalidated",
     .summary = "Hopper sm_90 FP8, FP16 accumulate (published; H100 d_fp16 not matched)",
@@ -697,7 +705,8 @@ inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
 /// Blackwell FP8 mma.sync with an FP16 destination: as blackwell-fp8 (L = 32, F = 30), the group
 /// result rounded RNE to f16 (MMA-Sim output type "f16": RNE). B200TC.m has no FP16-destination FP8
 /// model (it sets outformat = 'fp32' for FP8), and the B200-E4M3 d_*_fp16 file is NOT matched by
-/// this or any probe (mma-check --all), as on H100: so its name says unvalidated.
+/// this or any probe (mma-check --all), as on H100: so its name says unvalidated. blackwell-fp8-f16-mma-sync
+/// (two f16 groups by lane pairs, then + C) matches both B200 d_fp16 files.
 inline constexpr TfdpaModel blackwell_fp8_f16_unvalidated{
     .name = "blackwell-fp8-f16-unvalidated",
     .summary = "Blackwell sm_100 FP8 mma.sync, FP16 accumulate (B200 d_fp16 not matched)",
@@ -1058,6 +1067,52 @@ inline constexpr TfdpaModel blackwell_fp8_late_c{
         "core/tfdpa.hpp; Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=32 for FP8, neab=2, min_exp_limit=-133)",
     .structure = TfdpaStructure::late_c,
 };
+// ---- FP8 mma.sync with an f16 D on Hopper and Blackwell, from the six FP16-destination FP8 sets -------------
+/// Hopper FP8 mma.sync m16n8k32 with an FP16 destination (the source harness `mma_fp8_output_fp16.cu`; C an
+/// f16 register, the file's FP32 C rounded RNE): TfdpaStructure::late_c_pairs. The products of lanes i with
+/// i mod 4 in {0, 1} (16 lanes) form a fused group from C = +0 (F = 25, RZ terms) rounded RNE to f16; the other
+/// 16 lanes plus that result form a second group, rounded RNE to f16; then C + it, RNE to f16 (an f16 add).
+/// Validated: MATLAB-tensor-core's H100-E4M3, H100-E5M2, H200-E4M3 and H200-E5M2 d_fp16 files 5000/5000 each
+/// (the FP32-destination preset hopper-fp8 gives 3113-3400). What the sets fix (an exact-rational model outside
+/// the repository): the lane split (consecutive halves 0-15/16-31: 466/600 B200-E5M2 rows, even/odd lanes 459,
+/// the halves in the other order 460), C added last (C in the first group: below 435/600), F >= 20 (F = 16:
+/// 4 rows, F = 13 as FP8 wgmma: 243 H100-E4M3 rows); not F above 20 nor the zero exponent, so F = 25 is the
+/// f16 mma's (hopper-f16-unvalidated, H100TC.m neab = 2). The split is an f16 mma's k-pair layout: what a
+/// kernel that converts each FP8 register into two f16 pairs and runs two k16 f16 mma would compute.
+inline constexpr TfdpaModel hopper_fp8_f16_mma_sync{
+    .name = "hopper-fp8-f16-mma-sync",
+    .summary = "Hopper sm_90 FP8 mma.sync, FP16 accumulate: two f16 groups by lane pairs, then + C (validated)",
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "H100-E4M3:fp16 H100-E5M2:fp16 H200-E4M3:fp16 H200-E5M2:fp16",
+    .source =
+        "MATLAB-tensor-core b12b5a7 H100/H200 E4M3/E5M2 d_fp16 vectors (5000/5000 each): lane-pair split, f16 "
+        "groups RNE, C added last, F>=20, by the rule in core/tfdpa.hpp; F=25 as hopper-f16 (H100TC.m neab=2)",
+    .structure = TfdpaStructure::late_c_pairs,
+    .sum_rounding = Rounding::rne,
+};
+/// Blackwell FP8 mma.sync m16n8k32 with an FP16 destination: as hopper-fp8-f16-mma-sync (the same rule fits
+/// both B200 d_fp16 files). Validated: MATLAB-tensor-core's B200-E4M3 and B200-E5M2 d_fp16 files 5000/5000
+/// (blackwell-fp8-f16-unvalidated gives them 3108 and 3403).
+inline constexpr TfdpaModel blackwell_fp8_f16_mma_sync = [] {
+  TfdpaModel m = hopper_fp8_f16_mma_sync;
+  m.name = "blackwell-fp8-f16-mma-sync";
+  m.summary = "Blackwell sm_100 FP8 mma.sync, FP16 accumulate: two f16 groups by lane pairs, then + C (validated)";
+  m.validated_on = "B200-E4M3:fp16 B200-E5M2:fp16";
+  m.source =
+      "MATLAB-tensor-core b12b5a7 B200 E4M3/E5M2 d_fp16 vectors (5000/5000 each): the rule of hopper-fp8-f16-mma-sync; "
+      "F=25 as blackwell-f16 (B200TC.m neab=2)";
+  return m;
+}();
 /// Every preset, in the order the registry lists them ("tensor-core" and "accumulation" tables,
 /// accumulate.hpp): the one list of presets. Host only (its elements are host variables).
 inline constexpr const TfdpaModel* all[] = {
@@ -1100,6 +1155,8 @@ inline constexpr const TfdpaModel* all[] = {
     &cdna3_bf16_unvalidated,
     &cdna3_fp8_unvalidated,
     &blackwell_fp8_late_c,
+    &hopper_fp8_f16_mma_sync,
+    &blackwell_fp8_f16_mma_sync,
 };
 }  // namespace mma_models
 
@@ -1509,8 +1566,21 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult amd_two_stage_group(const TfdpaModel
   return tfdpa_round(m, acc);
 }
 
+/// late_c / late_c_pairs, the last step: c + p (p: the products' sum, a code of `out`, with its flags) rounded
+/// once into `out` by m.out_rounding (a finite overflow: ±Inf under TfdpaOverflow::inf), widened into `dest`.
+MINIFLOAT_HOST_DEVICE constexpr RoundResult late_c_add(const TfdpaModel& m, const RoundResult& p,
+                                                       std::uint64_t c) noexcept {
+  RoundResult r = minifloat::add(m.out, p.code, m.dest, c, m.out, m.out_rounding);
+  const bool neg = (r.code & sign_mask(m.out)) != 0;
+  if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf) r.code = inf_code(m.out, sign_of(neg));
+  RoundResult d = round_pack(m.dest, unpack(m.out, r.code));  // exact: out embeds in dest
+  if (m.zero.sign == ZeroResultSign::positive && (d.code & magnitude_mask(m.dest)) == 0) d.code = 0;
+  d.flags = r.flags | p.flags;
+  return d;
+}
+
 /// late_c group (TfdpaStructure::late_c): P = the products' fused sum (E over the products alone, F bits,
-/// m.align) rounded toward zero into `out` (a finite overflow: ±Inf under TfdpaOverflow::inf, else ±max);
+/// m.align) rounded into `out` by m.sum_rounding (a finite overflow: ±Inf under TfdpaOverflow::inf);
 /// then c + P rounded once into `out` by m.out_rounding (IEEE add: an exact cancellation is +0 except under
 /// RD), widened into `dest`. Finite inputs (tfdpa_special ran first).
 MINIFLOAT_HOST_DEVICE constexpr RoundResult late_c_group(const TfdpaModel& m, const TfdpaLanes& g,
@@ -1518,17 +1588,42 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult late_c_group(const TfdpaModel& m, co
   TfdpaSum acc{tfdpa_products_max_exponent(m, g) - m.frac_bits, m.align, 0, g.n == static_cast<std::size_t>(m.group)};
   tfdpa_add_products(m, g, acc);
   const Unpacked sum = tfdpa_sum_value(acc);
-  RoundResult p = round_pack(m.out, sum, RoundingSpec{Rounding::rtz});
+  RoundResult p = round_pack(m.out, sum, RoundingSpec{m.sum_rounding});
   if ((p.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf)
     p.code = inf_code(m.out, sign_of(sum.negative));
-  RoundResult r = minifloat::add(m.out, p.code, m.dest, c, m.out, m.out_rounding);
-  const bool neg = (r.code & sign_mask(m.out)) != 0;
-  if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf) r.code = inf_code(m.out, sign_of(neg));
-  RoundResult d = round_pack(m.dest, unpack(m.out, r.code));  // exact: out embeds in dest
-  if (m.zero.sign == ZeroResultSign::positive && (d.code & magnitude_mask(m.dest)) == 0) d.code = 0;
-  d.flags = r.flags | p.flags;
-  if (!acc.exact) d.flags |= flag_inexact;
-  return d;
+  if (!acc.exact) p.flags |= flag_inexact;
+  return late_c_add(m, p, c);
+}
+
+/// late_c_pairs group (TfdpaStructure::late_c_pairs): the lanes split by i mod 4 into two halves of L/2, each a
+/// fused group (tfdpa_group's steps 2-4 under the model with group L/2, rounded by sum_rounding) chained from
+/// C = +0; then late_c_add. Finite inputs (tfdpa_special ran first).
+MINIFLOAT_HOST_DEVICE constexpr RoundResult late_c_pairs_group(const TfdpaModel& m, const TfdpaLanes& g,
+                                                               std::uint64_t c) noexcept {
+  TfdpaModel half = m;
+  half.group = m.group / 2;
+  half.structure = TfdpaStructure::fused;
+  half.out_rounding = RoundingSpec{m.sum_rounding};
+  std::uint64_t a[32]{}, b[32]{};  // L <= 64 (TfdpaModel::group)
+  RoundResult p{0, flag_none};     // C = +0 for the first half
+  for (int h = 0; h < 2; ++h) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < g.n; ++i)
+      if ((i % 4 < 2) == (h == 0)) {
+        a[n] = g.a[i];
+        b[n++] = g.b[i];
+      }
+    const TfdpaLanes lanes{g.fa, a, g.fb, b, n, nullptr, nullptr};
+    const Unpacked up = unpack(half.dest, p.code);
+    TfdpaSum acc{tfdpa_max_exponent(half, lanes, up) - half.frac_bits, half.align, 0,
+                 n == static_cast<std::size_t>(half.group)};
+    tfdpa_add_products(half, lanes, acc);
+    if (is_zero(up)) acc.add(up.negative, Wide{}, 0);
+    else acc.add(up.negative, wide(up.sig), up.exp);
+    const RoundResult r = tfdpa_round(half, acc);
+    p = {r.code, p.flags | r.flags};
+  }
+  return late_c_add(m, p, c);
 }
 
 }  // namespace detail
@@ -1553,6 +1648,7 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
   if (detail::tfdpa_special(m, g, uc, special)) return special;
   if (m.structure == TfdpaStructure::pairwise_f32) return detail::amd_pairwise_group(m, g, c);
   if (m.structure == TfdpaStructure::late_c) return detail::late_c_group(m, g, c);
+  if (m.structure == TfdpaStructure::late_c_pairs) return detail::late_c_pairs_group(m, g, c);
   if (m.structure != TfdpaStructure::fused) return detail::amd_two_stage_group(m, g, uc);
   // 2. the max nominal exponent E; 3. every term aligned to quantum 2^(E − F) and summed exactly (an
   //    empty lane is +0, so only a full group can sum to −0)
