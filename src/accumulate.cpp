@@ -104,8 +104,13 @@ constexpr bool presets_consistent() {
     if (sc.application == BlockScaleApplication::subblock_sum &&
         (sc.subblock <= 0 || sc.block % sc.subblock != 0 || m.frac_bits + 13 >= 62))
       return false;
+    // late_c, late_c_pairs (issue 26 item 5): out is dest, no block scales; late_c_pairs splits L by lanes mod 4
+    const bool late = m.structure == TfdpaStructure::late_c || m.structure == TfdpaStructure::late_c_pairs;
+    if (late && (m.out != m.dest || sc.application != BlockScaleApplication::none ||
+                 (m.structure == TfdpaStructure::late_c_pairs && m.group % 4 != 0)))
+      return false;
     // AMD structures (issue 26 item 6): an f32 register and no block scales; only pairwise_f32 flushes
-    if (m.structure != TfdpaStructure::fused &&
+    if (m.structure != TfdpaStructure::fused && !late &&
         (m.dest != formats::f32 || m.out != formats::f32 || sc.application != BlockScaleApplication::none))
       return false;
     if (m.subnormals == TfdpaSubnormals::flush && m.structure != TfdpaStructure::pairwise_f32) return false;

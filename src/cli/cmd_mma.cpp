@@ -108,10 +108,14 @@ std::string zero_rules_note(const TfdpaModel& m) {
                                   ? fmt::format("a zero product at 2^{}", m.zero_exponent)
                                   : fmt::format("a zero factor at 2^{} (relative)", z.factor_exponent);
   const int c = z.c == ZeroCExponent::own ? z.c_exponent : m.zero_exponent;
+  // late_c adds C after the products: a zero C's exponent plays no part
+  const bool late = m.structure == TfdpaStructure::late_c || m.structure == TfdpaStructure::late_c_pairs;
+  const std::string zero_c =
+      late ? std::string("a zero C added after the products") : fmt::format("a zero C at 2^{}", c);
   return fmt::format(
-      "zero rules: {}, a zero C at 2^{}, a zero result {}; hardware has not decided them (MMA-Sim differs: "
+      "zero rules: {}, {}, a zero result {}; hardware has not decided them (MMA-Sim differs: "
       "docs/tensor-cores.md, Zero rules)",
-      product, c, z.sign == ZeroResultSign::positive ? "always +0" : "-0 only when every term is -0");
+      product, zero_c, z.sign == ZeroResultSign::positive ? "always +0" : "-0 only when every term is -0");
 }
 
 Format dest_of(MmaDestination d) { return d == MmaDestination::fp16 ? formats::f16 : formats::f32; }

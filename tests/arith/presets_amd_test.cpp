@@ -116,12 +116,17 @@ TEST(AmdPresets, Cdna3Fp8SplitsOddAndEvenLanesAndDropsSmallC) {
   EXPECT_EQ(dot(one, formats::e4m3fnuz, a, b, 0xb5800000u), 0x437fffffu);
 }
 
-// The structures are opt-in: every NVIDIA preset stays fused without flushing; the AMD ones are named
-// cdna*-unvalidated with an f32 register.
+// The structures are opt-in: every NVIDIA preset stays fused without flushing, except the FP8 mma.sync presets
+// of issue 26 item 5 (late_c, late_c_pairs); the AMD ones are named cdna*-unvalidated with an f32 register.
 TEST(AmdPresets, OnlyTheCdnaPresetsLeaveTheFusedGroup) {
   for (const TfdpaModel* p : mma_models::all) {
     const bool amd = std::string_view(p->name).substr(0, 4) == "cdna";
-    EXPECT_EQ(p->structure != TfdpaStructure::fused, amd) << p->name;
+    const std::string_view n(p->name);
+    const bool late_c = n == "blackwell-fp8-late-c";
+    const bool pairs = n == "hopper-fp8-f16-mma-sync" || n == "blackwell-fp8-f16-mma-sync";
+    EXPECT_EQ(p->structure == TfdpaStructure::late_c, late_c) << p->name;
+    EXPECT_EQ(p->structure == TfdpaStructure::late_c_pairs, pairs) << p->name;
+    EXPECT_EQ(p->structure != TfdpaStructure::fused, amd || late_c || pairs) << p->name;
     if (!amd) {
       EXPECT_EQ(p->subnormals, TfdpaSubnormals::keep) << p->name;
     } else {

@@ -130,6 +130,17 @@ enum class TfdpaStructure : std::uint8_t {
   two_stage_odd_even,  ///< AMD CDNA3 fp8/bf8: as two_stage, but even and odd lanes are two RZ sums, each
                        ///< floored to F bits of their larger exponent before they are added, and a C
                        ///< below 2^(M − 25) is dropped (arithmetic.py:261-279)
+  late_c,              ///< NVIDIA B200 FP8 mma.sync (issue 26 item 5): the L products alone form the fused group
+                       ///< (E = their max exponent, F bits, `align`; C takes no part in E or the alignment), its
+  ///< sum is rounded into `out` by sum_rounding (RZ), then C + that value is rounded once into `out`
+  ///< by out_rounding (an FP32 add: RNE). Rule from the B200-E4M3/E5M2 vectors; no published
+  ///< model has it (B200TC.m/B200TCRN.m put C into the alignment). out must equal dest
+  late_c_pairs,  ///< NVIDIA H100/H200/B200 FP8 mma.sync with an f16 D (issue 26 item 5): two chained fused
+                 ///< groups of L/2 lanes from C = +0 (F bits, `align`, each rounded into `out` by
+                 ///< sum_rounding), first the lanes i with i mod 4 in {0, 1}, then those with i mod 4 in
+                 ///< {2, 3} plus the first group's result; then C + that value is rounded once into `out` by
+                 ///< out_rounding (an f16 add: RNE). Rule from the six FP16-destination FP8 sets of
+                 ///< MATLAB-tensor-core; out must equal dest, L a multiple of 4
 };
 /// Whether a model flushes subnormals (AMD CDNA2: amd.py:38, :47, :62-65, :84-85).
 enum class TfdpaSubnormals : std::uint8_t {
@@ -173,6 +184,7 @@ struct TfdpaModel {
   TfdpaZeroRules zero{};     ///< how zero products, a zero C and a zero result behave (defaults: the presets')
   TfdpaStructure structure = TfdpaStructure::fused;    ///< how a group combines its terms (AMD: not fused)
   TfdpaSubnormals subnormals = TfdpaSubnormals::keep;  ///< AMD CDNA2: flush
+  Rounding sum_rounding = Rounding::rtz;  ///< late_c, late_c_pairs: the products' sum into `out` before C is added
 };
 
 namespace formats {
@@ -465,7 +477,8 @@ inline constexpr TfdpaModel hopper_fp8{
 /// Hopper FP8 with an FP16 destination: as hopper-fp8, output RNE to f16 (MMA-Sim "RNE-FP16",
 /// H100TC.m FP8 frmode 'rne'). The H100-E4M3 d_*_fp16 file is NOT matched by it (3113/5000) or by
 /// any variant tried (mma-check --all probes L 16/32 × F 10..30 × RZ/RNE × C file/+0: best 3128/5000;
-/// lane orders, L 4/8, C rounded to other formats, double rounding via FP32/e8m13: ≤ ~66 %).
+/// lane orders, L 4/8, C rounded to other formats, double rounding via FP32/e8m13: ≤ ~66 %). The mma.sync
+/// harness's d_fp16 files follow hopper-fp8-f16-mma-sync (two f16 groups by lane pairs, then + C) instead.
 inline constexpr TfdpaModel hopper_fp8_f16_unvalidated{
     .name = "hopper-fp8-f16-unvalidated",
     .summary = "Hopper sm_90 FP8, FP16 accumulate (published; H100 d_fp16 not matched)",
@@ -608,7 +621,10 @@ inline constexpr TfdpaModel blackwell_tcgen05_fp8_unvalidated{
     .validation = TfdpaValidation::published,
     .validated_on = "",
     .source = "MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25, RZ-FP32, L=32, -133)"};
-/// Blackwell f16, FP32 accumulate: B200TC.m fma = 16, neab = 2 (F = 25), RZ.
+/// Blackwell f16, FP32 accumulate: B200TC.m fma = 16, neab = 2 (F = 25), RZ. MATLAB-tensor-core's B200-fp16
+/// set (K = 16, fetched: scripts/fetch-mma-vectors) matches it 5000/5000 and fixes F = 25 and L >= 16, not L = 16
+/// vs 32 nor the zero exponent; hopper-f16-unvalidated matches it too. The name keeps "-unvalidated": the
+/// preset table has no aliases (issue 26 item 5, docs/tensor-cores.md).
 inline constexpr TfdpaModel blackwell_f16_unvalidated{
     .name = "blackwell-f16-unvalidated",
     .summary = "Blackwell sm_100 f16, FP32 accumulate (published: B200TC.m)",
@@ -625,7 +641,8 @@ inline constexpr TfdpaModel blackwell_f16_unvalidated{
     .validation = TfdpaValidation::published,
     .validated_on = "",
     .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz, min_exp_limit=-133)"};
-/// Blackwell bf16, FP32 accumulate: as blackwell-f16 (B200TC.m).
+/// Blackwell bf16, FP32 accumulate: as blackwell-f16 (B200TC.m). MATLAB-tensor-core's B200-bf16 set matches it
+/// 5000/5000 (F = 25 and L >= 16 fixed, as for f16; so does hopper-bf16-unvalidated).
 inline constexpr TfdpaModel blackwell_bf16_unvalidated{
     .name = "blackwell-bf16-unvalidated",
     .summary = "Blackwell sm_100 bf16, FP32 accumulate (published: B200TC.m)",
@@ -664,8 +681,9 @@ inline constexpr TfdpaModel blackwell_tf32{
         "5000/5000"};
 /// Blackwell f16 with an FP16 destination (mma.sync / tcgen05 .kind::f16 with a .f16 D): as
 /// blackwell-f16, the group result rounded RNE to f16 and a zero term at −15 (B200TC.m for fp16
-/// in and out: frmode 'rne', min_exp_limit −15; MMA-Sim output type "f16": RNE). No FP16-destination
-/// f16 vectors here.
+/// in and out: frmode 'rne', min_exp_limit −15; MMA-Sim output type "f16": RNE). MATLAB-tensor-core's
+/// B200-fp16 d_fp16 file matches it 5000/5000 (C rounded to f16): F >= 25, L >= 16; the zero exponent
+/// (−15, −126, −133) is not fixed, and hopper-f16-f16-unvalidated matches it too.
 inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
     .name = "blackwell-f16-f16-unvalidated",
     .summary = "Blackwell sm_100 f16, FP16 accumulate (published: B200TC.m)",
@@ -687,7 +705,8 @@ inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
 /// Blackwell FP8 mma.sync with an FP16 destination: as blackwell-fp8 (L = 32, F = 30), the group
 /// result rounded RNE to f16 (MMA-Sim output type "f16": RNE). B200TC.m has no FP16-destination FP8
 /// model (it sets outformat = 'fp32' for FP8), and the B200-E4M3 d_*_fp16 file is NOT matched by
-/// this or any probe (mma-check --all), as on H100: so its name says unvalidated.
+/// this or any probe (mma-check --all), as on H100: so its name says unvalidated. blackwell-fp8-f16-mma-sync
+/// (two f16 groups by lane pairs, then + C) matches both B200 d_fp16 files.
 inline constexpr TfdpaModel blackwell_fp8_f16_unvalidated{
     .name = "blackwell-fp8-f16-unvalidated",
     .summary = "Blackwell sm_100 FP8 mma.sync, FP16 accumulate (B200 d_fp16 not matched)",
@@ -1012,6 +1031,88 @@ inline constexpr TfdpaModel cdna3_fp8_unvalidated{
     .zero = mma_sim_zero_rules,
     .structure = TfdpaStructure::two_stage_odd_even,
 };
+// ---- Blackwell FP8 from both B200 FP8 sets (issue 26 item 5) ------------------------------------------
+/// Blackwell FP8 mma.sync m16n8k32 (the source harness `mma_fp8_output_fp32.cu`), FP32 accumulate, C added
+/// after the products (TfdpaStructure::late_c): the 32 products form one fused group (L = 32, F = 25, RZ
+/// aligned terms, E their max exponent), that sum is rounded RZ to FP32, then C + it is rounded RNE to FP32
+/// (an FP32 add). Validated: B200-E4M3 and B200-E5M2 5000/5000 with the file's C; blackwell-fp8 (C inside
+/// the alignment, F = 30, RNE) misses two B200-E5M2 lines, and this rule is what they need:
+///   - line 3936: the products sum exactly (F = 25 keeps them) to P = −9827841.75·2^−20; RZ to FP32 drops
+///     the .75: −9827841·2^−20 (0xc115f601); C = 0x3f01684f = 530052.9375·2^−20; C + P = −9297788.0625·2^−20,
+///     RNE → 0xc10ddf7c as measured. blackwell-fp8 rounds the exact −9297788.8125·2^−20 → 0xc10ddf7d.
+///   - line 4631: P = −16687104·2^−25 (0xbefea000, exact); C = 0x3ba4e2a3 = 168842.546875·2^−25, its bits
+///     down to 2^−31; C + P = −16518261.453125·2^−25, RNE → 0xbefc0c75 as measured. blackwell-fp8 aligns C
+///     to 2^(1−30), drops 3·2^−31 and meets the tie −16518261.5·2^−25 → even 0xbefc0c76.
+/// What the sets fix (an exact-rational model outside the repository, each variant over both sets): the sum
+/// rounded RZ (RNE: line 3936 of E5M2 fails), the final RNE (RZ: 1849 E4M3 lines fail), F ≥ 23 (F = 22:
+/// E5M2 lines 1702 and 4612); not L (two chained groups of 16 also match) nor zero_exponent, so F = 25 and
+/// L = 32 are B200TC.m's (fma = 32 for FP8, neab = 2) and MMA-Sim's Blackwell F = 25.
+inline constexpr TfdpaModel blackwell_fp8_late_c{
+    .name = "blackwell-fp8-late-c",
+    .summary = "Blackwell sm_100 FP8 mma.sync, FP32 accumulate, C added after the products (validated: B200 FP8)",
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f32,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f32,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffffffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "B200-E4M3 B200-E5M2",
+    .source =
+        "B200-E4M3 and B200-E5M2 vectors (5000/5000 each): products RZ to FP32, then + C RNE, F>=23, by the rule in "
+        "core/tfdpa.hpp; Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=32 for FP8, neab=2, min_exp_limit=-133)",
+    .structure = TfdpaStructure::late_c,
+};
+// ---- FP8 mma.sync with an f16 D on Hopper and Blackwell, from the six FP16-destination FP8 sets -------------
+/// Hopper FP8 mma.sync m16n8k32 with an FP16 destination (the source harness `mma_fp8_output_fp16.cu`; C an
+/// f16 register, the file's FP32 C rounded RNE): TfdpaStructure::late_c_pairs. The products of lanes i with
+/// i mod 4 in {0, 1} (16 lanes) form a fused group from C = +0 (F = 25, RZ terms) rounded RNE to f16; the other
+/// 16 lanes plus that result form a second group, rounded RNE to f16; then C + it, RNE to f16 (an f16 add).
+/// Validated: MATLAB-tensor-core's H100-E4M3, H100-E5M2, H200-E4M3 and H200-E5M2 d_fp16 files 5000/5000 each
+/// (the FP32-destination preset hopper-fp8 gives 3113-3400). What the sets fix (an exact-rational model outside
+/// the repository): the lane split (consecutive halves 0-15/16-31: 466/600 B200-E5M2 rows, even/odd lanes 459,
+/// the halves in the other order 460), C added last (C in the first group: below 435/600), F >= 20 (F = 16:
+/// 4 rows, F = 13 as FP8 wgmma: 243 H100-E4M3 rows); not F above 20 nor the zero exponent, so F = 25 is the
+/// f16 mma's (hopper-f16-unvalidated, H100TC.m neab = 2). The split is an f16 mma's k-pair layout: what a
+/// kernel that converts each FP8 register into two f16 pairs and runs two k16 f16 mma would compute.
+inline constexpr TfdpaModel hopper_fp8_f16_mma_sync{
+    .name = "hopper-fp8-f16-mma-sync",
+    .summary = "Hopper sm_90 FP8 mma.sync, FP16 accumulate: two f16 groups by lane pairs, then + C (validated)",
+    .operands = tfdpa_operands::fp8,
+    .group = 32,
+    .frac_bits = 25,
+    .align = AlignRounding::rtz,
+    .out = formats::f16,
+    .out_rounding = RoundingSpec{Rounding::rne},
+    .dest = formats::f16,
+    .zero_exponent = -133,
+    .overflow = TfdpaOverflow::inf,
+    .nan_code = 0x7fffu,
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "H100-E4M3:fp16 H100-E5M2:fp16 H200-E4M3:fp16 H200-E5M2:fp16",
+    .source =
+        "MATLAB-tensor-core b12b5a7 H100/H200 E4M3/E5M2 d_fp16 vectors (5000/5000 each): lane-pair split, f16 "
+        "groups RNE, C added last, F>=20, by the rule in core/tfdpa.hpp; F=25 as hopper-f16 (H100TC.m neab=2)",
+    .structure = TfdpaStructure::late_c_pairs,
+    .sum_rounding = Rounding::rne,
+};
+/// Blackwell FP8 mma.sync m16n8k32 with an FP16 destination: as hopper-fp8-f16-mma-sync (the same rule fits
+/// both B200 d_fp16 files). Validated: MATLAB-tensor-core's B200-E4M3 and B200-E5M2 d_fp16 files 5000/5000
+/// (blackwell-fp8-f16-unvalidated gives them 3108 and 3403).
+inline constexpr TfdpaModel blackwell_fp8_f16_mma_sync = [] {
+  TfdpaModel m = hopper_fp8_f16_mma_sync;
+  m.name = "blackwell-fp8-f16-mma-sync";
+  m.summary = "Blackwell sm_100 FP8 mma.sync, FP16 accumulate: two f16 groups by lane pairs, then + C (validated)";
+  m.validated_on = "B200-E4M3:fp16 B200-E5M2:fp16";
+  m.source =
+      "MATLAB-tensor-core b12b5a7 B200 E4M3/E5M2 d_fp16 vectors (5000/5000 each): the rule of hopper-fp8-f16-mma-sync; "
+      "F=25 as blackwell-f16 (B200TC.m neab=2)";
+  return m;
+}();
 /// Every preset, in the order the registry lists them ("tensor-core" and "accumulation" tables,
 /// accumulate.hpp): the one list of presets. Host only (its elements are host variables).
 inline constexpr const TfdpaModel* all[] = {
@@ -1053,6 +1154,9 @@ inline constexpr const TfdpaModel* all[] = {
     &cdna3_f16_unvalidated,
     &cdna3_bf16_unvalidated,
     &cdna3_fp8_unvalidated,
+    &blackwell_fp8_late_c,
+    &hopper_fp8_f16_mma_sync,
+    &blackwell_fp8_f16_mma_sync,
 };
 }  // namespace mma_models
 
@@ -1169,11 +1273,10 @@ MINIFLOAT_HOST_DEVICE constexpr bool tfdpa_special(const TfdpaModel& m, const Tf
   return false;
 }
 
-/// tfdpa_group step 2: the max nominal exponent E over all terms (zero terms: m.zero, by default zero_exponent):
-/// the L lane products (their scale exponents added under product_exponent), or under subblock_sum one
-/// term per subblock with exponent e(s_a) + e(s_b); and c.
-MINIFLOAT_HOST_DEVICE constexpr int tfdpa_max_exponent(const TfdpaModel& m, const TfdpaLanes& g,
-                                                       const Unpacked& uc) noexcept {
+/// tfdpa_group step 2 without c: the max nominal exponent E over the lane terms (zero terms: m.zero, by default
+/// zero_exponent): the L lane products (their scale exponents added under product_exponent), or under
+/// subblock_sum one term per subblock with exponent e(s_a) + e(s_b).
+MINIFLOAT_HOST_DEVICE constexpr int tfdpa_products_max_exponent(const TfdpaModel& m, const TfdpaLanes& g) noexcept {
   const BlockScaleApplication app = m.scale.application;
   const bool scaled = app != BlockScaleApplication::none;
   const std::size_t sblock = scaled ? static_cast<std::size_t>(m.scale.block) : 1;
@@ -1212,9 +1315,16 @@ MINIFLOAT_HOST_DEVICE constexpr int tfdpa_max_exponent(const TfdpaModel& m, cons
       }
     }
   }
-  const int zero_c = m.zero.c == ZeroCExponent::own ? m.zero.c_exponent : m.zero_exponent;
-  consider(is_zero(uc) ? zero_c : nominal_exponent(m.dest, uc));
   return E;
+}
+/// tfdpa_group step 2 with c: the max of tfdpa_products_max_exponent and c's nominal exponent (a zero c:
+/// m.zero.c's rule).
+MINIFLOAT_HOST_DEVICE constexpr int tfdpa_max_exponent(const TfdpaModel& m, const TfdpaLanes& g,
+                                                       const Unpacked& uc) noexcept {
+  const int E = tfdpa_products_max_exponent(m, g);
+  const int zero_c = m.zero.c == ZeroCExponent::own ? m.zero.c_exponent : m.zero_exponent;
+  const int ec = is_zero(uc) ? zero_c : nominal_exponent(m.dest, uc);
+  return ec > E ? ec : E;
 }
 
 /// tfdpa_group step 3's exact sum: every term aligned to the quantum 2^q (q = E − F) by `align`, summed.
@@ -1300,8 +1410,8 @@ MINIFLOAT_HOST_DEVICE constexpr void tfdpa_add_products(const TfdpaModel& m, con
   }
 }
 
-/// tfdpa_group step 4: normalise the sum and round it into `out`, then widen into `dest`.
-MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_round(const TfdpaModel& m, const TfdpaSum& acc) noexcept {
+/// The exact value of an aligned sum: S·2^q, or a zero that is −0 when every term was a negative zero.
+MINIFLOAT_HOST_DEVICE constexpr Unpacked tfdpa_sum_value(const TfdpaSum& acc) noexcept {
   Unpacked sum;
   if (acc.S == 0) {
     sum.cls = Class::zero;
@@ -1312,6 +1422,12 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_round(const TfdpaModel& m, con
     sum.sig = acc.S < 0 ? static_cast<std::uint64_t>(-acc.S) : static_cast<std::uint64_t>(acc.S);
     sum.exp = acc.q;
   }
+  return sum;
+}
+
+/// tfdpa_group step 4: normalise the sum and round it into `out`, then widen into `dest`.
+MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_round(const TfdpaModel& m, const TfdpaSum& acc) noexcept {
+  const Unpacked sum = tfdpa_sum_value(acc);
   RoundResult r = round_pack(m.out, sum, m.out_rounding);
   if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf)
     return {inf_code(m.dest, sign_of(sum.negative)), r.flags};
@@ -1450,6 +1566,66 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult amd_two_stage_group(const TfdpaModel
   return tfdpa_round(m, acc);
 }
 
+/// late_c / late_c_pairs, the last step: c + p (p: the products' sum, a code of `out`, with its flags) rounded
+/// once into `out` by m.out_rounding (a finite overflow: ±Inf under TfdpaOverflow::inf), widened into `dest`.
+MINIFLOAT_HOST_DEVICE constexpr RoundResult late_c_add(const TfdpaModel& m, const RoundResult& p,
+                                                       std::uint64_t c) noexcept {
+  RoundResult r = minifloat::add(m.out, p.code, m.dest, c, m.out, m.out_rounding);
+  const bool neg = (r.code & sign_mask(m.out)) != 0;
+  if ((r.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf) r.code = inf_code(m.out, sign_of(neg));
+  RoundResult d = round_pack(m.dest, unpack(m.out, r.code));  // exact: out embeds in dest
+  if (m.zero.sign == ZeroResultSign::positive && (d.code & magnitude_mask(m.dest)) == 0) d.code = 0;
+  d.flags = r.flags | p.flags;
+  return d;
+}
+
+/// late_c group (TfdpaStructure::late_c): P = the products' fused sum (E over the products alone, F bits,
+/// m.align) rounded into `out` by m.sum_rounding (a finite overflow: ±Inf under TfdpaOverflow::inf);
+/// then c + P rounded once into `out` by m.out_rounding (IEEE add: an exact cancellation is +0 except under
+/// RD), widened into `dest`. Finite inputs (tfdpa_special ran first).
+MINIFLOAT_HOST_DEVICE constexpr RoundResult late_c_group(const TfdpaModel& m, const TfdpaLanes& g,
+                                                         std::uint64_t c) noexcept {
+  TfdpaSum acc{tfdpa_products_max_exponent(m, g) - m.frac_bits, m.align, 0, g.n == static_cast<std::size_t>(m.group)};
+  tfdpa_add_products(m, g, acc);
+  const Unpacked sum = tfdpa_sum_value(acc);
+  RoundResult p = round_pack(m.out, sum, RoundingSpec{m.sum_rounding});
+  if ((p.flags & flag_overflow) != 0 && m.overflow == TfdpaOverflow::inf)
+    p.code = inf_code(m.out, sign_of(sum.negative));
+  if (!acc.exact) p.flags |= flag_inexact;
+  return late_c_add(m, p, c);
+}
+
+/// late_c_pairs group (TfdpaStructure::late_c_pairs): the lanes split by i mod 4 into two halves of L/2, each a
+/// fused group (tfdpa_group's steps 2-4 under the model with group L/2, rounded by sum_rounding) chained from
+/// C = +0; then late_c_add. Finite inputs (tfdpa_special ran first).
+MINIFLOAT_HOST_DEVICE constexpr RoundResult late_c_pairs_group(const TfdpaModel& m, const TfdpaLanes& g,
+                                                               std::uint64_t c) noexcept {
+  TfdpaModel half = m;
+  half.group = m.group / 2;
+  half.structure = TfdpaStructure::fused;
+  half.out_rounding = RoundingSpec{m.sum_rounding};
+  std::uint64_t a[32]{}, b[32]{};  // L <= 64 (TfdpaModel::group)
+  RoundResult p{0, flag_none};     // C = +0 for the first half
+  for (int h = 0; h < 2; ++h) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < g.n; ++i)
+      if ((i % 4 < 2) == (h == 0)) {
+        a[n] = g.a[i];
+        b[n++] = g.b[i];
+      }
+    const TfdpaLanes lanes{g.fa, a, g.fb, b, n, nullptr, nullptr};
+    const Unpacked up = unpack(half.dest, p.code);
+    TfdpaSum acc{tfdpa_max_exponent(half, lanes, up) - half.frac_bits, half.align, 0,
+                 n == static_cast<std::size_t>(half.group)};
+    tfdpa_add_products(half, lanes, acc);
+    if (is_zero(up)) acc.add(up.negative, Wide{}, 0);
+    else acc.add(up.negative, wide(up.sig), up.exp);
+    const RoundResult r = tfdpa_round(half, acc);
+    p = {r.code, p.flags | r.flags};
+  }
+  return late_c_add(m, p, c);
+}
+
 }  // namespace detail
 
 /// One T-FDPA group: d = round(Σ_{i<n} a_i·b_i·s_a(i)·s_b(i) + c) under model `m` (n ≤ m.group;
@@ -1471,6 +1647,8 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult tfdpa_group(const TfdpaModel& m, For
   RoundResult special{};
   if (detail::tfdpa_special(m, g, uc, special)) return special;
   if (m.structure == TfdpaStructure::pairwise_f32) return detail::amd_pairwise_group(m, g, c);
+  if (m.structure == TfdpaStructure::late_c) return detail::late_c_group(m, g, c);
+  if (m.structure == TfdpaStructure::late_c_pairs) return detail::late_c_pairs_group(m, g, c);
   if (m.structure != TfdpaStructure::fused) return detail::amd_two_stage_group(m, g, uc);
   // 2. the max nominal exponent E; 3. every term aligned to quantum 2^(E − F) and summed exactly (an
   //    empty lane is +0, so only a full group can sum to −0)
