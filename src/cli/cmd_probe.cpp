@@ -334,6 +334,9 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--transform", g.transform,
                   "With --scheme: the transform before quantization (spec key transform=): none, rht16:te, "
                   "rht16:torchao, rht16:0xHHHH; inputs are the untransformed blocks (a multiple of 16 long)");
+  gen->add_option("--amax-scope", g.amax_scope,
+                  "With --scheme (nvfp4): the spec key amax-scope=, tensor or row; each probe block is a tensor of "
+                  "one row, so its row amax is its tensor amax");
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got,
@@ -362,6 +365,7 @@ int run_probe_gen(const ProbeGenOptions& o) {
   if (o.scheme) return run_probe_gen_block(o);
   if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
   if (o.transform) throw Error("--transform applies to block targets (--scheme)");
+  if (o.amax_scope) throw Error("--amax-scope applies to block targets (--scheme)");
   if (o.format.empty()) throw Error("probe gen needs --format F (elementwise kernels) or --scheme S (block kernels)");
   check::Target t;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
@@ -543,6 +547,7 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
   if (o.mx_quirks) t.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
   if (o.transform) t.scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
+  if (o.amax_scope) t.scheme.amax_scope = parse_option<AmaxScope>("--amax-scope", *o.amax_scope);
   with_option("--scheme", [&] {
     check::validate(t);
     return 0;

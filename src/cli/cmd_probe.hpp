@@ -57,7 +57,8 @@ struct ProbeGenOptions {
   std::optional<std::string> scheme, packing;     ///< --scheme NAME|SPEC (block target), --packing none|fp4x2
   std::optional<std::string> mx_quirks;           ///< --mx-quirks none|torchao_0_18 (block targets)
 
-  std::optional<std::string> transform;  ///< --transform (block targets; issue 25 item 1, core/hadamard.hpp)
+  std::optional<std::string> transform;   ///< --transform (block targets; issue 25 item 1, core/hadamard.hpp)
+  std::optional<std::string> amax_scope;  ///< --amax-scope tensor|row (block targets; issue 25 item 3)
 };
 struct ProbeCheckOptions {
   std::string dir, got, nan = "bits";
