@@ -94,6 +94,13 @@ constexpr std::string_view kTransformKey = "transform";
 constexpr std::string_view kTensorScaleKey = "tensor-scale";
 constexpr std::string_view kScaleSelectKey = "scale-select";
 constexpr std::string_view kTransformGemmKey = "transform-gemm";
+constexpr std::string_view kAmaxScopeKey = "amax-scope";
+// issue 25 item 3 (TE reference_nvfp4.py:875-889 row_scaled_nvfp4; recipe/__init__.py:533-536)
+constexpr NameEntry<AmaxScope> kAmaxScope[] = {
+    {AmaxScope::tensor, "tensor", "one FP32 encode scale from the tensor amax (the default)"},
+    {AmaxScope::row, "row",
+     "nvfp4: one FP32 encode scale per row from the row's amax (TE row_scaled_nvfp4, FlashInfer per-token)"},
+};
 // issue 25 item 2 (core/four_over_six.hpp; TE reference_nvfp4.py:524-648, nvfp4_4over6_err_mode)
 constexpr NameEntry<ScaleSelect> kScaleSelect[] = {
     {ScaleSelect::none, "none", "the scale rule's one block scale (the default)"},
@@ -253,6 +260,14 @@ Scheme parse_scheme(std::string_view text) {
         return fail("tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
       continue;
     }
+    if (iequals(key, kAmaxScopeKey)) {
+      try {
+        s.amax_scope = parse<AmaxScope>(value);
+      } catch (const Error& e) {
+        return fail(e.what());
+      }
+      continue;
+    }
     if (iequals(key, kScaleSelectKey)) {
       try {
         s.scale_select = parse<ScaleSelect>(value);
@@ -281,7 +296,7 @@ Scheme parse_scheme(std::string_view text) {
     for_each_policy_field([&](const auto& f, std::size_t) { keys.append(policy_key(f)) += ", "; });
     return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey) + ", " +
                 std::string(kTransformKey) + ", " + std::string(kTensorScaleKey) + ", " + std::string(kScaleSelectKey) +
-                ", " + std::string(kTransformGemmKey));
+                ", " + std::string(kTransformGemmKey) + ", " + std::string(kAmaxScopeKey));
   }
   validate_scheme(s);
   return s;
@@ -359,6 +374,12 @@ std::string scheme_spec(const Scheme& s) {
     out.append(kTransformGemmKey);
     out += '=';
     out.append(transform_gemm_name(s.transform_gemm));
+  }
+  if (s.amax_scope != AmaxScope::tensor) {
+    out += '/';
+    out.append(kAmaxScopeKey);
+    out += '=';
+    out.append(name(s.amax_scope));
   }
   return out;
 }
@@ -482,10 +503,27 @@ void validate_scheme(const Scheme& s) {
                   ": the transform's GEMM needs an unscaled preset whose operand format holds ±0.25 (the entries of "
                   "H16/4); accepted: the FP8, FP16, BF16 and TF32 presets");
   }
+  if (s.amax_scope == AmaxScope::row) {
+    if (!is_nvfp4_rule(s.rule) || s.block_rows != 1)
+      throw Error(what + "amax-scope row applies to the nvfp4 rules nvfp4 and nvfp4_ceil with 1xk tiles (TE " +
+                  "row_scaled_nvfp4: 1x16); not " + scheme_name(s) + " (accepted there: amax-scope tensor)");
+    if (s.tensor_scale != 0.0f)
+      throw Error(what +
+                  "amax-scope row takes each row's amax; not with a given tensor-scale (accepted: one or "
+                  "the other)");
+    if (s.scale_select != ScaleSelect::none)
+      throw Error(what + "amax-scope row with scale-select " + std::string(name(s.scale_select)) +
+                  " is not in the engine yet (accepted: amax-scope tensor with scale-select)");
+  }
 }
 
 const NameTable<ScaleSelect>& name_table(ScaleSelect) {
   static constexpr NameTable<ScaleSelect> t{"scale-select", "scale select", kScaleSelect};
+  return t;
+}
+
+const NameTable<AmaxScope>& name_table(AmaxScope) {
+  static constexpr NameTable<AmaxScope> t{"amax-scope", "amax scope", kAmaxScope};
   return t;
 }
 

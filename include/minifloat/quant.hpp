@@ -177,6 +177,11 @@ struct QuantizedTensor {
   /// Scheme::transform_gemm: the transform's arithmetic (nullptr = exact then one rounding to binary32).
   /// untransform() stays exact whatever it is.
   const TfdpaModel* transform_gemm = nullptr;
+  /// Scheme::amax_scope row (issue 25 item 3): per row of the [rows, cols] view (`rows` entries; with
+  /// BlockAxis::first the input's columns), the FP32 encode scale S_enc[r] = fl32(2688 / row amax) (TE
+  /// row_scaled_nvfp4) and the decode scale fl32(1/S_enc[r]) a block of row r is dequantized with; then
+  /// tensor_encode_scale and tensor_decode_scale stay 1. Empty with amax-scope tensor.
+  std::vector<float> row_encode_scales, row_decode_scales;
 };
 
 /// Quantize `x` (C order, `shape`) with `scheme` (validate_scheme). Binary32 inputs follow every
@@ -326,6 +331,8 @@ class BlockQuantizer {
   bool global_nan_ = false;  ///< NVFP4: a NaN anywhere in the tensor (MxQuirks torchao: G = NaN)
   bool global_done_ = false;
   std::array<double, 256> element_lut_{};  ///< element_value of each code (0 above a floating format's width)
+  /// Scheme::amax_scope row: the amax of each row of the [rows, cols] view, NaN ignored
+  std::vector<double> row_amax_;
 };
 
 /// Dequantize (exact products in double: element × scale [× tensor scale]). ScaleFtz::yes (D17)

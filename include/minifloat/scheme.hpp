@@ -69,6 +69,7 @@ namespace minifloat {
 ///               tensor-scale=DECIMAL (nvfp4: the given FP32 tensor encode scale; > 0, finite; Scheme::tensor_scale)
 ///               scale-select=none|4over6:mse|4over6:mae (nvfp4 1x16, Scheme::scale_select)
 ///               transform-gemm=exact|PRESET (with a transform: Scheme::transform_gemm, parse_transform_gemm)
+///               amax-scope=tensor|row (nvfp4 1xk: one FP32 tensor scale, or one per row; Scheme::amax_scope)
 ///
 /// Examples: `e2m3fn/1x16/e8m0fnu:rceil` (an MX-style FP6 scheme with blocks of 16 and RCEIL
 /// scales), `e4m3fn/1x128/f32:fp32_amax/fp32-order=divide/amax-epsilon=0.0001` (DeepSeek-V3
@@ -77,6 +78,16 @@ namespace minifloat {
 /// the number for each DIM, then only the policies that differ from BlockPolicy{} in the order
 /// above (amax-epsilon in the shortest decimal that reads back to the same binary32). Every
 /// scheme_name() and scheme_spec() parses back to the same scheme.
+/// Where the nvfp4 rule's FP32 encode scale takes its amax (Scheme::amax_scope): the whole tensor (the
+/// default), or each row — the slice along the non-block axis, q.rows of them: with BlockAxis::last a row of
+/// the [rows, cols] view, with BlockAxis::first a column of the input (TE reference_nvfp4.py:875-889: the
+/// columnwise copy's rows are the input's columns). Per row r, TE's order with that row's amax a_r
+/// (reference_nvfp4.py:709-730, core_nvfp4.cuh:82-95 and quantize_transpose_nvfp4.cuh:711-738):
+/// S_enc[r] = min(fl32(2688 / a_r), FLT_MAX), 1 for a_r 0 or a result 0; S_dec[r] = fl32(1 / S_enc[r]); the
+/// block code e4m3(fl32(amax_b · fl32(S_enc[r] · fl32(1/6)))); elements × min(fl32(1 / fl32(sf · S_dec[r])),
+/// FLT_MAX); decode value element · sf · S_dec[r].
+enum class AmaxScope : std::uint8_t { tensor, row };
+
 struct Scheme {
   ElementType element = elements::e4m3fn;
   std::size_t block_rows = 1;   ///< 0 = all rows
@@ -103,6 +114,11 @@ struct Scheme {
   /// in the preset's destination (f32, or f16 then widened exactly), then the transform's output rounding.
   /// Spec key `transform-gemm`, CLI `--transform-gemm`, Python `transform_gemm=`.
   const TfdpaModel* transform_gemm = nullptr;
+  /// nvfp4 and nvfp4_ceil with 1×k tiles (issue 25 item 3): the amax the FP32 encode scale S_enc is taken
+  /// from, AmaxScope::tensor (the default: one S_enc) or AmaxScope::row (one S_enc per row: TE
+  /// row_scaled_nvfp4, QuantizedTensor::row_encode_scales). Spec key `amax-scope=tensor|row`, CLI
+  /// `--amax-scope`, Python `amax_scope=`.
+  AmaxScope amax_scope = AmaxScope::tensor;
   friend constexpr bool operator==(const Scheme&, const Scheme&) = default;
 };
 
@@ -166,6 +182,8 @@ std::string_view policy_key(const PolicyField<E>&) {
 const NameTable<Scheme>& scheme_table();
 /// The names of ScaleSelect (spec key `scale-select`): none, 4over6:mse, 4over6:mae.
 const NameTable<ScaleSelect>& name_table(ScaleSelect);
+/// The names of AmaxScope (spec key `amax-scope`): tensor, row.
+const NameTable<AmaxScope>& name_table(AmaxScope);
 /// The named scheme `name` (case-insensitive); throws NameError listing the names and the pattern.
 const Scheme& find_scheme(std::string_view name);
 /// A scheme by name or spec string (grammar above); validated (validate_scheme). Throws NameError
@@ -195,7 +213,9 @@ std::string scheme_name(const Scheme& s);
 ///  - amax-epsilon is finite and ≥ 0;
 ///  - tensor-scale applies to nvfp4 only and is a positive finite binary32 (0: from the tensor amax);
 ///  - scale-select 4over6 applies to the nvfp4 rule with 1x16 tiles, e2m1fn elements, the default
-///    policies and no tensor-scale (TE's 4over6 computes its own S_enc).
+///    policies and no tensor-scale (TE's 4over6 computes its own S_enc);
+///  - amax-scope row applies to the nvfp4 and nvfp4_ceil rules with 1xk tiles, not with tensor-scale (a
+///    given tensor scale has no amax) nor scale-select (not in the engine yet).
 void validate_scheme(const Scheme& s);
 
 }  // namespace minifloat

@@ -798,7 +798,8 @@ class Quantized:
         0 = map-to-6, 1 = map-to-4 (the CLI's ``--out-scale-select``); None otherwise.
     tensor_scale
         NVFP4's FP32 per-tensor decode scale (``tensor_encode_scale`` is S_enc; nvfp4_v2_gs: 1/g and g);
-        None otherwise.
+        with ``amax_scope="row"`` float32 arrays of shape (rows,), one per row of the [rows, cols] view (the
+        CLI's ``--out-tensor-scale``); None otherwise.
     dequantize(scale_ftz=False)
         element × block scale (× tensor scale), exact in float64, in the input's shape.
     metadata
@@ -818,6 +819,9 @@ class Quantized:
         tensor_scaled = q.rule in ("nvfp4", "nvfp4_ceil", "nvfp4_v2_gs")  # rules with an FP32 per-tensor scale
         self.tensor_scale = float(q.tensor_decode_scale) if tensor_scaled else None
         self.tensor_encode_scale = float(q.tensor_encode_scale) if tensor_scaled else None
+        if q.row_decode_scales is not None:  # amax_scope="row" (issue 25 item 3): one FP32 scale per row
+            self.tensor_scale = q.row_decode_scales
+            self.tensor_encode_scale = q.row_encode_scales
         for k in ("scheme", "spec", "rule", "element", "element_bits", "axis", "block_rows", "block_cols",
                   "saturated", "flushed", "transform"):
             setattr(self, k, getattr(q, k))
@@ -882,7 +886,7 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
              overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
              amax_epsilon: _Any = None, mx_quirks: str | None = None, threads: int | None = None,
              transform: str | None = None, tensor_scale: _Any = None, scale_select: str | None = None,
-             transform_gemm: str | None = None, **policy: str) -> Quantized:
+             transform_gemm: str | None = None, amax_scope: str | None = None, **policy: str) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -911,6 +915,9 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     ``transform_gemm`` (with ``transform``; the CLI's ``--transform-gemm``, spec key ``transform-gemm=``): the
     transform's arithmetic, ``"exact"`` (the default: exact, then one rounding to binary32) or a tensor-core preset
     of ``dot`` (x rounded into its operand format, rne + satfinite; each group x·diag(s)·H16/4 on the model, C = +0).
+    ``amax_scope`` (nvfp4 1×k, the CLI's ``--amax-scope`` and the spec key ``amax-scope=``): ``"tensor"`` (the
+    default) or ``"row"``, one FP32 encode scale per row from the row's amax (TE row_scaled_nvfp4; with
+    ``axis="first"`` per column); the result's ``tensor_scale`` is then an array of shape (rows,).
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
@@ -919,7 +926,7 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     if unknown:
         raise TypeError(f"quantize: unexpected keyword argument {unknown[0]!r}; accepted block policies: "
                         f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform, tensor_scale, "
-                        "scale_select, transform_gemm")
+                        "scale_select, transform_gemm, amax_scope")
     policies = [(k, _name(k, policy[k])) for k in keywords if k in policy]
     eps = None if amax_epsilon is None else _exact_text(amax_epsilon)
     kind, flat, shape = _quant_input(x)
@@ -936,7 +943,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
                             None if transform is None else _name("transform", transform),
                             None if tensor_scale is None else _exact_text(tensor_scale),
                             None if scale_select is None else _name("scale_select", scale_select),
-                            None if transform_gemm is None else _name("transform_gemm", transform_gemm))
+                            None if transform_gemm is None else _name("transform_gemm", transform_gemm),
+                            None if amax_scope is None else _name("amax_scope", amax_scope))
     return Quantized(q, flat, kind)
 
 

@@ -131,7 +131,7 @@ QuantizedTensor quantize_array(
     const std::vector<std::pair<std::string, std::string>>& policies, const std::optional<std::string>& amax_epsilon,
     const std::optional<std::string_view>& mx_quirks, unsigned threads, const std::optional<std::string>& transform,
     const std::optional<std::string>& tensor_scale, const std::optional<std::string_view>& scale_select,
-    const std::optional<std::string>& transform_gemm) {
+    const std::optional<std::string>& transform_gemm, const std::optional<std::string_view>& amax_scope) {
   Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
   if (transform) s.transform = with_arg("transform", [&] { return parse_transform(*transform); });
   if (transform_gemm)
@@ -149,6 +149,13 @@ QuantizedTensor quantize_array(
   }
   if (scale_select) {  // issue 25 item 2: as the spec key scale-select and the CLI's --scale-select
     s.scale_select = with_arg("scale_select", [&] { return parse<ScaleSelect>(*scale_select); });
+    with_arg("scheme", [&] {
+      validate_scheme(s);
+      return 0;
+    });
+  }
+  if (amax_scope) {  // issue 25 item 3: as the spec key amax-scope and the CLI's --amax-scope
+    s.amax_scope = with_arg("amax_scope", [&] { return parse<AmaxScope>(*amax_scope); });
     with_arg("scheme", [&] {
       validate_scheme(s);
       return 0;
@@ -180,6 +187,10 @@ nb::object dequantize_codes(const CodesArray& codes, const std::optional<CodesAr
                             const std::optional<std::string>& amax_epsilon,
                             const std::optional<std::string_view>& mx_quirks, bool scale_ftz) {
   const Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
+  if (s.amax_scope != AmaxScope::tensor)
+    throw Error(
+        "scheme: amax-scope row has one tensor scale per row; dequantize_codes takes one (accepted: "
+        "amax-scope tensor; dequantize a row-scaled result with Quantized.dequantize())");
   QuantOptions o = options_arg(RoundingSpec{}, profile, axis, std::nullopt);
   if (mx_quirks) o.mx_quirks = with_arg("mx_quirks", [&] { return parse<MxQuirks>(*mx_quirks); });
   QuantizedTensor q = BlockQuantizer(shape, s, o).result();
@@ -270,6 +281,18 @@ void bind_quant(nb::module_& m) {
       .def_ro("scale_shape", &QuantizedTensor::scale_shape)
       .def_ro("tensor_encode_scale", &QuantizedTensor::tensor_encode_scale)
       .def_ro("tensor_decode_scale", &QuantizedTensor::tensor_decode_scale)
+      .def_prop_ro("row_encode_scales",
+                   [](const QuantizedTensor& q) {
+                     return q.row_encode_scales.empty()
+                                ? nb::none()
+                                : to_numpy(q.row_encode_scales, std::vector<std::size_t>{q.row_encode_scales.size()});
+                   })
+      .def_prop_ro("row_decode_scales",
+                   [](const QuantizedTensor& q) {
+                     return q.row_decode_scales.empty()
+                                ? nb::none()
+                                : to_numpy(q.row_decode_scales, std::vector<std::size_t>{q.row_decode_scales.size()});
+                   })
       .def_ro("saturated", &QuantizedTensor::saturated)
       .def_ro("flushed", &QuantizedTensor::flushed)
       .def_prop_ro("codes", [](const QuantizedTensor& q) { return to_numpy(q.codes, q.shape); })
@@ -363,6 +386,7 @@ void bind_quant(nb::module_& m) {
         "profile"_a, "axis"_a, "sr"_a.none(), "policies"_a, "amax_epsilon"_a.none(), "mx_quirks"_a.none(), "threads"_a,
         "transform"_a.none() = std::nullopt, "tensor_scale"_a.none() = std::nullopt,
         "scale_select"_a.none() = std::nullopt, "transform_gemm"_a.none() = std::nullopt,
+        "amax_scope"_a.none() = std::nullopt,
         "Quantize a flat float32/float64 array (or float16/bfloat16 bits) of `shape` with a scheme name or spec "
         "string.");
   m.def("dequantize_codes", &dequantize_codes, "codes"_a, "scale_codes"_a.none(), "scales_f32"_a.none(),

@@ -275,7 +275,25 @@ std::string scale_why(const BlockTarget& t, std::span<const float> b, const Bloc
   return w;
 }
 
+/// Scheme::scale_select 4over6 (issue 25 item 2): when the kernel's scale is the block's other candidate code
+/// (core/four_over_six.hpp, the probe block its own tensor: S_enc from its amax), the wrong choice in words; else "".
+std::string fourover6_why(const BlockTarget& t, std::span<const float> b, const BlockResult& got,
+                          const BlockResult& want) {
+  if (t.scheme.scale_select == ScaleSelect::none) return "";
+  float amax = 0.0f;
+  for (const float x : b)
+    if (std::fabs(x) > amax) amax = std::fabs(x);  // NaN ignored
+  const FourOverSixCodes c = fourover6_block_codes(amax, fourover6_global_encode_scale(amax));
+  if (c.map6 == c.map4 || (want.scale != c.map6 && want.scale != c.map4)) return "";
+  const bool want4 = want.scale == c.map4;
+  if (got.scale != (want4 ? c.map6 : c.map4)) return "";
+  return std::string("4over6 choice: the block chose map-to-") + (want4 ? "6" : "4") + " (scale " + hex(got.scale, 2) +
+         "), reference map-to-" + (want4 ? "4" : "6") + " (" + hex(want.scale, 2) + ") under " +
+         std::string(name(t.scheme.scale_select));
+}
+
 std::string why_text(const BlockTarget& t, std::span<const float> b, const BlockResult& got, const BlockResult& want) {
+  if (const std::string w = fourover6_why(t, b, got, want); !w.empty()) return w;
   if (got.scale != want.scale) return scale_why(t, b, got);
   // Same scale, some element differs: the first one, with its scaled value.
   for (std::size_t i = 0; i < want.codes.size(); ++i) {

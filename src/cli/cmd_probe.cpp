@@ -336,6 +336,9 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                   "rht16:torchao, rht16:0xHHHH; inputs are the untransformed blocks (a multiple of 16 long)");
   gen->add_option("--transform-gemm", g.transform_gemm,
                   "With --transform: its arithmetic (spec key transform-gemm=): exact or a tensor-core preset");
+  gen->add_option("--amax-scope", g.amax_scope,
+                  "With --scheme (nvfp4): the spec key amax-scope=, tensor or row; each probe block is a tensor of "
+                  "one row, so its row amax is its tensor amax");
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got,
@@ -365,6 +368,7 @@ int run_probe_gen(const ProbeGenOptions& o) {
   if (o.mx_quirks) throw Error("--mx-quirks applies to block targets (--scheme)");
   if (o.transform || o.transform_gemm)
     throw Error(std::string(o.transform ? "--transform" : "--transform-gemm") + " applies to block targets (--scheme)");
+  if (o.amax_scope) throw Error("--amax-scope applies to block targets (--scheme)");
   if (o.format.empty()) throw Error("probe gen needs --format F (elementwise kernels) or --scheme S (block kernels)");
   check::Target t;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
@@ -548,6 +552,7 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   if (o.transform) t.scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
   if (o.transform_gemm)
     t.scheme.transform_gemm = with_option("--transform-gemm", [&] { return parse_transform_gemm(*o.transform_gemm); });
+  if (o.amax_scope) t.scheme.amax_scope = parse_option<AmaxScope>("--amax-scope", *o.amax_scope);
   with_option("--scheme", [&] {
     check::validate(t);
     return 0;

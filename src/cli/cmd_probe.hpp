@@ -59,6 +59,7 @@ struct ProbeGenOptions {
 
   std::optional<std::string> transform;       ///< --transform (block targets; issue 25 item 1, core/hadamard.hpp)
   std::optional<std::string> transform_gemm;  ///< --transform-gemm exact|PRESET (the transform's arithmetic)
+  std::optional<std::string> amax_scope;      ///< --amax-scope tensor|row (block targets; issue 25 item 3)
 };
 struct ProbeCheckOptions {
   std::string dir, got, nan = "bits";

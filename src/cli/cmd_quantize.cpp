@@ -87,7 +87,9 @@ void print_summary(const QuantizedTensor& r, std::size_t elements, bool nvfp4, c
         ", element multiplier clamped to FLT_MAX in {} block{} (te_multiply as TE; --fp32-order exact "
         "divides by the decode scale)",
         extra.clamped_blocks, extra.clamped_blocks == 1 ? "" : "s");
-  if (nvfp4) {
+  if (nvfp4 && !r.row_decode_scales.empty()) {
+    fmt::print(", per-row decode scales ({} rows, --out-tensor-scale)", r.row_decode_scales.size());
+  } else if (nvfp4) {
     std::uint32_t b;
     std::memcpy(&b, &r.tensor_decode_scale, 4);
     fmt::print(", tensor decode scale {:.9g} (0x{:08x})", r.tensor_decode_scale, b);
@@ -230,6 +232,24 @@ std::optional<OutputId> scale_select_output(OutputSet& out, const QuantizeOption
   return out.add_output(o.out_scale_select, "--out-scale-select");
 }
 
+/// --scale-select and --amax-scope (issue 25 items 2, 3) into the scheme; throws for an unknown name, or amax-scope
+/// row with a .safetensors --out-codes (it holds one tensor scale; the per-row scales go to --out-tensor-scale).
+void scale_options(Scheme& scheme, const QuantizeOptions& o) {
+  if (o.scale_select) scheme.scale_select = parse_option<ScaleSelect>("--scale-select", *o.scale_select);
+  if (o.amax_scope) scheme.amax_scope = parse_option<AmaxScope>("--amax-scope", *o.amax_scope);
+  const bool st_out = o.out_codes.size() >= 12 && o.out_codes.rfind(".safetensors") == o.out_codes.size() - 12;
+  if (st_out && scheme.amax_scope == AmaxScope::row)
+    throw Error(
+        "--amax-scope row writes its per-row scales with --out-tensor-scale; a .safetensors --out-codes "
+        "holds one tensor scale (accepted: a .npy --out-codes)");
+}
+
+/// --out-tensor-scale: the FP32 tensor decode scale, shape (1,); with amax-scope row one per row, shape (rows,).
+void write_tensor_scale(OutputSet& out, OutputId id, const QuantizedTensor& r) {
+  if (r.row_decode_scales.empty()) write_npy(out, id, make_npy_f32({1}, {r.tensor_decode_scale}));
+  else write_npy(out, id, make_npy_f32({r.row_decode_scales.size()}, r.row_decode_scales));
+}
+
 /// Each block's 4over6 choice (QuantizedTensor::scale_select: 0 map-to-6, 1 map-to-4) as .npy |u1 in scale_shape.
 void write_scale_select(OutputSet& out, OutputId id, const QuantizedTensor& r) {
   NpyWriter w(out, id, "|u1", r.scale_shape);
@@ -324,7 +344,8 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
                 "With --out-dequant: its dtype, the exact dequantized value rounded once (RNE) to f32, f64, f16 "
                 "(<f2) or bf16 (<V2, as ml_dtypes writes it) (default: f64 for an f64 source, else f32)");
   c->add_option("--out-tensor-scale", o.out_tensor_scale,
-                "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc)");
+                "nvfp4: output .npy (float32, shape (1,)) of the FP32 per-tensor decode scale fl32(1/S_enc); with "
+                "--amax-scope row shape (rows,), one per row");
   c->add_option("--threads", o.threads,
                 "Threads per piece, 0..1024 (default 0: all cores); the output bytes do not depend on it");
   c->add_option("--transform", o.transform,
@@ -345,6 +366,10 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--out-scale-select", o.out_scale_select,
                 "With --scale-select 4over6:*: output .npy |u1 of each block's choice (0 map-to-6, 1 map-to-4), in "
                 "the rowmajor scales' shape");
+  c->add_option("--amax-scope", o.amax_scope,
+                "nvfp4 1xk (spec key amax-scope=): " + choices<AmaxScope>("tensor") +
+                    "; row: one FP32 encode scale per row from the row's amax (TE row_scaled_nvfp4; axis first: per "
+                    "column), written by --out-tensor-scale");
   c->add_option("--dequant-domain", o.dequant_domain,
                 "With --transform and --out-dequant: transformed (default: the dequantized transformed values) or "
                 "original (their exact inverse transform, rounded once to the output's float type)");
@@ -388,7 +413,7 @@ Scheme scheme_of(const QuantizeOptions& o) {
   }
   if (o.transform) scheme.transform = with_option("--transform", [&] { return parse_transform(*o.transform); });
   if (o.tensor_scale) scheme.tensor_scale = tensor_scale_option(*o.tensor_scale);
-  if (o.scale_select) scheme.scale_select = parse_option<ScaleSelect>("--scale-select", *o.scale_select);
+  scale_options(scheme, o);
   if (o.transform_gemm)
     scheme.transform_gemm = with_option("--transform-gemm", [&] { return parse_transform_gemm(*o.transform_gemm); });
   validate_scheme(scheme);
@@ -556,7 +581,7 @@ int run_quantize(const QuantizeOptions& o) {
     w.append(std::as_bytes(std::span<const std::uint8_t>(laid.bytes)));
     w.finish();
   }
-  if (id_tscale) write_npy(out, *id_tscale, make_npy_f32({1}, {r.tensor_decode_scale}));
+  if (id_tscale) write_tensor_scale(out, *id_tscale, r);
   if (id_select) write_scale_select(out, *id_select, r);
   out.commit();
 

@@ -53,6 +53,7 @@ struct QuantizeOptions {
   std::optional<std::string> tensor_scale;     ///< --tensor-scale VALUE|FILE: nvfp4's given S_enc (issue 25 item 3)
   std::optional<std::string> scale_select;     ///< --scale-select none|4over6:mse|4over6:mae (issue 25 item 2)
   std::string out_scale_select;  ///< --out-scale-select .npy |u1 (0 map-to-6, 1 map-to-4; scale_shape, rowmajor)
+  std::optional<std::string> amax_scope;  ///< --amax-scope tensor|row: nvfp4's S_enc per tensor or per row (item 3)
   /// --dequant-dtype f32|f64|f16|bf16: --out-dequant's dtype (default: <f8 for an f64 source, else <f4)
   std::optional<std::string> dequant_dtype;
 };

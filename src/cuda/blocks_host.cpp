@@ -14,11 +14,14 @@ namespace minifloat::cuda {
 BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt) {
   BlockQuantizer bq(shape, scheme, opt);  // validates the scheme, SR bits and the shape's size
   // issue 25: the transform, a given tensor scale and 4over6 are not in the tile body (cuda/blocks.hpp) yet
-  if (scheme.transform.rht16 || scheme.tensor_scale != 0.0f || scheme.scale_select != ScaleSelect::none)
+  if (scheme.transform.rht16 || scheme.tensor_scale != 0.0f || scheme.scale_select != ScaleSelect::none ||
+      scheme.amax_scope != AmaxScope::tensor)
     throw Error("cuda block quantization: " +
                 std::string(scheme.transform.rht16        ? "transform"
                             : scheme.tensor_scale != 0.0f ? "tensor-scale"
-                                                          : "scale-select " + std::string(name(scheme.scale_select))) +
+                            : scheme.amax_scope != AmaxScope::tensor
+                                ? "amax-scope row"
+                                : "scale-select " + std::string(name(scheme.scale_select))) +
                 " is not in the CUDA block body yet; quantize " + scheme_name(scheme) +
                 " with the host engine (minifloat quantize, quant.hpp)");
   BlockPlan p;

@@ -29,6 +29,7 @@ namespace quant_detail {
 // BlockPolicy (present or future) must hold its default, else the engine runs.
 bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   if (scheme.scale_select != ScaleSelect::none) return false;  // 4over6: the engine's tile loop only (issue 25)
+  if (scheme.amax_scope != AmaxScope::tensor) return false;    // per-row S_enc: the engine's tile loop only
   switch (scheme.rule) {
     case ScaleRule::ocp_floor:
     case ScaleRule::rceil:
@@ -144,6 +145,9 @@ std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOption
   if (scheme.scale_select != ScaleSelect::none && opt.axis != BlockAxis::last)
     return OptionIssue{"axis", "first: scale-select " + std::string(name(scheme.scale_select)) +
                                    " takes blocks along the last axis only (accepted: last)"};
+  if (opt.mx_quirks != MxQuirks::none && scheme.amax_scope != AmaxScope::tensor)
+    return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
+                                        " computes the peer's own tensor scale; not with amax-scope row"};
   if (opt.mx_quirks != MxQuirks::none && scheme.tensor_scale != 0.0f)
     return OptionIssue{"mx-quirks", std::string(name(opt.mx_quirks)) +
                                         " computes the peer's own tensor scale; not with a given tensor-scale"};
@@ -209,6 +213,11 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   if (coded_scale(q)) q.scale_codes.assign(ntiles, 0);
   if (scheme.scale_select != ScaleSelect::none) q.scale_select.assign(ntiles, 0);
   if (is_fp32_rule(q.rule)) q.scales.assign(ntiles, 1.0f);
+  if (scheme.amax_scope == AmaxScope::row) {  // issue 25 item 3: one S_enc per row, set by end_first_pass
+    row_amax_.assign(R, 0.0);
+    q.row_encode_scales.assign(R, 1.0f);
+    q.row_decode_scales.assign(R, 1.0f);
+  }
   if (scheme.transform.rht16 && (shape.empty() || C % kRht16Size != 0))
     throw Error("quantize: transform " + transform_name(scheme.transform) + " needs the block axis (" +
                 (opt.axis == BlockAxis::first ? std::string("axis first") : std::string("the last axis")) +
@@ -359,6 +368,14 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
     throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
   observed_ = true;
   const std::size_t tA = tile_rows_, tB = tile_cols_;
+  if (!row_amax_.empty()) {  // amax-scope row: each row's amax (NaN ignored); a row of the view is a file row
+    for (std::size_t r = 0; r < p.rows; ++r)  // (axis last) or a file column (axis first)
+      for (std::size_t c = 0; c < p.cols; ++c) {
+        const T x = v[r * p.cols + c];
+        double& m = row_amax_[q_.axis == BlockAxis::first ? p.col + c : p.row + r];
+        if (!std::isnan(x) && std::fabs(static_cast<double>(x)) > m) m = std::fabs(static_cast<double>(x));
+      }
+  }
   std::vector<simd::AbsMax> mx;
   // a block's statistics into the tensor amax (NaN ignored) and NaN flag
   auto add_global = [&](const simd::AbsMax& m) {
@@ -498,6 +515,14 @@ void BlockQuantizer::end_first_pass() {
   if (scheme_.tensor_scale != 0.0f) {  // given (issue 25 item 3): S_enc as is, the decode scale TE's fl32(1/S_enc)
     q_.tensor_encode_scale = scheme_.tensor_scale;
     q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
+    return;
+  }
+  if (!row_amax_.empty()) {  // amax-scope row: TE's tensor formula on each row's exact amax (scheme.hpp AmaxScope)
+    for (std::size_t r = 0; r < row_amax_.size(); ++r) {
+      q_.row_encode_scales[r] =
+          nvfp4_global_encode_scale(detail::exact_f64(row_amax_[r]), static_cast<float>(element_max(q_.element)));
+      q_.row_decode_scales[r] = 1.0f / q_.row_encode_scales[r];
+    }
     return;
   }
   if (scheme_.scale_select != ScaleSelect::none) {  // 4over6: TE's fl32(1536 / amax) (core/four_over_six.hpp)
@@ -737,12 +762,20 @@ std::uint64_t negatives_made_nan(ElementType el, std::span<const double> x, std:
 std::uint64_t nvfp4_clamped_blocks(const QuantizedTensor& q, Fp32ScaleOrder order) {
   if (!is_nvfp4_rule(q.rule) || order != Fp32ScaleOrder::te_multiply) return 0;
   std::uint64_t n = 0;
-  for (const std::uint8_t c : q.scale_codes)
-    if (nvfp4_multiplier_overflows(c, q.tensor_encode_scale)) ++n;
+  for (std::size_t t = 0; t < q.scale_codes.size(); ++t)
+    if (nvfp4_multiplier_overflows(q.scale_codes[t], q.row_encode_scales.empty()
+                                                         ? q.tensor_encode_scale
+                                                         : q.row_encode_scales[row_of_tile(q, t)]))
+      ++n;
   return n;
 }
 
 double block_scale_value(const QuantizedTensor& q, std::size_t t, ScaleFtz ftz) {
+  if (!q.row_decode_scales.empty()) {  // amax-scope row: the e4m3fn value × the row's decode scale
+    const double v = to_double(formats::e4m3fn, q.scale_codes.at(t)) *
+                     static_cast<double>(q.row_decode_scales.at(row_of_tile(q, t)));
+    return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;
+  }
   if (coded_scale(q)) return coded_scale_value(q, q.scale_codes.at(t), ftz);
   const double v = static_cast<double>(q.scales.at(t));
   return (ftz == ScaleFtz::yes && std::fabs(v) < static_cast<double>(std::numeric_limits<float>::min())) ? 0.0 : v;

@@ -109,7 +109,7 @@ void finish_error_stats(ErrorStats& s, const QuantizedTensor& q) {
     s.scale_min = std::min(s.scale_min, v);
     s.scale_max = std::max(s.scale_max, v);
   };
-  if (coded_scale(q)) {  // a scale is a function of its code: each code met, once
+  if (coded_scale(q) && q.row_decode_scales.empty()) {  // a scale is a function of its code: each code met, once
     std::array<bool, 256> met{};
     for (std::size_t t = 0; t < nt; ++t) met[q.scale_codes.at(t)] = true;
     for (unsigned c = 0; c < 256; ++c)

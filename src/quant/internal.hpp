@@ -23,6 +23,11 @@ namespace minifloat::quant_detail {
 inline bool coded_scale(const QuantizedTensor& q) {
   return is_e8m0_rule(q.rule) || is_nvfp4_rule(q.rule) || is_ue5m3_rule(q.rule);
 }
+/// The row of the [rows, cols] view that tile t (file-order index, 1×k tiles) belongs to: with BlockAxis::last
+/// t / scale_cols, with BlockAxis::first t % scale_rows (Scheme::amax_scope row: its S_enc).
+inline std::size_t row_of_tile(const QuantizedTensor& q, std::size_t t) {
+  return q.axis == BlockAxis::first ? t % q.scale_rows : t / q.scale_cols;
+}
 /// The decode value of scale code `code` under q's coded rule (E8M0: 2^(code − 127); nvfp4: the e4m3fn
 /// value × the tensor decode scale); ScaleFtz::yes reads an FP32-subnormal value as 0 (block_scale_value).
 inline double coded_scale_value(const QuantizedTensor& q, std::uint8_t code, ScaleFtz ftz) {

@@ -90,6 +90,13 @@ class PieceRun {
   void stats_range(std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, const std::vector<char>& cut,
                    std::vector<Stat>& sl) const;
   void scale_tile(const Stat& s, std::size_t t, QTileScale& sc);
+  /// The rule of tile t: `rule`, or with amax-scope row (never on the fast path) its row's S_enc.
+  TileRule row_rule(std::size_t t) const {
+    if (q.row_encode_scales.empty()) return rule;
+    TileRule r = rule;
+    r.s_enc = q.row_encode_scales[row_of_tile(q, t)];
+    return r;
+  }
   void scalar_segment(std::size_t r, std::size_t b0, std::size_t b1, const QTileScale& sc, Counts& n);
   void fourover6_segment(std::size_t r, std::size_t tb, std::size_t b0, std::size_t b1, Counts& n);
   simd::RowBlock row_block(const QTileScale& sc) const;
@@ -205,9 +212,9 @@ template <class T>
     // the fast path: the same operations, the e4m3fn rounding from the engine's table, the element
     // multipliers of the 256 codes computed once per call
     if (fast) static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4TableSteps{nvfp4_enc.data()});
-    else static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4BlockSteps{});
+    else static_cast<TileScale&>(sc) = tile_scale_of(stat, row_rule(t), Nvfp4BlockSteps{});
   } else {
-    static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4BlockSteps{});
+    static_cast<TileScale&>(sc) = tile_scale_of(stat, row_rule(t), Nvfp4BlockSteps{});
   }
   if (coded) q.scale_codes[t] = sc.code;
   else q.scales[t] = sc.scale;

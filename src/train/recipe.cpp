@@ -96,6 +96,18 @@ std::vector<Recipe> build() {
                .x = mx_x,
                .w = scheme("mxfp4"),
                .g = mx_g});
+  // issue 25 item 8: TE NVFP4BlockScaling(nvfp4_4over6="all"), which needs disable_rht (TE refuses RHT on a 4over6
+  // tensor, quantization.py:1712-1719) and here disable_2d_quantization (the engine's 4over6 takes 1x16 tiles):
+  // 4over6 on the non-gradient slots X and W with TE's default error mode MAE (recipe/__init__.py:537-566,
+  // quantization.py:1700-1711), gradients plain NVFP4 with SR.
+  Scheme nvfp4_46 = find_scheme("nvfp4");
+  nvfp4_46.scale_select = ScaleSelect::four_over_six_mae;
+  v.push_back({.name = "nvfp4-4over6",
+               .source = "Transformer Engine NVFP4BlockScaling with nvfp4_4over6=all (recipe/__init__.py:537-566, "
+                         "quantization.py:1700-1719): 4over6 (MAE) on X and W, 1x16; G nvfp4 with SR; no RHT",
+               .x = {.kind = K::scheme, .scheme = nvfp4_46, .rounding = kRneSat},
+               .w = {.kind = K::scheme, .scheme = nvfp4_46, .rounding = kRneSat},
+               .g = scheme("nvfp4", std::nullopt, kSrSat)});
   v.push_back({.name = "gaussws-pqt",
                .source = "GaussWS (arXiv 2505.11170): w + R*max|w|*2^(1-b) over 32x32 blocks, cast to BF16, b = 6",
                .gaussws = true,

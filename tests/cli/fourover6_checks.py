@@ -70,6 +70,28 @@ with tempfile.TemporaryDirectory() as t:
         rc, out, err = run("quantize", "--in", d / "x.npy", "--out-codes", d / "bad.npy", *args)
         expect(rc == 2 and needle in err and not (d / "bad.npy").exists() and not (d / "bad_p.npy").exists(),
                f"{args}: '{needle}'", err or out)
+    # probe check names a flipped 4over6 choice (issue 25 item 2): a probe block is its own tensor, so base =
+    # fl32(fl32(amax/6) · fl32(1536/amax)) is 256 to within rounding and e4m3 (spacing 32 there) gives map-to-6
+    # 0x78 (256) and map-to-4 e4m3(384) = 0x7c; a kernel whose scale is the other candidate for one block is told so
+    spec = "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse"
+    rc, out, err = run("probe", "gen", "--scheme", spec, "--count", 32, "--seed", 3, "--out", d / "p46")
+    expect(rc == 0, "probe gen 4over6", err or out)
+    if rc == 0:
+        s = np.load(d / "p46" / "expected_scales.npy")
+        i = [k for k in range(len(s)) if s[k] in (0x78, 0x7C)][3]
+        f = s.copy()
+        f[i] = 0x7C if s[i] == 0x78 else 0x78
+        np.save(d / "p46" / "flipped.npy", f)
+        rc, out, err = run("probe", "check", d / "p46", "--got", d / "p46" / "expected.npy", "--got-scales",
+                           d / "p46" / "expected_scales.npy", "--rounds", 0)
+        expect(rc == 0, "probe check 4over6: the expected codes pass", err or out)
+        rc, out, err = run("probe", "check", d / "p46", "--got", d / "p46" / "expected.npy", "--got-scales",
+                           d / "p46" / "flipped.npy", "--rounds", 0)
+        want4 = s[i] == 0x7C
+        needle = (f"4over6 choice: the block chose map-to-{'6' if want4 else '4'} (scale 0x{f[i]:02x}), "
+                  f"reference map-to-{'4' if want4 else '6'} (0x{s[i]:02x}) under 4over6:mse")
+        expect(rc == 1 and "1 failing" in out and needle in out, f"probe check names the flipped choice: {needle}",
+               out + err)
 
 if errors:
     print("\n".join(errors))

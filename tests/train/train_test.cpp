@@ -158,6 +158,39 @@ TEST(Train, Nvfp4TeTransformsTheWgradOperandsOnly) {
   }
 }
 
+// issue 25 item 8: nvfp4-4over6 is TE NVFP4BlockScaling(nvfp4_4over6="all") without RHT and 2-D weights
+// (transformer_engine/pytorch/quantization.py:1700-1719 at d0067d0: 4over6 on every non-gradient slot, the error
+// mode MAE by default, recipe/__init__.py:566; RHT refused with 4over6): X and W are the library's 4over6:mae
+// quantization in every GEMM, G plain nvfp4 with SR; some blocks of N(0,1) data pick map-to-4, so the operand
+// differs from plain nvfp4's.
+TEST(Train, Nvfp4FourOverSixOnXAndW) {
+  const Recipe r = recipe("nvfp4-4over6");
+  EXPECT_EQ(r.x.scheme.scale_select, ScaleSelect::four_over_six_mae);
+  EXPECT_EQ(r.w.scheme.scale_select, ScaleSelect::four_over_six_mae);
+  EXPECT_EQ(r.g.scheme.scale_select, ScaleSelect::none);
+  EXPECT_EQ(r.g.rounding.rounding, Rounding::sr);
+  EXPECT_EQ(r.w.scheme.block_rows, 1u);
+  for (const OperandQuant* o : {&r.x, &r.w, &r.g}) EXPECT_FALSE(o->wgrad_transform.rht16);
+  train::detail::Rng rng{6, 1};
+  Matrix m(32, 64);
+  for (auto& v : m.v) v = static_cast<float>(rng.normal());
+  Scheme s = find_scheme("nvfp4");
+  s.scale_select = ScaleSelect::four_over_six_mae;
+  const std::vector<std::size_t> shape{32, 64};
+  const QuantizedTensor want_q = quantize(m.v, shape, s, {});
+  std::size_t map4 = 0;
+  for (const std::uint8_t c : want_q.scale_select) map4 += c;
+  EXPECT_GT(map4, 0u);  // the choice is exercised
+  const std::vector<double> want = dequantize(want_q), plain = dequantize(quantize(m.v, shape, find_scheme("nvfp4")));
+  EXPECT_NE(want, plain);
+  Quantizer q(r, 9);
+  for (const Operand op : {Operand::x, Operand::w})
+    for (const Gemm gm : {Gemm::fprop, Gemm::dgrad, Gemm::wgrad}) {
+      const Matrix got = q.apply(m, op, gm, 1, 0);
+      for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got.v[i], static_cast<float>(want[i])) << i;
+    }
+}
+
 // training-sim.md §4.7 item 7: GEMM-level SQNR of y = X·Wᵀ, dW = Gᵀ·X, dX = G·W with random
 // N(0,1) operands (M×K = 256×512, N = 512), 3 seeds, thresholds from torchao's tests.
 struct Sqnr {
@@ -194,7 +227,7 @@ TEST(Train, GemmSqnrGates) {
   // nvfp4-te and mxfp4-sr transform both wgrad operands: dW only stays above the gate if the two agree
   const Gate gates[] = {{"fp8-current", 18, 17, -1}, {"mxfp8", 18, 18, 12},   {"mxfp8-te", 18, 18, 12},
                         {"mxfp4", 8, 10, 8},          {"nvfp4", 8, 10, 8},     {"nvfp4-te", 8, 10, 8},
-                        {"mxfp4-sr", 8, 10, 8}};
+                        {"mxfp4-sr", 8, 10, 8},       {"nvfp4-4over6", 8, 10, 8}};
   for (const auto& gt : gates)
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       const Sqnr s = gemm_sqnr(recipe(gt.recipe), seed);

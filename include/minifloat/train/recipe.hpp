@@ -72,9 +72,9 @@ struct Recipe {
   int gaussws_bits = 6;  ///< bit-width b_t of the GaussWS noise
 };
 
-/// The 17 built-in recipes, in this order: fp32 bf16 fp8-delayed fp8-current deepseek-block
-/// infir2-ue8m0 mxfp8 mxfp8-te mxfp4 nvfp4 nvfp4-te mxfp4-sr gaussws-pqt fail-unscaled fp32-lr0.01
-/// fail-bf16-rne-weights bf16-sr-weights.
+/// The 18 built-in recipes, in this order: fp32 bf16 fp8-delayed fp8-current deepseek-block
+/// infir2-ue8m0 mxfp8 mxfp8-te mxfp4 nvfp4 nvfp4-te mxfp4-sr nvfp4-4over6 gaussws-pqt fail-unscaled
+/// fp32-lr0.01 fail-bf16-rne-weights bf16-sr-weights.
 const std::vector<Recipe>& recipes();
 /// "recipe" (registry.hpp NameTable): every entry of recipes() (summary = Recipe::source), with the
 /// patterns `all` and `NAME,NAME,...` that parse_recipes also accepts.
