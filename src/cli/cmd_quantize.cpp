@@ -397,10 +397,7 @@ int run_quantize(const QuantizeOptions& o) {
   srf.sr_bits = o.sr_bits;
   srf.seed = o.seed;
   const SrEncodePlan sr = validate_sr_encode_flags(srf);
-  q.rounding.sr_variant = sr.variant;
-  q.rounding.sr_bits = sr.sr_bits;
-  q.rounding.ftz = o.ftz;
-  q.rounding.daz = o.daz;
+  q.rounding = {q.rounding.rounding, q.rounding.overflow, sr.variant, sr.sr_bits, o.ftz, o.daz};  // RoundingSpec order
   q.sr_seed = sr.seed;
   q.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.source_via_f32) q.profile.source_via_f32 = true;

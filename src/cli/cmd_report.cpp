@@ -142,9 +142,7 @@ int run_report(const ReportOptions& o) {
     });
   }
   QuantOptions qo;
-  qo.rounding.rounding = parse_option<Rounding>("--round", o.round);
-  qo.rounding.ftz = o.ftz;
-  qo.rounding.daz = o.daz;
+  qo.rounding = {parse_option<Rounding>("--round", o.round), qo.rounding.overflow, {}, 8, o.ftz, o.daz};
   SrEncodeFlags srf;
   srf.rounding = qo.rounding.rounding;
   srf.seed = o.seed;
