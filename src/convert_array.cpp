@@ -157,7 +157,7 @@ Flags sr_range(const typename Src::T* in, Dst* out, std::size_t n, const Convert
         continue;
       }
     }
-    fill_sr_bits(c, spec.sr_variant, std::span<std::uint64_t>(rb.data(), len));
+    fill_sr_bits(c, spec, std::span<std::uint64_t>(rb.data(), len));
     if constexpr (sizeof(Dst) == 1 && std::is_same_v<Src, F64Source>) {
       if (table64 != nullptr) {
         std::array<std::uint64_t, kChunk> x64;
@@ -210,7 +210,7 @@ Flags codes_range(const Code* in, Dst* out, std::size_t n, std::size_t base, For
     if (stream) {
       SrStream c = *req.sr;
       c.index_base = req.sr->index_base + base + start;
-      fill_sr_bits(c, req.spec.sr_variant, std::span<std::uint64_t>(rb.data(), len));
+      fill_sr_bits(c, req.spec, std::span<std::uint64_t>(rb.data(), len));
       r = rb.data();
     }
     for (std::size_t i = start; i < start + len; ++i) {

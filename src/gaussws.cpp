@@ -102,7 +102,7 @@ Flags fake_quantize(std::span<const float> w, std::size_t rows, std::size_t cols
       const std::size_t blk = (r / opt.block_rows) * bcols + c / opt.block_cols;
       const std::size_t i = r * cols + c;
       const std::uint64_t rb = sr ? sr_bits(opt.cast_stream.seed, opt.cast_stream.stream, opt.cast_stream.step,
-                                            opt.cast_stream.index_base + i, spec.sr_variant)
+                                            opt.cast_stream.index_base + i, spec)
                                   : 0;
       const RoundResult res = gaussws_fake_quantize_value(w[i], noise[c], bmax[blk], bits[blk], to, spec, prof, rb);
       out[i] = static_cast<Code>(res.code);

@@ -153,6 +153,8 @@ constexpr NameEntry<Rounding> kRounding[] = {
     {Rounding::rtn, "rtn", "round toward -inf (roundTowardNegative; PTX .rm)"},
     {Rounding::rto, "rto", "round to odd: truncate, then OR the sticky bit into the last kept bit"},
     {Rounding::sr, "sr", "stochastic rounding: a pure function of the value and caller-supplied random bits"},
+    {Rounding::rnz, "rnz",
+     "round to nearest, ties toward zero (CPFloat CPFLOAT_RND_NZ; DeepGEMM's FP4 reference, utils/math.py:73)"},
 };
 constexpr NameEntry<Overflow> kOverflow[] = {
     {Overflow::nonsat, "nonsat",
@@ -166,6 +168,8 @@ constexpr NameEntry<SrVariant> kSr[] = {
     {SrVariant::b, "B", "P3109 StochasticB<N>: up iff floor(nu*2^(N+1)) + 2R + 1 >= 2^(N+1)"},
     {SrVariant::c, "C", "P3109 StochasticC<N>: up iff RNE(nu*2^N) + R >= 2^N"},
     {SrVariant::equal, "equal", "CPFloat equal-probability SR: up iff inexact and one random bit is 1"},
+    {SrVariant::stochastic_odd, "stochastic_odd",
+     "gfloat StochasticOdd<N>: up iff RNO(nu*2^N) + R >= 2^N, RNO = nearest integer, ties to odd (round.py:151)"},
 };
 constexpr NameEntry<ScaleRule> kScaleRule[] = {
     {ScaleRule::ocp_floor, "ocp_floor", "E8M0: floor(log2 amax) - emax_elem (OCP MX v1.0 6.3, torchao FLOOR)"},

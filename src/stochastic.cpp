@@ -17,11 +17,12 @@
 
 namespace minifloat {
 
-void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t> out) noexcept {
-  // The same words as random.hpp's sr_bits: Philox blocks are computed in vectors (simd::philox_blocks,
+namespace {
+
+void fill_words(const SrStream& s, std::uint64_t words, std::span<std::uint64_t> out) noexcept {
+  // The same words as random.hpp's sr_bits_words: Philox blocks are computed in vectors (simd::philox_blocks,
   // run-time dispatched Highway kernel), up to kBlocks at a time and never across a wrap of counter
   // word c0, then element i takes its one or two words of block (index_base + i)·words / 4.
-  const std::uint64_t words = sr_words(variant);
   const auto k0 = static_cast<std::uint32_t>(s.seed);
   const auto k1 = static_cast<std::uint32_t>(s.seed >> 32);
   constexpr std::uint64_t kBlocks = 256;
@@ -55,6 +56,15 @@ void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t>
       out[i] = words == 2 ? (std::uint64_t{w[rel]} | (std::uint64_t{w[rel + 1]} << 32)) : std::uint64_t{w[rel]};
     }
   }
+}
+
+}  // namespace
+
+void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t> out) noexcept {
+  fill_words(s, sr_words(variant), out);
+}
+void fill_sr_bits(const SrStream& s, const RoundingSpec& spec, std::span<std::uint64_t> out) noexcept {
+  fill_words(s, sr_words(spec), out);
 }
 
 ArrayPath sr_path(Format to, RoundingSpec spec, Profile prof) {

@@ -335,6 +335,7 @@ std::vector<OverflowRow> overflow_table(Format f) {
             else row.threshold = next, row.threshold_overflows = true;
             break;
           case Rounding::sr: break;
+          case Rounding::rnz: row.threshold = half_up, row.threshold_overflows = false; break;  // not in kModes
         }
         const bool toward_max =
             r == Rounding::rtz || r == Rounding::rto || (r == Rounding::rtp && neg) || (r == Rounding::rtn && !neg);

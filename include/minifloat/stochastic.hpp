@@ -24,16 +24,19 @@ namespace minifloat {
 /// for SrVariant::exact all 64 bits (two consecutive 32-bit cuRAND draws, low word first), for
 /// A/B/C/equal one 32-bit draw (the engine reads its low `sr_bits` bits; `equal` its bit 0).
 void fill_sr_bits(const SrStream& s, SrVariant variant, std::span<std::uint64_t> out) noexcept;
+/// The same with sr_words(spec) words per element (random.hpp): what a conversion under `spec` reads
+/// (two words, low first, for A/B/C/stochastic_odd with sr_bits > 32).
+void fill_sr_bits(const SrStream& s, const RoundingSpec& spec, std::span<std::uint64_t> out) noexcept;
 
 // ---- stochastic rounding of whole arrays --------------------------------------------------------
 //
 // Contract of every sr_convert_* function (the compiled-library boundary, so they throw):
-//  - `spec.rounding` must be Rounding::sr and `spec.sr_bits` 1..32 (read by A/B/C only), else
+//  - `spec.rounding` must be Rounding::sr and `spec.sr_bits` 1..64 (read by A/B/C/stochastic_odd only), else
 //    minifloat::Error. The SrVariant is `spec.sr_variant` (default exact).
 //  - `in` and `out` have the same length; codes are right-aligned in their storage word; 8-bit
 //    storage holds formats of ≤ 8 bits, 16-bit storage ≤ 16 bits (as convert_span.hpp).
 //  - out[i] is exactly the scalar `convert(source, in[i], to, spec, prof, rbits_i)` with
-//    rbits_i = sr_bits(s.seed, s.stream, s.step, s.index_base + i, spec.sr_variant): one rounding
+//    rbits_i = sr_bits(s.seed, s.stream, s.step, s.index_base + i, spec): one rounding
 //    of the exact input (an f64 input is not rounded to f32 first unless `prof.source_via_f32`).
 //  - `threads`: 0 = all cores (default_threads(), parallel_for.hpp), also the default; N = at most N.
 //    These functions are one-line wrappers over the array door (convert_array.hpp) with the stream

@@ -89,8 +89,16 @@ def _parse_profile(name: str) -> Profile:
 
 
 @_functools.lru_cache(maxsize=1024)
-def _parse_spec(round: str, overflow: str, variant: str, nbits: int) -> RoundingSpec:
-    return RoundingSpec(round, overflow, variant, nbits)  # each field's error names its argument
+def _parse_spec(round: str, overflow: str, variant: str, nbits: int, ftz: bool = False,
+                daz: bool = False) -> RoundingSpec:
+    return RoundingSpec(round, overflow, variant, nbits, ftz=ftz, daz=daz)  # each field's error names its argument
+
+
+def _flag(arg: str, v: _Any) -> bool:
+    """``ftz=``/``daz=``: True or False only (TypeError naming the argument)."""
+    if type(v) is not bool:
+        raise TypeError(f"{arg}: expected True or False, got {type(v).__name__}")
+    return v
 
 
 def _format(arg: str, v: _Any) -> Format:
@@ -116,11 +124,13 @@ def _profile(v: _Any) -> Profile:
     return _profile(str(_name("profile", v)))
 
 
-def _spec(round: _Any, overflow: _Any, variant: _Any = "exact", nbits: int = 8) -> RoundingSpec:
+def _spec(round: _Any, overflow: _Any, variant: _Any = "exact", nbits: int = 8, ftz: _Any = False,
+          daz: _Any = False) -> RoundingSpec:
+    ftz, daz = _flag("ftz", ftz), _flag("daz", daz)
     if type(round) is str and type(overflow) is str and type(variant) is str:
-        return _parse_spec(round, overflow, variant, nbits)
+        return _parse_spec(round, overflow, variant, nbits, ftz, daz)
     return _parse_spec(str(_name("round", round)), str(_name("overflow", overflow)),
-                       str(_name("sr['variant']", variant)), nbits)
+                       str(_name("sr['variant']", variant)), nbits, ftz, daz)
 
 
 def ml_dtype(fmt: str | Format) -> _np.dtype:
@@ -260,7 +270,7 @@ def _name(arg: str, v: _Any) -> str:  # a Format/Profile argument also takes its
 
 def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "nonsat", profile: str | Profile = "ocp",
             sr: dict | None = None, source: str | Format | None = None, as_: str = "codes", flags: bool = False,
-            threads: int | None = None) -> _Any:
+            threads: int | None = None, ftz: bool = False, daz: bool = False) -> _Any:
     """Round every element of ``x`` once into format ``fmt``; returns the codes (shape of ``x``).
 
     x
@@ -273,7 +283,8 @@ def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "
     fmt
         Target format (``formats()``; aliases and ``custom:E,M,BIAS,...`` accepted), at most 16 bits.
     round
-        rne rna rtz rtp rtn rto sr (IEEE 754-2019 §4.3 names; ``sr`` needs ``sr=``).
+        rne rna rtz rtp rtn rto sr (IEEE 754-2019 §4.3 names; ``sr`` needs ``sr=``), rnz (nearest, ties
+        toward zero: CPFloat RNZ, DeepGEMM's FP4 cast).
     overflow
         nonsat satfinite satpropagate (P3109 SatNone/SatFinite/SatPropagate; OCP "SAT" = satfinite).
     profile
@@ -281,7 +292,8 @@ def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "
     sr
         Stochastic rounding: ``dict(seed=, stream=0, step=0, variant="exact", bits=8, index_base=0)``.
         Element i (row-major flat index) reads ``sr_bits(seed, stream, step, index_base + i, variant)``;
-        ``bits`` is N (1..32) of the P3109 variants A/B/C. Independent of ``threads``.
+        ``bits`` is N (1..64; N > 32 reads two 32-bit words, low first) of the P3109 variants A/B/C and
+        gfloat's ``stochastic_odd``. Independent of ``threads``.
     source
         The format of integer code inputs (required for them; must match an ml_dtypes dtype's format).
     as_
@@ -293,6 +305,9 @@ def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "
     threads
         How many std::threads split the array (None or 0 = all cores, else 1..4096), for every mode; the
         bytes are identical for every thread count (the C++ array door's ``threads``).
+    ftz, daz
+        RoundingSpec::ftz (a result that rounds to a subnormal of ``fmt`` becomes +-0, rounding first) and
+        ::daz (subnormal inputs, of the array's own format, read as +-0); the CLI's ``--ftz``/``--daz``.
 
     Example: ``convert(np.float32([464, 500, -1e-7]), "e4m3fn", overflow="satfinite")`` ->
     ``array([126, 126, 128], dtype=uint8)`` (0x7e = 448 = max; 0x80 = -0).
@@ -342,7 +357,7 @@ def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "
         raise ValueError(f"source: only for integer code arrays; x is {dt}")
     variant, nbits, srt = _sr_args(sr)
     to = _format("fmt", fmt)
-    spec = _spec(round, overflow, variant, nbits)
+    spec = _spec(round, overflow, variant, nbits, ftz, daz)
     prof = _profile(profile)
     src = None if source is None else _format("source", source)
     out = _np.empty(flat.shape, _np.uint8 if to.bits <= 8 else _np.uint16)
@@ -389,13 +404,15 @@ def decode(codes: _Any, fmt: str | Format, *, dtype: str = "float32", profile: s
     return _to_torch(res) if from_torch else res
 
 
-def sr_bits(seed: int, stream: int, step: int, n: int, variant: str = "exact", *, index_base: int = 0) -> _np.ndarray:
+def sr_bits(seed: int, stream: int, step: int, n: int, variant: str = "exact", *, index_base: int = 0,
+            bits: int = 8) -> _np.ndarray:
     """The random words stochastic rounding reads, as a uint64 array of ``n`` elements.
 
-    Element i is ``sr_bits(seed, stream, step, index_base + i, variant)`` of core/random.hpp: cuRAND's
+    Element i is ``sr_bits(seed, stream, step, index_base + i, spec)`` of core/random.hpp: cuRAND's
     Philox4x32-10 stream with key = seed, subsequence = step * 2**32 + stream, offset = index *
-    sr_words(variant); the exact variant uses 64 bits (two consecutive words, low first), A/B/C/equal
-    one 32-bit word. The same bits as ``convert(..., round="sr", sr=dict(...))`` uses.
+    sr_words(spec); the exact variant, and A/B/C/stochastic_odd with ``bits`` > 32, use 64 bits (two
+    consecutive words, low first), the others one 32-bit word. The same bits as ``convert(..., round="sr",
+    sr=dict(..., bits=))`` uses.
     """
     seed = _int_in("seed", seed, 0, 2**64 - 1)
     stream = _int_in("stream", stream, 0, 2**32 - 1)
@@ -403,7 +420,8 @@ def sr_bits(seed: int, stream: int, step: int, n: int, variant: str = "exact", *
     n = _int_in("n", n, 1, 2**40)
     index_base = _int_in("index_base", index_base, 0, 2**64 - 1)
     out = _np.empty(n, _np.uint64)
-    _ext.sr_bits_array(out, seed, stream, step, index_base, _name("variant", variant))
+    nbits = _int_in("bits", bits, -2**63, 2**63 - 1)  # the range is the library's one check (sr_bits_problem)
+    _ext.sr_bits_array(out, seed, stream, step, index_base, _name("variant", variant), nbits)
     return out
 
 
@@ -886,7 +904,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
              overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
              amax_epsilon: _Any = None, mx_quirks: str | None = None, threads: int | None = None,
              transform: str | None = None, tensor_scale: _Any = None, scale_select: str | None = None,
-             transform_gemm: str | None = None, amax_scope: str | None = None, **policy: str) -> Quantized:
+             transform_gemm: str | None = None, amax_scope: str | None = None, ftz: bool = False,
+             daz: bool = False, **policy: str) -> Quantized:
     """Block-quantize ``x`` (float32/float64; float16/bfloat16 are widened exactly, inside the library) with ``scheme``.
 
     scheme: a named scheme (mxfp8_e4m3 mxfp8_e5m2 mxfp6_e2m3 mxfp6_e3m2 mxfp4 mxint8 nvfp4 nvfp4_16x16 fp8_tensor
@@ -918,6 +937,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     ``amax_scope`` (nvfp4 1×k, the CLI's ``--amax-scope`` and the spec key ``amax-scope=``): ``"tensor"`` (the
     default) or ``"row"``, one FP32 encode scale per row from the row's amax (TE row_scaled_nvfp4; with
     ``axis="first"`` per column); the result's ``tensor_scale`` is then an array of shape (rows,).
+    ``ftz``/``daz`` (the CLI's ``--ftz``/``--daz``): element results that round to a subnormal become +-0;
+    subnormal inputs read as +-0 before the amax.
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
@@ -935,7 +956,7 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
         raise ValueError("sr['index_base']: not accepted by quantize (element i reads index i)")
     scheme = _name("scheme", scheme)
     rule = None if rule is None else _name("rule", rule)
-    spec = _spec(round, overflow, variant, nbits)
+    spec = _spec(round, overflow, variant, nbits, ftz, daz)
     prof = _profile(profile)
     q = _ext.quantize_array(kind, flat, list(shape), scheme, rule, spec, prof, _name("axis", axis),
                             None if srt is None else srt[:3], policies, eps,

@@ -133,13 +133,15 @@ std::uint8_t decode_array(const InArray& codes, OutArray& out, const Format& fro
 
 /// minifloat.sr_bits: fill `out` (flat uint64) with the random words of the documented stream.
 void sr_bits_array(OutArray& out, std::uint64_t seed, std::uint32_t stream, std::uint32_t step,
-                   std::uint64_t index_base, std::string_view variant) {
+                   std::uint64_t index_base, std::string_view variant, long long bits) {
   const SrVariant v = enum_arg<SrVariant>("variant", variant);
+  if (const std::string p = sr_bits_problem(bits); !p.empty()) throw Error("bits: " + p);
   if (out.itemsize() != 8) throw Error("internal: sr_bits needs a uint64 output");
   const SrStream s{.seed = seed, .stream = stream, .step = step, .index_base = index_base};
+  const RoundingSpec spec{.rounding = Rounding::sr, .sr_variant = v, .sr_bits = static_cast<std::uint8_t>(bits)};
   std::span<std::uint64_t> o(static_cast<std::uint64_t*>(out.data()), out.size());
   nb::gil_scoped_release nogil;
-  fill_sr_bits(s, v, o);
+  fill_sr_bits(s, spec, o);
 }
 
 /// Exact decimal strings of a format's limits, plus its fields (Python turns them into Fractions).
@@ -281,7 +283,7 @@ NB_MODULE(_minifloat, m) {
         "Convert a flat C-contiguous array into codes of `fmt` written to `out`; returns the ORed flags.");
   m.def("decode_array", &decode_array, "codes"_a, "out"_a, "fmt"_a, "profile"_a,
         "Decode flat uint8/uint16 codes of `fmt` into the float32/float64 array `out`; returns the ORed flags.");
-  m.def("sr_bits_array", &sr_bits_array, "out"_a, "seed"_a, "stream"_a, "step"_a, "index_base"_a, "variant"_a,
+  m.def("sr_bits_array", &sr_bits_array, "out"_a, "seed"_a, "stream"_a, "step"_a, "index_base"_a, "variant"_a, "bits"_a,
         "Fill the uint64 array `out` with element index_base + i of the SR stream (random.hpp sr_bits).");
   m.def("format_info", &format_info, "fmt"_a, "A format's fields and exact limits (decimal strings).");
   m.def("code_table", &code_table_rows, "fmt"_a, "Every code of `fmt` (<= 16 bits): codes, classes, exact values.");

@@ -34,8 +34,10 @@ using python::with_arg;
 namespace {
 
 RoundingSpec make_spec(std::string_view round, std::string_view overflow, std::string_view sr_variant,
-                       long long sr_nbits) {
+                       long long sr_nbits, bool ftz, bool daz) {
   RoundingSpec spec;
+  spec.ftz = ftz;
+  spec.daz = daz;
   spec.rounding = with_arg("round", [&] { return parse<Rounding>(round); });
   spec.overflow = with_arg("overflow", [&] { return parse<Overflow>(overflow); });
   spec.sr_variant = with_arg("sr['variant']", [&] { return parse<SrVariant>(sr_variant); });
@@ -48,7 +50,8 @@ std::size_t hash_text(const std::string& s) { return std::hash<std::string>{}(s)
 
 std::string spec_repr(const RoundingSpec& s) {
   return "RoundingSpec(round='" + std::string(name(s.rounding)) + "', overflow='" + std::string(name(s.overflow)) +
-         "', sr_variant='" + std::string(name(s.sr_variant)) + "', sr_bits=" + std::to_string(int(s.sr_bits)) + ")";
+         "', sr_variant='" + std::string(name(s.sr_variant)) + "', sr_bits=" + std::to_string(int(s.sr_bits)) +
+         (s.ftz ? ", ftz=True" : "") + (s.daz ? ", daz=True" : "") + ")";
 }
 
 }  // namespace
@@ -78,18 +81,24 @@ void bind_objects(nb::module_& m) {
 
   nb::class_<RoundingSpec>(m, "RoundingSpec",
                            "A parsed rounding choice (core/rounding.hpp): RoundingSpec(round, overflow, "
-                           "sr_variant='exact', sr_bits=8); ValueError naming the bad field.")
+                           "sr_variant='exact', sr_bits=8, *, ftz=False, daz=False); ValueError naming the bad field.")
       .def(
           "__init__",
           [](RoundingSpec* s, std::string_view round, std::string_view overflow, std::string_view sr_variant,
-             long long sr_bits) { new (s) RoundingSpec(make_spec(round, overflow, sr_variant, sr_bits)); },
-          "round"_a = "rne", "overflow"_a = "nonsat", "sr_variant"_a = "exact", "sr_bits"_a = 8)
+             long long sr_bits, bool ftz,
+             bool daz) { new (s) RoundingSpec(make_spec(round, overflow, sr_variant, sr_bits, ftz, daz)); },
+          "round"_a = "rne", "overflow"_a = "nonsat", "sr_variant"_a = "exact", "sr_bits"_a = 8, nb::kw_only(),
+          "ftz"_a = false, "daz"_a = false)
       .def_prop_ro(
           "round", [](const RoundingSpec& s) { return std::string(name(s.rounding)); }, "Rounding mode.")
       .def_prop_ro("overflow", [](const RoundingSpec& s) { return std::string(name(s.overflow)); })
       .def_prop_ro("sr_variant", [](const RoundingSpec& s) { return std::string(name(s.sr_variant)); })
       .def_prop_ro(
-          "sr_bits", [](const RoundingSpec& s) { return int(s.sr_bits); }, "N of SR variants A/B/C.")
+          "sr_bits", [](const RoundingSpec& s) { return int(s.sr_bits); }, "N of SR variants A/B/C/stochastic_odd.")
+      .def_prop_ro(
+          "ftz", [](const RoundingSpec& s) { return s.ftz; }, "A result that rounds to a subnormal becomes +-0.")
+      .def_prop_ro(
+          "daz", [](const RoundingSpec& s) { return s.daz; }, "Subnormal inputs read as +-0.")
       .def("__repr__", &spec_repr)
       .def(
           "__eq__", [](const RoundingSpec& a, const RoundingSpec& b) { return a == b; }, nb::is_operator())

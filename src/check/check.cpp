@@ -861,8 +861,8 @@ std::vector<Case> generate(const Target& t, const GenOptions& g) {
   };
   auto rword = [&]() -> std::uint64_t {
     const std::uint64_t r = rng.next();
-    if (t.spec.sr_variant == SrVariant::exact) return r;
-    return r & 0xffffffffULL;  // one 32-bit draw (random.hpp)
+    if (sr_words(t.spec) == 2) return r;  // two 32-bit draws (random.hpp): exact, or N > 32
+    return r & 0xffffffffULL;             // one 32-bit draw (random.hpp)
   };
   auto sorted = [&](std::vector<Case>& v) {
     std::sort(v.begin(), v.end(), [&](const Case& a, const Case& b) { return key_of(t, a) < key_of(t, b); });

@@ -127,7 +127,7 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   g.spec.rounding = named(what, "round", [&] { return parse<Rounding>(str(t, "round", what)); });
   g.spec.overflow = named(what, "overflow", [&] { return parse<Overflow>(str(t, "overflow", what)); });
   g.spec.sr_variant = named(what, "sr_variant", [&] { return parse<SrVariant>(str(t, "sr_variant", what)); });
-  g.spec.sr_bits = static_cast<std::uint8_t>(uint(t, "sr_bits", what, 1, 32));
+  g.spec.sr_bits = static_cast<std::uint8_t>(uint(t, "sr_bits", what, kMinSrBits, kMaxSrBits));
   g.profile = named(what, "profile", [&] { return parse_profile(str(t, "profile", what)); });
   if (t.contains("packing"))
     g.packing = named(what, "packing", [&] { return parse<Packing>(str(t, "packing", what)); });

@@ -79,8 +79,8 @@ RoundingSpec parse_spec(const std::string& round, const std::string& overflow,
     throw Error(std::string(variant ? "--sr-variant" : "--sr-bits") + " needs --round sr");
   if (variant) s.sr_variant = parse_option<SrVariant>("--sr-variant", *variant);
   if (bits) {
-    if (s.sr_variant != SrVariant::a && s.sr_variant != SrVariant::b && s.sr_variant != SrVariant::c)
-      throw Error("--sr-bits applies to --sr-variant A, B or C only (exact reads 64 bits, equal 1)");
+    if (!reads_sr_bits(s.sr_variant))
+      throw Error("--sr-bits applies to --sr-variant A, B, C or stochastic_odd only (exact reads 64 bits, equal 1)");
     s.sr_bits = static_cast<std::uint8_t>(parse_int_option("--sr-bits", *bits, kSrBitsRange));
   }
   return s;
@@ -119,7 +119,9 @@ void add_convert_command(CLI::App& app, ConvertOptions& o) {
   c->add_option("-o,--overflow", o.overflow, "Overflow policy: " + choices<Overflow>("nonsat"));
   c->add_option("-p,--profile", o.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   c->add_option("--sr-variant", o.sr.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
-  c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  c->add_option("--sr-bits", o.sr_bits, kSrBitsHelp);
+  c->add_flag("--ftz", o.ftz, kFtzHelp);
+  c->add_flag("--daz", o.daz, kDazHelp);
   c->add_option("--seed", o.sr.seed,
                 "With --round sr: Philox seed (required); element i (flat index) reads "
                 "sr_bits(seed, stream, 0, i)")
@@ -147,6 +149,8 @@ int run_convert(const ConvertOptions& o) {
   const SrEncodePlan plan = validate_sr_encode_flags(f);
   spec.sr_variant = plan.variant;
   spec.sr_bits = plan.sr_bits;
+  spec.ftz = o.ftz;
+  spec.daz = o.daz;
   const Profile prof = parse_option("--profile", profile_table(), o.profile).value;
   const auto* as = find_name(name_table(CodeDtype{}), o.as);
   if (as == nullptr)
@@ -310,7 +314,7 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
                   "Overflow policy: " + choices<Overflow>("nonsat") + " (satfinite with --scheme)");
   gen->add_option("-p,--profile", g.profile, "Vendor profile: " + choices(profile_table(), "ocp"));
   gen->add_option("--sr-variant", g.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
-  gen->add_option("--sr-bits", g.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  gen->add_option("--sr-bits", g.sr_bits, kSrBitsHelp);
   gen->add_option("--count", g.count, "Cases wanted, 1..100000000 (default 1048576)");
   gen->add_option("--seed", g.seed, "Seed of the random classes, 0..18446744073709551615")
       ->required()

@@ -36,6 +36,8 @@ struct ConvertOptions {
   SrEncodeFlags sr;                            ///< --sr-variant --seed
   std::optional<std::string> sr_bits, stream;  ///< as typed
   std::string threads = "0";                   ///< --threads 0..1024 (0: all cores); the bytes do not depend on it
+  bool ftz = false;                            ///< --ftz (RoundingSpec::ftz)
+  bool daz = false;                            ///< --daz (RoundingSpec::daz)
 };
 void add_convert_command(CLI::App& app, ConvertOptions& o);
 /// Elementwise: every element of --in (<f4 <f8 <f2 <V2; codes |u1 <u2 <V1 with --from F) rounded

@@ -301,7 +301,9 @@ void add_quantize_command(CLI::App& app, QuantizeOptions& o) {
   c->add_option("--round", o.round, "Element rounding: " + choices<Rounding>("rne"));
   c->add_option("--overflow", o.overflow, "Element overflow: " + choices<Overflow>("satfinite"));
   c->add_option("--sr-variant", o.sr_variant, "With --round sr: " + choices<SrVariant>("exact"));
-  c->add_option("--sr-bits", o.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  c->add_option("--sr-bits", o.sr_bits, kSrBitsHelp);
+  c->add_flag("--ftz", o.ftz, kFtzHelp);
+  c->add_flag("--daz", o.daz, kDazHelp);
   c->add_option("--seed", o.seed, "With --round sr (required): Philox seed; element i reads sr_bits(seed, 0, 0, i)")
       ->type_name("UINT64")
       ->check(uint64_text);
@@ -435,8 +437,7 @@ int run_quantize(const QuantizeOptions& o) {
   srf.sr_bits = o.sr_bits;
   srf.seed = o.seed;
   const SrEncodePlan sr = validate_sr_encode_flags(srf);
-  q.rounding.sr_variant = sr.variant;
-  q.rounding.sr_bits = sr.sr_bits;
+  q.rounding = {q.rounding.rounding, q.rounding.overflow, sr.variant, sr.sr_bits, o.ftz, o.daz};  // RoundingSpec order
   q.sr_seed = sr.seed;
   q.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.source_via_f32) q.profile.source_via_f32 = true;

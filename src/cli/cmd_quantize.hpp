@@ -23,7 +23,9 @@ struct QuantizeOptions {
   std::string round = "rne";              ///< --round rne|rna|rtz|rtp|rtn|rto|sr
   std::string overflow = "satfinite";     ///< --overflow for the elements
   std::optional<std::string> sr_variant;  ///< --sr-variant (with --round sr; default exact)
-  std::optional<long long> sr_bits;       ///< --sr-bits (with --round sr and variant A/B/C; default 8)
+  std::optional<long long> sr_bits;       ///< --sr-bits (with --round sr and variant A/B/C/stochastic_odd; default 8)
+  bool ftz = false;                       ///< --ftz: element results that round to a subnormal → ±0
+  bool daz = false;                       ///< --daz: subnormal inputs read as ±0
   std::optional<std::uint64_t> seed;      ///< --seed (required with --round sr, refused otherwise)
   std::string profile = "ocp";            ///< --profile ocp|nvidia|ml_dtypes|p3109
   std::optional<std::string> element;     ///< --element FMT (fp8_* schemes and specs with a floating element)

@@ -96,6 +96,8 @@ void add_report_command(CLI::App& app, ReportOptions& o) {
                 "(`minifloat names scheme`)");
   c->add_option("--tensor", o.tensor, "Only this tensor of a .safetensors file");
   c->add_option("--round", o.round, "Element rounding mode: " + choices<Rounding>("rne"));
+  c->add_flag("--ftz", o.ftz, kFtzHelp);
+  c->add_flag("--daz", o.daz, kDazHelp);
   c->add_option(
        "--seed", o.seed,
        "With --round sr (required): Philox seed; element i of the tensor at position k of the file (0-based, data "
@@ -140,7 +142,7 @@ int run_report(const ReportOptions& o) {
     });
   }
   QuantOptions qo;
-  qo.rounding.rounding = parse_option<Rounding>("--round", o.round);
+  qo.rounding = {parse_option<Rounding>("--round", o.round), qo.rounding.overflow, {}, 8, o.ftz, o.daz};
   SrEncodeFlags srf;
   srf.rounding = qo.rounding.rounding;
   srf.seed = o.seed;

@@ -29,6 +29,8 @@ struct ReportOptions {
   bool per_tensor = false;          ///< --per-tensor: one row per (tensor, scheme) besides the overall rows
   bool csv = false;                 ///< --csv: machine-readable rows (always per tensor and overall)
   bool quiet = false;               ///< --quiet: no progress lines on stderr
+  bool ftz = false;                 ///< --ftz: element results that round to a subnormal → ±0
+  bool daz = false;                 ///< --daz: subnormal inputs read as ±0
   std::string threads = "0";        ///< --threads 0..1024 (0: all cores); the figures do not depend on it
 };
 

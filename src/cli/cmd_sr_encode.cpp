@@ -19,7 +19,7 @@ std::vector<std::uint64_t> sr_encode_codes(Format to, const Unpacked& value, Rou
   if (validate(to) != FormatError::ok) throw Error("sr_encode_codes: invalid format descriptor");
   std::vector<std::uint64_t> codes(count);
   for (std::uint64_t k = 0; k < count; ++k)
-    codes[k] = round_pack(to, value, spec, prof, sr_bits(seed, stream, 0, k, spec.sr_variant)).code;
+    codes[k] = round_pack(to, value, spec, prof, sr_bits(seed, stream, 0, k, spec)).code;
   return codes;
 }
 

@@ -49,8 +49,9 @@ SrEncodePlan validate_sr_encode_flags(const SrEncodeFlags& f) {
     }
   }
   if (f.sr_bits) {
-    if (p.variant != SrVariant::a && p.variant != SrVariant::b && p.variant != SrVariant::c)
-      throw Error("--sr-bits applies to --sr-variant A, B or C only (" + std::string(sr_variant_name(p.variant)) +
+    if (!reads_sr_bits(p.variant))
+      throw Error("--sr-bits applies to --sr-variant A, B, C or stochastic_odd only (" +
+                  std::string(sr_variant_name(p.variant)) +
                   (p.variant == SrVariant::exact ? " reads 64 random bits)" : " reads 1 random bit)"));
     if (*f.sr_bits < kSrBitsRange.lo || *f.sr_bits > kSrBitsRange.hi)
       throw Error("--sr-bits " + std::to_string(*f.sr_bits) +

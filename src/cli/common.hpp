@@ -25,11 +25,23 @@ namespace minifloat::cli {
 struct SrEncodeFlags {
   Rounding rounding = Rounding::rne;      ///< --round (already parsed)
   std::optional<std::string> sr_variant;  ///< --sr-variant exact|A|B|C|equal (default exact)
-  std::optional<long long> sr_bits;       ///< --sr-bits N, 1..32, only for A/B/C (default 8)
+  std::optional<long long> sr_bits;       ///< --sr-bits N, 1..64, only for A/B/C/stochastic_odd (default 8)
   std::optional<std::uint64_t> seed;      ///< --seed S (required with --round sr)
   std::optional<long long> stream;        ///< --stream T, 0..2^32−1 (default 0)
   std::optional<long long> count;         ///< --count K ≥ 1 (default 1)
 };
+
+/// The SR variants that read N = --sr-bits random bits (exact reads 64, equal 1).
+inline bool reads_sr_bits(SrVariant v) {
+  return v == SrVariant::a || v == SrVariant::b || v == SrVariant::c || v == SrVariant::stochastic_odd;
+}
+/// The help of --sr-bits, --ftz and --daz, the same on every converting command.
+inline constexpr const char* kSrBitsHelp =
+    "With --round sr and variant A/B/C/stochastic_odd: random bits N, 1..64 (default 8; N > 32 reads two 32-bit "
+    "words per element, low word first)";
+inline constexpr const char* kFtzHelp =
+    "Flush to zero: a result that rounds to a subnormal of the target becomes +-0 (rounding first; RoundingSpec::ftz)";
+inline constexpr const char* kDazHelp = "Denormals are zero: subnormal inputs read as +-0 (RoundingSpec::daz)";
 
 /// The ranges of the integer SR flags.
 inline constexpr IntRange kSrBitsRange{kMinSrBits, kMaxSrBits}, kStreamRange{0, 4294967295LL},

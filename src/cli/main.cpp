@@ -166,6 +166,7 @@ struct EncodeArgs {
   cli::SrEncodeFlags sr;                              ///< --sr-variant --seed (stochastic rounding)
   std::optional<std::string> sr_bits, stream, count;  ///< as typed; ranges in cmd_sr_encode.hpp
   std::optional<std::string> rbits;  ///< --rbits 0x…: one explicit random word instead of the Philox stream
+  bool ftz = false, daz = false;     ///< --ftz, --daz (RoundingSpec::ftz/daz)
 };
 
 std::optional<long long> int_option(const char* option, const std::optional<std::string>& text, cli::IntRange r) {
@@ -178,6 +179,8 @@ int run_encode(const EncodeArgs& a) {
   RoundingSpec spec;
   spec.rounding = cli::parse_option<Rounding>("--round", a.round);
   spec.overflow = cli::parse_option<Overflow>("--overflow", a.overflow);
+  spec.ftz = a.ftz;
+  spec.daz = a.daz;
   const Profile prof = cli::parse_option("--profile", profile_table(), a.profile).value;
   std::optional<Format> from;
   if (!a.from.empty()) from = cli::with_option("--from", [&] { return parse_format(a.from); });
@@ -225,7 +228,7 @@ int run_encode(const EncodeArgs& a) {
       spec.sr_variant = plan.variant;
       spec.sr_bits = plan.sr_bits;
       for (std::uint64_t k = 0; k < plan.count; ++k)
-        emit(round_pack(fmt, u, spec, prof, sr_bits(plan.seed, plan.stream, 0, sr_index++, plan.variant)));
+        emit(round_pack(fmt, u, spec, prof, sr_bits(plan.seed, plan.stream, 0, sr_index++, spec)));
     } else if (from) {
       emit(convert(*from, parse_code(text, *from), fmt, spec, prof));
     } else {
@@ -469,7 +472,9 @@ int run(int argc, char** argv) {
   encode->add_flag("-x,--explain", ea.explain, "Also print the exact decoded value, class and flags");
   encode->add_option("--sr-variant", ea.sr.sr_variant,
                      "With --round sr: " + cli::choices<SrVariant>("exact") + " (exact reads 64 random bits, equal 1)");
-  encode->add_option("--sr-bits", ea.sr_bits, "With --round sr and variant A/B/C: random bits N, 1..32 (default 8)");
+  encode->add_option("--sr-bits", ea.sr_bits, cli::kSrBitsHelp);
+  encode->add_flag("--ftz", ea.ftz, cli::kFtzHelp);
+  encode->add_flag("--daz", ea.daz, cli::kDazHelp);
   encode->add_option("--seed", ea.sr.seed, "With --round sr: Philox seed (required), 0..18446744073709551615")
       ->type_name("UINT64")
       ->check(cli::uint64_text);

@@ -24,9 +24,10 @@ void validate_common(const ConvertRequest& r) {
   if (validate(r.from) != FormatError::ok) refuse("invalid source format " + format_name(r.from));
   if (validate(r.to) != FormatError::ok) refuse("invalid target format " + format_name(r.to));
   if (r.spec.rounding == Rounding::sr &&
-      (r.spec.sr_variant == SrVariant::a || r.spec.sr_variant == SrVariant::b || r.spec.sr_variant == SrVariant::c) &&
+      (r.spec.sr_variant == SrVariant::a || r.spec.sr_variant == SrVariant::b || r.spec.sr_variant == SrVariant::c ||
+       r.spec.sr_variant == SrVariant::stochastic_odd) &&
       !sr_bits_problem(r.spec.sr_bits).empty())
-    refuse("sr_bits " + sr_bits_problem(r.spec.sr_bits) + " (one 32-bit cuRAND word per element)");
+    refuse("sr_bits " + sr_bits_problem(r.spec.sr_bits) + " (sr_words(spec) 32-bit cuRAND words per element)");
 }
 
 HwCvt pick_hardware(const ConvertRequest& r) {
@@ -38,6 +39,8 @@ HwCvt pick_hardware(const ConvertRequest& r) {
     refuse(
         "hardware path: cvt.rs (stochastic, sm_100a/sm_103a) is not offered: its rbits alignment is unspecified "
         "(cuda-notes A1.3); use Path::engine for Rounding::sr");
+  if (r.spec.ftz || r.spec.daz)
+    refuse("hardware path: the PTX cvt instructions keep subnormals; use Path::engine for ftz/daz (RoundingSpec)");
   HwCvt op{};
   bool found = false;
   const Format to = r.to;

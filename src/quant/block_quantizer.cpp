@@ -482,6 +482,7 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
 }
 
 void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values, unsigned threads) {
+  if (const auto f = daz_copy(opt_.rounding.daz, values)) return observe(p, std::span<const float>(*f), threads);
   if (q_.transform.rht16) {
     const std::vector<float> t = transformed_piece(p, values, q_, file_cols_);
     observe_impl<float>(p, t, threads);
@@ -537,6 +538,7 @@ void BlockQuantizer::end_first_pass() {
   q_.tensor_decode_scale = 1.0f / q_.tensor_encode_scale;
 }
 void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values, unsigned threads) {
+  if (const auto f = daz_copy(opt_.rounding.daz, values)) return observe(p, std::span<const double>(*f), threads);
   if (opt_.profile.source_via_f32) {
     std::vector<float> f(values.begin(), values.end());  // RNE (D11: the f32-first behaviour of ml_dtypes)
     observe(p, std::span<const float>(f), threads);

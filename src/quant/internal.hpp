@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,18 @@
 #include "simd/quant_simd.hpp"
 
 namespace minifloat::quant_detail {
+
+/// RoundingSpec::daz for a block quantizer's input (binary32 or binary64 values): a copy with every
+/// subnormal read as ±0 (sign kept), or nullopt when `daz` is off or `v` holds none (read `v` itself).
+template <class T>
+std::optional<std::vector<T>> daz_copy(bool daz, std::span<const T> v) {
+  auto subnormal = [](T x) { return x != 0 && std::fabs(x) < std::numeric_limits<T>::min(); };
+  if (!daz || std::none_of(v.begin(), v.end(), subnormal)) return std::nullopt;
+  std::vector<T> out(v.begin(), v.end());
+  for (T& x : out)
+    if (subnormal(x)) x = std::copysign(T{0}, x);
+  return out;
+}
 
 /// Whether q's block scales are 8-bit codes (E8M0 rules, nvfp4's e4m3fn), a scale's value then being a
 /// function of its code.

@@ -226,7 +226,7 @@ void PieceRun<T>::scalar_segment(std::size_t r, std::size_t b0, std::size_t b1, 
   const std::size_t a = p.row + r, off = r * p.cols - p.col;
   for (std::size_t b = b0; b < b1; ++b) {
     const T x = v[off + b];
-    const std::uint64_t rb = sr ? sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, a * B + b, spec.sr_variant) : 0;
+    const std::uint64_t rb = sr ? sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, a * B + b, spec) : 0;
     if (!sc.tao) {  // the core's element step
       const TileElement te = encode_in_tile(x, sc, rule, spec, prof, rb);
       codes[off + b] = te.r.code;
@@ -278,8 +278,7 @@ void PieceRun<T>::fourover6_segment(std::size_t r, std::size_t tb, std::size_t b
     sc.enc = nvfp4_element_encode_scale(code[k], q.tensor_encode_scale);
     const float sf = to_float(formats::e4m3fn, code[k]);
     for (std::size_t i = 0; i < len; ++i) {
-      const std::uint64_t rb =
-          sr ? sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, a * B + b0 + i, spec.sr_variant) : 0;
+      const std::uint64_t rb = sr ? sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, a * B + b0 + i, spec) : 0;
       te[k][i] = encode_in_tile(x[i], sc, rule, spec, prof, rb);
       const float qv = static_cast<float>(element_value(el, te[k][i].r.code));
       err[k] = fourover6_error_step(err[k], qv, sf, gamax, x[i], mse);
@@ -547,6 +546,8 @@ void BlockQuantizer::quantize_impl(const QuantPiece& p, std::span<const T> v, st
 
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values, std::span<std::uint8_t> codes,
                               unsigned threads) {
+  if (const auto f = quant_detail::daz_copy(opt_.rounding.daz, values))  // RoundingSpec::daz: inputs read as ±0
+    return quantize(p, std::span<const float>(*f), codes, threads);
   if (q_.transform.rht16) {  // the transform first (core/hadamard.hpp), then the tiles of the transformed piece
     const std::vector<float> t = quant_detail::transformed_piece(p, values, q_, file_cols_);
     quantize_impl<float>(p, t, codes, threads);
@@ -556,6 +557,8 @@ void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values
 }
 void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> values, std::span<std::uint8_t> codes,
                               unsigned threads) {
+  if (const auto f = quant_detail::daz_copy(opt_.rounding.daz, values))
+    return quantize(p, std::span<const double>(*f), codes, threads);
   if (opt_.mx_quirks != MxQuirks::none && !opt_.profile.source_via_f32)
     throw Error("quantize: mx-quirks " + std::string(name(opt_.mx_quirks)) +
                 " takes binary32 inputs (or a profile with source_via_f32)");

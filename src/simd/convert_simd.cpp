@@ -176,6 +176,7 @@ const EncodeTable* encode_table(Format to, const RoundingSpec& spec, const Profi
   const int f = index_of(kFormats, to), m = index_of(kModes, spec.rounding), o = index_of(kPolicies, spec.overflow),
             p = index_of(kProfiles, prof);
   if (f < 0 || m < 0 || o < 0 || p < 0) return nullptr;
+  if (spec.ftz || spec.daz) return nullptr;  // the tables hold the engine's results without them: the engine runs
   const std::size_t slot =
       ((static_cast<std::size_t>(f) * kModes.size() + m) * kPolicies.size() + o) * kProfiles.size() + p;
   const std::lock_guard<std::mutex> lock(g_mutex);

@@ -269,6 +269,7 @@ RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float
 }
 
 const QuantKernel* quant_kernel(ElementType el, const RoundingSpec& spec, const Profile& prof, Mxint8Min mn) {
+  if (spec.ftz || spec.daz) return nullptr;  // the kernels hold the engine's results without them
   if (el.kind == ElementKind::int8) {
     if (index_of(kModes, spec.rounding) < 0 || index_of(kPolicies, spec.overflow) < 0 || index_of(kProfiles, prof) < 0)
       return nullptr;

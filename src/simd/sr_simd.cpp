@@ -31,6 +31,7 @@ int variant_code(SrVariant v) {
     case SrVariant::b: return 2;
     case SrVariant::c: return 3;
     case SrVariant::equal: return 4;
+    case SrVariant::stochastic_odd: return -1;  // never: sr_table builds no table for it (engine path)
   }
   return 0;
 }
@@ -44,7 +45,7 @@ unsigned table_loop(const SrTable& t, const RoundingSpec& spec, const std::uint3
     const std::size_t len = std::min(rb.size(), n - i);
     SrStream c = s;
     c.index_base = s.index_base + i;
-    fill_sr_bits(c, spec.sr_variant, rb.data(), len);
+    fill_sr_bits(c, spec, rb.data(), len);
     flags |= sr_encode_f32_bits(t, spec, x + i, rb.data(), out + i, len);
   }
   return flags;
@@ -94,7 +95,7 @@ unsigned sr_fused_f32_bits(const SrTable& t, const RoundingSpec& spec, const std
       for (std::size_t j = 0; j < done; ++j) {
         unsigned w = word4[idx[j]];
         if ((w & kEngineMark) != 0) {
-          const std::uint64_t rbits = sr_bits(s.seed, s.stream, s.step, g + j, spec.sr_variant);
+          const std::uint64_t rbits = sr_bits(s.seed, s.stream, s.step, g + j, spec);
           const RoundResult r = convert(formats::f32, x[i + j], t.to, sv, t.prof, rbits);
           w = static_cast<unsigned>(r.code) | (static_cast<unsigned>(r.flags) << 8);
           o[j] = static_cast<std::uint8_t>(w);

@@ -145,6 +145,7 @@ unsigned dispatch(const SrTableT<Bits>& t, const RoundingSpec& spec, const Bits*
     case SrVariant::b: return loop<SrVariant::b>(t, spec, x, rbits, out, n);
     case SrVariant::c: return loop<SrVariant::c>(t, spec, x, rbits, out, n);
     case SrVariant::equal: return loop<SrVariant::equal>(t, spec, x, rbits, out, n);
+    case SrVariant::stochastic_odd: return loop<SrVariant::stochastic_odd>(t, spec, x, rbits, out, n);
   }
   return 0;
 }
@@ -159,6 +160,8 @@ const SrTableT<Bits>* cached(std::array<std::unique_ptr<SrTableT<Bits>>, kSlots>
                              const RoundingSpec& spec, const Profile& prof) {
   const int f = index_of(kFormats, to), o = index_of(kPolicies, spec.overflow), p = index_of(kProfiles, prof);
   if (spec.rounding != Rounding::sr || f < 0 || o < 0 || p < 0) return nullptr;
+  // Built and proved for ≤ 32 random bits, the first five variants, no ftz/daz: the others run the engine.
+  if (spec.ftz || spec.daz || spec.sr_bits > 32 || spec.sr_variant == SrVariant::stochastic_odd) return nullptr;
   const std::size_t slot = (static_cast<std::size_t>(f) * kPolicies.size() + o) * kProfiles.size() + p;
   const std::lock_guard<std::mutex> lock(g_mutex);
   if (!cache[slot]) cache[slot] = build<Bits>(to, spec.overflow, prof);

@@ -45,8 +45,7 @@ Matrix Quantizer::apply(const Matrix& m, Operand op, Gemm gemm, std::uint32_t te
       std::vector<std::uint64_t> rbits;
       if (oq.rounding.rounding == Rounding::sr) {
         rbits.resize(m.size());
-        for (std::size_t i = 0; i < m.size(); ++i)
-          rbits[i] = sr_bits(seed_, tensor_id, step, i, oq.rounding.sr_variant);
+        for (std::size_t i = 0; i < m.size(); ++i) rbits[i] = sr_bits(seed_, tensor_id, step, i, oq.rounding);
       }
       std::vector<std::uint16_t> codes(m.size());
       convert_f32(m.v, codes, f, oq.rounding, profiles::ocp, rbits);

@@ -216,7 +216,7 @@ TEST(CliEdges, EveryIgnoredOptionIsAnError) {
     std::string args, says;
   };
   const std::vector<Bad> bad = {
-      {"quantize --scheme mxfp4 --round sr --seed 1 --sr-bits 8" + io, "--sr-bits applies to --sr-variant A, B or C"},
+      {"quantize --scheme mxfp4 --round sr --seed 1 --sr-bits 8" + io, "--sr-bits applies to --sr-variant A, B, C or stochastic_odd"},
       {"quantize --scheme mxfp4 --round sr --seed 1 --sr-variant equal --sr-bits 4" + io, "--sr-bits"},
       {"quantize --scheme mxfp4 --round sr" + io, "--seed"},
       {"quantize --scheme mxfp4 --seed 3" + io, "only applies to stochastic rounding"},

@@ -15,8 +15,8 @@
 
 namespace minifloat_test {
 
-inline constexpr oracle::Mode kAllModes[] = {oracle::Mode::rne, oracle::Mode::rna, oracle::Mode::rtz,
-                                             oracle::Mode::rtp, oracle::Mode::rtn, oracle::Mode::rto};
+inline constexpr oracle::Mode kAllModes[] = {oracle::Mode::rne, oracle::Mode::rna, oracle::Mode::rtz, oracle::Mode::rtp,
+                                             oracle::Mode::rtn, oracle::Mode::rto, oracle::Mode::rnz};
 
 inline minifloat::Rounding to_engine(oracle::Mode m) {
   switch (m) {
@@ -26,6 +26,7 @@ inline minifloat::Rounding to_engine(oracle::Mode m) {
     case oracle::Mode::rtp: return minifloat::Rounding::rtp;
     case oracle::Mode::rtn: return minifloat::Rounding::rtn;
     case oracle::Mode::rto: return minifloat::Rounding::rto;
+    case oracle::Mode::rnz: return minifloat::Rounding::rnz;
   }
   return minifloat::Rounding::rne;
 }

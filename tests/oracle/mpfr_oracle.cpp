@@ -32,6 +32,7 @@ const char* mode_name(Mode m) {
     case Mode::rtp: return "rtp";
     case Mode::rtn: return "rtn";
     case Mode::rto: return "rto";
+    case Mode::rnz: return "rnz";
   }
   return "?";
 }
@@ -130,7 +131,8 @@ int Target::round_to_grid(mpfr_t out, const mpfr_t x, Mode mode, bool bounded, c
       if (!(opt.p3109 && spec_.mbits == 0)) return grid(out, x, MPFR_RNDN, bounded);
       break;  // P3109 P = 1: ties by code parity, below
     case Mode::rna:
-    case Mode::rto: break;
+    case Mode::rto:
+    case Mode::rnz: break;
   }
   // The two grid neighbours: z toward zero (RNDZ, its ternary is the inexact flag) and a away.
   if (grid(z_, x, MPFR_RNDZ, bounded) == 0) {
@@ -148,7 +150,7 @@ int Target::round_to_grid(mpfr_t out, const mpfr_t x, Mode mode, bool bounded, c
     if (c != 0)
       pick_a = c > 0;
     else
-      pick_a = mode == Mode::rna ? true : last_bit_odd(z_, true, bounded);
+      pick_a = mode == Mode::rna ? true : mode == Mode::rnz ? false : last_bit_odd(z_, true, bounded);
   }
   mpfr_set(out, pick_a ? a_ : z_, MPFR_RNDN);
   return mpfr_cmp(out, x);

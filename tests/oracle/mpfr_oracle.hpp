@@ -16,8 +16,10 @@
 namespace minifloat_test::oracle {
 
 /// Rounding direction: roundTiesToEven, roundTiesToAway, toward zero, toward +∞, toward −∞,
-/// round to odd (toward zero, then set the last kept bit when inexact).
-enum class Mode : std::uint8_t { rne, rna, rtz, rtp, rtn, rto };
+/// round to odd (toward zero, then set the last kept bit when inexact); rnz: round to nearest,
+/// ties toward zero (CPFloat CPFLOAT_RND_NZ), decided here from the two MPFR grid neighbours and
+/// their exact midpoint (MPFR has no such mode).
+enum class Mode : std::uint8_t { rne, rna, rtz, rtp, rtn, rto, rnz };
 /// Overflow policy. nonsat: ±Inf where the format has it, else NaN, else ±max, with IEEE 754 §7.4
 /// for the directed modes (rtz/rto → ±max; rtp: −overflow → −max; rtn: +overflow → +max).
 /// satfinite: finite overflow and ±Inf → ±max. satpropagate: finite overflow → ±max; ±Inf stays

@@ -277,5 +277,26 @@ TEST(OracleSelfTest, RoundToOddAndTiesAway) {
   EXPECT_EQ(code("e8m0fnu", 3.0, Mode::rto), 0x80u);  // precision 1: the kept bit is always 1
 }
 
+// rnz (round to nearest, ties toward zero; CPFloat CPFLOAT_RND_NZ), values derived by hand: e4m3fn
+// near 1 has ulp 2^-3, so 1.1875 = 1 + 1.5 ulp is the tie of 1.125 (0x39, odd) and 1.25 (0x3a, even).
+TEST(OracleSelf, RnzTiesGoTowardZero) {
+  EXPECT_EQ(code("e4m3fn", 1.1875, Mode::rnz), 0x39u);
+  EXPECT_EQ(code("e4m3fn", 1.1875, Mode::rne), 0x3au);
+  EXPECT_EQ(code("e4m3fn", -1.1875, Mode::rnz), 0xb9u);
+  EXPECT_EQ(code("e4m3fn", 1.1875 + 1.0 / 1024, Mode::rnz), 0x3au);  // above the tie: nearest
+  EXPECT_EQ(code("e4m3fn", 1.3125, Mode::rnz), 0x3au);                // 2.5 ulp: tie of 1.25 and 1.375 → 1.25
+  EXPECT_EQ(code("e4m3fn", 3 * std::ldexp(1, -10), Mode::rnz), 0x01u);  // 1.5 quanta of 2^-9 → 1
+  EXPECT_EQ(conv("e4m3fn", std::ldexp(1, -10), Mode::rnz).code, 0x00u);  // 0.5 quanta → 0
+  EXPECT_EQ(conv("e4m3fn", std::ldexp(1, -10), Mode::rnz).flags, kInexact | kUnderflow);
+  // e5m2: max 57344 (mantissa 11); 61440 is the tie of max and 2^16: rnz keeps max without overflow
+  EXPECT_EQ(conv("e5m2", 61440, Mode::rnz).code, 0x7bu);
+  EXPECT_EQ(conv("e5m2", 61440, Mode::rnz).flags, kInexact);
+  EXPECT_EQ(code("e5m2", 61440, Mode::rne), 0x7cu);
+  // e2m1fn: DeepGEMM's _quantize_to_fp4_e2m1 (deep_gemm/utils/math.py:73-82 at 54e2261) counts the
+  // midpoints strictly below |x|, so every midpoint goes down
+  const double mids[] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
+  for (int k = 0; k < 7; ++k) EXPECT_EQ(code("e2m1fn", mids[k], Mode::rnz), static_cast<std::uint64_t>(k)) << mids[k];
+}
+
 }  // namespace
 }  // namespace minifloat_test::oracle

@@ -354,15 +354,16 @@ TEST(SrArray, RejectsBadArguments) {
   const SrStream s{};
   EXPECT_THROW(sr_convert_f32(in, out, formats::e4m3fn, RoundingSpec{}, s), Error);  // rne
   EXPECT_THROW(sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::a, 0}, s), Error);
-  EXPECT_THROW(sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::a, 33}, s), Error);
+  EXPECT_THROW(sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::a, 65}, s), Error);
   EXPECT_THROW(sr_convert_f32(in, shortout, formats::e4m3fn, {Rounding::sr}, s), Error);
   EXPECT_THROW(sr_convert_f32(in, out, formats::f16, {Rounding::sr}, s), Error);  // 16-bit format in u8
   // threads = 0 is all cores (issue 24: one convention; it was an error before)
   EXPECT_NO_THROW(sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr}, s, profiles::ocp, 0));
   try {
-    sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::b, 40}, s);
+    sr_convert_f32(in, out, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::b, 65}, s);
+    ADD_FAILURE() << "no error for sr_bits 65";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("1..32"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1..64"), std::string::npos) << e.what();
   }
 }
 
@@ -412,10 +413,10 @@ TEST(SrEncodeCli, ValidatesFlags) {
     }
   };
   bad({Rounding::sr, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt}, "--seed");
-  bad({Rounding::sr, "A", 0, 1, std::nullopt, std::nullopt}, "1..32");
-  bad({Rounding::sr, "A", 33, 1, std::nullopt, std::nullopt}, "1..32");
+  bad({Rounding::sr, "A", 0, 1, std::nullopt, std::nullopt}, "1..64");
+  bad({Rounding::sr, "A", 65, 1, std::nullopt, std::nullopt}, "1..64");
   bad({Rounding::sr, std::nullopt, 8, 1, std::nullopt, std::nullopt}, "--sr-bits");  // exact takes no N
-  bad({Rounding::sr, "D", std::nullopt, 1, std::nullopt, std::nullopt}, "exact, A, B, C, equal");
+  bad({Rounding::sr, "D", std::nullopt, 1, std::nullopt, std::nullopt}, "exact, A, B, C, equal, stochastic_odd");
   bad({Rounding::sr, std::nullopt, std::nullopt, 1, std::nullopt, 0}, "--count");
   bad({Rounding::sr, std::nullopt, std::nullopt, 1, -1, std::nullopt}, "--stream");
   bad({Rounding::rne, std::nullopt, std::nullopt, 1, std::nullopt, std::nullopt}, "--round sr");

@@ -225,11 +225,12 @@ TEST(ConvertArray, EveryThreadCountGivesTheSameBytes) {
 TEST(ConvertArray, SrBitsHasOneCheck) {
   EXPECT_EQ(sr_bits_problem(1), "");
   EXPECT_EQ(sr_bits_problem(32), "");
-  EXPECT_EQ(sr_bits_problem(0), "0 is out of range; accepted: 1..32");
-  EXPECT_EQ(sr_bits_problem(33), "33 is out of range; accepted: 1..32");
+  EXPECT_EQ(sr_bits_problem(64), "");  // issue 25 item 5: up to 64 (two 32-bit words per element)
+  EXPECT_EQ(sr_bits_problem(0), "0 is out of range; accepted: 1..64");
+  EXPECT_EQ(sr_bits_problem(65), "65 is out of range; accepted: 1..64");
   const std::vector<float> x(4, 1.f);
   std::vector<std::uint8_t> o(4);
-  for (int bits : {0, 33}) {
+  for (int bits : {0, 65}) {
     const RoundingSpec spec{Rounding::sr, Overflow::nonsat, SrVariant::a, static_cast<std::uint8_t>(bits)};
     const std::string want = ": sr_bits " + sr_bits_problem(bits);
     try {

@@ -289,9 +289,9 @@ TEST(ConvertSpan, RejectsBadCalls) {
             std::string::npos);
   std::vector<std::uint64_t> rb(4);
   EXPECT_NE(error_of([&] {
-              convert_f32(f, o4, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::a, 33}, profiles::ocp,
+              convert_f32(f, o4, formats::e4m3fn, {Rounding::sr, Overflow::nonsat, SrVariant::a, 65}, profiles::ocp,
                           rb);
-            }).find("sr_bits 33 is out of range; accepted: 1..32"),
+            }).find("sr_bits 65 is out of range; accepted: 1..64"),
             std::string::npos);
   std::vector<std::uint8_t> wide_code = {0x10};
   std::vector<float> d(1);

@@ -14,6 +14,20 @@
 
 namespace minifloat {
 
+/// The exact value of `code` of format `from` as a conversion reads it: RoundingSpec::daz reads a
+/// subnormal as ±0 (the sign kept; unpack() drops it where `from` has no −0).
+MINIFLOAT_HOST_DEVICE constexpr Unpacked unpack_input(Format from, std::uint64_t code,
+                                                      const RoundingSpec& spec) noexcept {
+  Unpacked u = unpack(from, code);
+  if (spec.daz && u.cls == Class::subnormal) {
+    u.cls = Class::zero;
+    u.sig = 0;
+    u.exp = 0;
+    u.sticky = false;
+  }
+  return u;
+}
+
 /// Convert `code` of format `from` into format `to`, rounding once.
 ///
 /// Profile::source_via_f32 (D11) makes an f64 source take an rne step through f32 first
@@ -24,15 +38,15 @@ namespace minifloat {
 MINIFLOAT_HOST_DEVICE constexpr RoundResult convert(Format from, std::uint64_t code, Format to, RoundingSpec spec = {},
                                                     Profile prof = profiles::ocp, std::uint64_t rbits = 0) noexcept {
   Flags pre = flag_none;
+  Unpacked u = unpack_input(from, code, spec);  // RoundingSpec::daz reads the input, not the f32 step below
   if (prof.source_via_f32 && from == formats::f64 && !(to == formats::f64) && !(to == formats::f32)) {
     Profile p32 = prof;
     p32.decode_ftz = false;
-    const RoundResult r32 = round_pack(formats::f32, unpack(from, code), RoundingSpec{}, p32);
-    from = formats::f32;
-    code = r32.code;
+    const RoundResult r32 = round_pack(formats::f32, u, RoundingSpec{}, p32);
+    u = unpack(formats::f32, r32.code);
     pre = r32.flags;
   }
-  RoundResult r = round_pack(to, unpack(from, code), spec, prof, rbits);
+  RoundResult r = round_pack(to, u, spec, prof, rbits);
   r.flags |= pre;
   if (prof.decode_ftz && to.specials == Specials::ieee && classify(to, r.code) == Class::subnormal)
     r.code &= sign_mask(to);

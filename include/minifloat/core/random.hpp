@@ -46,20 +46,26 @@ MINIFLOAT_HOST_DEVICE inline std::uint32_t curand_word(std::uint64_t seed, std::
 
 /// Random words per element: 2 for SrVariant::exact (a 64-bit R), 1 otherwise.
 MINIFLOAT_HOST_DEVICE constexpr unsigned sr_words(SrVariant v) noexcept { return v == SrVariant::exact ? 2u : 1u; }
+/// Random words per element of a spec: 2 for SrVariant::exact and for A/B/C/stochastic_odd with
+/// sr_bits > 32 (R = word[2i] | word[2i+1] << 32, the low word first, as exact), else 1. With
+/// sr_bits ≤ 32 the stream is the one sr_words(variant) gives, so those outputs never move.
+MINIFLOAT_HOST_DEVICE constexpr unsigned sr_words(const RoundingSpec& spec) noexcept {
+  return spec.sr_variant == SrVariant::exact || (spec.sr_variant != SrVariant::equal && spec.sr_bits > 32) ? 2u : 1u;
+}
 
 /// minifloat's stochastic-rounding stream layout. Element `index` of tensor/stream `stream` at
 /// training step `step` under `seed` reads the cuRAND stream
-///     subsequence = step · 2^32 + stream,   offset = index · sr_words(variant)
+///     subsequence = step · 2^32 + stream,   offset = index · words   (words = sr_words(spec): 1 or 2)
 /// i.e. Philox counter (c0, c1) = 64-bit block number, c2 = stream, c3 = step, key = seed.
-///   - exact: R = word[offset] | word[offset + 1] << 32 (two consecutive words; element i uses
-///     block i/2, words 2(i mod 2) and 2(i mod 2) + 1);
-///   - A/B/C/equal: R = word[offset] (block i/4, word i mod 4); the variant reads its low N bits.
-/// The result depends only on (seed, stream, step, index): never on threads or chunking, and a
-/// CUDA kernel calling this with the same arguments gets the same bits.
-MINIFLOAT_HOST_DEVICE inline std::uint64_t sr_bits(std::uint64_t seed, std::uint32_t stream, std::uint32_t step,
-                                                   std::uint64_t index, SrVariant variant) noexcept {
+///   - 2 words (exact; A/B/C/stochastic_odd with sr_bits > 32): R = word[offset] | word[offset + 1] << 32
+///     (two consecutive words, low word first; element i uses block i/2, words 2(i mod 2) and 2(i mod 2) + 1);
+///   - 1 word (A/B/C/stochastic_odd with sr_bits ≤ 32, equal): R = word[offset] (block i/4, word i mod 4).
+/// The variant reads the low N bits of R. The result depends only on (seed, stream, step, index):
+/// never on threads or chunking, and a CUDA kernel calling this with the same arguments gets the same bits.
+MINIFLOAT_HOST_DEVICE inline std::uint64_t sr_bits_words(std::uint64_t seed, std::uint32_t stream, std::uint32_t step,
+                                                         std::uint64_t index, unsigned words) noexcept {
   const std::uint64_t sub = (std::uint64_t{step} << 32) | stream;
-  if (variant == SrVariant::exact) {
+  if (words == 2) {
     const std::uint64_t off = index * 2;
     const std::uint64_t block = off >> 2;
     const PhiloxBlock b =
@@ -69,6 +75,16 @@ MINIFLOAT_HOST_DEVICE inline std::uint64_t sr_bits(std::uint64_t seed, std::uint
     return std::uint64_t{b.w[w]} | (std::uint64_t{b.w[w + 1]} << 32);
   }
   return curand_word(seed, sub, index);
+}
+/// The bits of `variant` at its default width (exact: 2 words; others 1): sr_bits_words(…, sr_words(variant)).
+MINIFLOAT_HOST_DEVICE inline std::uint64_t sr_bits(std::uint64_t seed, std::uint32_t stream, std::uint32_t step,
+                                                   std::uint64_t index, SrVariant variant) noexcept {
+  return sr_bits_words(seed, stream, step, index, sr_words(variant));
+}
+/// The bits of `spec` (sr_words(spec) words: the form every conversion with a RoundingSpec uses).
+MINIFLOAT_HOST_DEVICE inline std::uint64_t sr_bits(std::uint64_t seed, std::uint32_t stream, std::uint32_t step,
+                                                   std::uint64_t index, const RoundingSpec& spec) noexcept {
+  return sr_bits_words(seed, stream, step, index, sr_words(spec));
 }
 
 /// Where the random bits of one array come from (`sr_bits` above): element i of the array reads
@@ -87,15 +103,14 @@ struct SrStream {
   friend constexpr bool operator==(const SrStream&, const SrStream&) = default;
 };
 
-/// Fill `out[0…n)` with `sr_bits(s.seed, s.stream, s.step, s.index_base + i, variant)`, computing
-/// each Philox block once (2 elements per block for SrVariant::exact, else 4). These are the
-/// `rbits` the engine reads: for SrVariant::exact all 64 bits (two consecutive 32-bit cuRAND draws,
-/// low word first), for A/B/C/equal one 32-bit draw (the engine reads its low `sr_bits` bits; `equal`
-/// its bit 0). Scalar and device-safe; the compiled library's span overload (stochastic.hpp) gives
-/// the same words with the blocks computed in vectors.
-MINIFLOAT_HOST_DEVICE inline void fill_sr_bits(const SrStream& s, SrVariant variant, std::uint64_t* out,
-                                               std::size_t n) noexcept {
-  const std::uint64_t words = sr_words(variant);
+/// Fill `out[0…n)` with `sr_bits_words(s.seed, s.stream, s.step, s.index_base + i, words)`, computing
+/// each Philox block once (2 elements per block for 2 words, else 4). These are the `rbits` the engine
+/// reads: with 2 words all 64 bits (two consecutive 32-bit cuRAND draws, low word first), with 1 word
+/// one 32-bit draw (the engine reads its low `sr_bits` bits; `equal` its bit 0). Scalar and
+/// device-safe; the compiled library's span overload (stochastic.hpp) gives the same words with the
+/// blocks computed in vectors.
+MINIFLOAT_HOST_DEVICE inline void fill_sr_bits_words(const SrStream& s, unsigned words, std::uint64_t* out,
+                                                     std::size_t n) noexcept {
   const auto k0 = static_cast<std::uint32_t>(s.seed);
   const auto k1 = static_cast<std::uint32_t>(s.seed >> 32);
   for (std::size_t i = 0; i < n;) {
@@ -110,6 +125,16 @@ MINIFLOAT_HOST_DEVICE inline void fill_sr_bits(const SrStream& s, SrVariant vari
       out[i] = words == 2 ? (std::uint64_t{b.w[w]} | (std::uint64_t{b.w[w + 1]} << 32)) : std::uint64_t{b.w[w]};
     }
   }
+}
+/// fill_sr_bits_words with sr_words(variant) (exact: 2; the others 1).
+MINIFLOAT_HOST_DEVICE inline void fill_sr_bits(const SrStream& s, SrVariant variant, std::uint64_t* out,
+                                               std::size_t n) noexcept {
+  fill_sr_bits_words(s, sr_words(variant), out, n);
+}
+/// fill_sr_bits_words with sr_words(spec): the bits every conversion under `spec` reads.
+MINIFLOAT_HOST_DEVICE inline void fill_sr_bits(const SrStream& s, const RoundingSpec& spec, std::uint64_t* out,
+                                               std::size_t n) noexcept {
+  fill_sr_bits_words(s, sr_words(spec), out, n);
 }
 
 }  // namespace minifloat

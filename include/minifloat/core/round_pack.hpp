@@ -32,6 +32,8 @@ struct Cut {
   std::uint64_t I;
   std::uint64_t frac;  // the top 64 bits of ν
   bool low;            // nonzero bits below frac (the sticky of the sticky)
+  bool g = false;      // the first bit below frac (bit 65 of ν): read only by SR with N = 64
+  bool low2 = false;   // nonzero bits below g
   MINIFLOAT_HOST_DEVICE constexpr bool inexact() const noexcept { return frac != 0 || low; }
 };
 
@@ -39,15 +41,24 @@ struct Cut {
 /// whenever sticky (always true then, since every target has precision ≤ 53).
 MINIFLOAT_HOST_DEVICE constexpr Cut cut(std::uint64_t sig, int exp, bool sticky, int q) noexcept {
   const int shift = q - exp;
-  if (shift <= 0) return Cut{sig << (-shift), 0, sticky};  // |shift| ≤ 52 here
-  Cut c{shr(sig, shift), 0, sticky};
+  if (shift <= 0) return Cut{sig << (-shift), 0, sticky, false, sticky};  // |shift| ≤ 52 here
+  Cut c{shr(sig, shift), 0, sticky, false, sticky};
   if (shift <= 64) {
     c.frac = shift == 64 ? sig : (low_bits(sig, shift) << (64 - shift));
   } else {
     c.frac = shr(sig, shift - 64);
     c.low = c.low || low_bits(sig, shift - 64) != 0;
+    c.g = ((shr(sig, shift - 65)) & 1) != 0;
+    c.low2 = c.low2 || low_bits(sig, shift - 65) != 0;
   }
   return c;
+}
+
+/// Whether a + b + c ≥ 2^n for a, b < 2^n, c ∈ {0, 1}, 1 ≤ n ≤ 64 (no 128-bit type: n = 64 by the carry).
+MINIFLOAT_HOST_DEVICE constexpr bool sum_reaches(std::uint64_t a, std::uint64_t b, bool c, int n) noexcept {
+  if (n < 64) return a + b + (c ? 1u : 0u) >= (std::uint64_t{1} << n);
+  const std::uint64_t s = a + b;
+  return s < a || (c && s == ~std::uint64_t{0});
 }
 
 /// Whether rounding the magnitude I + ν moves up to I + 1 (mode table below; "odd" is the
@@ -57,9 +68,14 @@ MINIFLOAT_HOST_DEVICE constexpr Cut cut(std::uint64_t sig, int exp, bool sticky,
 /// |-------|-------------------------------------------------|
 /// | rne   | ν > ½, or ν = ½ and odd                          |
 /// | rna   | ν ≥ ½                                           |
+/// | rnz   | ν > ½ (ties toward zero)                         |
 /// | rtz   | never                                           |
 /// | rtp   | ν > 0 and x > 0;  rtn: ν > 0 and x < 0          |
-/// | sr    | SrVariant (rounding.hpp), R = rbits             |
+/// | sr    | SrVariant (rounding.hpp), R = low N bits of rbits |
+///
+/// SR with N bits: t = floor(ν·2^N) = the top N bits of frac. B's floor(ν·2^(N+1)) + 2R + 1 ≥ 2^(N+1)
+/// is t + R + b ≥ 2^N with b the next bit of ν (b = 1: 2t+2R+2 ≥ 2^(N+1); b = 0: the odd 2(t+R)+1
+/// reaches the even 2^(N+1) iff 2(t+R) does), so every sum fits 64 bits or is a carry (sum_reaches).
 MINIFLOAT_HOST_DEVICE constexpr bool rounds_up(const Cut& c, bool odd, bool negative, const RoundingSpec& spec,
                                                std::uint64_t rbits) noexcept {
   constexpr std::uint64_t half = std::uint64_t{1} << 63;
@@ -71,21 +87,29 @@ MINIFLOAT_HOST_DEVICE constexpr bool rounds_up(const Cut& c, bool odd, bool nega
     case Rounding::rtp: return !negative;
     case Rounding::rtn: return negative;
     case Rounding::rto: return false;
+    case Rounding::rnz: return c.frac > half || (c.frac == half && c.low);
     case Rounding::sr: {
-      // 1..32: every API boundary (span, stochastic, CLI) rejects other values with an error; the
+      // 1..64: every API boundary (span, stochastic, CLI) rejects other values with an error; the
       // core cannot throw, so it clamps here only to keep the shifts defined.
-      const int n = spec.sr_bits < 1 ? 1 : (spec.sr_bits > 32 ? 32 : spec.sr_bits);
+      const int n = spec.sr_bits < 1 ? 1 : (spec.sr_bits > 64 ? 64 : spec.sr_bits);
       const std::uint64_t r = low_bits(rbits, n);
+      const std::uint64_t t = c.frac >> (64 - n);  // floor(ν·2^N)
       switch (spec.sr_variant) {
         case SrVariant::exact: return c.low ? rbits <= c.frac : rbits < c.frac;
-        case SrVariant::a: return (c.frac >> (64 - n)) + r >= (std::uint64_t{1} << n);
-        case SrVariant::b: return (c.frac >> (63 - n)) + 2 * r + 1 >= (std::uint64_t{1} << (n + 1));
-        case SrVariant::c: {
-          std::uint64_t t = c.frac >> (64 - n);
-          const std::uint64_t rest = low_bits(c.frac, 64 - n);
-          const std::uint64_t h = std::uint64_t{1} << (63 - n);
-          if (rest > h || (rest == h && (c.low || (t & 1)))) ++t;
-          return t + r >= (std::uint64_t{1} << n);
+        case SrVariant::a: return sum_reaches(t, r, false, n);
+        case SrVariant::b: return sum_reaches(t, r, n == 64 ? c.g : ((c.frac >> (63 - n)) & 1) != 0, n);
+        case SrVariant::c:
+        case SrVariant::stochastic_odd: {  // t rounded to nearest: ties to even (C), to odd (StochasticOdd)
+          bool above = c.g && c.low2, tie = c.g && !c.low2;  // N = 64: the bits below frac
+          if (n < 64) {
+            const std::uint64_t rest = low_bits(c.frac, 64 - n);
+            const std::uint64_t h = std::uint64_t{1} << (63 - n);
+            above = rest > h || (rest == h && c.low);
+            tie = rest == h && !c.low;
+          }
+          const bool odd_t = (t & 1) != 0;
+          const bool inc = above || (tie && (spec.sr_variant == SrVariant::c ? odd_t : !odd_t));
+          return sum_reaches(t, r, inc, n);
         }
         case SrVariant::equal: return (rbits & 1) != 0;
       }
@@ -246,6 +270,10 @@ MINIFLOAT_HOST_DEVICE constexpr RoundResult round_pack(Format f, Unpacked x, Rou
       tiny = (J >> (M + 1)) == 0;
     }
     if (tiny) flags |= flag_underflow;
+  }
+  if (spec.ftz && f.has_zero && I != 0 && (I >> M) == 0) {  // RoundingSpec::ftz: a subnormal result → ±0
+    I = 0;
+    flags |= flag_inexact | flag_underflow;
   }
   if (I == 0) return {(neg && has_negative_zero(f)) ? S : 0, flags};
 

@@ -18,6 +18,7 @@ enum class Rounding : std::uint8_t {
   rtn,  ///< roundTowardNegative [.rm]
   rto,  ///< round to odd: rtz, then the sticky bit ORed into the last kept bit
   sr,   ///< stochastic rounding: a pure function of the value and the random bits (SrVariant)
+  rnz,  ///< round to nearest, ties toward zero (CPFloat CPFLOAT_RND_NZ; DeepGEMM's FP4 reference cast)
 };
 
 /// Stochastic-rounding variant (only read when Rounding::sr). ν is the discarded fraction of
@@ -28,6 +29,8 @@ enum class SrVariant : std::uint8_t {
   b,      ///< P3109 StochasticB<N>: up iff floor(ν·2^(N+1)) + 2R + 1 ≥ 2^(N+1)
   c,      ///< P3109 StochasticC<N>: up iff RNE(ν·2^N) + R ≥ 2^N
   equal,  ///< CPFloat's equal-probability SR: up iff inexact and the low bit of rbits is 1
+  stochastic_odd,  ///< gfloat StochasticOdd<N>: up iff RNO(ν·2^N) + R ≥ 2^N, RNO = nearest integer, ties to odd
+                   ///< (gfloat src/gfloat/round.py:32-34 _rnito, :151-154 at b142762)
 };
 
 /// What happens to a value beyond the largest finite magnitude (and to ±Inf inputs).
@@ -54,17 +57,25 @@ MINIFLOAT_HOST_DEVICE constexpr Flags operator|(Flags a, Flags b) noexcept {
 }
 MINIFLOAT_HOST_DEVICE constexpr Flags& operator|=(Flags& a, Flags b) noexcept { return a = a | b; }
 
-/// The accepted random-bit counts N of SrVariant::a/b/c (RoundingSpec::sr_bits): 1..32, one 32-bit
-/// draw per element. The library's check with its message is sr_bits_problem (convert_array.hpp).
+/// The accepted random-bit counts N of SrVariant::a/b/c/stochastic_odd (RoundingSpec::sr_bits): 1..64;
+/// N ≤ 32 reads one 32-bit draw per element, N > 32 two (random.hpp sr_words). The library's check with
+/// its message is sr_bits_problem (convert_array.hpp).
 inline constexpr int kMinSrBits = 1;
-inline constexpr int kMaxSrBits = 32;
+inline constexpr int kMaxSrBits = 64;
 
 /// Every rounding choice of one conversion. Default: rne + nonsat.
 struct RoundingSpec {
   Rounding rounding = Rounding::rne;
   Overflow overflow = Overflow::nonsat;
   SrVariant sr_variant = SrVariant::exact;  ///< used only with Rounding::sr
-  std::uint8_t sr_bits = 8;                 ///< N for SrVariant::a/b/c, kMinSrBits..kMaxSrBits
+  std::uint8_t sr_bits = 8;                 ///< N for SrVariant::a/b/c/stochastic_odd, kMinSrBits..kMaxSrBits
+  /// Flush to zero: a finite nonzero result that rounds (by `rounding`, into the target's subnormal
+  /// range) to a subnormal becomes ±0 (sign kept where the target has −0); flags inexact|underflow.
+  /// Rounding happens first; a value that rounds up to the smallest normal is kept.
+  bool ftz = false;
+  /// Denormals are zero: a subnormal INPUT (of the source format of convert(); the f32 input of a
+  /// block quantizer) reads as ±0 before anything else; no flag.
+  bool daz = false;
 
   friend constexpr bool operator==(const RoundingSpec&, const RoundingSpec&) = default;
 };

@@ -88,7 +88,7 @@ struct TensorScaleBody {
 /// E8M0 code; nvfp4: the E4M3 code) or scales[s] (FP32 rules: the decode scale), s = scale_index;
 /// tile_counts[2t], [2t + 1] (nullable): saturated and flushed elements. NVFP4 reads S_enc from
 /// tensor_scales[0] (TensorScaleBody). SR element i (flat file index) reads
-/// sr_bits(sr.seed, sr.stream, sr.step, i, spec.sr_variant), as QuantOptions documents.
+/// sr_bits(sr.seed, sr.stream, sr.step, i, spec), as QuantOptions documents.
 struct BlockQuantBody {
   const float* in = nullptr;
   BlockLayout lay{};
@@ -131,7 +131,7 @@ struct BlockQuantBody {
           codes[i] = nan_code;
           continue;
         }
-        const std::uint64_t rb = sr_on ? sr_bits(sr.seed, sr.stream, sr.step, i, spec.sr_variant) : 0;
+        const std::uint64_t rb = sr_on ? sr_bits(sr.seed, sr.stream, sr.step, i, spec) : 0;
         const TileElement te = encode_in_tile(in[i], sc, tr, spec, prof, rb);
         codes[i] = te.r.code;
         if (te.r.saturated) ++saturated;

@@ -23,7 +23,7 @@ namespace minifloat::cuda {
 
 /// The counter of the stochastic-rounding stream of one array (the fields of stochastic.hpp's
 /// SrStream; kept here so this header stays on the core): element i reads
-/// sr_bits(seed, stream, step, index_base + i, spec.sr_variant) (core/random.hpp).
+/// sr_bits(seed, stream, step, index_base + i, spec) (core/random.hpp).
 struct SrCounter {
   std::uint64_t seed = 0;
   std::uint32_t stream = 0;
@@ -56,7 +56,7 @@ MINIFLOAT_HOST_DEVICE inline void store_code(void* p, unsigned bytes, std::uint6
 }  // namespace detail
 
 /// Engine path, one element per index: out[i] = convert(from, in[i], to, spec, prof, rbits_i).code,
-/// rbits_i = sr_bits(sr.seed, sr.stream, sr.step, sr.index_base + i, spec.sr_variant) when
+/// rbits_i = sr_bits(sr.seed, sr.stream, sr.step, sr.index_base + i, spec) when
 /// spec.rounding is Rounding::sr (else 0) — exactly stochastic.hpp's rule, so the codes equal
 /// sr_convert_* for the same stream. Decoding (codes → f32/f16/bf16) is the same body with
 /// `to` = f32/f16/bf16. `flags` (nullable) receives each element's Flags.
@@ -73,7 +73,7 @@ struct ConvertBody {
   MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t i) const noexcept {
     const std::uint64_t code = detail::load_code(in, storage_bytes(from), i);
     const std::uint64_t rbits =
-        spec.rounding == Rounding::sr ? sr_bits(sr.seed, sr.stream, sr.step, sr.index_base + i, spec.sr_variant) : 0;
+        spec.rounding == Rounding::sr ? sr_bits(sr.seed, sr.stream, sr.step, sr.index_base + i, spec) : 0;
     const RoundResult r = convert(from, code, to, spec, prof, rbits);
     detail::store_code(out, storage_bytes(to), i, r.code);
     if (flags) flags[i] = static_cast<std::uint8_t>(r.flags);
