@@ -446,6 +446,31 @@ HWY_INLINE std::uint8_t fused_scale(const FusedScale& fs, std::uint32_t amax, fl
   }
 }
 
+/// The maxima pass of the fused rows (fused_rows_rne, FusedRowsInt8): up to kGroup blocks from s (the first of
+/// length len, then bs), their starts in start[0…g) and start[g] = their end, and the bits of each block's max |x| in
+/// amax; advances s and len past them and returns g.
+template <std::size_t kGroup>
+HWY_INLINE std::size_t group_maxima(const float* HWY_RESTRICT x, std::size_t n, std::size_t bs, std::size_t lanes,
+                                    PrefetchAhead& ahead, std::size_t& s, std::size_t& len,
+                                    std::size_t (&start)[kGroup + 1], std::uint32_t (&amax)[kGroup]) {
+  std::size_t g = 0;
+  if (len == bs && bs % lanes == 0 && n - s >= kGroup * bs) {  // kGroup whole blocks of whole vectors
+    ahead.upto(s + kGroup * bs);
+    for (; g < kGroup; ++g, s += bs) {
+      start[g] = s;
+      amax[g] = whole_block_max_bits(x + s, bs);
+    }
+  }
+  for (; g < kGroup && s < n; ++g, s += len, len = bs) {
+    const std::size_t m = n - s < len ? n - s : len;
+    ahead.upto(s + m);
+    start[g] = s;
+    amax[g] = block_max_bits(x + s, m);
+  }
+  start[g] = s < n ? s : n;
+  return g;
+}
+
 /// simd::fused_rows_rne (quant_simd.hpp) for target F and scale kind K.
 template <const RneFormat& F, FusedScale::Kind K>
 HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, const float* HWY_RESTRICT x, std::size_t n,
@@ -471,21 +496,8 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   std::size_t start[kGroup + 1];
   std::size_t j0 = 0;
   for (std::size_t s0 = 0, len0 = first; s0 < n; j0 += kGroup) {
-    std::size_t g = 0, s = s0, len = len0;
-    if (len == bs && bs % N == 0 && n - s >= kGroup * bs) {  // kGroup whole blocks of whole vectors
-      ahead.upto(s + kGroup * bs);
-      for (; g < kGroup; ++g, s += bs) {
-        start[g] = s;
-        amax[g] = whole_block_max_bits(x + s, bs);
-      }
-    }
-    for (; g < kGroup && s < n; ++g, s += len, len = bs) {
-      const std::size_t m = n - s < len ? n - s : len;
-      ahead.upto(s + m);
-      start[g] = s;
-      amax[g] = block_max_bits(x + s, m);
-    }
-    start[g] = s < n ? s : n;
+    std::size_t s = s0, len = len0;
+    const std::size_t g = group_maxima<kGroup>(x, n, bs, N, ahead, s, len, start, amax);
     for (std::size_t k = 0; k < g; ++k) {
       if (amax[k] < fs.amax_min || amax[k] >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
         status[j0 + k] = 3;
@@ -687,21 +699,8 @@ inline RunCounts FusedRowsInt8(const QuantInt8& c, const FusedScale& fs, const f
   std::size_t start[kGroup + 1];
   std::size_t j0 = 0;
   for (std::size_t s0 = 0, len0 = first; s0 < n; j0 += kGroup) {
-    std::size_t g = 0, s = s0, len = len0;
-    if (len == bs && bs % N == 0 && n - s >= kGroup * bs) {  // kGroup whole blocks of whole vectors
-      ahead.upto(s + kGroup * bs);
-      for (; g < kGroup; ++g, s += bs) {
-        start[g] = s;
-        amax[g] = whole_block_max_bits(x + s, bs);
-      }
-    }
-    for (; g < kGroup && s < n; ++g, s += len, len = bs) {
-      const std::size_t m = n - s < len ? n - s : len;
-      ahead.upto(s + m);
-      start[g] = s;
-      amax[g] = block_max_bits(x + s, m);
-    }
-    start[g] = s < n ? s : n;
+    std::size_t s = s0, len = len0;
+    const std::size_t g = group_maxima<kGroup>(x, n, bs, N, ahead, s, len, start, amax);
     for (std::size_t k = 0; k < g; ++k) {
       if (amax[k] < fs.amax_min || amax[k] >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
         status[j0 + k] = 3;
