@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
         {"ampere-bf16", "Ampere sm_80", formats::bf16},
         {"ada-bf16-unvalidated", "Ada sm_89", formats::bf16},
         {"hopper-bf16-unvalidated", "Hopper sm_90", formats::bf16},
-        {"blackwell-bf16-unvalidated", "Blackwell sm_100", formats::bf16},
+        {"blackwell-bf16", "Blackwell sm_100", formats::bf16},
     };
     std::vector<Curve> curves;
     for (const Base& b : bases) {

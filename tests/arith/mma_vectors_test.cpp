@@ -120,7 +120,8 @@ const fs::path kMatlabVectors = MINIFLOAT_MATLAB_VECTORS;
 /// Sets only the fetched folder holds: a test passes over them (counting them) when it is absent, and the
 /// ctest arith.mma_check_matlab_all (label long) checks them there.
 bool fetched_only(const std::string& set) {
-  for (const char* f : {"B200-E5M2", "B200-E5M2:fp16", "H100-E5M2:fp16", "H200-E4M3:fp16", "H200-E5M2:fp16"})
+  for (const char* f : {"B200-E5M2", "B200-E5M2:fp16", "H100-E5M2:fp16", "H200-E4M3:fp16", "H200-E5M2:fp16", "B200-fp16",
+                        "B200-bf16", "B200-fp16:fp16"})
     if (set == f) return true;
   return false;
 }
@@ -197,8 +198,9 @@ TEST(MmaVectors, EveryValidatedPresetReproducesItsSets) {
     }
   }
   // 8 FP32-destination sets + 2 FP16-destination files, blackwell-fp8-late-c on B200-E4M3 and B200-E5M2, and the
-  // FP8 f16-destination presets on the six d_fp16 files (issue 26 item 5)
-  EXPECT_EQ(checked + absent, 18u);
+  // FP8 f16-destination presets on the six d_fp16 files, blackwell-f16/bf16/f16-f16 on B200-fp16, B200-bf16 and
+  // B200-fp16 d_fp16 (issue 26 item 5)
+  EXPECT_EQ(checked + absent, 21u);
 }
 
 // Issue 26 item 4: the measured sets do not decide the zero rules. Every validated preset still
@@ -229,7 +231,7 @@ TEST(MmaVectors, TheSetsDoNotDecideTheZeroRules) {
       }
     }
   }
-  EXPECT_EQ(checked + absent, 72u);
+  EXPECT_EQ(checked + absent, 84u);
 }
 
 // The rule behind each parameter set from the vectors: its neighbours fail on named rows.

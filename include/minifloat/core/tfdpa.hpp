@@ -623,11 +623,11 @@ inline constexpr TfdpaModel blackwell_tcgen05_fp8_unvalidated{
     .source = "MMA-Sim arXiv 2511.10909 TCGen05MMASim (F=25, RZ-FP32, L=32, -133)"};
 /// Blackwell f16, FP32 accumulate: B200TC.m fma = 16, neab = 2 (F = 25), RZ. MATLAB-tensor-core's B200-fp16
 /// set (K = 16, fetched: scripts/fetch-mma-vectors) matches it 5000/5000 and fixes F = 25 and L >= 16, not L = 16
-/// vs 32 nor the zero exponent; hopper-f16-unvalidated matches it too. The name keeps "-unvalidated": the
-/// preset table has no aliases (issue 26 item 5, docs/tensor-cores.md).
-inline constexpr TfdpaModel blackwell_f16_unvalidated{
-    .name = "blackwell-f16-unvalidated",
-    .summary = "Blackwell sm_100 f16, FP32 accumulate (published: B200TC.m)",
+/// vs 32 nor the zero exponent; hopper-f16-unvalidated matches it too. Validated on that set (issue 26 item 5:
+/// formerly blackwell-f16-unvalidated; docs/tensor-cores.md says what the set cannot tell apart).
+inline constexpr TfdpaModel blackwell_f16{
+    .name = "blackwell-f16",
+    .summary = "Blackwell sm_100 f16, FP32 accumulate (validated: B200-fp16; L, zero exponent not fixed)",
     .operands = tfdpa_operands::f16,
     .group = 16,
     .frac_bits = 25,
@@ -638,14 +638,17 @@ inline constexpr TfdpaModel blackwell_f16_unvalidated{
     .zero_exponent = -133,
     .overflow = TfdpaOverflow::inf,
     .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
-    .validated_on = "",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz, min_exp_limit=-133)"};
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "B200-fp16",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz, min_exp_limit=-133); "
+        "B200-fp16 vectors 5000/5000 (fix F = 25, L >= 16)"};
 /// Blackwell bf16, FP32 accumulate: as blackwell-f16 (B200TC.m). MATLAB-tensor-core's B200-bf16 set matches it
-/// 5000/5000 (F = 25 and L >= 16 fixed, as for f16; so does hopper-bf16-unvalidated).
-inline constexpr TfdpaModel blackwell_bf16_unvalidated{
-    .name = "blackwell-bf16-unvalidated",
-    .summary = "Blackwell sm_100 bf16, FP32 accumulate (published: B200TC.m)",
+/// 5000/5000 (F = 25 and L >= 16 fixed, as for f16; so does hopper-bf16-unvalidated). Validated on that set
+/// (formerly blackwell-bf16-unvalidated).
+inline constexpr TfdpaModel blackwell_bf16{
+    .name = "blackwell-bf16",
+    .summary = "Blackwell sm_100 bf16, FP32 accumulate (validated: B200-bf16; L, zero exponent not fixed)",
     .operands = tfdpa_operands::bf16,
     .group = 16,
     .frac_bits = 25,
@@ -656,9 +659,11 @@ inline constexpr TfdpaModel blackwell_bf16_unvalidated{
     .zero_exponent = -133,
     .overflow = TfdpaOverflow::inf,
     .nan_code = 0x7fffffffu,
-    .validation = TfdpaValidation::published,
-    .validated_on = "",
-    .source = "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz)"};
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "B200-bf16",
+    .source =
+        "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fma=16, neab=2, frmode=rz); B200-bf16 vectors 5000/5000 "
+        "(fix F = 25, L >= 16)"};
 /// Blackwell tf32, FP32 accumulate: L = 8 (B200TC.m tf32 fma = 8), F = 25, RZ. Validated: B200-tf32
 /// 5000/5000 with the file's C (K = 4: fixes F = 25 and RZ; L from B200TC.m).
 inline constexpr TfdpaModel blackwell_tf32{
@@ -683,10 +688,11 @@ inline constexpr TfdpaModel blackwell_tf32{
 /// blackwell-f16, the group result rounded RNE to f16 and a zero term at −15 (B200TC.m for fp16
 /// in and out: frmode 'rne', min_exp_limit −15; MMA-Sim output type "f16": RNE). MATLAB-tensor-core's
 /// B200-fp16 d_fp16 file matches it 5000/5000 (C rounded to f16): F >= 25, L >= 16; the zero exponent
-/// (−15, −126, −133) is not fixed, and hopper-f16-f16-unvalidated matches it too.
-inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
-    .name = "blackwell-f16-f16-unvalidated",
-    .summary = "Blackwell sm_100 f16, FP16 accumulate (published: B200TC.m)",
+/// (−15, −126, −133) is not fixed, and hopper-f16-f16-unvalidated matches it too. Validated on that file
+/// (formerly blackwell-f16-f16-unvalidated).
+inline constexpr TfdpaModel blackwell_f16_f16{
+    .name = "blackwell-f16-f16",
+    .summary = "Blackwell sm_100 f16, FP16 accumulate (validated: B200-fp16 d_fp16; L, zero exponent not fixed)",
     .operands = tfdpa_operands::f16,
     .group = 16,
     .frac_bits = 25,
@@ -697,11 +703,11 @@ inline constexpr TfdpaModel blackwell_f16_f16_unvalidated{
     .zero_exponent = -15,
     .overflow = TfdpaOverflow::inf,
     .nan_code = 0x7fffu,
-    .validation = TfdpaValidation::published,
-    .validated_on = "",
+    .validation = TfdpaValidation::hardware_vectors,
+    .validated_on = "B200-fp16:fp16",
     .source =
         "Khattak & Mikaitis arXiv 2512.07004 B200TC.m (fp16 in/out: fma=16, neab=2, frmode=rne, "
-        "min_exp_limit=-15); MMA-Sim arXiv 2511.10909 (F=25, output f16 RNE)"};
+        "min_exp_limit=-15); MMA-Sim arXiv 2511.10909 (F=25, output f16 RNE); B200-fp16 d_fp16 vectors 5000/5000"};
 /// Blackwell FP8 mma.sync with an FP16 destination: as blackwell-fp8 (L = 32, F = 30), the group
 /// result rounded RNE to f16 (MMA-Sim output type "f16": RNE). B200TC.m has no FP16-destination FP8
 /// model (it sets outformat = 'fp32' for FP8), and the B200-E4M3 d_*_fp16 file is NOT matched by
@@ -1135,10 +1141,10 @@ inline constexpr const TfdpaModel* all[] = {
     &hopper_tf32,
     &blackwell_fp8,
     &blackwell_tcgen05_fp8_unvalidated,
-    &blackwell_f16_unvalidated,
-    &blackwell_bf16_unvalidated,
+    &blackwell_f16,
+    &blackwell_bf16,
     &blackwell_tf32,
-    &blackwell_f16_f16_unvalidated,
+    &blackwell_f16_f16,
     &blackwell_fp8_f16_unvalidated,
     &blackwell_tcgen05_mxf8f6f4_unvalidated,
     &blackwell_tcgen05_mxf4_unvalidated,
