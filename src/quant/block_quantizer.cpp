@@ -300,17 +300,15 @@ std::vector<float> transform_on_model(const QuantizedTensor& q, std::span<const 
   const RoundingSpec rne{Rounding::rne, Overflow::nonsat};
   for (unsigned i = 0; i < kRht16Size; ++i)
     for (unsigned j = 0; j < kRht16Size; ++j) {
-      const bool neg = (((q.transform.signs >> i) & 1u) != 0) != detail::hadamard_negative(i, j);
-      M[i * kRht16Size + j] = from_float(neg ? -0.25f : 0.25f, fa, rne).code;
+      M[i * kRht16Size + j] =
+          from_float(detail::rht16_negative(q.transform.signs, i, j) ? -0.25f : 0.25f, fa, rne).code;
     }
   const std::vector<std::uint64_t> d = gemm(model, groups.size() / kRht16Size, kRht16Size, kRht16Size, fa, x, fa, M);
   const Format rf = result_format(model);
   std::vector<float> out(d.size());
   for (std::size_t i = 0; i < d.size(); ++i) {
-    float r = static_cast<float>(to_float(rf, d[i]));  // f32, or an f16 destination widened exactly
-    if (q.transform.output == TransformOutput::bf16)
-      r = static_cast<float>(to_float(formats::bf16, from_float(r, formats::bf16, rne).code));
-    out[i] = r;
+    // f32, or an f16 destination widened exactly; then the output rounding
+    out[i] = transform_output(static_cast<float>(to_float(rf, d[i])), q.transform.output);
   }
   return out;
 }

@@ -64,6 +64,10 @@ MINIFLOAT_HOST_DEVICE constexpr bool hadamard_negative(unsigned i, unsigned j) n
   }
   return (n & 1u) != 0;
 }
+/// The sign of M[i][j] = s_i·H[i][j]/4 (sign mask bit i set: s_i = −1): true when negative.
+MINIFLOAT_HOST_DEVICE constexpr bool rht16_negative(std::uint16_t signs, unsigned i, unsigned j) noexcept {
+  return (((signs >> i) & 1u) != 0) != hadamard_negative(i, j);
+}
 /// The exact Σ (neg_i ? −v_i : v_i) · 2^shift of 16 finite values, as an Unpacked (sig left-aligned when
 /// inexact, sticky set). Fixed point in 32-bit limbs held in int64 (16 terms of < 2^32 per limb never
 /// overflow), base weight = the smallest exponent of a nonzero term.
@@ -146,6 +150,14 @@ MINIFLOAT_HOST_DEVICE inline Unpacked exact_signed_sum16(const Unpacked* v, cons
 }
 }  // namespace detail
 
+/// The transform's output rounding of a binary32 result r: r itself (TransformOutput::f32) or r rounded RNE to
+/// bfloat16 (TransformOutput::bf16), as a float.
+MINIFLOAT_HOST_DEVICE inline float transform_output(float r, TransformOutput out) noexcept {
+  if (out != TransformOutput::bf16) return r;
+  return static_cast<float>(
+      to_float(formats::bf16, from_float(r, formats::bf16, {Rounding::rne, Overflow::nonsat}).code));
+}
+
 /// The transform of one group of 16 source values `x[0], x[stride], …, x[15·stride]` into `y` (16 floats,
 /// `ystride` apart): y_j = Σ_i s_i·H[i][j]·x_i / 4 rounded once to binary32, then `t.output`. With
 /// `inverse`, the transpose: y_i = s_i·Σ_j H[i][j]·x_j / 4 (M⁻¹ = Mᵀ). T is float or double; Y float, or
@@ -166,7 +178,7 @@ MINIFLOAT_HOST_DEVICE inline void rht16_group(const T* x, std::size_t stride, co
     for (unsigned i = 0; i < 16; ++i) {
       // forward: coefficient s_i·H[i][j]; inverse: s_j·H[j][i] (= s_j·H[i][j], H symmetric)
       const unsigned si = inverse ? j : i;
-      const bool cneg = (((t.signs >> si) & 1u) != 0) != detail::hadamard_negative(i, j);
+      const bool cneg = detail::rht16_negative(t.signs, si, si == i ? j : i);  // H symmetric: H[i][j] = H[j][i]
       neg[i] = v[i].negative != cneg;
       if (v[i].cls == Class::inf) (neg[i] ? ninf : pinf) = true;
       if (!(v[i].cls == Class::zero && neg[i])) all_negzero = false;
@@ -192,10 +204,7 @@ MINIFLOAT_HOST_DEVICE inline void rht16_group(const T* x, std::size_t stride, co
         r = detail::bit_cast<float>(static_cast<std::uint32_t>(round_pack(formats::f32, s, rne, profiles::ocp).code));
       }
     }
-    if (!wide && t.output == TransformOutput::bf16) {
-      const std::uint64_t b = from_float(static_cast<float>(r), formats::bf16, {Rounding::rne, Overflow::nonsat}).code;
-      r = static_cast<Y>(to_float(formats::bf16, b));
-    }
+    if constexpr (!wide) r = transform_output(r, t.output);
     y[j * ystride] = static_cast<Y>(r);
   }
 }
