@@ -234,64 +234,47 @@ Scheme parse_scheme(std::string_view text) {
       if (!err.empty()) return fail(err);
       continue;
     }
-    if (iequals(key, kEpsilonKey)) {
-      Unpacked u;
-      try {
-        u = parse_value(value);
-      } catch (const ParseError&) {
-        return fail("amax-epsilon '" + quote_input(value) + "' is not a number");
-      }
-      const float f = detail::bit_cast<float>(
+    // the keys outside BlockPolicy's enum fields: a decimal rounded once to binary32, or a name
+    const auto f32_value = [&](float& out) {  // true when negative; ParseError caught below
+      const Unpacked u = parse_value(value);
+      out = detail::bit_cast<float>(
           static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
-      if (u.negative || !std::isfinite(f)) return fail("amax-epsilon must be a finite number >= 0");
-      p.amax_epsilon = f;
-      continue;
-    }
-    if (iequals(key, kTensorScaleKey)) {
-      Unpacked u;
-      try {
-        u = parse_value(value);
-      } catch (const ParseError&) {
-        return fail("tensor-scale '" + quote_input(value) + "' is not a number");
+      return u.negative;
+    };
+    std::string bad;  // (fail() throws: it is called after the try)
+    try {
+      if (iequals(key, kEpsilonKey)) {
+        if (f32_value(p.amax_epsilon) || !std::isfinite(p.amax_epsilon))
+          bad = "amax-epsilon must be a finite number >= 0";
+        else continue;
+      } else if (iequals(key, kTensorScaleKey)) {
+        if (f32_value(s.tensor_scale) || !(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale))
+          bad = "tensor-scale must be a positive finite number (the FP32 tensor encode scale)";
+        else continue;
       }
-      s.tensor_scale = detail::bit_cast<float>(
-          static_cast<std::uint32_t>(round_pack(formats::f32, u, {Rounding::rne, Overflow::nonsat}).code));
-      if (u.negative || !(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale))
-        return fail("tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
-      continue;
-    }
-    if (iequals(key, kAmaxScopeKey)) {
-      try {
+      if (iequals(key, kAmaxScopeKey)) {
         s.amax_scope = parse<AmaxScope>(value);
-      } catch (const Error& e) {
-        return fail(e.what());
+        continue;
       }
-      continue;
-    }
-    if (iequals(key, kScaleSelectKey)) {
-      try {
+      if (iequals(key, kScaleSelectKey)) {
         s.scale_select = parse<ScaleSelect>(value);
-      } catch (const Error& e) {
-        return fail(e.what());
+        continue;
       }
-      continue;
-    }
-    if (iequals(key, kTransformKey)) {
-      try {
+      if (iequals(key, kTransformKey)) {
         s.transform = parse_transform(value);
-      } catch (const NameError& e) {
-        return fail(e.what());
+        continue;
       }
-      continue;
-    }
-    if (iequals(key, kTransformGemmKey)) {
-      try {
+      if (iequals(key, kTransformGemmKey)) {
         s.transform_gemm = parse_transform_gemm(value);
-      } catch (const NameError& e) {
-        return fail(e.what());
+        continue;
       }
-      continue;
+    } catch (const ParseError&) {
+      return fail(std::string(iequals(key, kEpsilonKey) ? kEpsilonKey : kTensorScaleKey) + " '" + quote_input(value) +
+                  "' is not a number");
+    } catch (const Error& e) {
+      return fail(e.what());
     }
+    if (!bad.empty()) return fail(bad);
     std::string keys;
     for_each_policy_field([&](const auto& f, std::size_t) { keys.append(policy_key(f)) += ", "; });
     return fail("unknown policy key '" + quote_input(key) + "'; accepted: " + keys + std::string(kEpsilonKey) + ", " +
@@ -345,42 +328,19 @@ std::string scheme_spec(const Scheme& s) {
   out.append(name(s.rule));
   const BlockPolicy d{};
   for_each_policy_field([&](const auto& f, std::size_t) { put_policy(out, s.policy.*f.member, d.*f.member); });
-  if (detail::bit_cast<std::uint32_t>(s.policy.amax_epsilon) != detail::bit_cast<std::uint32_t>(d.amax_epsilon)) {
+  const auto put = [&out](std::string_view key, const std::string& text) {
     out += '/';
-    out.append(kEpsilonKey);
+    out.append(key);
     out += '=';
-    out.append(float_text(s.policy.amax_epsilon));
-  }
-  if (!(s.transform == BlockTransform{})) {
-    out += '/';
-    out.append(kTransformKey);
-    out += '=';
-    out.append(transform_name(s.transform));
-  }
-  if (s.tensor_scale != 0.0f) {
-    out += '/';
-    out.append(kTensorScaleKey);
-    out += '=';
-    out.append(float_text(s.tensor_scale));
-  }
-  if (s.scale_select != ScaleSelect::none) {
-    out += '/';
-    out.append(kScaleSelectKey);
-    out += '=';
-    out.append(name(s.scale_select));
-  }
-  if (s.transform_gemm != nullptr) {
-    out += '/';
-    out.append(kTransformGemmKey);
-    out += '=';
-    out.append(transform_gemm_name(s.transform_gemm));
-  }
-  if (s.amax_scope != AmaxScope::tensor) {
-    out += '/';
-    out.append(kAmaxScopeKey);
-    out += '=';
-    out.append(name(s.amax_scope));
-  }
+    out.append(text);
+  };
+  if (detail::bit_cast<std::uint32_t>(s.policy.amax_epsilon) != detail::bit_cast<std::uint32_t>(d.amax_epsilon))
+    put(kEpsilonKey, float_text(s.policy.amax_epsilon));
+  if (!(s.transform == BlockTransform{})) put(kTransformKey, transform_name(s.transform));
+  if (s.tensor_scale != 0.0f) put(kTensorScaleKey, float_text(s.tensor_scale));
+  if (s.scale_select != ScaleSelect::none) put(kScaleSelectKey, std::string(name(s.scale_select)));
+  if (s.transform_gemm != nullptr) put(kTransformGemmKey, transform_gemm_name(s.transform_gemm));
+  if (s.amax_scope != AmaxScope::tensor) put(kAmaxScopeKey, std::string(name(s.amax_scope)));
   return out;
 }
 
