@@ -942,31 +942,42 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """
+    args = _quantize_args(scheme, rule=rule, axis=axis, round=round, overflow=overflow, profile=profile, sr=sr,
+                          amax_epsilon=amax_epsilon, mx_quirks=mx_quirks, transform=transform,
+                          tensor_scale=tensor_scale, scale_select=scale_select, transform_gemm=transform_gemm,
+                          amax_scope=amax_scope, ftz=ftz, daz=daz, **policy)
+    kind, flat, shape = _quant_input(x)
+    q = _ext.quantize_array(kind, flat, list(shape), threads=_threads(threads), **args)
+    return Quantized(q, flat, kind)
+
+
+def _quantize_args(scheme: str, *, rule: str | None = None, axis: str = "last", round: str = "rne",
+                   overflow: str = "satfinite", profile: str | Profile = "ocp", sr: dict | None = None,
+                   amax_epsilon: _Any = None, mx_quirks: str | None = None, transform: str | None = None,
+                   tensor_scale: _Any = None, scale_select: str | None = None, transform_gemm: str | None = None,
+                   amax_scope: str | None = None, ftz: bool = False, daz: bool = False, **policy: str) -> dict:
+    """``quantize``'s arguments (all but ``x`` and ``threads``) as the compiled request's keyword arguments
+    (``_ext.quantize_array`` and ``_ext.device_plan`` take the same), checked and named as ``quantize`` does."""
     keywords = _policy_keywords()
     unknown = [k for k in policy if k not in keywords]
     if unknown:
         raise TypeError(f"quantize: unexpected keyword argument {unknown[0]!r}; accepted block policies: "
                         f"{', '.join(keywords)}, amax_epsilon, mx_quirks, transform, tensor_scale, "
                         "scale_select, transform_gemm, amax_scope")
-    policies = [(k, _name(k, policy[k])) for k in keywords if k in policy]
-    eps = None if amax_epsilon is None else _exact_text(amax_epsilon)
-    kind, flat, shape = _quant_input(x)
     variant, nbits, srt = _sr_args(sr)
     if srt is not None and srt[3] != 0:
         raise ValueError("sr['index_base']: not accepted by quantize (element i reads index i)")
-    scheme = _name("scheme", scheme)
-    rule = None if rule is None else _name("rule", rule)
-    spec = _spec(round, overflow, variant, nbits, ftz, daz)
-    prof = _profile(profile)
-    q = _ext.quantize_array(kind, flat, list(shape), scheme, rule, spec, prof, _name("axis", axis),
-                            None if srt is None else srt[:3], policies, eps,
-                            None if mx_quirks is None else _name("mx_quirks", mx_quirks), _threads(threads),
-                            None if transform is None else _name("transform", transform),
-                            None if tensor_scale is None else _exact_text(tensor_scale),
-                            None if scale_select is None else _name("scale_select", scale_select),
-                            None if transform_gemm is None else _name("transform_gemm", transform_gemm),
-                            None if amax_scope is None else _name("amax_scope", amax_scope))
-    return Quantized(q, flat, kind)
+    return dict(
+        scheme=_name("scheme", scheme), rule=None if rule is None else _name("rule", rule),
+        spec=_spec(round, overflow, variant, nbits, ftz, daz), profile=_profile(profile), axis=_name("axis", axis),
+        sr=None if srt is None else srt[:3], policies=[(k, _name(k, policy[k])) for k in keywords if k in policy],
+        amax_epsilon=None if amax_epsilon is None else _exact_text(amax_epsilon),
+        mx_quirks=None if mx_quirks is None else _name("mx_quirks", mx_quirks),
+        transform=None if transform is None else _name("transform", transform),
+        tensor_scale=None if tensor_scale is None else _exact_text(tensor_scale),
+        scale_select=None if scale_select is None else _name("scale_select", scale_select),
+        transform_gemm=None if transform_gemm is None else _name("transform_gemm", transform_gemm),
+        amax_scope=None if amax_scope is None else _name("amax_scope", amax_scope))
 
 
 def report(x: _Any, schemes: _Any, **kw: _Any) -> list[dict]:

@@ -30,8 +30,21 @@ Autograd (``fake_quant``): a straight-through estimator. ``ste="identity"`` (def
 did (|x| > |fake_quant(x)| and the element's code is the element format's largest magnitude: the value
 lies beyond element max x block scale), as the clipped STE of QAT (e.g. PACT / LSQ's clip gradient).
 
-Devices: CPU tensors only in this build; a CUDA tensor raises ValueError naming its device and the
-explicit ``device_fallback="cpu"`` (the op then runs on a CPU copy and returns to the input's device).
+Devices: CPU tensors run the library as above. CUDA tensors run the project's CUDA kernels on the tensor's
+device and current stream when the package was built with them (``cuda_built()``; CMake
+``MINIFLOAT_PYTHON_CUDA``, ``pip install . -C cmake.define.MINIFLOAT_PYTHON_CUDA=ON``): ``quantize`` is the
+block kernels (cuda/blocks.hpp: the bodies the host engine's tests prove equal to ``minifloat.quantize``);
+``dequantize``/``fake_quant`` are each element code's exact value times its tile's decode scale (the library's
+``block_scale_value``, computed on the host from the scales, one per tile), one binary64 product on the device
+as the library's dequantize does, then rounded once as above (float32: the IEEE binary64 -> binary32
+conversion; float16/bfloat16: the engine conversion kernel, rne nonsat); ``convert``/``decode`` are the engine
+conversion kernel (decode to float32). float16/bfloat16 inputs are widened exactly to float32 on the device;
+float64 CUDA inputs, ``mx_quirks``, ``daz``, ``amax_scope="row"`` and what the block kernels do not run yet
+(``minifloat.torch.cuda_refusal``) raise ValueError naming it. Without CUDA kernels in the build, a CUDA tensor
+raises ValueError naming its device. Either error names the explicit ``device_fallback="cpu"`` (the op then
+runs on a CPU copy and returns to the input's device). The same kernel bodies run on CPU tensors through the
+CPU launcher (cuda/api.hpp ``cpu::``): the default tests compare that path with the CPU ops for every scheme,
+so everything but the device pointers is tested where no GPU is; ``scripts/device-check`` runs the GPU.
 Fake (meta) kernels give every op's output shape and dtype without running it.
 """
 from __future__ import annotations
@@ -50,7 +63,8 @@ import numpy as _np
 
 import minifloat as _mf
 
-__all__ = ["convert", "decode", "quantize", "dequantize", "fake_quant", "dequant_dtype_name", "recipes", "sr_stream",
+__all__ = ["convert", "decode", "quantize", "dequantize", "fake_quant", "dequant_dtype_name", "cuda_built", "recipes",
+           "sr_stream",
            "quantize_operand", "QuantLinear", "quantize_model", "loss_figure_svg"]
 
 # torch dtype -> the CLI's --dequant-dtype name (cmd_quantize.cpp kDequantDtypes) and the library format.
@@ -85,11 +99,29 @@ def _numpy_in(x: _Any) -> _Any:
     return x.detach() if isinstance(x, _torch.Tensor) else x
 
 
+def cuda_built() -> bool:
+    """True when this build of the package has the project's CUDA kernels (CMake ``MINIFLOAT_PYTHON_CUDA``)."""
+    return bool(_mf._ext.cuda_built)
+
+
+_FALLBACK_HINT = "pass device_fallback=\"cpu\" to run on a CPU copy and get the result back on the input's device"
+
+
 def _cpu_only(x: _Any, op: str) -> None:
     if x.device.type != "cpu":
-        raise ValueError(f"minifloat.torch.{op}: tensor on device {x.device}; this build runs CPU tensors only "
-                         "(no CUDA build of the package here): pass device_fallback=\"cpu\" to run on a CPU copy "
-                         "and get the result back on the input's device")
+        why = ("this build of the package has no CUDA kernels (build it with "
+               "-C cmake.define.MINIFLOAT_PYTHON_CUDA=ON)") if x.device.type == "cuda" else "accepted: cpu, cuda"
+        raise ValueError(f"minifloat.torch.{op}: tensor on device {x.device}; {why}: {_FALLBACK_HINT}")
+
+
+def _launcher(x: _Any, op: str) -> str | None:
+    """None for a CPU tensor (the library), "cuda" for a CUDA tensor in a CUDA build; else the error."""
+    if x.device.type == "cpu":
+        return None
+    if x.device.type == "cuda" and cuda_built():
+        return "cuda"
+    _cpu_only(x, op)
+    return None
 
 
 def _round_to(deq64: _np.ndarray, dtype: _Any) -> _Any:
@@ -103,11 +135,150 @@ def _round_to(deq64: _np.ndarray, dtype: _Any) -> _Any:
     return _torch.from_numpy(codes.view(_np.int16)).view(dtype)
 
 
+# ---- the CUDA door: the project's kernels on device tensors (and, for the tests, on CPU tensors) ----------
+# launcher "cuda": device pointers and the tensor's current stream; "cpu": the same kernel bodies through the CPU
+# launcher (cuda/api.hpp cpu::) on CPU tensors. Buffers are allocated here, on the input's device.
+
+def _stream(x: _Any) -> int:
+    return int(_torch.cuda.current_stream(x.device).cuda_stream) if x.device.type == "cuda" else 0
+
+
+def _quant_kw(options: str) -> tuple[dict, _Any]:
+    kw = _kw(options)
+    for k in ("scale_ftz", "ste"):
+        kw.pop(k, None)
+    return kw, kw.pop("threads", None)
+
+
+def _k_plan(shape: _Any, scheme: str, kw: dict, op: str) -> _Any:
+    try:
+        return _mf._ext.device_plan(list(int(d) for d in shape), **_mf._quantize_args(scheme, **kw))
+    except ValueError as e:
+        raise ValueError(f"minifloat.torch.{op} on the CUDA kernels: {e}; {_FALLBACK_HINT}") from None
+
+
+def _k_input(x: _Any, op: str) -> _Any:
+    """x as a contiguous float32 tensor on its device: float16/bfloat16 widened (exact), float32 as is."""
+    if x.dtype == _torch.float64:
+        raise ValueError(f"minifloat.torch.{op}: the CUDA kernels take float32 (float16/bfloat16 widened exactly); "
+                         f"got float64; {_FALLBACK_HINT}")
+    if x.dtype not in (_torch.float32, _torch.float16, _torch.bfloat16):
+        raise TypeError(f"x: {x.dtype} is not accepted; accepted: float32, float16, bfloat16 (float64 on CPU)")
+    return x.detach().to(_torch.float32).contiguous()
+
+
+def _k_quantize(x: _Any, scheme: str, options: str, launcher: str, op: str = "quantize") -> tuple:
+    kw, threads = _quant_kw(options)
+    plan = _k_plan(x.shape, scheme, kw, op)
+    xf = _k_input(x, op)
+    h = plan.header
+    codes = _torch.empty(x.shape, dtype=_torch.uint8, device=x.device)
+    scales = _torch.empty(tuple(h.scale_shape), dtype=_torch.float32 if plan.fp32_scales else _torch.uint8,
+                          device=x.device)
+    tensor = _torch.empty((3 if plan.tensor_scaled else 0,), dtype=_torch.float32, device=x.device)
+    _mf._ext.device_quantize(plan, launcher, xf.data_ptr(), codes.data_ptr(),
+                             0 if plan.fp32_scales else scales.data_ptr(), scales.data_ptr() if plan.fp32_scales else 0,
+                             tensor.data_ptr() if plan.tensor_scaled else 0, _stream(x), _mf._threads(threads))
+    return codes, scales, tensor[1:2].clone() if plan.tensor_scaled else tensor
+
+
+def _k_dequantize64(codes: _Any, scales: _Any, tensor_scale: _Any, scheme: str, options: str, op: str) -> _Any:
+    """Each element's exact value (element code value x its tile's decode scale, one binary64 product), float64."""
+    kw, _ = _quant_kw(options)
+    ftz = bool(_kw(options).get("scale_ftz", False))
+    for k in _QUANT_ONLY:
+        kw.pop(k, None)
+    if codes.dtype != _torch.uint8:
+        raise TypeError(f"codes: expected uint8 codes (quantize's), got {codes.dtype}")
+    plan = _k_plan(codes.shape, scheme, kw, op)
+    s = scales.detach().contiguous().cpu().reshape(-1).numpy()  # one per tile
+    ts = tensor_scale.detach().reshape(-1).cpu()
+    sv = _mf._ext.tile_scale_values(plan, None if plan.fp32_scales else s, s if plan.fp32_scales else None,
+                                    float(ts[0]) if ts.numel() else None, ftz)
+    dev = codes.device
+    rows, cols, tr, tc, tb = plan.layout
+    tile = ((_torch.arange(rows, device=dev) // tr) * tb).reshape(-1, 1) + (_torch.arange(cols, device=dev) // tc)
+    lut = _torch.tensor(plan.element_values, dtype=_torch.float64, device=dev)
+    deq = lut[codes.detach().reshape(-1).long()] * _torch.from_numpy(sv).to(dev)[tile.reshape(-1)]
+    return deq.reshape(codes.shape)
+
+
+def _k_round_to(deq64: _Any, dtype: _Any, launcher: str) -> _Any:
+    """As _round_to, on deq64's device: float32 by the IEEE binary64 -> binary32 conversion, float16/bfloat16 by
+    the engine conversion kernel (rne nonsat: one rounding, as minifloat.convert)."""
+    name = dequant_dtype_name(dtype)
+    if name == "f64":
+        return deq64
+    if name == "f32":
+        return deq64.to(_torch.float32)
+    d = deq64.contiguous()
+    out = _torch.empty(d.shape, dtype=_torch.int16, device=d.device)
+    _mf._ext.device_convert(launcher, d.data_ptr(), out.data_ptr(), d.numel(), _mf._format("source", "f64"),
+                            _mf._format("fmt", name), _mf._spec("rne", "nonsat"), _mf._profile("ocp"), None,
+                            _stream(d), 0)
+    return out.view(dtype)
+
+
+def _k_convert(x: _Any, fmt: str, options: str, launcher: str) -> _Any:
+    kw = _kw(options)
+    unknown = [k for k in kw if k not in ("round", "overflow", "profile", "sr", "threads", "ftz", "daz")]
+    if unknown:
+        raise ValueError(f"minifloat.torch.convert: {unknown[0]!r} is not run by the CUDA kernels (accepted there: "
+                         f"round, overflow, profile, sr, threads, ftz, daz); {_FALLBACK_HINT}")
+    variant, nbits, srt = _mf._sr_args(kw.get("sr"))
+    spec = _mf._spec(kw.get("round", "rne"), kw.get("overflow", "nonsat"), variant, nbits, kw.get("ftz", False),
+                     kw.get("daz", False))
+    to = _mf._format("fmt", fmt)
+    if x.dtype not in _DTYPE_NAMES:
+        raise TypeError(f"x: {x.dtype} is not accepted; accepted: float32, float64, float16, bfloat16")
+    src = x.detach().contiguous()
+    out = _torch.empty(x.shape, dtype=_torch.uint8 if to.bits <= 8 else _torch.int16, device=x.device)
+    _mf._ext.device_convert(launcher, src.data_ptr(), out.data_ptr(), src.numel(),
+                            _mf._format("source", _DTYPE_NAMES[x.dtype]), to, spec,
+                            _mf._profile(kw.get("profile", "ocp")), srt, _stream(x), _mf._threads(kw.get("threads")))
+    return out
+
+
+def _k_decode(codes: _Any, fmt: str, dtype: str, options: str, launcher: str) -> _Any:
+    kw = _kw(options)
+    if dtype != "float32" or any(k not in ("profile",) for k in kw):
+        raise ValueError("minifloat.torch.decode: the CUDA kernels decode to float32 with a profile only (got "
+                         f"dtype {dtype!r}, options {sorted(kw)}); {_FALLBACK_HINT}")
+    f = _mf._format("fmt", fmt)
+    want = _torch.uint8 if f.bits <= 8 else _torch.int16
+    if codes.dtype != want:
+        raise TypeError(f"codes: {fmt} codes on the device must be {want}, got {codes.dtype}")
+    c = codes.detach().contiguous()
+    out = _torch.empty(c.shape, dtype=_torch.float32, device=c.device)
+    _mf._ext.device_convert(launcher, c.data_ptr(), out.data_ptr(), c.numel(), f, _mf._format("fmt", "f32"),
+                            _mf._spec("rne", "nonsat"), _mf._profile(kw.get("profile", "ocp")), None, _stream(c), 0)
+    return out
+
+
+def _k_fake_quant(x: _Any, scheme: str, options: str, launcher: str) -> _Any:
+    codes, scales, ts = _k_quantize(x, scheme, options, launcher, "fake_quant")
+    return _k_round_to(_k_dequantize64(codes, scales, ts, scheme, options, "fake_quant"), x.dtype, launcher)
+
+
+def _k_saturated(x: _Any, scheme: str, options: str, launcher: str) -> _Any:
+    codes, scales, ts = _k_quantize(x, scheme, options, launcher, "fake_quant")
+    deq = _k_dequantize64(codes, scales, ts, scheme, options, "fake_quant")
+    kw, _ = _quant_kw(options)
+    plan = _k_plan(x.shape, scheme, kw, "fake_quant")
+    if plan.header.element == "mxint8":  # as _saturated_np: |code| >= 127 as int8
+        top = codes.view(_torch.int8).to(_torch.int16).abs() >= 127
+    else:
+        lut = _torch.tensor(plan.element_values, dtype=_torch.float64, device=x.device)
+        top = lut[codes.long()].abs() == _element_max(plan.header.element)
+    return top & (x.detach().to(_torch.float64).abs() > deq.abs())
+
+
 # ---- the ops ------------------------------------------------------------------------------------------
 
 @_torch.library.custom_op("minifloat::convert", mutates_args=())
 def _convert_op(x: _torch.Tensor, fmt: str, options: str) -> _torch.Tensor:
-    _cpu_only(x, "convert")
+    if (launcher := _launcher(x, "convert")) is not None:
+        return _k_convert(x, fmt, options, launcher)
     return _mf.convert(_numpy_in(x), fmt, as_="torch", **_kw(options))
 
 
@@ -119,7 +290,8 @@ def _(x, fmt, options):
 
 @_torch.library.custom_op("minifloat::decode", mutates_args=())
 def _decode_op(codes: _torch.Tensor, fmt: str, dtype: str, options: str) -> _torch.Tensor:
-    _cpu_only(codes, "decode")
+    if (launcher := _launcher(codes, "decode")) is not None:
+        return _k_decode(codes, fmt, dtype, options, launcher)
     c = codes.detach()
     if c.dtype == _torch.int16:
         c = _torch.from_numpy(c.numpy().view(_np.uint16))  # the int16 bits convert() gives, as uint16 codes
@@ -142,7 +314,8 @@ def _quantize_np(x: _Any, scheme: str, options: str) -> _Any:
 @_torch.library.custom_op("minifloat::quantize", mutates_args=())
 def _quantize_op(x: _torch.Tensor, scheme: str,
                  options: str) -> tuple[_torch.Tensor, _torch.Tensor, _torch.Tensor]:
-    _cpu_only(x, "quantize")
+    if (launcher := _launcher(x, "quantize")) is not None:
+        return _k_quantize(x, scheme, options, launcher)
     q = _quantize_np(x, scheme, options)
     ts = _np.array([q.tensor_scale], _np.float32) if q.tensor_scale is not None else _np.zeros(0, _np.float32)
     return _torch.from_numpy(q.codes), _torch.from_numpy(_np.ascontiguousarray(q.scales)), _torch.from_numpy(ts)
@@ -206,7 +379,9 @@ def _dtype_arg(dtype: str) -> _Any:
 @_torch.library.custom_op("minifloat::dequantize", mutates_args=())
 def _dequantize_op(codes: _torch.Tensor, scales: _torch.Tensor, tensor_scale: _torch.Tensor, scheme: str,
                    options: str, dtype: str) -> _torch.Tensor:
-    _cpu_only(codes, "dequantize")
+    if (launcher := _launcher(codes, "dequantize")) is not None:
+        deq = _k_dequantize64(codes, scales.to(codes.device), tensor_scale, scheme, options, "dequantize")
+        return _k_round_to(deq, _dtype_arg(dtype), launcher)
     return _round_to(_dequantize_np(codes, scales, tensor_scale, scheme, options), _dtype_arg(dtype))
 
 
@@ -217,7 +392,8 @@ def _(codes, scales, tensor_scale, scheme, options, dtype):
 
 @_torch.library.custom_op("minifloat::fake_quant", mutates_args=())
 def _fake_quant_op(x: _torch.Tensor, scheme: str, options: str) -> _torch.Tensor:
-    _cpu_only(x, "fake_quant")
+    if (launcher := _launcher(x, "fake_quant")) is not None:
+        return _k_fake_quant(x, scheme, options, launcher)
     dequant_dtype_name(x.dtype)
     q = _quantize_np(x, scheme, options)
     return _round_to(q.dequantize(bool(_kw(options).get("scale_ftz", False))), x.dtype)
@@ -246,7 +422,8 @@ def _element_max(fmt: str) -> float:
 
 @_torch.library.custom_op("minifloat::_saturated", mutates_args=())
 def _saturated_op(x: _torch.Tensor, scheme: str, options: str) -> _torch.Tensor:
-    _cpu_only(x, "fake_quant")
+    if (launcher := _launcher(x, "fake_quant")) is not None:
+        return _k_saturated(x, scheme, options, launcher)
     return _torch.from_numpy(_saturated_np(x, scheme, options))
 
 
@@ -279,7 +456,7 @@ def _on_cpu(x: _Any, device_fallback: _Any, op: str) -> _Any:
         raise ValueError(f"device_fallback: {device_fallback!r} is not accepted; accepted: None, 'cpu'")
     if x.device.type != "cpu" and device_fallback == "cpu":
         return x.cpu()
-    _cpu_only(x, op)
+    _launcher(x, op)  # a CUDA tensor stays on its device in a CUDA build; otherwise the error
     return x
 
 

@@ -259,6 +259,7 @@ void bind_quant(nb::module_& m);    // quant_ext.cpp
 void bind_check(nb::module_& m);    // check_ext.cpp
 void bind_dot(nb::module_& m);      // dot_ext.cpp
 void bind_train(nb::module_& m);    // train_ext.cpp
+void bind_device(nb::module_& m);   // device_ext.cpp
 
 NB_MODULE(_minifloat, m) {
   m.doc() = "minifloat's compiled core (nanobind). Use the `minifloat` package, not this module.";
@@ -318,5 +319,6 @@ NB_MODULE(_minifloat, m) {
   bind_check(m);
   bind_dot(m);
   bind_train(m);
+  bind_device(m);
   m.def("names_listing", &names_listing, "Every kind of the name registry: (id, kind, names, patterns).");
 }

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "quant_args.hpp"
 #include "with_arg.hpp"
 #include "minifloat/pack.hpp"
 #include "minifloat/scale_layout.hpp"
@@ -124,12 +125,13 @@ QuantOptions options_arg(const RoundingSpec& spec, const Profile& profile, std::
   return o;
 }
 
-QuantizedTensor quantize_array(
-    ArrayType type, const InArray& x, const std::vector<std::size_t>& shape, std::string_view scheme,
-    std::optional<std::string_view> rule, const RoundingSpec& spec, const Profile& profile, std::string_view axis,
-    std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
+}  // namespace
+
+std::pair<Scheme, QuantOptions> python::quant_request(
+    std::string_view scheme, std::optional<std::string_view> rule, const RoundingSpec& spec, const Profile& profile,
+    std::string_view axis, std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
     const std::vector<std::pair<std::string, std::string>>& policies, const std::optional<std::string>& amax_epsilon,
-    const std::optional<std::string_view>& mx_quirks, unsigned threads, const std::optional<std::string>& transform,
+    const std::optional<std::string_view>& mx_quirks, const std::optional<std::string>& transform,
     const std::optional<std::string>& tensor_scale, const std::optional<std::string_view>& scale_select,
     const std::optional<std::string>& transform_gemm, const std::optional<std::string_view>& amax_scope) {
   Scheme s = with_policies(scheme_arg(scheme, rule), policies, amax_epsilon);
@@ -165,6 +167,21 @@ QuantizedTensor quantize_array(
   if (mx_quirks) o.mx_quirks = with_arg("mx_quirks", [&] { return parse<MxQuirks>(*mx_quirks); });
   if (const std::optional<OptionIssue> issue = check_options(s, o))  // where the option applies, as the CLI
     throw Error(policy_keyword(issue->option) + " " + issue->why);
+  return {s, o};
+}
+
+namespace {
+
+QuantizedTensor quantize_array(
+    ArrayType type, const InArray& x, const std::vector<std::size_t>& shape, std::string_view scheme,
+    std::optional<std::string_view> rule, const RoundingSpec& spec, const Profile& profile, std::string_view axis,
+    std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
+    const std::vector<std::pair<std::string, std::string>>& policies, const std::optional<std::string>& amax_epsilon,
+    const std::optional<std::string_view>& mx_quirks, unsigned threads, const std::optional<std::string>& transform,
+    const std::optional<std::string>& tensor_scale, const std::optional<std::string_view>& scale_select,
+    const std::optional<std::string>& transform_gemm, const std::optional<std::string_view>& amax_scope) {
+  const auto [s, o] = python::quant_request(scheme, rule, spec, profile, axis, sr, policies, amax_epsilon, mx_quirks,
+                                            transform, tensor_scale, scale_select, transform_gemm, amax_scope);
   const std::size_t want_item = type == ArrayType::f32 ? 4 : type == ArrayType::f64 ? 8 : 2;
   if (type == ArrayType::codes || x.itemsize() != want_item)
     throw Error("internal: quantize takes float32, float64, or float16/bfloat16 bits");

@@ -20,6 +20,7 @@ endif()
 add_library(minifloat_cuda_host STATIC ${CMAKE_CURRENT_LIST_DIR}/api.cpp
             ${CMAKE_CURRENT_LIST_DIR}/mma_probe.cpp ${CMAKE_CURRENT_LIST_DIR}/names.cpp ${CMAKE_CURRENT_LIST_DIR}/blocks_host.cpp)
 target_link_libraries(minifloat_cuda_host PUBLIC minifloat PRIVATE $<BUILD_INTERFACE:minifloat_warnings>)
+set_target_properties(minifloat_cuda_host PROPERTIES POSITION_INDEPENDENT_CODE ON)  # linked into the Python module
 add_library(minifloat_cuda_check STATIC ${CMAKE_CURRENT_LIST_DIR}/check_kernel.cpp)
 target_link_libraries(minifloat_cuda_check PUBLIC minifloat_cuda_host minifloat_check
                       PRIVATE $<BUILD_INTERFACE:minifloat_warnings>)
