@@ -37,7 +37,8 @@ inline ::testing::AssertionResult same(const mf::QuantizedTensor& got, const mf:
   if (got.codes.size() != want.codes.size()) return fail("code counts differ");
   for (std::size_t i = 0; i < got.codes.size(); ++i)
     if (got.codes[i] != want.codes[i])
-      return fail("code " + std::to_string(i) + ": " + std::to_string(got.codes[i]) + " vs " + std::to_string(want.codes[i]));
+      return fail("code " + std::to_string(i) + ": " + std::to_string(got.codes[i]) + " vs " +
+                  std::to_string(want.codes[i]));
   if (got.scale_codes != want.scale_codes) {
     for (std::size_t t = 0; t < std::min(got.scale_codes.size(), want.scale_codes.size()); ++t)
       if (got.scale_codes[t] != want.scale_codes[t])
@@ -48,8 +49,10 @@ inline ::testing::AssertionResult same(const mf::QuantizedTensor& got, const mf:
   if (got.scales.size() != want.scales.size()) return fail("scale counts differ");
   for (std::size_t t = 0; t < got.scales.size(); ++t)
     if (bits(got.scales[t]) != bits(want.scales[t]))
-      return fail("FP32 scale " + std::to_string(t) + ": " + std::to_string(got.scales[t]) + " vs " + std::to_string(want.scales[t]));
-  if (bits(got.tensor_encode_scale) != bits(want.tensor_encode_scale) || bits(got.tensor_decode_scale) != bits(want.tensor_decode_scale))
+      return fail("FP32 scale " + std::to_string(t) + ": " + std::to_string(got.scales[t]) + " vs " +
+                  std::to_string(want.scales[t]));
+  if (bits(got.tensor_encode_scale) != bits(want.tensor_encode_scale) ||
+      bits(got.tensor_decode_scale) != bits(want.tensor_decode_scale))
     return fail("tensor scales differ");
   if (got.row_encode_scales.size() != want.row_encode_scales.size() ||
       got.row_decode_scales.size() != want.row_decode_scales.size())
@@ -64,8 +67,10 @@ inline ::testing::AssertionResult same(const mf::QuantizedTensor& got, const mf:
     if (got.scale_select[t] != want.scale_select[t])
       return fail("scale-select choice " + std::to_string(t) + ": " + std::to_string(got.scale_select[t]) + " vs " +
                   std::to_string(want.scale_select[t]));
-  if (got.saturated != want.saturated) return fail("saturated " + std::to_string(got.saturated) + " vs " + std::to_string(want.saturated));
-  if (got.flushed != want.flushed) return fail("flushed " + std::to_string(got.flushed) + " vs " + std::to_string(want.flushed));
+  if (got.saturated != want.saturated)
+    return fail("saturated " + std::to_string(got.saturated) + " vs " + std::to_string(want.saturated));
+  if (got.flushed != want.flushed)
+    return fail("flushed " + std::to_string(got.flushed) + " vs " + std::to_string(want.flushed));
   return ::testing::AssertionSuccess();
 }
 
@@ -99,8 +104,12 @@ inline std::vector<float> adversarial(std::size_t rows, std::size_t cols, const 
       case 3: row[j] = std::nextafter(static_cast<float>(std::ldexp(emax, k)), 1e30f); break;
       case 4: row[j] = std::nanf(""); break;
       case 5: row[j] = (r & 1) ? INFINITY : -INFINITY; break;
-      case 6: for (std::size_t c = 0; c < cols; ++c) row[c] = (c & 1) ? -0.0f : 0.0f; break;
-      case 7: for (std::size_t c = 0; c < cols; ++c) row[c] = std::ldexp(nd(g), -135); break;  // subnormal amax
+      case 6:
+        for (std::size_t c = 0; c < cols; ++c) row[c] = (c & 1) ? -0.0f : 0.0f;
+        break;
+      case 7:
+        for (std::size_t c = 0; c < cols; ++c) row[c] = std::ldexp(nd(g), -135);
+        break;  // subnormal amax
       case 8:
       case 9:
         for (std::size_t c = 0; c + 1 < cols && grid.size() > 1; ++c) {
@@ -109,7 +118,8 @@ inline std::vector<float> adversarial(std::size_t rows, std::size_t cols, const 
           if (r % 11 == 9) mid *= 1 + std::ldexp(1.0, -20) * ((c & 1) ? 1 : -1);
           row[c] = static_cast<float>(std::ldexp((g() & 1) ? mid : -mid, k));
         }
-        row[cols - 1] = static_cast<float>(std::ldexp(emax, k));  // the amax that puts the midpoints on the grid's scale
+        row[cols - 1] =
+            static_cast<float>(std::ldexp(emax, k));  // the amax that puts the midpoints on the grid's scale
         break;
       default:
         row[j] = -INFINITY;

@@ -129,8 +129,8 @@ TEST(CudaBlocksIssue25, AmaxScopeRowBothAxes) {
   for (const mf::BlockAxis axis : {mf::BlockAxis::last, mf::BlockAxis::first}) {
     mf::QuantOptions o;
     o.axis = axis;
-    const std::vector<std::size_t> shape = axis == mf::BlockAxis::last ? std::vector<std::size_t>{23, 48}
-                                                                       : std::vector<std::size_t>{23, 48};
+    const std::vector<std::size_t> shape =
+        axis == mf::BlockAxis::last ? std::vector<std::size_t>{23, 48} : std::vector<std::size_t>{23, 48};
     const mf::QuantizedTensor got = mc::cpu::quantize_blocks(x, shape, s, o, kThreads);
     EXPECT_TRUE(same(got, mf::quantize(x, shape, s, o))) << mf::name(axis);
     // one S_enc per row of the view, and they differ (else a tensor S_enc would pass)
@@ -143,7 +143,8 @@ TEST(CudaBlocksIssue25, AmaxScopeRowBothAxes) {
 
 TEST(CudaBlocksIssue25, FourOverSixMseMae) {
   std::size_t runs = 0;
-  const std::vector<Case> cases = {{{37, 56}, mf::BlockAxis::last}, {{5, 7, 48}, mf::BlockAxis::last}, {{1, 5}, mf::BlockAxis::last}};
+  const std::vector<Case> cases = {
+      {{37, 56}, mf::BlockAxis::last}, {{5, 7, 48}, mf::BlockAxis::last}, {{1, 5}, mf::BlockAxis::last}};
   for (const mf::ScaleSelect sel : {mf::ScaleSelect::four_over_six_mse, mf::ScaleSelect::four_over_six_mae}) {
     mf::Scheme s = mf::find_scheme("nvfp4");
     s.scale_select = sel;

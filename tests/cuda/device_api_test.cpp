@@ -191,7 +191,8 @@ TEST(CudaDeviceBlocks, Issue25StepsEqualCpuLauncher) {
   std::uint32_t s = 777;
   for (std::size_t i = 0; i < n; ++i) {
     s = s * 1664525u + 1013904223u;
-    x[i] = std::ldexp(static_cast<float>(static_cast<std::int32_t>(s)) / 2147483648.0f, static_cast<int>(i / cols % 9) - 4);
+    const int k = static_cast<int>(i / cols % 9) - 4;
+    x[i] = std::ldexp(static_cast<float>(static_cast<std::int32_t>(s)) / 2147483648.0f, k);
   }
   x[5] = std::nanf("");
   x[cols + 7] = INFINITY;
@@ -225,8 +226,9 @@ TEST(CudaDeviceBlocks, Issue25StepsEqualCpuLauncher) {
     mf::QuantOptions o;
     o.axis = axis;
     const mf::QuantizedTensor want = mc::cpu::quantize_blocks(x, {rows, cols}, scheme, o, 2);
-    mc::quantize_blocks(din.p, {rows, cols}, scheme, o,
-                        {dcodes.p, dscodes.p, dscales.p, dtensor.p, nullptr, drow_enc.p, drow_dec.p, dchoice.p}, nullptr);
+    const mc::DeviceBlockOutputs out{dcodes.p,  dscodes.p,  dscales.p,  dtensor.p,
+                                     nullptr,   drow_enc.p, drow_dec.p, dchoice.p};
+    mc::quantize_blocks(din.p, {rows, cols}, scheme, o, out, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<std::uint8_t> codes(n), scodes(want.scale_codes.size()), choice(want.scale_select.size());
     std::vector<float> tensor(3), enc(want.row_encode_scales.size()), dec(want.row_decode_scales.size());

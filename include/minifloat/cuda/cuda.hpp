@@ -58,7 +58,8 @@ struct DeviceBlockOutputs {
 /// TensorScaleBody), or with amax-scope row each row's scales (RowScaleBody, one row per thread); then one
 /// tile per thread (BlockQuantBody; 4over6 in it). Codes and scales equal cpu::quantize_blocks and
 /// minifloat::quantize. Validates first (plan_blocks; a null output the scheme needs) and throws
-/// minifloat::Error. The partial maxima and the transform's scratch use stream-ordered memory (cudaMallocAsync), freed on the stream.
+/// minifloat::Error. The partial maxima and the transform's scratch use stream-ordered memory
+/// (cudaMallocAsync), freed on the stream.
 void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, const Scheme& scheme,
                      const QuantOptions& opt, const DeviceBlockOutputs& out, cudaStream_t stream);
 /// FP4 packing of n codes into fp4_packed_bytes(n) bytes (PackFp4Body; codes must be ≤ 0xf: not checked on the device).
