@@ -2,8 +2,8 @@
 // blocks.cu: the __global__ wrappers of the block-quantizer bodies (cuda/blocks.hpp) and their device
 // API (cuda/cuda.hpp quantize_blocks, pack_fp4, pack_fp6_dense, swizzle_scales_128x4). Built with
 // -fmad=false like every device TU. Kernel names: block_grid_kernel<AmaxPartialBody>,
-// <TensorScaleBody>, <BlockQuantBody>, <PackFp4Body>, <PackFp6Body>, <Swizzle128x4Body> — engine
-// code only (round_pack), no hardware cvt.
+// <TensorScaleBody>, <BlockQuantBody>, <PackFp4Body>, <PackFp6Body>, <Swizzle128x4Body>, and for issue 25's
+// steps <TransformBody>, <RowScaleBody> — engine code only (round_pack), no hardware cvt.
 #include <string>
 
 #include "minifloat/cuda/cuda.hpp"
@@ -48,6 +48,10 @@ void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, c
                 " writes FP32 scales; DeviceBlockOutputs::scales is null");
   if (two_level && out.tensor_scales == nullptr)
     throw Error(what + "nvfp4 writes its tensor scales; DeviceBlockOutputs::tensor_scales (3 floats) is null");
+  const bool row_scope = !p.header.row_encode_scales.empty();
+  if (row_scope && (out.row_encode_scales == nullptr || out.row_decode_scales == nullptr))
+    throw Error(what + "amax-scope row writes one S_enc and S_dec per row (" + std::to_string(p.header.rows) +
+                "); DeviceBlockOutputs::row_encode_scales or row_decode_scales is null");
   BlockQuantBody b = p.body;
   b.in = d_in;
   b.codes = out.codes;
@@ -55,18 +59,36 @@ void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, c
   b.scales = out.scales;
   b.tile_counts = out.tile_counts;
   b.tensor_scales = out.tensor_scales;
-  if (two_level) {
-    const std::uint64_t chunks = amax_chunks(p.n);
+  b.choices = out.scale_select;
+  float* transformed = nullptr;
+  if (scheme.transform.rht16 && p.n != 0) {  // the transform first, into scratch the other bodies read
+    check(cudaMallocAsync(reinterpret_cast<void**>(&transformed), p.n * sizeof(float), stream), "cudaMallocAsync");
+    launch_blocks(TransformBody{d_in, b.lay.file_rows, b.lay.file_cols, b.view_row, scheme.transform, transformed},
+                  transform_groups(p.n), stream, "transform kernel");
+    b.in = transformed;
+  }
+  const float elem_max = static_cast<float>(element_max(scheme.element));
+  if (row_scope) {  // each row's S_enc and S_dec; the tensor scales 1, 1 (as quant.hpp's)
+    launch_blocks(RowScaleBody{b.in, b.lay.file_rows, b.lay.file_cols, b.view_row, elem_max, out.row_encode_scales,
+                               out.row_decode_scales},
+                  p.header.rows, stream, "row scale kernel");
+    launch_blocks(TensorScaleBody{nullptr, 0, elem_max, out.tensor_scales, scheme.rule, scheme.scale_select, 1.0f}, 1,
+                  stream, "tensor scale kernel");
+    b.row_scales = out.row_encode_scales;
+  } else if (two_level) {
+    const float given = p.given_tensor_scale();
+    const std::uint64_t chunks = given != 0.0f ? 0 : amax_chunks(p.n);
     float* partial = nullptr;
     if (chunks != 0)
       check(cudaMallocAsync(reinterpret_cast<void**>(&partial), chunks * sizeof(float), stream), "cudaMallocAsync");
-    launch_blocks(AmaxPartialBody{d_in, p.n, partial}, chunks, stream, "amax partial kernel");
-    launch_blocks(TensorScaleBody{partial, chunks, static_cast<float>(element_max(scheme.element)), out.tensor_scales,
-                                  scheme.rule},
-                  1, stream, "tensor scale kernel");
+    launch_blocks(AmaxPartialBody{b.in, p.n, partial}, chunks, stream, "amax partial kernel");
+    launch_blocks(
+        TensorScaleBody{partial, chunks, elem_max, out.tensor_scales, scheme.rule, scheme.scale_select, given}, 1,
+        stream, "tensor scale kernel");
     if (partial) check(cudaFreeAsync(partial, stream), "cudaFreeAsync");
   }
   if (p.n != 0) launch_blocks(b, b.lay.tiles(), stream, "block quantize kernel");
+  if (transformed) check(cudaFreeAsync(transformed, stream), "cudaFreeAsync");
 }
 
 void pack_fp4(const std::uint8_t* d_codes, std::size_t n, std::uint8_t* d_out, cudaStream_t stream) {

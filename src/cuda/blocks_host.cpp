@@ -13,17 +13,13 @@ namespace minifloat::cuda {
 
 BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt) {
   BlockQuantizer bq(shape, scheme, opt);  // validates the scheme, SR bits and the shape's size
-  // issue 25: the transform, a given tensor scale and 4over6 are not in the tile body (cuda/blocks.hpp) yet
-  if (scheme.transform.rht16 || scheme.tensor_scale != 0.0f || scheme.scale_select != ScaleSelect::none ||
-      scheme.amax_scope != AmaxScope::tensor)
-    throw Error("cuda block quantization: " +
-                std::string(scheme.transform.rht16        ? "transform"
-                            : scheme.tensor_scale != 0.0f ? "tensor-scale"
-                            : scheme.amax_scope != AmaxScope::tensor
-                                ? "amax-scope row"
-                                : "scale-select " + std::string(name(scheme.scale_select))) +
-                " is not in the CUDA block body yet; quantize " + scheme_name(scheme) +
-                " with the host engine (minifloat quantize, quant.hpp)");
+  // issue 25 item 9: the transform (exact), tensor-scale, amax-scope row and 4over6 are in the bodies
+  // (cuda/blocks.hpp); the transform on a tensor-core model is not
+  if (scheme.transform.rht16 && scheme.transform_gemm != nullptr)
+    throw Error("cuda block quantization: transform-gemm " + transform_gemm_name(scheme.transform_gemm) +
+                " (the transform on a tensor-core model) is not in the CUDA block body; accepted there: "
+                "transform-gemm exact (the default); quantize " +
+                scheme_name(scheme) + " with the host engine (minifloat quantize, quant.hpp)");
   BlockPlan p;
   p.header = bq.result();
   const QuantizedTensor& q = p.header;
@@ -51,6 +47,9 @@ BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& schem
   p.body.spec = opt.rounding;
   p.body.prof = opt.profile;
   p.body.sr = SrCounter{opt.sr_seed, opt.sr_stream, opt.sr_step, 0};
+  p.body.select = scheme.scale_select;
+  p.body.view_row = opt.axis == BlockAxis::first ? ViewRow::file_column : ViewRow::file_row;
+  p.tensor_scale = scheme.tensor_scale;
   return p;
 }
 
@@ -71,19 +70,39 @@ QuantizedTensor quantize_blocks(std::span<const float> x, const std::vector<std:
   QuantizedTensor q = std::move(p.header);
   q.codes.assign(p.n, 0);
   BlockQuantBody b = p.body;
+  const float elem_max = static_cast<float>(element_max(scheme.element));
+  const float* src = x.data();
+  std::vector<float> transformed;
+  if (scheme.transform.rht16 && p.n != 0) {  // the transform first, into a scratch tensor the other bodies read
+    transformed.resize(p.n);
+    launch_cpu(
+        TransformBody{x.data(), b.lay.file_rows, b.lay.file_cols, b.view_row, scheme.transform, transformed.data()},
+        transform_groups(p.n), threads);
+    src = transformed.data();
+  }
   float tensor[3] = {1.0f, 1.0f, 0.0f};
+  if (!q.row_encode_scales.empty()) {  // amax-scope row: each row's S_enc and S_dec; the tensor scales 1, 1 (quant.hpp)
+    launch_cpu(RowScaleBody{src, b.lay.file_rows, b.lay.file_cols, b.view_row, elem_max, q.row_encode_scales.data(),
+                            q.row_decode_scales.data()},
+               q.rows, threads);
+    launch_cpu(TensorScaleBody{nullptr, 0, elem_max, tensor, scheme.rule, scheme.scale_select, 1.0f}, 1, 1);
+    b.row_scales = q.row_encode_scales.data();
+  } else if (p.needs_tensor_amax()) {
+    const float given = p.given_tensor_scale();
+    std::vector<float> partial(given != 0.0f ? 0 : amax_chunks(p.n));
+    launch_cpu(AmaxPartialBody{src, p.n, partial.data()}, partial.size(), threads);
+    launch_cpu(
+        TensorScaleBody{partial.data(), partial.size(), elem_max, tensor, scheme.rule, scheme.scale_select, given}, 1,
+        1);
+  }
   if (p.needs_tensor_amax()) {
-    std::vector<float> partial(amax_chunks(p.n));
-    launch_cpu(AmaxPartialBody{x.data(), p.n, partial.data()}, partial.size(), threads);
-    launch_cpu(TensorScaleBody{partial.data(), partial.size(), static_cast<float>(element_max(scheme.element)), tensor,
-                               scheme.rule},
-               1, 1);
     q.tensor_encode_scale = tensor[0];
     q.tensor_decode_scale = tensor[1];
   }
   std::vector<std::uint64_t> counts(2 * b.lay.tiles());
-  b.in = x.data();
+  b.in = src;
   b.tensor_scales = tensor;
+  b.choices = q.scale_select.empty() ? nullptr : q.scale_select.data();
   b.codes = q.codes.data();
   b.scale_codes = q.scale_codes.empty() ? nullptr : q.scale_codes.data();
   b.scales = q.scales.empty() ? nullptr : q.scales.data();

@@ -6,7 +6,9 @@
 // UE8M0 FP8 tiles, the special-block policies, both block axes and SR; on a generated tensor
 // (Gaussian rows at exponents −20..20, 1024×1024; --quick 256×256) and an adversarial one (one NaN,
 // one Inf, all-zero, FP32-subnormal amax, amax = max·2^k and just above, elements on scaled
-// midpoints); then FP4/FP6 packing and the 128×4 swizzle on the device vs pack.hpp.
+// midpoints); issue 25's steps (tensor-scale, amax-scope row on both axes, 4over6 mse/mae, the rht16
+// transform on both axes: one run each, row scales and 4over6 choices compared too); then FP4/FP6
+// packing and the 128×4 swizzle on the device vs pack.hpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -158,6 +160,29 @@ std::vector<Run> runs() {
     o.sr_step = 7;
     v.push_back({std::string(base) + "/sr", find_scheme(base), o});
   }
+  {  // issue 25 item 9: one run per step of the CUDA block body
+    QuantOptions first;
+    first.axis = BlockAxis::first;
+    Scheme s = find_scheme("nvfp4");
+    s.tensor_scale = 64.0f;
+    v.push_back({"nvfp4/tensor-scale=64", s, {}});
+    s = find_scheme("nvfp4");
+    s.amax_scope = AmaxScope::row;
+    v.push_back({"nvfp4/amax-scope=row", s, {}});
+    v.push_back({"nvfp4/amax-scope=row/axis-first", s, first});
+    for (const ScaleSelect sel : {ScaleSelect::four_over_six_mse, ScaleSelect::four_over_six_mae}) {
+      s = find_scheme("nvfp4");
+      s.scale_select = sel;
+      v.push_back({"nvfp4/scale-select=" + std::string(name(sel)), s, {}});
+    }
+    s = find_scheme("nvfp4");
+    s.transform = parse_transform("rht16:te");
+    v.push_back({"nvfp4/transform=rht16:te", s, {}});
+    v.push_back({"nvfp4/transform=rht16:te/axis-first", s, first});
+    s = find_scheme("mxfp8_e4m3");
+    s.transform = parse_transform("rht16:torchao");
+    v.push_back({"mxfp8_e4m3/transform=rht16:torchao", s, {}});
+  }
   return v;
 }
 
@@ -175,11 +200,11 @@ void compare_bytes(BlockStageResult& r, const std::string& what, const std::vect
 void one(BlockStageResult& r, const Run& run, const std::vector<float>& x, const std::vector<std::size_t>& shape,
          const std::string& data) {
   const QuantizedTensor want = quantize(x, shape, run.scheme, run.opt);
-  const std::size_t n = x.size(), tiles = want.scale_rows * want.scale_cols;
-  DevBuf<float> din(n), dscales(tiles), dtensor(3);
-  DevBuf<std::uint8_t> dcodes(n), dscodes(tiles);
+  const std::size_t n = x.size(), tiles = want.scale_rows * want.scale_cols, rows = want.row_encode_scales.size();
+  DevBuf<float> din(n), dscales(tiles), dtensor(3), drow_enc(rows), drow_dec(rows);
+  DevBuf<std::uint8_t> dcodes(n), dscodes(tiles), dchoice(want.scale_select.size());
   ck(cudaMemcpy(din.p, x.data(), n * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
-  DeviceBlockOutputs out{dcodes.p, dscodes.p, dscales.p, dtensor.p, nullptr};
+  DeviceBlockOutputs out{dcodes.p, dscodes.p, dscales.p, dtensor.p, nullptr, drow_enc.p, drow_dec.p, dchoice.p};
   quantize_blocks(din.p, shape, run.scheme, run.opt, out, nullptr);
   ck(cudaDeviceSynchronize(), "block kernels");
   std::vector<std::uint8_t> codes(n), scodes(tiles);
@@ -190,6 +215,24 @@ void one(BlockStageResult& r, const Run& run, const std::vector<float>& x, const
   ck(cudaMemcpy(tensor.data(), dtensor.p, 3 * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
   const std::string tag = run.label + " " + data;
   compare_bytes(r, tag + " code", codes, want.codes);
+  if (!want.scale_select.empty()) {
+    std::vector<std::uint8_t> choice(want.scale_select.size());
+    ck(cudaMemcpy(choice.data(), dchoice.p, choice.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    compare_bytes(r, tag + " 4over6 choice", choice, want.scale_select);
+  }
+  if (rows != 0) {
+    std::vector<float> enc(rows), dec(rows);
+    ck(cudaMemcpy(enc.data(), drow_enc.p, rows * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    ck(cudaMemcpy(dec.data(), drow_dec.p, rows * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    r.inputs += rows;
+    for (std::size_t k = 0; k < rows; ++k)
+      if (fbits(enc[k]) != fbits(want.row_encode_scales[k]) || fbits(dec[k]) != fbits(want.row_decode_scales[k])) {
+        ++r.mismatches;
+        if (r.first.size() < 16)
+          r.first.push_back(tag + " row scale " + std::to_string(k) + " got " + hex(fbits(enc[k])) + " want " +
+                            hex(fbits(want.row_encode_scales[k])));
+      }
+  }
   if (!want.scale_codes.empty()) compare_bytes(r, tag + " scale code", scodes, want.scale_codes);
   if (!want.scales.empty()) {
     r.inputs += tiles;
@@ -222,8 +265,10 @@ BlockStageResult device_check_blocks(bool quick) {
   std::size_t count = 0;
   for (const Run& run : runs()) {
     one(r, run, gen, {side, side}, "generated");
-    const std::vector<float> adv = adversarial(267, 280, run.scheme, 77);
-    one(r, run, adv, {267, 280}, "adversarial");
+    // the transform needs the block axis a multiple of 16 (both axes: 272 rows, 288 columns)
+    const bool t = run.scheme.transform.rht16;
+    const std::vector<float> adv = adversarial(t ? 272 : 267, t ? 288 : 280, run.scheme, 77);
+    one(r, run, adv, {t ? 272u : 267u, t ? 288u : 280u}, "adversarial");
     ++count;
   }
   // packing and swizzle vs pack.hpp

@@ -19,7 +19,8 @@ struct BlockStageResult {
 inline constexpr const char* kBlockStageLine =
     "S4  block kernels vs quant.hpp (CPU): every named scheme, every E8M0 rule, the special-block policies, both axes, "
     "SR; "
-    "generated 1024x1024 (--quick 256x256) and adversarial tensors; FP4/FP6 packing and the 128x4 swizzle";
+    "generated 1024x1024 (--quick 256x256) and adversarial tensors; issue 25's tensor-scale, amax-scope row, 4over6 "
+    "and rht16 transform; FP4/FP6 packing and the 128x4 swizzle";
 /// Run S4 (throws minifloat::Error on a CUDA failure).
 BlockStageResult device_check_blocks(bool quick);
 

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "minifloat/core/four_over_six_tile.hpp"
 #include "minifloat/core/random.hpp"
 #include "quant/internal.hpp"
 #include "quant/te2_quirks.hpp"
@@ -251,8 +252,7 @@ void PieceRun<T>::fourover6_segment(std::size_t r, std::size_t tb, std::size_t b
   if (tile_cut(p.row + r, tb))
     throw Error("quantize: scale-select 4over6 needs whole tiles in each piece (the piece cuts a block of 16)");
   const std::size_t a = p.row + r, off = r * p.cols - p.col, len = b1 - b0, t = bq_.scale_index(a, tb);
-  std::array<float, 16> x{};
-  float amax = 0.0f;
+  std::array<float, kFourOverSixBlock> x{};
   for (std::size_t i = 0; i < len; ++i) {
     const T xi = v[off + b0 + i];
     x[i] = static_cast<float>(xi);
@@ -262,36 +262,22 @@ void PieceRun<T>::fourover6_segment(std::size_t r, std::size_t tb, std::size_t b
             "quantize: scale-select 4over6 computes TE's error in binary32; the input holds a value that is "
             "not a binary32 (accepted: f32, f16, bf16 values)");
     }
-    const float m = detail::src_abs(x[i]);
-    if (m > amax) amax = m;  // NaN ignored (TileStat)
   }
-  const FourOverSixCodes cand = fourover6_block_codes(amax, q.tensor_encode_scale);
-  const bool mse = bq_.scheme_.scale_select == ScaleSelect::four_over_six_mse;
-  const float gamax = static_cast<float>(bq_.global_amax_);
-  std::array<std::array<TileElement, 16>, 2> te{};
-  std::array<float, 2> err{0.0f, 0.0f};
-  const std::array<std::uint8_t, 2> code{cand.map6, cand.map4};
-  for (int k = 0; k < 2; ++k) {
-    QTileScale sc{};
-    sc.kind = TileScale::Kind::nvfp4;
-    sc.code = code[k];
-    sc.enc = nvfp4_element_encode_scale(code[k], q.tensor_encode_scale);
-    const float sf = to_float(formats::e4m3fn, code[k]);
-    for (std::size_t i = 0; i < len; ++i) {
-      const std::uint64_t rb = sr ? sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, a * B + b0 + i, spec) : 0;
-      te[k][i] = encode_in_tile(x[i], sc, rule, spec, prof, rb);
-      const float qv = static_cast<float>(element_value(el, te[k][i].r.code));
-      err[k] = fourover6_error_step(err[k], qv, sf, gamax, x[i], mse);
-    }
-  }
-  const int pick = err[1] < err[0] ? 1 : 0;  // map-to-4 only if strictly smaller (ties, NaN: map-to-6)
+  std::array<std::uint64_t, kFourOverSixBlock> rb{};
+  if (sr)
+    for (std::size_t i = 0; i < len; ++i)
+      rb[i] = sr_bits(opt.sr_seed, opt.sr_stream, opt.sr_step, a * B + b0 + i, spec);
+  // the core's selection (core/four_over_six.hpp), the one the CUDA block body calls
+  const FourOverSixTile f =
+      fourover6_tile(x.data(), static_cast<unsigned>(len), rb.data(), static_cast<float>(bq_.global_amax_),
+                     bq_.scheme_.scale_select, rule, spec, prof);
   for (std::size_t i = 0; i < len; ++i) {
-    codes[off + b0 + i] = te[pick][i].r.code;
-    if (te[pick][i].r.saturated) ++n.saturated;
-    if (te[pick][i].flushed) ++n.flushed;
+    codes[off + b0 + i] = f.el[i].r.code;
+    if (f.el[i].r.saturated) ++n.saturated;
+    if (f.el[i].flushed) ++n.flushed;
   }
-  q.scale_codes[t] = code[pick];
-  q.scale_select[t] = static_cast<std::uint8_t>(pick);
+  q.scale_codes[t] = f.code;
+  q.scale_select[t] = f.choice;
 }
 
 // The fast rule, per tile (simd::RowBlock): a floating element on the encode whitelist (kern), a

@@ -126,6 +126,19 @@ TEST(CudaDeviceBlocks, RefusalsComeBeforeAnyLaunch) {
   float ts[3];
   const mc::DeviceBlockOutputs all{codes, sc, nullptr, ts, nullptr};
   EXPECT_THROW(mc::quantize_blocks(fake_in, {2, 32}, bad, {}, all, nullptr), mf::Error);
+  // issue 25: amax-scope row needs its row-scale outputs; a tensor-core transform is refused
+  mf::Scheme row = mf::find_scheme("nvfp4");
+  row.amax_scope = mf::AmaxScope::row;
+  try {
+    mc::quantize_blocks(fake_in, {2, 32}, row, {}, all, nullptr);
+    FAIL() << "amax-scope row with null row-scale outputs was accepted";
+  } catch (const mf::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("row_encode_scales or row_decode_scales is null"), std::string::npos)
+        << e.what();
+  }
+  const mf::Scheme gemm =
+      mf::parse_scheme("e4m3fn/1x16/e8m0fnu:ocp_floor/transform=rht16:te/transform-gemm=hopper-bf16-unvalidated");
+  EXPECT_THROW(mc::quantize_blocks(fake_in, {2, 32}, gemm, {}, all, nullptr), mf::Error);
 }
 
 TEST(CudaDeviceBlocks, EveryNamedSchemeEqualsCpuLauncher) {
@@ -163,6 +176,74 @@ TEST(CudaDeviceBlocks, EveryNamedSchemeEqualsCpuLauncher) {
       ASSERT_EQ(a, b) << "FP32 scale " << t;
     }
     if (e.value.rule == mf::ScaleRule::nvfp4) {
+      EXPECT_EQ(tensor[0], want.tensor_encode_scale);
+      EXPECT_EQ(tensor[1], want.tensor_decode_scale);
+    }
+  }
+}
+
+// issue 25 item 9: tensor-scale, amax-scope row, 4over6 and the rht16 transform on the device equal the CPU
+// launcher (which tests/cuda/cuda_blocks_issue25_test.cpp checks against quant.hpp) in every output.
+TEST(CudaDeviceBlocks, Issue25StepsEqualCpuLauncher) {
+  MINIFLOAT_NEED_DEVICE();
+  const std::size_t rows = 160, cols = 384, n = rows * cols;  // both axes multiples of 16 (the transform)
+  std::vector<float> x(n);
+  std::uint32_t s = 777;
+  for (std::size_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    const int k = static_cast<int>(i / cols % 9) - 4;
+    x[i] = std::ldexp(static_cast<float>(static_cast<std::int32_t>(s)) / 2147483648.0f, k);
+  }
+  x[5] = std::nanf("");
+  x[cols + 7] = INFINITY;
+  for (std::size_t c = 0; c < cols; ++c) x[2 * cols + c] = 0.0f;
+  DeviceBuffer<float> din(n), dscales(n), dtensor(3), drow_enc(cols), drow_dec(cols);
+  DeviceBuffer<std::uint8_t> dcodes(n), dscodes(n), dchoice(n);
+  ASSERT_EQ(cudaMemcpy(din.p, x.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  std::vector<std::pair<mf::Scheme, mf::BlockAxis>> runs;
+  mf::Scheme t = mf::find_scheme("nvfp4");
+  t.tensor_scale = 64.0f;
+  runs.emplace_back(t, mf::BlockAxis::last);
+  mf::Scheme r = mf::find_scheme("nvfp4");
+  r.amax_scope = mf::AmaxScope::row;
+  runs.emplace_back(r, mf::BlockAxis::last);
+  runs.emplace_back(r, mf::BlockAxis::first);
+  for (const mf::ScaleSelect sel : {mf::ScaleSelect::four_over_six_mse, mf::ScaleSelect::four_over_six_mae}) {
+    mf::Scheme f = mf::find_scheme("nvfp4");
+    f.scale_select = sel;
+    runs.emplace_back(f, mf::BlockAxis::last);
+  }
+  for (const char* base : {"nvfp4", "mxfp8_e4m3"}) {
+    mf::Scheme h = mf::find_scheme(base);
+    h.transform = mf::parse_transform("rht16:te");
+    runs.emplace_back(h, mf::BlockAxis::last);
+    runs.emplace_back(h, mf::BlockAxis::first);
+  }
+  r.transform = mf::parse_transform("rht16:torchao");
+  runs.emplace_back(r, mf::BlockAxis::last);
+  for (const auto& [scheme, axis] : runs) {
+    SCOPED_TRACE(mf::scheme_name(scheme) + (axis == mf::BlockAxis::first ? " axis first" : ""));
+    mf::QuantOptions o;
+    o.axis = axis;
+    const mf::QuantizedTensor want = mc::cpu::quantize_blocks(x, {rows, cols}, scheme, o, 2);
+    const mc::DeviceBlockOutputs out{dcodes.p,  dscodes.p,  dscales.p,  dtensor.p,
+                                     nullptr,   drow_enc.p, drow_dec.p, dchoice.p};
+    mc::quantize_blocks(din.p, {rows, cols}, scheme, o, out, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<std::uint8_t> codes(n), scodes(want.scale_codes.size()), choice(want.scale_select.size());
+    std::vector<float> tensor(3), enc(want.row_encode_scales.size()), dec(want.row_decode_scales.size());
+    ASSERT_EQ(cudaMemcpy(codes.data(), dcodes.p, n, cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(scodes.data(), dscodes.p, scodes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(choice.data(), dchoice.p, choice.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(tensor.data(), dtensor.p, 12, cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(enc.data(), drow_enc.p, enc.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(dec.data(), drow_dec.p, dec.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(codes, want.codes);
+    EXPECT_EQ(scodes, want.scale_codes);
+    EXPECT_EQ(choice, want.scale_select);
+    EXPECT_EQ(enc, want.row_encode_scales);
+    EXPECT_EQ(dec, want.row_decode_scales);
+    if (mf::is_nvfp4_rule(scheme.rule)) {
       EXPECT_EQ(tensor[0], want.tensor_encode_scale);
       EXPECT_EQ(tensor[1], want.tensor_decode_scale);
     }

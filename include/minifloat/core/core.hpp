@@ -11,6 +11,7 @@
 #include "digest.hpp"
 #include "format.hpp"
 #include "four_over_six.hpp"
+#include "four_over_six_tile.hpp"
 #include "fp32_ops.hpp"
 #include "gaussws_noise.hpp"
 #include "named_formats.hpp"

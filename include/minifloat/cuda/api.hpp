@@ -56,11 +56,19 @@ std::string_view hw_architectures(HwCvt op) noexcept;
 /// shapes are the library's), `body` the tile body with every field but the pointers, `n` the
 /// element count. Refuses (minifloat::Error, one line): an invalid scheme (validate_scheme), SR bits
 /// outside 1..32, a shape that overflows; the source is binary32 (an f64 source is not offered).
+/// Issue 25 (item 9): the transform (exact; header.transform) runs first into a scratch tensor (TransformBody);
+/// amax-scope row (header.row_encode_scales not empty) takes RowScaleBody instead of the tensor amax; a given
+/// tensor scale (`tensor_scale`, Scheme::tensor_scale) takes TensorScaleBody::given with no amax pass.
+/// A transform on a tensor-core model (Scheme::transform_gemm) is refused.
 struct BlockPlan {
   QuantizedTensor header;
   BlockQuantBody body;
   std::uint64_t n = 0;
   bool needs_tensor_amax() const noexcept { return is_nvfp4_rule(body.rule) || body.rule == ScaleRule::nvfp4_v2_gs; }
+  float tensor_scale = 0.0f;
+  /// TensorScaleBody::given: the given S_enc, 0 when the amax gives it; an empty tensor's tensor scales
+  /// stay 1, 1 as quant.hpp's (no pass runs).
+  float given_tensor_scale() const noexcept { return tensor_scale != 0.0f && n == 0 ? 1.0f : tensor_scale; }
 };
 BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt);
 

@@ -9,10 +9,15 @@
 // decide_tile_scale, encode_in_tile), the one the host quantizer (quant.hpp) runs, so codes and scales
 // are those of minifloat::quantize for the same binary32 input (tests/cuda/cuda_blocks_test.cpp checks
 // it). Sources are binary32 only. Validation is the host API's (cuda/api.hpp quantize_blocks).
+// Issue 25 (item 9): the steps of Scheme's transform (TransformBody: the core's rht16_group into a scratch
+// tensor the other bodies read), tensor-scale (TensorScaleBody::given), amax-scope row (RowScaleBody, the
+// tile body reading its row's S_enc) and scale-select 4over6 (the core's fourover6_tile in the tile body).
 #pragma once
 #include <cstdint>
 
 #include "../core/block_scale.hpp"
+#include "../core/four_over_six_tile.hpp"
+#include "../core/hadamard.hpp"
 #include "../core/tile_step.hpp"
 #include "../core/random.hpp"
 #include "kernels.hpp"
@@ -31,6 +36,11 @@ struct BlockLayout {
     return ta * tiles_b + tb;
   }
 };
+
+/// Where a row of the [rows, cols] view (quant.hpp QuantizedTensor) lies in the file: along a file row
+/// (BlockAxis::last) or down a file column (BlockAxis::first). A view row holds the block axis: a transform
+/// group (16 values along it) and an amax-scope row's elements lie in one.
+enum class ViewRow : std::uint8_t { file_row, file_column };
 
 /// Elements per index of AmaxPartialBody.
 inline constexpr std::uint64_t kAmaxChunk = 4096;
@@ -56,14 +66,25 @@ MINIFLOAT_HOST_DEVICE constexpr std::uint64_t amax_chunks(std::uint64_t n) noexc
 /// Second step (one index, 0): the tensor amax from the partial maxima and NVFP4's tensor scales:
 /// tensor[0] = S_enc = nvfp4_global_encode_scale(amax, elem_max), tensor[1] = fl32(1/S_enc),
 /// tensor[2] = the amax itself. Rule nvfp4_v2_gs: tensor[0] = g = ue5m3_tensor_scale(amax, elem_max),
-/// tensor[1] = autoround_reciprocal(g).
+/// tensor[1] = autoround_reciprocal(g). ScaleSelect 4over6 (`select`): tensor[0] =
+/// fourover6_global_encode_scale(amax) (TE's fl32(1536 / amax)), tensor[1] = fl32(1/S_enc). A `given` S_enc
+/// (Scheme::tensor_scale; 1 for amax-scope row, whose tensor scales stay 1, 1): no amax is read (count 0),
+/// tensor[0] = given, tensor[1] = fl32(1/given), tensor[2] = 0.
 struct TensorScaleBody {
   const float* partial = nullptr;
   std::uint64_t count = 0;
   float elem_max = 6.0f;
   float* tensor = nullptr;
   ScaleRule rule = ScaleRule::nvfp4;
+  ScaleSelect select = ScaleSelect::none;
+  float given = 0.0f;
   MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t) const noexcept {
+    if (given != 0.0f) {
+      tensor[0] = given;
+      tensor[1] = frcp_rn(given);
+      tensor[2] = 0.0f;
+      return;
+    }
     float m = 0.0f;
     for (std::uint64_t k = 0; k < count; ++k)
       if (partial[k] > m) m = partial[k];
@@ -74,12 +95,58 @@ struct TensorScaleBody {
       tensor[2] = m;
       return;
     }
-    const float enc = nvfp4_global_encode_scale(m, elem_max);
+    const float enc =
+        select != ScaleSelect::none ? fourover6_global_encode_scale(m) : nvfp4_global_encode_scale(m, elem_max);
     tensor[0] = enc;
     tensor[1] = frcp_rn(enc);
     tensor[2] = m;
   }
 };
+
+/// Scheme::amax_scope row, one view row r per index (`view_row`; rows = QuantizedTensor::rows): its amax a_r
+/// over the file's [file_rows, file_cols] tensor (NaN ignored, TileStat), then as the host engine's first
+/// pass (scheme.hpp AmaxScope) enc[r] = S_enc[r] = nvfp4_global_encode_scale(a_r, elem_max) and
+/// dec[r] = fl32(1/S_enc[r]) (QuantizedTensor::row_encode_scales, row_decode_scales).
+struct RowScaleBody {
+  const float* in = nullptr;
+  std::uint64_t file_rows = 0, file_cols = 0;
+  ViewRow view_row = ViewRow::file_row;
+  float elem_max = 6.0f;
+  float* enc = nullptr;
+  float* dec = nullptr;
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t r) const noexcept {
+    TileStat<float> st;
+    if (view_row == ViewRow::file_row)
+      for (std::uint64_t b = 0; b < file_cols; ++b) st.add(in[r * file_cols + b]);
+    else
+      for (std::uint64_t a = 0; a < file_rows; ++a) st.add(in[a * file_cols + r]);
+    enc[r] = nvfp4_global_encode_scale(st.amax, elem_max);
+    dec[r] = frcp_rn(enc[r]);
+  }
+};
+
+/// Scheme::transform (rht16, exact arithmetic), one 16-value group g per index (transform_groups): the
+/// core's rht16_group of the group into `out` at the same places (a binary32 scratch tensor that the amax
+/// and tile bodies then read). With ViewRow::file_row group g is in[16g .. 16g + 16); with
+/// ViewRow::file_column (BlockAxis::first) it is the 16 file rows from 16 · (g / file_cols), column
+/// g mod file_cols. The block axis's length is a multiple of 16 (BlockQuantizer checks it).
+struct TransformBody {
+  const float* in = nullptr;
+  std::uint64_t file_rows = 0, file_cols = 0;
+  ViewRow view_row = ViewRow::file_row;
+  BlockTransform transform{};
+  float* out = nullptr;
+  MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t g) const noexcept {
+    if (view_row == ViewRow::file_row) {
+      rht16_group(in + kRht16Size * g, 1, transform, out + kRht16Size * g, 1);
+      return;
+    }
+    const std::uint64_t base = (g / file_cols) * kRht16Size * file_cols + g % file_cols;
+    rht16_group(in + base, file_cols, transform, out + base, file_cols);
+  }
+};
+/// Number of transform groups of n elements.
+MINIFLOAT_HOST_DEVICE constexpr std::uint64_t transform_groups(std::uint64_t n) noexcept { return n / kRht16Size; }
 
 /// One tile per index t = ta · tiles_b + tb (BlockLayout): the tile's statistics (amax, NaN, Inf),
 /// its scale under `rule` and `policy` (decide_tile_scale: NaN/Inf block, amax_epsilon, subnormal
@@ -89,6 +156,11 @@ struct TensorScaleBody {
 /// tile_counts[2t], [2t + 1] (nullable): saturated and flushed elements. NVFP4 reads S_enc from
 /// tensor_scales[0] (TensorScaleBody). SR element i (flat file index) reads
 /// sr_bits(sr.seed, sr.stream, sr.step, i, spec), as QuantOptions documents.
+/// amax-scope row: `row_scales` (nullable) holds each view row's S_enc (RowScaleBody), read instead of
+/// tensor_scales[0]; the tile's row is ta (ViewRow::file_row) or tb (file_column: 1×k tiles).
+/// ScaleSelect 4over6 (`select`; nvfp4 1×16 along the last axis): a tile that is not a NaN block takes the
+/// core's fourover6_tile (global amax tensor_scales[2]) for its elements and scale code, and
+/// choices[s] = its choice (0 map-to-6, 1 map-to-4; 0 for a NaN block; QuantizedTensor::scale_select).
 struct BlockQuantBody {
   const float* in = nullptr;
   BlockLayout lay{};
@@ -103,6 +175,10 @@ struct BlockQuantBody {
   std::uint8_t* scale_codes = nullptr;
   float* scales = nullptr;
   std::uint64_t* tile_counts = nullptr;
+  ScaleSelect select = ScaleSelect::none;
+  ViewRow view_row = ViewRow::file_row;
+  const float* row_scales = nullptr;
+  std::uint8_t* choices = nullptr;
 
   MINIFLOAT_HOST_DEVICE void operator()(std::uint64_t t) const noexcept {
     const std::uint64_t ta = t / lay.tiles_b, tb = t % lay.tiles_b;
@@ -116,7 +192,9 @@ struct BlockQuantBody {
       for (std::uint64_t b = b0; b < b1; ++b) st.add(in[a * B + b]);
     // 2. the scale: the special-block policies, then the rule (the core's tile step)
     const bool tensor_scaled = is_nvfp4_rule(rule) || rule == ScaleRule::nvfp4_v2_gs;
-    const TileRule tr = make_tile_rule(rule, element, policy, tensor_scaled ? tensor_scales[0] : 1.0f);
+    const float s_enc =
+        row_scales ? row_scales[view_row == ViewRow::file_row ? ta : tb] : (tensor_scaled ? tensor_scales[0] : 1.0f);
+    const TileRule tr = make_tile_rule(rule, element, policy, s_enc);
     const TileScale sc = decide_tile_scale(st, tr);
     if (is_fp32_rule(rule)) scales[s] = sc.scale;
     else scale_codes[s] = sc.code;
@@ -124,19 +202,39 @@ struct BlockQuantBody {
     const std::uint8_t nan_code = element_nan_code(element, prof);
     const bool sr_on = spec.rounding == Rounding::sr;
     std::uint64_t saturated = 0, flushed = 0;
-    for (std::uint64_t a = a0; a < a1; ++a)
-      for (std::uint64_t b = b0; b < b1; ++b) {
-        const std::uint64_t i = a * B + b;
-        if (sc.kind == TileScale::Kind::nan_block) {
-          codes[i] = nan_code;
-          continue;
-        }
-        const std::uint64_t rb = sr_on ? sr_bits(sr.seed, sr.stream, sr.step, i, spec) : 0;
-        const TileElement te = encode_in_tile(in[i], sc, tr, spec, prof, rb);
-        codes[i] = te.r.code;
-        if (te.r.saturated) ++saturated;
-        if (te.flushed) ++flushed;
+    if (choices) choices[s] = 0;
+    if (select != ScaleSelect::none && sc.kind != TileScale::Kind::nan_block) {  // 4over6: one row, ≤ 16 values
+      const std::uint64_t i0 = a0 * B + b0;
+      const unsigned len = static_cast<unsigned>(b1 - b0);
+      float x[kFourOverSixBlock];
+      std::uint64_t rb[kFourOverSixBlock] = {};
+      for (unsigned k = 0; k < len; ++k) {
+        x[k] = in[i0 + k];
+        if (sr_on) rb[k] = sr_bits(sr.seed, sr.stream, sr.step, i0 + k, spec);
       }
+      const FourOverSixTile f = fourover6_tile(x, len, rb, tensor_scales[2], select, tr, spec, prof);
+      for (unsigned k = 0; k < len; ++k) {
+        codes[i0 + k] = f.el[k].r.code;
+        if (f.el[k].r.saturated) ++saturated;
+        if (f.el[k].flushed) ++flushed;
+      }
+      scale_codes[s] = f.code;
+      if (choices) choices[s] = f.choice;
+    } else {
+      for (std::uint64_t a = a0; a < a1; ++a)
+        for (std::uint64_t b = b0; b < b1; ++b) {
+          const std::uint64_t i = a * B + b;
+          if (sc.kind == TileScale::Kind::nan_block) {
+            codes[i] = nan_code;
+            continue;
+          }
+          const std::uint64_t rb = sr_on ? sr_bits(sr.seed, sr.stream, sr.step, i, spec) : 0;
+          const TileElement te = encode_in_tile(in[i], sc, tr, spec, prof, rb);
+          codes[i] = te.r.code;
+          if (te.r.saturated) ++saturated;
+          if (te.flushed) ++flushed;
+        }
+    }
     if (tile_counts) {
       tile_counts[2 * t] = saturated;
       tile_counts[2 * t + 1] = flushed;

@@ -38,19 +38,28 @@ void sweep_chunk_digests(Format to, RoundingSpec spec, Profile prof, SweepSampli
 /// codes: one per element (file order, one byte each); scale_codes: one per tile for the E8M0 rules
 /// and nvfp4 (else may be null); scales: one FP32 decode scale per tile for fp32_amax/fp32_pow2 (else
 /// may be null); tensor_scales: 3 floats (S_enc, fl32(1/S_enc), tensor amax) for nvfp4 (else may be
-/// null); tile_counts: 2 per tile (saturated, flushed), nullable.
+/// null); tile_counts: 2 per tile (saturated, flushed), nullable. Issue 25: row_encode_scales and
+/// row_decode_scales: one float per row of the view (header.rows) for amax-scope row (else may be null;
+/// tensor_scales then gets 1, 1, 0); scale_select: one byte per tile for scale-select 4over6 (0 map-to-6,
+/// 1 map-to-4; QuantizedTensor::scale_select), nullable.
 struct DeviceBlockOutputs {
   std::uint8_t* codes = nullptr;
   std::uint8_t* scale_codes = nullptr;
   float* scales = nullptr;
   float* tensor_scales = nullptr;
   std::uint64_t* tile_counts = nullptr;
+  float* row_encode_scales = nullptr;
+  float* row_decode_scales = nullptr;
+  std::uint8_t* scale_select = nullptr;
 };
-/// Block quantization of the binary32 tensor d_in (C order, `shape`) on `stream`: for nvfp4 first the
-/// per-tensor amax (a reduction: AmaxPartialBody, then TensorScaleBody), then one tile per thread
-/// (BlockQuantBody). Codes and scales equal cpu::quantize_blocks and minifloat::quantize. Validates
-/// first (plan_blocks; a null output the scheme needs) and throws minifloat::Error. The partial
-/// maxima use stream-ordered memory (cudaMallocAsync), freed on the stream.
+/// Block quantization of the binary32 tensor d_in (C order, `shape`) on `stream`: with a transform first
+/// the transformed tensor (TransformBody, one group per thread, into stream-ordered scratch); for nvfp4
+/// the per-tensor amax (a reduction: AmaxPartialBody, then TensorScaleBody; a given tensor-scale: only
+/// TensorScaleBody), or with amax-scope row each row's scales (RowScaleBody, one row per thread); then one
+/// tile per thread (BlockQuantBody; 4over6 in it). Codes and scales equal cpu::quantize_blocks and
+/// minifloat::quantize. Validates first (plan_blocks; a null output the scheme needs) and throws
+/// minifloat::Error. The partial maxima and the transform's scratch use stream-ordered memory
+/// (cudaMallocAsync), freed on the stream.
 void quantize_blocks(const float* d_in, const std::vector<std::size_t>& shape, const Scheme& scheme,
                      const QuantOptions& opt, const DeviceBlockOutputs& out, cudaStream_t stream);
 /// FP4 packing of n codes into fp4_packed_bytes(n) bytes (PackFp4Body; codes must be ≤ 0xf: not checked on the device).
