@@ -39,8 +39,8 @@ block kernels (cuda/blocks.hpp: the bodies the host engine's tests prove equal t
 as the library's dequantize does, then rounded once as above (float32: the IEEE binary64 -> binary32
 conversion; float16/bfloat16: the engine conversion kernel, rne nonsat); ``convert``/``decode`` are the engine
 conversion kernel (decode to float32). float16/bfloat16 inputs are widened exactly to float32 on the device;
-float64 CUDA inputs, ``mx_quirks``, ``daz``, ``amax_scope="row"`` and what the block kernels do not run yet
-(``minifloat.torch.cuda_refusal``) raise ValueError naming it. Without CUDA kernels in the build, a CUDA tensor
+float64 CUDA inputs, ``mx_quirks``, ``daz``, a tensor-core ``transform_gemm`` (not in the block kernels) and
+``amax_scope="row"`` (not in this door's one tensor scale) raise ValueError naming it. Without CUDA kernels in the build, a CUDA tensor
 raises ValueError naming its device. Either error names the explicit ``device_fallback="cpu"`` (the op then
 runs on a CPU copy and returns to the input's device). The same kernel bodies run on CPU tensors through the
 CPU launcher (cuda/api.hpp ``cpu::``): the default tests compare that path with the CPU ops for every scheme,

@@ -79,11 +79,8 @@ DeviceQuant device_plan(
     const std::optional<std::string>& transform_gemm, const std::optional<std::string_view>& amax_scope) {
   auto [s, o] = python::quant_request(scheme, rule, spec, profile, axis, sr, policies, amax_epsilon, mx_quirks,
                                       transform, tensor_scale, scale_select, transform_gemm, amax_scope);
-  // What the block kernels' bodies (cuda/blocks.hpp) do not run, named here until they do: the peers' quirks
-  // (src/quant/*_quirks.cpp, host only), daz (the host reads subnormal inputs as zero before the amax), one
-  // tensor scale per row (the tensor door passes one).
-  if (o.mx_quirks != MxQuirks::none) throw Error("mx_quirks: not run by the CUDA block kernels (host engine only)");
-  if (o.rounding.daz) throw Error("daz: not run by the CUDA block kernels (host engine only)");
+  // plan_blocks refuses what the kernels' bodies do not run (mx_quirks, daz, a tensor-core transform-gemm); one
+  // tensor scale per row is run by them but not by this door, whose quantize gives one tensor scale as the CPU op's.
   if (s.amax_scope != AmaxScope::tensor)
     throw Error("amax_scope: 'row' is not run by minifloat.torch's CUDA door (host engine only)");
   cuda::BlockPlan p = cuda::plan_blocks(shape, s, o);

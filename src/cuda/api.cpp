@@ -122,7 +122,6 @@ std::string_view hw_architectures(HwCvt op) noexcept {
 namespace cpu {
 
 void convert(const void* in, void* out, std::uint8_t* flags, std::size_t n, const ConvertRequest& r, unsigned threads) {
-  if (threads == 0) refuse("threads must be >= 1");
   if (r.path == Path::hardware) {
     const HwCvt op = hardware_cvt(r);
     if (flags) refuse("hardware path: the cvt instructions give no flags; pass flags = nullptr");
@@ -137,7 +136,6 @@ void convert(const void* in, void* out, std::uint8_t* flags, std::size_t n, cons
 
 void sweep_chunk_digests(Format to, RoundingSpec spec, Profile prof, SweepSampling sampling, std::uint64_t stride,
                          std::uint64_t* out, unsigned threads) {
-  if (threads == 0) refuse("threads must be >= 1");
   if (sampling == SweepSampling::strided && (stride == 0 || stride > (std::uint64_t{1} << 32)))
     refuse("sweep stride " + std::to_string(stride) + " out of range; accepted: 1..2^32");
   if (to.bits > 8) refuse("the sweep digests ≤ 8-bit targets (one code byte per input); got " + format_name(to));

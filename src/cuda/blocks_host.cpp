@@ -11,8 +11,32 @@
 
 namespace minifloat::cuda {
 
+namespace {
+/// The QuantOptions fields the bodies run (cuda/blocks.hpp): the element rounding (RoundingSpec, daz aside),
+/// profile, axis and SR stream. Any other field must hold its default, so that a field the bodies do not read
+/// (today: mx_quirks, the peers' host-only quantizers; RoundingSpec::daz, which the host applies to the inputs
+/// before the statistics) is refused instead of silently ignored; a field added later is refused until the bodies
+/// run it. Returns the refused option's name, or "" when every field is run.
+std::string option_not_in_body(const QuantOptions& opt) {
+  if (opt.mx_quirks != MxQuirks::none) return "mx-quirks " + std::string(name(opt.mx_quirks));
+  if (opt.rounding.daz) return "daz";
+  QuantOptions o = opt;
+  const QuantOptions d{};
+  o.rounding = d.rounding;
+  o.profile = d.profile;
+  o.axis = d.axis;
+  o.sr_seed = d.sr_seed;
+  o.sr_stream = d.sr_stream;
+  o.sr_step = d.sr_step;
+  return o == d ? "" : "an option of QuantOptions";
+}
+}  // namespace
+
 BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& scheme, const QuantOptions& opt) {
   BlockQuantizer bq(shape, scheme, opt);  // validates the scheme, SR bits and the shape's size
+  if (const std::string o = option_not_in_body(opt); !o.empty())
+    throw Error("cuda block quantization: " + o + " is not in the CUDA block body; quantize " + scheme_name(scheme) +
+                " with the host engine (minifloat quantize, quant.hpp)");
   // issue 25 item 9: the transform (exact), tensor-scale, amax-scope row and 4over6 are in the bodies
   // (cuda/blocks.hpp); the transform on a tensor-core model is not
   if (scheme.transform.rht16 && scheme.transform_gemm != nullptr)
@@ -54,15 +78,8 @@ BlockPlan plan_blocks(const std::vector<std::size_t>& shape, const Scheme& schem
 }
 
 namespace cpu {
-namespace {
-void check_threads(unsigned threads) {
-  if (threads == 0) throw Error("cuda: threads must be >= 1");
-}
-}  // namespace
-
 QuantizedTensor quantize_blocks(std::span<const float> x, const std::vector<std::size_t>& shape, const Scheme& scheme,
                                 const QuantOptions& opt, unsigned threads) {
-  check_threads(threads);
   BlockPlan p = plan_blocks(shape, scheme, opt);
   if (x.size() != p.n)
     throw Error("cuda: quantize_blocks: " + std::to_string(x.size()) + " values do not match the shape (" +
@@ -116,7 +133,6 @@ QuantizedTensor quantize_blocks(std::span<const float> x, const std::vector<std:
 }
 
 std::vector<std::uint8_t> pack_fp4(std::span<const std::uint8_t> codes, unsigned threads) {
-  check_threads(threads);
   for (std::size_t i = 0; i < codes.size(); ++i)
     if (codes[i] > 0xf)
       throw Error("cuda: pack_fp4: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) +
@@ -127,7 +143,6 @@ std::vector<std::uint8_t> pack_fp4(std::span<const std::uint8_t> codes, unsigned
 }
 
 std::vector<std::uint8_t> pack_fp6_dense(std::span<const std::uint8_t> codes, unsigned threads) {
-  check_threads(threads);
   for (std::size_t i = 0; i < codes.size(); ++i)
     if (codes[i] > 0x3f)
       throw Error("cuda: pack_fp6_dense: code " + std::to_string(codes[i]) + " at index " + std::to_string(i) +
@@ -139,7 +154,6 @@ std::vector<std::uint8_t> pack_fp6_dense(std::span<const std::uint8_t> codes, un
 
 std::vector<std::uint8_t> swizzle_scales_128x4(std::span<const std::uint8_t> scales, std::size_t rows, std::size_t cols,
                                                std::uint8_t pad, unsigned threads) {
-  check_threads(threads);
   if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols)
     throw Error("cuda: swizzle_scales_128x4: rows x cols overflows");
   if (scales.size() != rows * cols)

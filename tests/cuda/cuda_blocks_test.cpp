@@ -189,7 +189,9 @@ TEST(CudaHostBlocks, EmptyAndScalarTensors) {
   o.rounding = {mf::Rounding::sr, mf::Overflow::satfinite};
   o.rounding.sr_bits = 65;  // 1..64 accepted (issue 25 item 5)
   EXPECT_THROW(mc::cpu::quantize_blocks(x, {10}, mf::find_scheme("mxfp4"), o), mf::Error);
-  EXPECT_THROW(mc::cpu::quantize_blocks(x, {10}, mf::find_scheme("mxfp4"), {}, 0), mf::Error);
+  // threads 0 is all cores, as cuda/api.hpp and every other threads argument say (it was refused here before)
+  EXPECT_TRUE(same(mc::cpu::quantize_blocks(x, {10}, mf::find_scheme("mxfp4"), {}, 0),
+                   mf::quantize(x, {10}, mf::find_scheme("mxfp4"))));
 }
 
 TEST(CudaHostBlocks, RealMiniLmWeightsEveryNamedScheme) {
@@ -243,3 +245,40 @@ TEST(CudaHostBlocks, PackingAndSwizzleEqualPackHpp) {
 }
 
 }  // namespace
+
+// A QuantOptions field the bodies do not run is refused, not ignored (the class of a bug: cpu::quantize_blocks
+// ran mx_quirks te_2 / torchao_0_18 and daz as if absent, and its codes differed from minifloat::quantize on
+// nvfp4 and mxfp8_e4m3 with subnormal blocks). The host engine's results under them differ from the bodies'
+// plain ones on this tensor, so a body that ignored the option could not pass by chance.
+TEST(CudaHostBlocks, OptionsTheBodiesDoNotRunAreRefused) {
+  std::vector<float> x(64 * 64);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::ldexp(static_cast<float>(i % 29) - 14.0f, -3);
+  for (std::size_t i = 256; i < 320; ++i) x[i] = 1e-39f * static_cast<float>(i - 250);  // subnormal blocks
+  struct Case {
+    const char* scheme;
+    mf::QuantOptions opt;
+    const char* named;
+  };
+  mf::QuantOptions te2, tao, daz;
+  te2.mx_quirks = mf::MxQuirks::te_2;
+  tao.mx_quirks = mf::MxQuirks::torchao_0_18;
+  daz.rounding.daz = true;
+  for (const Case& c : {Case{"nvfp4", te2, "mx-quirks te_2"}, Case{"mxfp8_e4m3", tao, "mx-quirks torchao_0_18"},
+                        Case{"mxfp8_e4m3", daz, "daz"}}) {
+    const mf::Scheme s = mf::parse_scheme(c.scheme);
+    const mf::QuantizedTensor host = mf::quantize(x, {64, 64}, s, c.opt);
+    EXPECT_FALSE(same(host, mf::quantize(x, {64, 64}, s, {}))) << c.scheme << " " << c.named << ": no difference";
+    try {
+      mc::cpu::quantize_blocks(x, {64, 64}, s, c.opt, 1);
+      ADD_FAILURE() << c.scheme << " " << c.named << " not refused";
+    } catch (const mf::Error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(std::string(c.named) + " is not in the CUDA block body"), std::string::npos) << m;
+    }
+  }
+  // ftz is run by the bodies (encode_in_tile), and threads 0 is all cores (cuda/api.hpp)
+  mf::QuantOptions ftz;
+  ftz.rounding.ftz = true;
+  const mf::Scheme s = mf::parse_scheme("mxfp8_e4m3");
+  EXPECT_TRUE(same(mc::cpu::quantize_blocks(x, {64, 64}, s, ftz, 0), mf::quantize(x, {64, 64}, s, ftz)));
+}

@@ -56,6 +56,22 @@ def kernel_schemes():
     return out
 
 
+ISSUE25 = [{"transform": "rht16:te"}, {"transform": "rht16:torchao", "axis": "first"}, {"tensor_scale": 64},
+           {"scale_select": "4over6:mse"}, {"scale_select": "4over6:mae", "round": "sr", "sr": {"seed": 1}}]
+
+
+@pytest.mark.parametrize("kw", ISSUE25, ids=["rht16_te", "rht16_torchao_first", "tensor_scale", "4over6_mse",
+                                             "4over6_mae_sr"])
+def test_kernel_door_runs_issue25_steps_as_the_cpu_ops(kw):
+    x = tensor((48, 96), seed=4)
+    for dt in DTYPES:
+        xx = x.to(dt)
+        opts = mft._options(dict(kw, scale_ftz=False, ste="identity"))
+        for g, w in zip(mft._k_quantize(xx, "nvfp4", opts, "cpu"), torch.ops.minifloat.quantize(xx, "nvfp4", opts)):
+            assert same(g, w), (kw, dt)
+        assert same(mft._k_fake_quant(xx, "nvfp4", opts, "cpu"), torch.ops.minifloat.fake_quant(xx, "nvfp4", opts))
+
+
 @pytest.mark.parametrize("scheme", [s for s, runs in kernel_schemes() if runs])
 @pytest.mark.parametrize("kw", [{}, {"axis": "first"}, {"round": "sr", "sr": {"seed": 7, "stream": 2, "step": 5}}],
                          ids=["last", "first", "sr"])
@@ -102,12 +118,14 @@ def test_kernel_convert_and_decode_equal_the_cpu_ops(fmt):
 
 def test_what_the_kernels_do_not_run_is_one_error_naming_the_fallback():
     x = torch.randn(4, 32)
-    for kw, what in (({"mx_quirks": "torchao_0_18"}, "mx_quirks"), ({"daz": True}, "daz"),
-                     ({"transform": "rht16:te"}, None)):
-        try:
+    for kw, what in (({"mx_quirks": "torchao_0_18"}, "mx-quirks torchao_0_18 is not in the CUDA block body"),
+                     ({"daz": True}, "daz is not in the CUDA block body"),
+                     ({"amax_scope": "row"}, "amax_scope: 'row' is not run by minifloat.torch's CUDA door"),
+                     ({"transform": "rht16:te", "transform_gemm": "hopper-bf16-unvalidated"},
+                      "transform-gemm hopper-bf16-unvalidated")):
+        with pytest.raises(ValueError) as e:
             mft._k_quantize(x, "nvfp4", mft._options(kw), "cpu")
-        except ValueError as e:
-            assert 'device_fallback="cpu"' in str(e) and (what is None or what in str(e)), e
+        assert 'device_fallback="cpu"' in str(e.value) and what in str(e.value), e.value
     with pytest.raises(ValueError, match=r"float64; .*device_fallback=\"cpu\""):
         mft._k_quantize(x.double(), "mxfp8_e4m3", mft._options({}), "cpu")
     with pytest.raises(ValueError, match="decode to float32 with a profile only"):
