@@ -129,6 +129,7 @@ class PieceRun {
   const simd::QuantKernel* kern = nullptr;
   simd::FourOverSixRows fourover6_rows_;  ///< 4over6 on the fused rows (fused_rows)
   std::vector<float> fourover6_val_;      ///< its FourOverSixRows::val
+  std::array<float, 256> ue5m3_div_{};    ///< FusedScale::ue5m3_div
 };
 
 // The statistics of rows [r0, r1) × piece columns [c0, c1) into `sl` (tiles not `cut`); the pieces of a
@@ -471,7 +472,7 @@ template <class T>
 void PieceRun<T>::fused_rows() {
   // one-row tiles: only the piece's first and last tile columns can be cut
   if (bq_.stats_.empty() && (tile_cut(ta0, tb0) || tile_cut(ta0, tb1 - 1))) throw Error(kCutWithoutStats);
-  // The fused rows (simd::fused_rows_rne) of E8M0 and NVFP4 tiles with an element that has the arithmetic
+  // The fused rows (simd::fused_rows_rne) of E8M0, NVFP4 and UE5M3 tiles with an element that has the arithmetic
   // rne kernel, no quirks (NVFP4: not fp32-order=exact). A plain block's scale is the rule's, which every
   // BlockPolicy leaves as it is: E8M0 from the engine's per-binade table of e8m0_exponent, NVFP4 by
   // nvfp4_block_scale_code_table's operations. Rows whose segment has a cut end tile take the per-tile steps.
@@ -507,6 +508,14 @@ void PieceRun<T>::fused_rows() {
                            .enc = nvfp4_enc.data(),
                            .val = fourover6_val_.data()};
       }
+    } else if (is_ue5m3_rule(q.rule) && !one_rounding) {  // UE5M3 (issue 25 item 9): ue5m3_block_scale per block
+      fscale.kind = simd::FusedScale::Kind::ue5m3;
+      fscale.ue5m3_g = rule.s_enc;
+      fscale.ue5m3_rcp_max = frcp_rn(rule.elem_max);
+      for (unsigned c = 0; c < 256; ++c)
+        ue5m3_div_[c] = fmul_rn(to_float(formats::ue5m3, c), autoround_reciprocal(rule.s_enc));
+      fscale.ue5m3_div = ue5m3_div_.data();
+      fused_kernel = true;
     }
   }
   // plain: amax ≥ 2^−126 and not below amax_epsilon (which would replace it)

@@ -444,6 +444,12 @@ HWY_INLINE std::uint8_t fused_scale(const FusedScale& fs, std::uint32_t amax, fl
     const int e = fs.e8m0->exponent(amax);
     s = pow2_neg(e);
     return static_cast<std::uint8_t>(e + 127);
+  } else if constexpr (K == FusedScale::Kind::ue5m3) {  // ue5m3_block_scale_of's steps (core/block_scale.hpp)
+    float sv = fmul_rn(fs.ue5m3_g, fmul_rn(std::bit_cast<float>(amax), fs.ue5m3_rcp_max));
+    if (sv > 114688.0f) sv = 114688.0f;
+    const std::uint8_t code = autoround_ue5m3_code(sv);
+    s = fs.ue5m3_div[code];
+    return code;
   } else {
     const std::uint8_t code = nvfp4_scale_code(*fs.nvfp4_table, std::bit_cast<float>(amax), fs.nvfp4_factor);
     s = fs.nvfp4_enc != nullptr ? fs.nvfp4_enc[code]  // amax-scope row: the row's multiplier per block
@@ -509,8 +515,15 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
         status[j0 + k] = 3;
         continue;
       }
+      const std::uint8_t code = fused_scale<K>(fs, amax[k], scale[k]);
+      if constexpr (K == FusedScale::Kind::ue5m3) {
+        if (!(scale[k] != 0.0f)) {  // a zero divisor: the per-tile path's zero elements
+          status[j0 + k] = 3;
+          continue;
+        }
+      }
       status[j0 + k] = 0;
-      scale_codes[(j0 + k) * scale_stride] = fused_scale<K>(fs, amax[k], scale[k]);
+      scale_codes[(j0 + k) * scale_stride] = code;
     }
     for (std::size_t k = 0; k < g; ++k) {
       if (status[j0 + k] != 0) continue;
@@ -518,6 +531,12 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
       counts.before_block(di, m);
       const float* xb = x + start[k];
       std::uint8_t* ob = codes + start[k];
+      // ue5m3: fl32(x / divisor) by the full rule, always (no lean rule divides; kOp's lean code below is not reached)
+      if constexpr (K == FusedScale::Kind::ue5m3) {
+        status[j0 + k] =
+            encode_block_rne<F, BlockOp::divide>(di, magnitude, xb, m, scale[k], sat_below, ob, counts.sat, counts.fl);
+        continue;
+      }
       // the lean rules (encode_block_lean) when fl32(amax · s), the block's largest |y|, is below ovf_min
       // the first tried is the one the last block needed (its lean_class), then the next, then the full rule
       // (kRule 2, which counts the saturated, when that max may reach ovf_min but is finite)
@@ -554,6 +573,9 @@ HWY_INLINE RunCounts fused_rows_rne_of(const QuantRne& c, const FusedScale& fs, 
   if (fs.kind == FusedScale::Kind::e8m0)
     return fused_rows_rne<F, FusedScale::Kind::e8m0>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
                                                      status);
+  if (fs.kind == FusedScale::Kind::ue5m3)
+    return fused_rows_rne<F, FusedScale::Kind::ue5m3>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride,
+                                                      codes, status);
   return fused_rows_rne<F, FusedScale::Kind::nvfp4>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
                                                     status);
 }

@@ -172,7 +172,7 @@ inline float pow2_neg(int e) {
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback);
 
-/// The scale step of a plain block in fused_rows_rne, from the block's amax (binary32 bits A):
+/// The scale step of a plain block in fused_rows_rne, from the block's amax (binary32 bits A) (ue5m3: below):
 ///  - e8m0: e = e8m0->exponent(A), scale code e + 127, elements x · 2^−e as BlockOp::e8m0_exact;
 ///  - nvfp4: the scale code is nvfp4_block_scale_code_table's: s = fl32(amax · nvfp4_factor) with
 ///    nvfp4_factor = fl32(s_enc · fl32(1/elem_max)), then e4m3fn (rne, satfinite, ocp) from the engine's
@@ -181,7 +181,7 @@ RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std
 /// the policy's amax_epsilon, the caller's choice) no zero, subnormal or epsilon block — those for which
 /// every special-block policy leaves the scale to the rule.
 struct FusedScale {
-  enum class Kind : std::uint8_t { e8m0, nvfp4 } kind = Kind::e8m0;
+  enum class Kind : std::uint8_t { e8m0, nvfp4, ue5m3 } kind = Kind::e8m0;
   std::uint32_t amax_min = 0x00800000u;
   const E8m0ExpTable* e8m0 = nullptr;
   float nvfp4_factor = 1.0f;
@@ -192,6 +192,12 @@ struct FusedScale {
   /// nvfp4_rcp_senc)), FLT_MAX) with nvfp4_rcp_senc = fl32(1 / s_enc) of the row (NaN → FLT_MAX, as fminf).
   float nvfp4_rcp_senc = 1.0f;
   const float* e4m3_values = nullptr;  ///< 256 e4m3fn values by code (e4m3fn_values())
+  /// ue5m3 (auto-round nvfp4_v2, nvfp4_v2_gs; issue 25 item 9): ue5m3_block_scale's operations, s =
+  /// fl32(g · fl32(amax · ue5m3_rcp_max)) clipped to 114688, code autoround_ue5m3_code(s), elements fl32(x / divisor)
+  /// (BlockOp::divide) with divisor = ue5m3_div[code] = fl32(ue5m3(code) · autoround_reciprocal(g)); a block whose
+  /// divisor is 0 is not plain (status 3).
+  float ue5m3_g = 1.0f, ue5m3_rcp_max = 1.0f;
+  const float* ue5m3_div = nullptr;
 };
 /// The binary32 value of each of the 256 e4m3fn codes (to_float(e4m3fn, code)), built once.
 const float* e4m3fn_values();

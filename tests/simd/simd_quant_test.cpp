@@ -599,8 +599,8 @@ TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughTheInt8ElementKernel) {
 
 // The scale rules issue 25 added, on the fast path (fast_path_whitelisted): rceil_fp32 (TE MXFP8's
 // cvt.rp.satfinite.ue8m0 of fl32(amax · fl32(1/max)); the fused rows' E8m0ExpTable, checked above) through MXFP8,
-// MXFP4 and MXINT8, and the UE5M3 rules of auto-round nvfp4_v2 (per-tile scale step, elements fl32(x / divisor):
-// BlockOp::divide) with and without the tensor scale, on every bf16 and every f16 bit pattern (shuffled, windowed,
+// MXFP4 and MXINT8, and the UE5M3 rules of auto-round nvfp4_v2 (the fused rows' FusedScale::Kind::ue5m3, elements
+// fl32(x / divisor): BlockOp::divide) with and without the tensor scale, on every bf16 and every f16 bit pattern (shuffled, windowed,
 // long rows; rne satfinite ocp) on this instance's Highway target. Oracle: the scalar path of
 // src/quant/tile_loops.cpp (core/block_scale.hpp e8m0_exponent, ue5m3_block_scale).
 TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughRceilFp32AndUe5m3) {
@@ -801,6 +801,40 @@ TEST_F(SimdQuant, FourOverSixFusedRowsTakeThePlainBlocks) {
     }
   }
   EXPECT_EQ(mismatches, 0u);
+}
+
+// The UE5M3 fused rows (FusedScale::Kind::ue5m3, issue 25 item 9) are the path taken for plain blocks: status 0 for
+// every block of rows of normal values; a zero block and a NaN block are left to the caller (status 3); the scale code
+// written is core ue5m3_block_scale's. (The bytes against the engine: EveryBf16AndF16PatternThroughRceilFp32AndUe5m3.)
+TEST_F(SimdQuant, Ue5m3FusedRowsTakeThePlainBlocks) {
+  const mf::simd::QuantKernel* k =
+      mf::simd::quant_kernel(mf::elements::e2m1fn, mf::RoundingSpec{}, mf::profiles::ocp, mf::Mxint8Min{});
+  ASSERT_TRUE(k != nullptr && mf::simd::rne_elements_run(*k));
+  std::array<float, 256> div{};
+  for (const float g : {1.0f, 68812.8047f}) {
+    for (unsigned c = 0; c < 256; ++c)
+      div[c] = mf::fmul_rn(mf::to_float(mf::formats::ue5m3, c), mf::autoround_reciprocal(g));
+    mf::simd::FusedScale fs;
+    fs.kind = mf::simd::FusedScale::Kind::ue5m3;
+    fs.ue5m3_g = g;
+    fs.ue5m3_rcp_max = mf::frcp_rn(6.0f);
+    fs.ue5m3_div = div.data();
+    std::vector<float> x = random_normal(16 * 64, 9);
+    x[16 * 5 + 3] = std::numeric_limits<float>::quiet_NaN();
+    std::fill(x.begin() + 16 * 9, x.begin() + 16 * 10, 0.0f);
+    std::vector<std::uint8_t> sc(64, 0), codes(x.size()), status(64, 9);
+    mf::simd::fused_rows_rne(*k, fs, x.data(), x.size(), x.size(), 16, 16, sc.data(), 1, codes.data(), status.data());
+    for (std::size_t j = 0; j < 64; ++j) {
+      if (j == 5 || j == 9) {
+        EXPECT_EQ(status[j], 3) << j;
+        continue;
+      }
+      EXPECT_EQ(status[j], 0) << j;
+      float amax = 0.0f;
+      for (std::size_t i = 0; i < 16; ++i) amax = std::max(amax, std::fabs(x[16 * j + i]));
+      EXPECT_EQ(sc[j], mf::ue5m3_block_scale(amax, g, 6.0f).code) << j;
+    }
+  }
 }
 
 // Which MXINT8 kernels take the arithmetic element rule (simd::QuantInt8): rne under every overflow policy and
