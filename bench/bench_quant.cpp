@@ -148,6 +148,20 @@ BENCHMARK_CAPTURE(dequantize, fp8_1x128_f32, "fp8_1x128")->Unit(benchmark::kMill
 BENCHMARK_CAPTURE(dequantize, mxint8_f32, "mxint8")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK_CAPTURE(quantize, mxint8_engine_before, "mxint8", mf::ArrayPath::engine)
     ->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+// issue 25 item 9: 4over6 (target ≤ 2× nvfp4_simd of the same run) and amax-scope row on the SIMD path, and the
+// engine's loop they took before (MeasureProcessCPUTime, as MF_BENCH, for the CPU-time table of docs/benchmarks.md)
+MF_BENCH(quantize, nvfp4_4over6_mae, "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mae", mf::ArrayPath::simd);
+MF_BENCH(quantize, nvfp4_4over6_mse, "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse", mf::ArrayPath::simd);
+MF_BENCH(quantize, nvfp4_amax_row, "e2m1fn/1x16/ue4m3:nvfp4/amax-scope=row", mf::ArrayPath::simd);
+BENCHMARK_CAPTURE(quantize, nvfp4_4over6_mae_engine_before, "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mae",
+                  mf::ArrayPath::engine)
+    ->Arg(1)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->MinTime(0.5);
+BENCHMARK_CAPTURE(quantize, nvfp4_4over6_mse_engine_before, "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse",
+                  mf::ArrayPath::engine)
+    ->Arg(1)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->MinTime(0.5);
+BENCHMARK_CAPTURE(quantize, nvfp4_amax_row_engine_before, "e2m1fn/1x16/ue4m3:nvfp4/amax-scope=row",
+                  mf::ArrayPath::engine)
+    ->Arg(1)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->MinTime(0.5);
 
 /// Console output as usual, and each run's real time per iteration for the ratio table.
 class RatioReporter : public benchmark::ConsoleReporter {

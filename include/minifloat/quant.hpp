@@ -266,7 +266,9 @@ class BlockQuantizer {
   /// Fp32ScaleOrder::exact take the engine; E8M0 tiles take SIMD only when every x · 2^−e is exact
   /// in binary32 (each finite nonzero product normal; else the tile runs the engine), FP32 and NVFP4
   /// tiles with the te_multiply / divide order compute fl32(x · s) or fl32(x / s) as the reference
-  /// does and encode it. Codes, scales and counts are byte-identical to the engine's.
+  /// does and encode it; NVFP4 with scale-select 4over6 takes it too (rne: simd::fused_rows_4over6, TE's error
+  /// summed in the engine's order; other modes and special blocks the engine's 4over6 step), and amax-scope row
+  /// (each row's S_enc). Codes, scales, 4over6 choices, row scales and counts are byte-identical to the engine's.
   ArrayPath element_path() const noexcept { return path_; }
 
   /// Pieces of at most `max_elements` elements (≥ 1) where that is possible: whole rows, as many

@@ -28,8 +28,9 @@ namespace quant_detail {
 // option the fast path was written and tested for, at any value; any other field of QuantOptions or
 // BlockPolicy (present or future) must hold its default, else the engine runs.
 bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
-  if (scheme.scale_select != ScaleSelect::none) return false;  // 4over6: the engine's tile loop only (issue 25)
-  if (scheme.amax_scope != AmaxScope::tensor) return false;    // per-row S_enc: the engine's tile loop only
+  // 4over6 (rne into e2m1fn: simd::fused_rows_4over6, other modes fourover6_segment) and amax-scope row (the fused
+  // NVFP4 rows with each row's S_enc; other tiles the core's step with the row's rule) take the fast path too
+  // (issue 25 item 9; tests/simd EveryBf16AndF16PatternThrough4over6AndRowAmax)
   switch (scheme.rule) {
     case ScaleRule::ocp_floor:
     case ScaleRule::rceil:
@@ -366,8 +367,34 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
     throw Error("BlockQuantizer::observe: the piece lies outside the tensor");
   observed_ = true;
   const std::size_t tA = tile_rows_, tB = tile_cols_;
-  if (!row_amax_.empty()) {  // amax-scope row: each row's amax (NaN ignored); a row of the view is a file row
-    for (std::size_t r = 0; r < p.rows; ++r)  // (axis last) or a file column (axis first)
+  bool rows_done = false;  // amax-scope row on the fast path: the rows' maxima in vectors (the same max, NaN ignored)
+  if constexpr (std::is_same_v<T, float>) {
+    if (!row_amax_.empty() && path_ == ArrayPath::simd && p.cols > 0) {
+      if (q_.axis == BlockAxis::last) {  // (a piece of whole tiles: these maxima are its tensor amax and NaN too)
+        const bool whole =
+            p.col % tile_cols_ == 0 && ((p.col + p.cols) % tile_cols_ == 0 || p.col + p.cols == file_cols_);
+        for (std::size_t r = 0; r < p.rows; ++r) {
+          simd::AbsMax m;
+          simd::absmax_blocks(v.data() + r * p.cols, p.cols, p.cols, p.cols, &m);
+          if (static_cast<double>(m.amax) > row_amax_[p.row + r]) row_amax_[p.row + r] = m.amax;
+          if (whole && static_cast<double>(m.amax) > global_amax_) global_amax_ = m.amax;
+          if (whole && m.nan) global_nan_ = true;
+        }
+        if (whole) return;  // (amax-scope row has one-row tiles: every row of the piece is whole)
+      } else {
+        std::vector<std::uint32_t> acc(p.cols), nan(p.cols);
+        for (std::size_t r = 0; r < p.rows; ++r)
+          simd::absmax_columns(v.data() + r * p.cols, p.cols, acc.data(), nan.data());
+        for (std::size_t c = 0; c < p.cols; ++c) {
+          const double a = simd::absmax_from_bits(acc[c], false).amax;
+          if (a > row_amax_[p.col + c]) row_amax_[p.col + c] = a;
+        }
+      }
+      rows_done = true;
+    }
+  }
+  if (!row_amax_.empty() && !rows_done) {     // amax-scope row: each row's amax (NaN ignored); a row of the view is a
+    for (std::size_t r = 0; r < p.rows; ++r)  // file row (axis last) or a file column (axis first)
       for (std::size_t c = 0; c < p.cols; ++c) {
         const T x = v[r * p.cols + c];
         double& m = row_amax_[q_.axis == BlockAxis::first ? p.col + c : p.row + r];
@@ -561,7 +588,8 @@ void BlockQuantizer::dequantize_impl(const QuantPiece& p, std::span<const std::u
   const std::size_t tA = tile_rows_, tB = tile_cols_;
   // The fast path's NVFP4 and E8M0 block scales: each scale code met in the call decoded once
   // (coded_scale_value, block_scale_value's own step) in place of once per block.
-  const bool nv_table = path_ == ArrayPath::simd && coded_scale(q_);
+  // (amax-scope row: a code's value depends on its row, block_scale_value per tile)
+  const bool nv_table = path_ == ArrayPath::simd && coded_scale(q_) && q_.row_decode_scales.empty();
   std::array<double, 256> nv{};
   std::array<bool, 256> nv_done{};
   auto code_value = [&](std::uint8_t c) {

@@ -91,7 +91,7 @@ class PieceRun {
   void stats_range(std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, const std::vector<char>& cut,
                    std::vector<Stat>& sl) const;
   void scale_tile(const Stat& s, std::size_t t, QTileScale& sc);
-  /// The rule of tile t: `rule`, or with amax-scope row (never on the fast path) its row's S_enc.
+  /// The rule of tile t: `rule`, or with amax-scope row its row's S_enc.
   TileRule row_rule(std::size_t t) const {
     if (q.row_encode_scales.empty()) return rule;
     TileRule r = rule;
@@ -128,6 +128,9 @@ class PieceRun {
   Profile prof;
   bool sr = false, one_rounding = false;
   const simd::QuantKernel* kern = nullptr;
+  simd::FourOverSixRows fourover6_rows_;  ///< 4over6 on the fused rows (fused_rows)
+  std::vector<float> fourover6_val_;      ///< its FourOverSixRows::val
+  std::array<float, 256> ue5m3_div_{};    ///< FusedScale::ue5m3_div
 };
 
 // The statistics of rows [r0, r1) × piece columns [c0, c1) into `sl` (tiles not `cut`); the pieces of a
@@ -212,7 +215,9 @@ template <class T>
   if constexpr (std::is_same_v<T, float>) {
     // the fast path: the same operations, the e4m3fn rounding from the engine's table, the element
     // multipliers of the 256 codes computed once per call
-    if (fast) static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4TableSteps{nvfp4_enc.data()});
+    // (amax-scope row: the row's S_enc by the core's steps; the fused rows take the plain blocks)
+    if (fast && q.row_encode_scales.empty())
+      static_cast<TileScale&>(sc) = tile_scale_of(stat, rule, Nvfp4TableSteps{nvfp4_enc.data()});
     else static_cast<TileScale&>(sc) = tile_scale_of(stat, row_rule(t), Nvfp4BlockSteps{});
   } else {
     static_cast<TileScale&>(sc) = tile_scale_of(stat, row_rule(t), Nvfp4BlockSteps{});
@@ -313,7 +318,8 @@ void PieceRun<T>::row_elements(std::size_t r, std::size_t c0, std::size_t c1, co
     }
   };
   if constexpr (std::is_same_v<T, float>) {
-    if (kern) {  // the kernel, then only the tiles it left (fb[j] = 1: skip, or not exact)
+    // the kernel, then only the tiles it left (fb[j] = 1: skip, or not exact); 4over6's tiles: fourover6_segment
+    if (kern && bq_.scheme_.scale_select == ScaleSelect::none) {
       const std::size_t first = std::min((tbf + 1) * tB, p.col + c1) - (p.col + c0);
       const simd::RunCounts rc = simd::encode_blocks(*kern, v.data() + off + p.col + c0, c1 - c0, first, tB, rb,
                                                      codes.data() + off + p.col + c0, fb);
@@ -382,12 +388,32 @@ typename PieceRun<T>::Counts PieceRun<T>::fused_range(std::size_t r0, std::size_
     row_elements(r, b0 - p.col, b1 - p.col, &sc, &b, &f, n);
   };
   const bool row_fused = fused_kernel && !tile_cut(p.row + r0, tbf) && !tile_cut(p.row + r0, tbf + nb - 1);
+  const bool fourover6 = bq_.scheme_.scale_select != ScaleSelect::none;
+  simd::FusedScale row_scale = fscale;  // amax-scope row: the row's S_enc (FusedScale::nvfp4_rcp_senc)
   for (std::size_t r = r0; r < r1; ++r) {
     const std::size_t ta = p.row + r;  // tA == 1
     if constexpr (std::is_same_v<T, float>) {
+      if (row_fused && fourover6) {  // simd::fused_rows_4over6: plain blocks whole; the others by the per-tile steps
+        const std::size_t t0 = bq_.scale_index(ta, tbf);
+        const simd::RunCounts rc = simd::fused_rows_4over6(
+            *kern, fourover6_rows_, v.data() + r * p.cols + c0, c1 - c0, v.size() - (r * p.cols + c0), first, tB,
+            q.scale_codes.data() + t0, q.scale_select.data() + t0, codes.data() + r * p.cols + c0, fb.data());
+        n.saturated += rc.saturated;
+        n.flushed += rc.flushed;
+        for (std::size_t j = next_nonzero(fb.data(), 0, nb); j < nb; j = next_nonzero(fb.data(), j + 1, nb)) {
+          const std::size_t tb = tbf + j;
+          one_tile(r, tb, std::max(tb * tB, p.col + c0), std::min((tb + 1) * tB, p.col + c1));
+        }
+        continue;
+      }
       if (row_fused) {  // simd::fused_rows_rne: plain blocks whole; the others (status) by the per-tile steps
+        if (!q.row_encode_scales.empty()) {
+          const float s_enc = q.row_encode_scales[ta];
+          row_scale.nvfp4_factor = fmul_rn(s_enc, frcp_rn(emax_f));
+          row_scale.nvfp4_rcp_senc = frcp_rn(s_enc);
+        }
         const simd::RunCounts rc = simd::fused_rows_rne(
-            *kern, fscale, v.data() + r * p.cols + c0, c1 - c0, v.size() - (r * p.cols + c0), first, tB,
+            *kern, row_scale, v.data() + r * p.cols + c0, c1 - c0, v.size() - (r * p.cols + c0), first, tB,
             q.scale_codes.data() + bq_.scale_index(ta, tbf), 1, codes.data() + r * p.cols + c0, fb.data());
         n.saturated += rc.saturated;
         n.flushed += rc.flushed;
@@ -432,7 +458,7 @@ template <class T>
 void PieceRun<T>::fused_rows() {
   // one-row tiles: only the piece's first and last tile columns can be cut
   if (bq_.stats_.empty() && (tile_cut(ta0, tb0) || tile_cut(ta0, tb1 - 1))) throw Error(kCutWithoutStats);
-  // The fused rows (simd::fused_rows_rne) of E8M0 and NVFP4 tiles with an element that has the arithmetic
+  // The fused rows (simd::fused_rows_rne) of E8M0, NVFP4 and UE5M3 tiles with an element that has the arithmetic
   // rne kernel, no quirks (NVFP4: not fp32-order=exact). A plain block's scale is the rule's, which every
   // BlockPolicy leaves as it is: E8M0 from the engine's per-binade table of e8m0_exponent, NVFP4 by
   // nvfp4_block_scale_code_table's operations. Rows whose segment has a cut end tile take the per-tile steps.
@@ -447,6 +473,34 @@ void PieceRun<T>::fused_rows() {
       fscale.nvfp4_factor = fmul_rn(q.tensor_encode_scale, frcp_rn(emax_f));
       fscale.nvfp4_table = simd::nvfp4_scale_table();
       fscale.nvfp4_enc = nvfp4_enc.data();
+      fused_kernel = true;
+      if (!q.row_encode_scales.empty()) {  // amax-scope row: each row's multipliers per block (fused_range)
+        fscale.nvfp4_enc = nullptr;
+        fscale.e4m3_values = simd::e4m3fn_values();
+      }
+      if (bq_.scheme_.scale_select != ScaleSelect::none) {  // 4over6 (e2m1fn only): simd::fused_rows_4over6
+        fused_kernel = kern->rne.kind == simd::RneKind::e2m1fn;
+        // val of each scale code and E2M1 magnitude: fourover6_error_step's operations (core/four_over_six.hpp)
+        const float gamax = static_cast<float>(bq_.global_amax_);
+        const float* sf = simd::e4m3fn_values();
+        constexpr float kQ[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+        fourover6_val_.assign(256 * 8 + 8, 0.0f);
+        for (std::size_t code = 0; code < 256; ++code)
+          for (std::size_t m = 0; m < 8; ++m)
+            fourover6_val_[8 * code + m] = fdiv_rn(fmul_rn(fmul_rn(kQ[m], sf[code]), gamax), 1536.0f);
+        fourover6_rows_ = {.s_enc = q.tensor_encode_scale,
+                           .mse = bq_.scheme_.scale_select == ScaleSelect::four_over_six_mse,
+                           .e4m3 = simd::nvfp4_scale_table(),
+                           .enc = nvfp4_enc.data(),
+                           .val = fourover6_val_.data()};
+      }
+    } else if (is_ue5m3_rule(q.rule) && !one_rounding) {  // UE5M3 (issue 25 item 9): ue5m3_block_scale per block
+      fscale.kind = simd::FusedScale::Kind::ue5m3;
+      fscale.ue5m3_g = rule.s_enc;
+      fscale.ue5m3_rcp_max = frcp_rn(rule.elem_max);
+      for (unsigned c = 0; c < 256; ++c)
+        ue5m3_div_[c] = fmul_rn(to_float(formats::ue5m3, c), autoround_reciprocal(rule.s_enc));
+      fscale.ue5m3_div = ue5m3_div_.data();
       fused_kernel = true;
     }
   }

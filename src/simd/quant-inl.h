@@ -10,6 +10,10 @@
 // from the engine's per-binade table E8m0ExpTable, or NVFP4's e4m3fn code from the engine's table) and
 // its elements by encode_block_rne below, in one pass over the row.
 //
+// FusedRows4over6 is simd::fused_rows_4over6 (Scheme::scale_select 4over6, issue 25 item 9): the same maxima, both
+// candidate scale codes of a plain block from the engine's e4m3fn table, each candidate's E2M1 elements by the lane rule
+// of encode_block_rne, its error terms in vectors and their sum one binary32 add at a time in the element order.
+//
 // EncodeBlocksInt8 and FusedRowsInt8 are the same two doors for MXINT8 elements under rne (QuantInt8): the
 // lane rule Int8Lane in place of RneMagnitude, with the statuses and counts of encode_block_rne.
 //
@@ -41,6 +45,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "hwy/cache_control.h"
@@ -439,9 +444,16 @@ HWY_INLINE std::uint8_t fused_scale(const FusedScale& fs, std::uint32_t amax, fl
     const int e = fs.e8m0->exponent(amax);
     s = pow2_neg(e);
     return static_cast<std::uint8_t>(e + 127);
+  } else if constexpr (K == FusedScale::Kind::ue5m3) {  // ue5m3_block_scale_of's steps (core/block_scale.hpp)
+    float sv = fmul_rn(fs.ue5m3_g, fmul_rn(std::bit_cast<float>(amax), fs.ue5m3_rcp_max));
+    if (sv > 114688.0f) sv = 114688.0f;
+    const std::uint8_t code = autoround_ue5m3_code(sv);
+    s = fs.ue5m3_div[code];
+    return code;
   } else {
     const std::uint8_t code = nvfp4_scale_code(*fs.nvfp4_table, std::bit_cast<float>(amax), fs.nvfp4_factor);
-    s = fs.nvfp4_enc[code];
+    s = fs.nvfp4_enc != nullptr ? fs.nvfp4_enc[code]  // amax-scope row: the row's multiplier per block
+                                : detail::fmin_flt_max(frcp_rn(fmul_rn(fs.e4m3_values[code], fs.nvfp4_rcp_senc)));
     return code;
   }
 }
@@ -503,8 +515,15 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
         status[j0 + k] = 3;
         continue;
       }
+      const std::uint8_t code = fused_scale<K>(fs, amax[k], scale[k]);
+      if constexpr (K == FusedScale::Kind::ue5m3) {
+        if (!(scale[k] != 0.0f)) {  // a zero divisor: the per-tile path's zero elements
+          status[j0 + k] = 3;
+          continue;
+        }
+      }
       status[j0 + k] = 0;
-      scale_codes[(j0 + k) * scale_stride] = fused_scale<K>(fs, amax[k], scale[k]);
+      scale_codes[(j0 + k) * scale_stride] = code;
     }
     for (std::size_t k = 0; k < g; ++k) {
       if (status[j0 + k] != 0) continue;
@@ -512,6 +531,12 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
       counts.before_block(di, m);
       const float* xb = x + start[k];
       std::uint8_t* ob = codes + start[k];
+      // ue5m3: fl32(x / divisor) by the full rule, always (no lean rule divides; kOp's lean code below is not reached)
+      if constexpr (K == FusedScale::Kind::ue5m3) {
+        status[j0 + k] =
+            encode_block_rne<F, BlockOp::divide>(di, magnitude, xb, m, scale[k], sat_below, ob, counts.sat, counts.fl);
+        continue;
+      }
       // the lean rules (encode_block_lean) when fl32(amax · s), the block's largest |y|, is below ovf_min
       // the first tried is the one the last block needed (its lean_class), then the next, then the full rule
       // (kRule 2, which counts the saturated, when that max may reach ovf_min but is finite)
@@ -548,6 +573,9 @@ HWY_INLINE RunCounts fused_rows_rne_of(const QuantRne& c, const FusedScale& fs, 
   if (fs.kind == FusedScale::Kind::e8m0)
     return fused_rows_rne<F, FusedScale::Kind::e8m0>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
                                                      status);
+  if (fs.kind == FusedScale::Kind::ue5m3)
+    return fused_rows_rne<F, FusedScale::Kind::ue5m3>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride,
+                                                      codes, status);
   return fused_rows_rne<F, FusedScale::Kind::nvfp4>(c, fs, x, n, readable, first, bs, scale_codes, scale_stride, codes,
                                                     status);
 }
@@ -569,6 +597,118 @@ inline RunCounts FusedRowsRne(const QuantRne& c, const FusedScale& fs, const flo
     default: break;
   }
   return {};
+}
+
+/// One vector of a candidate of simd::fused_rows_4over6: y = fl32(x · enc) by the rne kernel's lane rule (E2M1,
+/// kRneE2m1fn) to codes (returned); the lanes' saturated and flushed counts (as encode_block_rne counts them) added to
+/// sat and fl; max |y| bits into vmax; the error terms into `term`: val the entry of the code's magnitude m in the
+/// candidate's row `tab` of FourOverSixRows::val (8 entries, 8 readable after them) with the code's sign (each
+/// operation of val rounds symmetrically: val(−q) = −val(q)), d = fl32(val − x), then fl32(d · d) (kMse) or |d|.
+template <bool kMse, class DI>
+HWY_INLINE hn::Vec<DI> fourover6_lanes(DI di, const RneMagnitude<kRneE2m1fn, DI>& magnitude, hn::Vec<DI> sat_below,
+                                       hn::Vec<hn::RebindToFloat<DI>> xf, float enc, const float* HWY_RESTRICT tab,
+                                       std::uint32_t& sat, std::uint32_t& fl, hn::Vec<DI>& vmax,
+                                       float* HWY_RESTRICT term) {
+  using VI = hn::Vec<DI>;
+  const hn::RebindToFloat<DI> df;
+  constexpr std::size_t kN = hn::MaxLanes(df);
+  const VI abs_mask = hn::Set(di, 0x7fffffff);
+  const VI yi = hn::BitCast(di, hn::Mul(xf, hn::Set(df, enc)));
+  const VI ay = hn::And(yi, abs_mask);
+  vmax = hn::Max(vmax, ay);
+  const VI mag = magnitude(ay);
+  const VI code = with_sign<kRneE2m1fn>(di, mag, yi);
+  sat += static_cast<std::uint32_t>(hn::CountTrue(di, hn::Gt(ay, sat_below)));
+  const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
+  fl += static_cast<std::uint32_t>(hn::CountTrue(di, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di)))));
+  hn::Vec<decltype(df)> val;
+  if constexpr (kN >= 8) {  // the 8 entries in the vector's first lanes (m ≤ 7)
+    val = hn::TableLookupLanes(hn::LoadU(df, tab), hn::IndicesFromVec(df, mag));
+  } else {
+    val = hn::GatherIndex(df, tab, mag);
+  }
+  val = hn::BitCast(df, hn::Xor(hn::BitCast(di, val), hn::ShiftLeft<28>(hn::And(code, hn::Set(di, 8)))));
+  const auto d = hn::Sub(val, xf);
+  hn::StoreU(kMse ? hn::Mul(d, d) : hn::Abs(d), df, term);
+  return code;
+}
+
+/// simd::fused_rows_4over6 (quant_simd.hpp): per group of kGroup blocks the maxima (group_maxima), then per plain
+/// block of 16 both candidates' codes and error terms in vectors (fourover6_lanes), each candidate's 16 terms summed
+/// one binary32 add at a time in the order i = 0..15 (the engine's order, no other association; the out-of-order
+/// core overlaps these chains with the next block's vectors), the pick (err4 < err6) and the kept candidate's codes.
+template <bool kMse>
+HWY_INLINE RunCounts fused_rows_4over6(const QuantRne& c, const FourOverSixRows& fs, const float* HWY_RESTRICT x,
+                                       std::size_t n, std::size_t readable, std::size_t first, std::size_t bs,
+                                       std::uint8_t* HWY_RESTRICT scale_codes, std::uint8_t* HWY_RESTRICT select,
+                                       std::uint8_t* HWY_RESTRICT codes, std::uint8_t* HWY_RESTRICT status) {
+  using DI = hn::ScalableTag<std::int32_t>;
+  const DI di;
+  using VI = hn::Vec<DI>;
+  const hn::RebindToFloat<DI> df;
+  const RneMagnitude<kRneE2m1fn, DI> magnitude(di, c.max_code);
+  const VI sat_below = saturation_bound(di, c);
+  PrefetchAhead ahead{x, readable};
+  const std::size_t N = hn::Lanes(di);
+  constexpr std::size_t kGroup = 32, kB = 16;
+  std::uint32_t amax[kGroup];
+  std::size_t start[kGroup + 1];
+  alignas(64) float term[2][kB];
+  alignas(64) std::uint8_t out[2][kB];
+  RunCounts rc;
+  std::size_t j0 = 0;
+  for (std::size_t s0 = 0, len0 = first; s0 < n; j0 += kGroup) {
+    std::size_t s = s0, len = len0;
+    const std::size_t g = group_maxima<kGroup>(x, n, bs, N, ahead, s, len, start, amax);
+    for (std::size_t k = 0; k < g; ++k) {
+      if (amax[k] < 0x00800000u || amax[k] >= 0x7f800000u || start[k + 1] - start[k] != kB) {
+        status[j0 + k] = 3;  // not plain, or a short block: the caller's
+        continue;
+      }
+      const float base = fmul_rn(fdiv_rn(std::bit_cast<float>(amax[k]), 6.0f), fs.s_enc);
+      const std::uint32_t b4 = std::bit_cast<std::uint32_t>(fmul_rn(base, 1.5f));
+      const std::uint8_t code[2] = {
+          static_cast<std::uint8_t>(fs.e4m3->entry[encode_key(std::bit_cast<std::uint32_t>(base), fs.e4m3->drop)]),
+          static_cast<std::uint8_t>(fs.e4m3->entry[encode_key(b4, fs.e4m3->drop)])};
+      VI vmax = hn::Zero(di);
+      std::uint32_t sat[2] = {0, 0}, fl[2] = {0, 0};
+      for (std::size_t v = 0; v < kB; v += N) {
+        const auto xf = hn::LoadU(df, x + start[k] + v);
+        for (int cand = 0; cand < 2; ++cand)
+          store_bytes(di,
+                      fourover6_lanes<kMse>(di, magnitude, sat_below, xf, fs.enc[code[cand]], fs.val + 8 * code[cand],
+                                            sat[cand], fl[cand], vmax, &term[cand][v]),
+                      &out[cand][v]);
+      }
+      if (!hn::AllFalse(di, hn::Gt(vmax, hn::Set(di, 0x7f7fffff)))) {  // a product overflowed: the caller's
+        status[j0 + k] = 3;
+        continue;
+      }
+      // the terms read back from memory one by one (an add with a memory operand each), not extracted lane by lane
+      asm volatile("" : : "r"(&term[0][0]) : "memory");
+      float err6 = 0.0f, err4 = 0.0f;
+      for (std::size_t i = 0; i < kB; ++i) {  // in the order i = 0..15
+        err6 = err6 + term[0][i];
+        err4 = err4 + term[1][i];
+      }
+      const int pick = err4 < err6 ? 1 : 0;  // map-to-4 only if strictly smaller (ties, NaN: map-to-6)
+      std::memcpy(codes + start[k], out[pick], kB);
+      scale_codes[j0 + k] = code[pick];
+      select[j0 + k] = static_cast<std::uint8_t>(pick);
+      rc.saturated += sat[pick];
+      rc.flushed += fl[pick];
+      status[j0 + k] = 0;
+    }
+    s0 = s;
+    len0 = len;
+  }
+  return rc;
+}
+inline RunCounts FusedRows4over6(const QuantRne& c, const FourOverSixRows& fs, const float* x, std::size_t n,
+                                 std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                                 std::uint8_t* select, std::uint8_t* codes, std::uint8_t* status) {
+  if (fs.mse) return fused_rows_4over6<true>(c, fs, x, n, readable, first, bs, scale_codes, select, codes, status);
+  return fused_rows_4over6<false>(c, fs, x, n, readable, first, bs, scale_codes, select, codes, status);
 }
 
 /// The arithmetic MXINT8 element rule (QuantInt8, quant_simd.hpp; rne only), per lane of binary32 bits yi of a

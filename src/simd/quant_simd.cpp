@@ -35,6 +35,7 @@ HWY_EXPORT(DequantizeRunF64);
 HWY_EXPORT(DequantizeRunF32);
 HWY_EXPORT(EncodeBlocksInt8);
 HWY_EXPORT(FusedRowsInt8);
+HWY_EXPORT(FusedRows4over6);
 
 namespace {
 std::uint32_t bits_of(float x) {
@@ -328,6 +329,22 @@ const EncodeTable* nvfp4_scale_table() {
   static const EncodeTable* const t =
       encode_table(formats::e4m3fn, {Rounding::rne, Overflow::satfinite}, profiles::ocp);
   return t;
+}
+
+const float* e4m3fn_values() {
+  static const std::array<float, 256> v = [] {
+    std::array<float, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) t[c] = to_float(formats::e4m3fn, c);
+    return t;
+  }();
+  return v.data();
+}
+
+RunCounts fused_rows_4over6(const QuantKernel& k, const FourOverSixRows& fs, const float* x, std::size_t n,
+                            std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                            std::uint8_t* select, std::uint8_t* codes, std::uint8_t* status) {
+  return HWY_DYNAMIC_DISPATCH(FusedRows4over6)(k.rne, fs, x, n, readable, first, bs, scale_codes, select, codes,
+                                               status);
 }
 
 std::uint8_t nvfp4_block_scale_code_table(float amax, float s_enc, float elem_max) {

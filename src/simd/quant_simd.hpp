@@ -172,7 +172,7 @@ inline float pow2_neg(int e) {
 RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std::size_t first, std::size_t bs,
                         const RowBlock* blocks, std::uint8_t* codes, std::uint8_t* fallback);
 
-/// The scale step of a plain block in fused_rows_rne, from the block's amax (binary32 bits A):
+/// The scale step of a plain block in fused_rows_rne, from the block's amax (binary32 bits A) (ue5m3: below):
 ///  - e8m0: e = e8m0->exponent(A), scale code e + 127, elements x · 2^−e as BlockOp::e8m0_exact;
 ///  - nvfp4: the scale code is nvfp4_block_scale_code_table's: s = fl32(amax · nvfp4_factor) with
 ///    nvfp4_factor = fl32(s_enc · fl32(1/elem_max)), then e4m3fn (rne, satfinite, ocp) from the engine's
@@ -181,13 +181,26 @@ RunCounts encode_blocks(const QuantKernel& k, const float* x, std::size_t n, std
 /// the policy's amax_epsilon, the caller's choice) no zero, subnormal or epsilon block — those for which
 /// every special-block policy leaves the scale to the rule.
 struct FusedScale {
-  enum class Kind : std::uint8_t { e8m0, nvfp4 } kind = Kind::e8m0;
+  enum class Kind : std::uint8_t { e8m0, nvfp4, ue5m3 } kind = Kind::e8m0;
   std::uint32_t amax_min = 0x00800000u;
   const E8m0ExpTable* e8m0 = nullptr;
   float nvfp4_factor = 1.0f;
   const EncodeTable* nvfp4_table = nullptr;
   const float* nvfp4_enc = nullptr;  ///< 256 element multipliers by scale code
+  /// amax-scope row (per-row S_enc, issue 25 item 9), when nvfp4_enc is nullptr: the block's element multiplier
+  /// nvfp4_element_encode_scale(code, s_enc) as its operations, min(fl32(1 / fl32(e4m3_values[code] ·
+  /// nvfp4_rcp_senc)), FLT_MAX) with nvfp4_rcp_senc = fl32(1 / s_enc) of the row (NaN → FLT_MAX, as fminf).
+  float nvfp4_rcp_senc = 1.0f;
+  const float* e4m3_values = nullptr;  ///< 256 e4m3fn values by code (e4m3fn_values())
+  /// ue5m3 (auto-round nvfp4_v2, nvfp4_v2_gs; issue 25 item 9): ue5m3_block_scale's operations, s =
+  /// fl32(g · fl32(amax · ue5m3_rcp_max)) clipped to 114688, code autoround_ue5m3_code(s), elements fl32(x / divisor)
+  /// (BlockOp::divide) with divisor = ue5m3_div[code] = fl32(ue5m3(code) · autoround_reciprocal(g)); a block whose
+  /// divisor is 0 is not plain (status 3).
+  float ue5m3_g = 1.0f, ue5m3_rcp_max = 1.0f;
+  const float* ue5m3_div = nullptr;
 };
+/// The binary32 value of each of the 256 e4m3fn codes (to_float(e4m3fn, code)), built once.
+const float* e4m3fn_values();
 /// The e4m3fn (rne, satfinite, ocp) encode table of NVFP4's block scales (FusedScale::nvfp4_table).
 const EncodeTable* nvfp4_scale_table();
 
@@ -206,6 +219,34 @@ bool rne_elements_run(const QuantKernel& k);
 RunCounts fused_rows_rne(const QuantKernel& k, const FusedScale& fs, const float* x, std::size_t n,
                          std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
                          std::size_t scale_stride, std::uint8_t* codes, std::uint8_t* status);
+
+/// Scheme::scale_select 4over6 on the fused rows (core/four_over_six.hpp, the engine's fourover6_segment in
+/// src/quant/tile_loops.cpp): for each block of 16 of a row whose amax bits A are plain (2^−126 ≤ A < +Inf's
+/// bits, no NaN), the two candidate scale codes from base = fl32(fl32(amax / 6) · s_enc), map6 = e4m3fn(base),
+/// map4 = e4m3fn(fl32(base · 1.5)) (rne, satfinite, ocp: the engine's table `e4m3`, nvfp4_scale_table()); each
+/// candidate's elements fl32(x · enc[code]) by the rne element kernel (codes and counts as encode_blocks), and its
+/// error in binary32, one rounding per operation, summed in the element order i = 0..15 from +0:
+/// val = fl32(fl32(fl32(q_i · sf) · global_amax) / 1536), d = fl32(val − x_i), err = fl32(err + fl32(d · d))
+/// (mse) or fl32(err + |d|) (mae), q_i the element code's E2M1 value, sf the candidate's e4m3fn value; val is read
+/// from `val`, built by the caller with those operations. The map-to-4 candidate is kept only when err4 < err6
+/// (ties and NaN keep map-to-6).
+struct FourOverSixRows {
+  float s_enc = 1.0f;                 ///< 4over6's tensor encode scale (fourover6_global_encode_scale)
+  bool mse = true;                    ///< the MSE error (else MAE)
+  const EncodeTable* e4m3 = nullptr;  ///< nvfp4_scale_table()
+  const float* enc = nullptr;         ///< 256 element multipliers nvfp4_element_encode_scale(code, s_enc)
+  /// 256 · 8 + 8 values: val[8 · code + m] = fl32(fl32(fl32(q_m · e4m3fn(code)) · global_amax) / 1536) for the E2M1
+  /// magnitudes q_m = 0, 0.5, 1, 1.5, 2, 3, 4, 6 (m = 0..7), then 8 pad entries (vector loads of 8 or 16 read them)
+  const float* val = nullptr;
+};
+/// The fused rows of 4over6 (file comment of simd/quant-inl.h): blocks as absmax_blocks (first, bs); for each
+/// plain block of exactly 16 elements whose candidates' products are all finite: element codes, scale_codes[j] (the
+/// kept candidate's code), select[j] (1: map-to-4) written, counts of the kept candidate added, status[j] = 0;
+/// every other block status[j] = 3, nothing written (the caller's per-tile path: scale step, fourover6_segment).
+/// Precondition: rne_elements_run(k) and k.rne.kind == RneKind::e2m1fn. `readable` as fused_rows_rne's.
+RunCounts fused_rows_4over6(const QuantKernel& k, const FourOverSixRows& fs, const float* x, std::size_t n,
+                            std::size_t readable, std::size_t first, std::size_t bs, std::uint8_t* scale_codes,
+                            std::uint8_t* select, std::uint8_t* codes, std::uint8_t* status);
 
 /// The sums of accumulate_errors (minifloat/error_stats.hpp: ErrorStats' 8-lane order) over m elements, m a
 /// multiple of 8, whose element 0 is in lane 0: lane l of sig and noi adds fl(x·x) and fl(e·e), e = x − q,

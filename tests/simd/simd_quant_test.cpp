@@ -14,6 +14,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "minifloat/core/convert.hpp"
+#include "minifloat/core/four_over_six.hpp"
 #include "minifloat/error_stats.hpp"
 #include "minifloat/quant.hpp"
 #include "minifloat/registry.hpp"
@@ -101,6 +103,9 @@ void expect_same(const std::vector<std::size_t>& shape, const std::vector<T>& x,
       }
   EXPECT_TRUE(same_bytes(ref.q.scale_codes, fast.q.scale_codes)) << what << ": scale codes";
   EXPECT_TRUE(same_bytes(ref.q.scales, fast.q.scales)) << what << ": fp32 scales";
+  EXPECT_TRUE(same_bytes(ref.q.scale_select, fast.q.scale_select)) << what << ": 4over6 choices";
+  EXPECT_TRUE(same_bytes(ref.q.row_encode_scales, fast.q.row_encode_scales)) << what << ": row encode scales";
+  EXPECT_TRUE(same_bytes(ref.q.row_decode_scales, fast.q.row_decode_scales)) << what << ": row decode scales";
   EXPECT_EQ(std::bit_cast<std::uint32_t>(ref.q.tensor_encode_scale), std::bit_cast<std::uint32_t>(fast.q.tensor_encode_scale)) << what;
   EXPECT_EQ(std::bit_cast<std::uint32_t>(ref.q.tensor_decode_scale), std::bit_cast<std::uint32_t>(fast.q.tensor_decode_scale)) << what;
   EXPECT_EQ(ref.q.saturated, fast.q.saturated) << what << ": saturated";
@@ -368,6 +373,11 @@ TEST_F(SimdQuant, ElementPathWhitelist) {
   EXPECT_EQ(mf::BlockQuantizer(shape, mf::parse_scheme("mxfp4"), {}, mf::ArrayPath::engine).element_path(), mf::ArrayPath::engine);
   EXPECT_EQ(path("e4m3fn/1x128/f32:fp32_amax/fp32-order=exact", {}), mf::ArrayPath::simd);  // per tile: exact-order tiles → engine
   EXPECT_EQ(path("custom:4,3,7,signed,fn/1x32/e8m0fnu:ocp_floor", {}), mf::ArrayPath::simd);  // a descriptor equal to e4m3 is e4m3
+  // issue 25 item 9: 4over6 and amax-scope row (fused rows: simd::fused_rows_4over6, FusedScale::nvfp4_rcp_senc)
+  EXPECT_EQ(path("e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse", {}), mf::ArrayPath::simd);
+  EXPECT_EQ(path("e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mae", {}), mf::ArrayPath::simd);
+  EXPECT_EQ(path("e2m1fn/1x16/ue4m3:nvfp4/amax-scope=row", {}), mf::ArrayPath::simd);
+  EXPECT_EQ(path("e2m1fn/1x16/ue4m3:nvfp4/tensor-scale=64", {}), mf::ArrayPath::simd);
 }
 
 // Which combinations take the arithmetic element kernel (simd::QuantRne, quant_simd.hpp): rne into e4m3fn,
@@ -589,8 +599,8 @@ TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughTheInt8ElementKernel) {
 
 // The scale rules issue 25 added, on the fast path (fast_path_whitelisted): rceil_fp32 (TE MXFP8's
 // cvt.rp.satfinite.ue8m0 of fl32(amax · fl32(1/max)); the fused rows' E8m0ExpTable, checked above) through MXFP8,
-// MXFP4 and MXINT8, and the UE5M3 rules of auto-round nvfp4_v2 (per-tile scale step, elements fl32(x / divisor):
-// BlockOp::divide) with and without the tensor scale, on every bf16 and every f16 bit pattern (shuffled, windowed,
+// MXFP4 and MXINT8, and the UE5M3 rules of auto-round nvfp4_v2 (the fused rows' FusedScale::Kind::ue5m3, elements
+// fl32(x / divisor): BlockOp::divide) with and without the tensor scale, on every bf16 and every f16 bit pattern (shuffled, windowed,
 // long rows; rne satfinite ocp) on this instance's Highway target. Oracle: the scalar path of
 // src/quant/tile_loops.cpp (core/block_scale.hpp e8m0_exponent, ue5m3_block_scale).
 TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughRceilFp32AndUe5m3) {
@@ -613,6 +623,218 @@ TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThroughRceilFp32AndUe5m3) {
     if (HasFailure()) return;
   }
   EXPECT_EQ(combos, 6);
+}
+
+namespace {
+// x with its non-finite values replaced by +0 (a finite tensor amax: 4over6's error and the row scales finite)
+std::vector<float> finite_only(std::vector<float> x) {
+  for (auto& v : x)
+    if (!std::isfinite(v)) v = 0.0f;
+  return x;
+}
+}  // namespace
+
+// 4over6 (scale-select 4over6:mse|mae: simd::fused_rows_4over6, TE's error in binary32 summed in order i = 0..15,
+// map-to-4 only if err4 < err6) and amax-scope row (the fused NVFP4 rows with each row's S_enc; along axis first the
+// tile array with the row's rule) on every bf16 and every f16 bit pattern (shuffled, shuffled with the non-finite
+// values as +0, windowed, long rows) on this instance's Highway target, rne satfinite ocp, and 4over6 / amax-scope
+// row under rtz (the table path and fourover6_segment). Oracle: the scalar path of src/quant/tile_loops.cpp
+// (fourover6_segment with core/four_over_six.hpp; the core's tile step with the row's rule).
+TEST_P(SimdQuantOnTarget, EveryBf16AndF16PatternThrough4over6AndRowAmax) {
+  const Patterns& p = every_pattern();
+  const std::vector<std::size_t> shape{512, 128}, long_rows{32, 2048};
+  const std::string where = hwy::TargetName(GetParam());
+  const std::vector<float> bf16_finite = finite_only(p.bf16), f16_finite = finite_only(p.f16);
+  int combos = 0;
+  const std::pair<const char*, mf::BlockAxis> schemes[] = {
+      {"e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse", mf::BlockAxis::last},
+      {"e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mae", mf::BlockAxis::last},
+      {"e2m1fn/1x16/ue4m3:nvfp4/amax-scope=row", mf::BlockAxis::last},
+      {"e2m1fn/1x16/ue4m3:nvfp4/amax-scope=row", mf::BlockAxis::first}};
+  for (const auto& [n, axis] : schemes) {
+    const mf::Scheme s = mf::parse_scheme(n);
+    mf::QuantOptions opt;  // rne satfinite ocp
+    opt.axis = axis;
+    const std::string what = std::string(n) + (axis == mf::BlockAxis::first ? " axis first " : " ") + where;
+    bool fast = false;
+    expect_same(shape, p.bf16, s, opt, 1, 1 << 20, what + " bf16 shuffled", &fast);
+    EXPECT_TRUE(fast) << what;
+    expect_same(shape, bf16_finite, s, opt, 1, 1 << 20, what + " bf16 shuffled, finite");
+    expect_same(shape, p.windowed, s, opt, 2, 1 << 20, what + " bf16 windowed");
+    expect_same(long_rows, p.windowed, s, opt, 1, 1 << 20, what + " bf16 windowed, long rows");
+    expect_same(shape, p.f16, s, opt, 1, 1 << 20, what + " f16");
+    expect_same(shape, f16_finite, s, opt, 1, 1 << 20, what + " f16, finite");
+    mf::QuantOptions rtz = opt;
+    rtz.rounding.rounding = mf::Rounding::rtz;
+    expect_same(shape, f16_finite, s, rtz, 1, 1 << 20, what + " f16, finite, rtz");
+    ++combos;
+    if (HasFailure()) return;
+  }
+  EXPECT_EQ(combos, 4);
+}
+
+namespace {
+// The error of one 4over6 candidate as core/four_over_six.hpp states it (elements by the core's from_float), its 16
+// terms summed in the order i = 0..15, or reversed (the selection of order-sensitive blocks below only).
+float fourover6_error(const float* x, std::uint8_t code, float s_enc, float gamax, bool mse, bool reversed) {
+  const float enc = mf::nvfp4_element_encode_scale(code, s_enc), sf = mf::to_float(mf::formats::e4m3fn, code);
+  float e = 0.0f;
+  for (int k = 0; k < 16; ++k) {
+    const int i = reversed ? 15 - k : k;
+    const auto r = mf::from_float(mf::fmul_rn(x[i], enc), mf::formats::e2m1fn,
+                                  mf::RoundingSpec{mf::Rounding::rne, mf::Overflow::satfinite});
+    e = mf::fourover6_error_step(e, mf::to_float(mf::formats::e2m1fn, r.code), sf, gamax, x[i], mse);
+  }
+  return e;
+}
+/// Blocks of 16 (after a first block whose amax 8 is the tensor amax) on which 4over6's choice depends on the
+/// order of the error sum (in order and reversed pick differently) or whose errors tie (err4 == err6), for MSE
+/// (mse) or MAE, found by a seeded search over values on a grid of 64 mantissas in three binades (about 1 block in
+/// 30000 flips under MSE, 1 in 1000 under MAE: at most 300000 blocks); `flips` and `ties` count what was found.
+struct OrderSensitive {
+  std::vector<float> x;
+  int flips = 0, ties = 0;
+};
+const OrderSensitive& order_sensitive_blocks(bool mse) {
+  static const auto make = [](bool m) {
+    OrderSensitive o;
+    o.x.assign(16, 0.0f);
+    o.x[0] = 8.0f;
+    const float gamax = 8.0f, s_enc = mf::fourover6_global_encode_scale(gamax);
+    std::mt19937 rng(m ? 41 : 42);
+    for (int b = 0; b < 300000 && (o.flips < 24 || o.ties < 24); ++b) {
+      float x[16];
+      for (auto& v : x) {
+        v = std::ldexp(1.0f + static_cast<float>(rng() % 64) / 64.0f, static_cast<int>(rng() % 3) - 2);
+        if (rng() & 1) v = -v;
+      }
+      float amax = 0.0f;
+      for (const float v : x) amax = std::max(amax, std::fabs(v));
+      const mf::FourOverSixCodes c = mf::fourover6_block_codes(amax, s_enc);
+      const float e6 = fourover6_error(x, c.map6, s_enc, gamax, m, false), e4 = fourover6_error(x, c.map4, s_enc, gamax, m, false);
+      const float r6 = fourover6_error(x, c.map6, s_enc, gamax, m, true), r4 = fourover6_error(x, c.map4, s_enc, gamax, m, true);
+      const bool flip = (e4 < e6) != (r4 < r6), tie = e4 == e6;
+      if ((flip && o.flips < 24) || (tie && o.ties < 24)) {
+        o.x.insert(o.x.end(), x, x + 16);
+        o.flips += flip;
+        o.ties += tie;
+      }
+    }
+    return o;
+  };
+  static const OrderSensitive a = make(true), b = make(false);
+  return mse ? a : b;
+}
+}  // namespace
+
+// 4over6's error sum in the engine's order on the fast path: blocks whose choice flips when the 16 terms are summed in
+// another order (reversed), and blocks whose two errors tie (map-to-6 kept), in rows of one block and in one long row,
+// for MSE and MAE, on this instance's Highway target. Oracle: the scalar path of src/quant/tile_loops.cpp.
+TEST_P(SimdQuantOnTarget, FourOverSixOrderSensitiveBlocks) {
+  const std::string where = hwy::TargetName(GetParam());
+  for (const bool mse : {true, false}) {
+    const OrderSensitive& o = order_sensitive_blocks(mse);
+    ASSERT_GE(o.flips, mse ? 8 : 24) << mse;  // (the search's yield: MSE flips are rarer)
+    ASSERT_GE(o.ties, 24) << mse;
+    const mf::Scheme s = mf::parse_scheme(mse ? "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse"
+                                              : "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mae");
+    const std::string what = std::string(mse ? "mse " : "mae ") + where;
+    bool fast = false;
+    expect_same({o.x.size() / 16, 16}, o.x, s, {}, 1, 1 << 20, what + " rows of one block", &fast);
+    EXPECT_TRUE(fast) << what;
+    expect_same({1, o.x.size()}, o.x, s, {}, 1, 1 << 20, what + " one row");
+  }
+}
+
+// The new fused rows are the path taken, not a silent fallback: simd::fused_rows_4over6 leaves no block of a row of
+// plain blocks to the caller (status 0 each), and picks map-to-4 for some blocks and map-to-6 for others; a short
+// block, a NaN block and a zero block are left (status 3). 4over6's candidates from the kernel's table step equal
+// core fourover6_block_codes for every positive finite bf16 amax under several tensor scales.
+TEST_F(SimdQuant, FourOverSixFusedRowsTakeThePlainBlocks) {
+  const mf::simd::QuantKernel* k =
+      mf::simd::quant_kernel(mf::elements::e2m1fn, mf::RoundingSpec{}, mf::profiles::ocp, mf::Mxint8Min{});
+  ASSERT_TRUE(k != nullptr && k->rne.kind == mf::simd::RneKind::e2m1fn && mf::simd::rne_elements_run(*k));
+  const std::vector<float> x = random_normal(16 * 100, 5);
+  float amax = 0;
+  for (float v : x) amax = std::max(amax, std::fabs(v));
+  std::array<float, 256> enc{};
+  const float s_enc = mf::fourover6_global_encode_scale(amax);
+  for (unsigned c = 0; c < 256; ++c) enc[c] = mf::nvfp4_element_encode_scale(static_cast<std::uint8_t>(c), s_enc);
+  for (const bool mse : {true, false}) {
+    std::vector<float> val(256 * 8 + 8, 0.0f);
+    for (std::size_t c = 0; c < 256; ++c)
+      for (std::size_t m = 0; m < 8; ++m)
+        val[8 * c + m] = mf::fdiv_rn(mf::fmul_rn(mf::fmul_rn(mf::to_float(mf::formats::e2m1fn, m),
+                                                             mf::to_float(mf::formats::e4m3fn, c)), amax), 1536.0f);
+    const mf::simd::FourOverSixRows fs{.s_enc = s_enc, .mse = mse, .e4m3 = mf::simd::nvfp4_scale_table(),
+                                       .enc = enc.data(), .val = val.data()};
+    std::vector<std::uint8_t> sc(100), sel(100, 7), codes(x.size()), status(100, 9);
+    mf::simd::fused_rows_4over6(*k, fs, x.data(), x.size(), x.size(), 16, 16, sc.data(), sel.data(), codes.data(),
+                                status.data());
+    EXPECT_EQ(std::count(status.begin(), status.end(), 0), 100) << mse;
+    EXPECT_GT(std::count(sel.begin(), sel.end(), 1), 0) << mse;
+    EXPECT_GT(std::count(sel.begin(), sel.end(), 0), 0) << mse;
+    std::vector<float> y = x;  // block 1 a NaN, block 2 zeros, the last block short (7 elements)
+    y[20] = std::numeric_limits<float>::quiet_NaN();
+    std::fill(y.begin() + 32, y.begin() + 48, 0.0f);
+    mf::simd::fused_rows_4over6(*k, fs, y.data(), 16 * 99 + 7, y.size(), 16, 16, sc.data(), sel.data(), codes.data(),
+                                status.data());
+    EXPECT_EQ(status[0], 0);
+    EXPECT_EQ(status[1], 3);
+    EXPECT_EQ(status[2], 3);
+    EXPECT_EQ(status[99], 3);
+  }
+  std::size_t mismatches = 0;
+  for (const float tensor_amax : {1.0f, 0.02f, 3.0e-5f, 1536.0f, 1.7e38f, 1.0e-40f}) {
+    const float se = mf::fourover6_global_encode_scale(tensor_amax);
+    for (std::uint32_t b = 0x80; b < 0x7f80; ++b) {  // normal amaxes (the kernel's plain blocks)
+      const float a = std::bit_cast<float>(b << 16);
+      const mf::FourOverSixCodes want = mf::fourover6_block_codes(a, se);
+      const mf::simd::EncodeTable& t = *mf::simd::nvfp4_scale_table();
+      const float base = mf::fmul_rn(mf::fdiv_rn(a, 6.0f), se);
+      const auto c6 = static_cast<std::uint8_t>(t.entry[mf::simd::encode_key(std::bit_cast<std::uint32_t>(base), t.drop)]);
+      const auto c4 =
+          static_cast<std::uint8_t>(t.entry[mf::simd::encode_key(std::bit_cast<std::uint32_t>(mf::fmul_rn(base, 1.5f)), t.drop)]);
+      if (c6 != want.map6 || c4 != want.map4) {
+        if (++mismatches < 5) ADD_FAILURE() << "amax " << a << " s_enc " << se;
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0u);
+}
+
+// The UE5M3 fused rows (FusedScale::Kind::ue5m3, issue 25 item 9) are the path taken for plain blocks: status 0 for
+// every block of rows of normal values; a zero block and a NaN block are left to the caller (status 3); the scale code
+// written is core ue5m3_block_scale's. (The bytes against the engine: EveryBf16AndF16PatternThroughRceilFp32AndUe5m3.)
+TEST_F(SimdQuant, Ue5m3FusedRowsTakeThePlainBlocks) {
+  const mf::simd::QuantKernel* k =
+      mf::simd::quant_kernel(mf::elements::e2m1fn, mf::RoundingSpec{}, mf::profiles::ocp, mf::Mxint8Min{});
+  ASSERT_TRUE(k != nullptr && mf::simd::rne_elements_run(*k));
+  std::array<float, 256> div{};
+  for (const float g : {1.0f, 68812.8047f}) {
+    for (unsigned c = 0; c < 256; ++c)
+      div[c] = mf::fmul_rn(mf::to_float(mf::formats::ue5m3, c), mf::autoround_reciprocal(g));
+    mf::simd::FusedScale fs;
+    fs.kind = mf::simd::FusedScale::Kind::ue5m3;
+    fs.ue5m3_g = g;
+    fs.ue5m3_rcp_max = mf::frcp_rn(6.0f);
+    fs.ue5m3_div = div.data();
+    std::vector<float> x = random_normal(16 * 64, 9);
+    x[16 * 5 + 3] = std::numeric_limits<float>::quiet_NaN();
+    std::fill(x.begin() + 16 * 9, x.begin() + 16 * 10, 0.0f);
+    std::vector<std::uint8_t> sc(64, 0), codes(x.size()), status(64, 9);
+    mf::simd::fused_rows_rne(*k, fs, x.data(), x.size(), x.size(), 16, 16, sc.data(), 1, codes.data(), status.data());
+    for (std::size_t j = 0; j < 64; ++j) {
+      if (j == 5 || j == 9) {
+        EXPECT_EQ(status[j], 3) << j;
+        continue;
+      }
+      EXPECT_EQ(status[j], 0) << j;
+      float amax = 0.0f;
+      for (std::size_t i = 0; i < 16; ++i) amax = std::max(amax, std::fabs(x[16 * j + i]));
+      EXPECT_EQ(sc[j], mf::ue5m3_block_scale(amax, g, 6.0f).code) << j;
+    }
+  }
 }
 
 // Which MXINT8 kernels take the arithmetic element rule (simd::QuantInt8): rne under every overflow policy and
@@ -744,8 +966,9 @@ RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
   // (the last three: column tiles, whose blocks are one element per row: the per-lane kernel)
   const char* names[] = {"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2", "mxfp4", "nvfp4",
                          "fp8_row", "fp8_1x128", "fp8_tensor", "fp8_1x128_ue8m0", "mxint8", "nvfp4_ue5m3",
-                         "fp8_channel", "e4m3fn/allx1/e8m0fnu:rceil", "e2m1fn/3x1/e8m0fnu:ocp_floor"};
-  mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 15)]);
+                         "fp8_channel", "e4m3fn/allx1/e8m0fnu:rceil", "e2m1fn/3x1/e8m0fnu:ocp_floor",
+                         "e2m1fn/1x16/ue4m3:nvfp4/amax-scope=row", "e2m1fn/1x16/ue4m3:nvfp4/tensor-scale=64"};
+  mf::Scheme s = mf::parse_scheme(names[*rc::gen::inRange(0, 17)]);
   // the rule of the scheme's family, and sometimes an amax epsilon (the fused rows' "plain" bound)
   const std::vector<mf::ScaleRule> rules = family_rules(s.rule);
   s.rule = rules[*rc::gen::inRange<std::size_t>(0, rules.size())];
@@ -773,6 +996,59 @@ RC_GTEST_PROP(SimdQuantProps, FastEqualsReference, ()) {
   RC_ASSERT(same_bytes(ref.codes, fast.codes));
   RC_ASSERT(same_bytes(ref.q.scale_codes, fast.q.scale_codes));
   RC_ASSERT(same_bytes(ref.q.scales, fast.q.scales));
+  RC_ASSERT(ref.q.saturated == fast.q.saturated);
+  RC_ASSERT(ref.q.flushed == fast.q.flushed);
+  RC_ASSERT(same_bytes(ref.deq64, fast.deq64));
+}
+
+// RapidCheck: 4over6 (mse, mae) and amax-scope row on rows of whole and short blocks with values chosen for the
+// edges: ties of err4 and err6 (constant blocks, blocks of powers of two, equal magnitudes), NaN, Inf and zero blocks,
+// zero rows, rows of tiny values whose S_enc saturates at FLT_MAX, f32 subnormals; rne/rtz, 1 or 2 threads,
+// whole tensor or row pieces. Oracle: ArrayPath::engine.
+RC_GTEST_PROP(SimdQuantProps, FastEqualsReference4over6AndRowAmax, ()) {
+  const char* names[] = {"e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse",
+                         "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mae", "e2m1fn/1x16/ue4m3:nvfp4/amax-scope=row"};
+  const int which = *rc::gen::inRange(0, 3);
+  const mf::Scheme s = mf::parse_scheme(names[which]);
+  const std::size_t rows = *rc::gen::inRange<std::size_t>(1, 6), cols = 16 * *rc::gen::inRange<std::size_t>(1, 9) -
+                                                                        *rc::gen::element<std::size_t>(0, 0, 0, 5);
+  std::vector<float> x(rows * cols);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::size_t r = 0; r < rows; ++r) {
+    const int row_kind = *rc::gen::inRange(0, 8);  // 0: zero row; 1: tiny row (S_enc saturates); else mixed blocks
+    for (std::size_t b0 = 0; b0 < cols; b0 += 16) {
+      const int kind = *rc::gen::inRange(0, 8);
+      const float c = std::ldexp(1.0f + static_cast<float>(*rc::gen::inRange(0, 8)) / 8.0f, *rc::gen::inRange(-20, 20));
+      for (std::size_t i = b0; i < std::min(b0 + 16, cols); ++i) {
+        float v;
+        const float sgn = *rc::gen::arbitrary<bool>() ? -1.0f : 1.0f;
+        switch (kind) {
+          case 0: v = c; break;                                                        // constant: a tie
+          case 1: v = sgn * std::ldexp(1.0f, *rc::gen::inRange(-6, 3)); break;         // powers of two
+          case 2: v = sgn * c; break;                                                  // equal magnitudes
+          case 3: v = std::bit_cast<float>(*rc::gen::arbitrary<std::uint32_t>()); break;  // any pattern
+          case 4: v = *rc::gen::element(0.0f, -0.0f, inf, -inf, nan, 1.0f, std::bit_cast<float>(1u)); break;
+          default:
+            v = sgn * std::ldexp(1.0f + static_cast<float>(*rc::gen::inRange(0, 64)) / 64.0f, *rc::gen::inRange(-12, 12));
+        }
+        if (row_kind == 0) v = 0.0f;
+        if (row_kind == 1) v = sgn * std::bit_cast<float>(*rc::gen::inRange<std::uint32_t>(0, 64));  // subnormal
+        x[r * cols + i] = v;
+      }
+    }
+  }
+  mf::QuantOptions opt;
+  opt.rounding.rounding = *rc::gen::element(mf::Rounding::rne, mf::Rounding::rne, mf::Rounding::rtz);
+  if (which == 2) opt.axis = *rc::gen::element(mf::BlockAxis::last, mf::BlockAxis::first);
+  const std::size_t piece = *rc::gen::element(std::size_t{1} << 20, cols, 2 * cols);
+  const Outcome ref = run({rows, cols}, x, s, opt, mf::ArrayPath::engine, 1, piece);
+  const Outcome fast = run({rows, cols}, x, s, opt, mf::ArrayPath::simd, *rc::gen::inRange(1u, 3u), piece);
+  RC_ASSERT(fast.path == mf::ArrayPath::simd);
+  RC_ASSERT(same_bytes(ref.codes, fast.codes));
+  RC_ASSERT(same_bytes(ref.q.scale_codes, fast.q.scale_codes));
+  RC_ASSERT(same_bytes(ref.q.scale_select, fast.q.scale_select));
+  RC_ASSERT(same_bytes(ref.q.row_encode_scales, fast.q.row_encode_scales));
+  RC_ASSERT(same_bytes(ref.q.row_decode_scales, fast.q.row_decode_scales));
   RC_ASSERT(ref.q.saturated == fast.q.saturated);
   RC_ASSERT(ref.q.flushed == fast.q.flushed);
   RC_ASSERT(same_bytes(ref.deq64, fast.deq64));
