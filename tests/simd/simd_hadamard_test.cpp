@@ -350,19 +350,19 @@ TEST(SimdHadamardQuant, TransformedQuantizeSimdEqualsEngine) {
     for (const char* scheme : {"nvfp4", "mxfp4", "e2m1fn/16x16/ue4m3:nvfp4"})
       for (const char* transform : {"rht16:te", "rht16:torchao"})
         for (const mf::BlockAxis axis : {mf::BlockAxis::last, mf::BlockAxis::first})
-          for (const std::size_t piece_rows : {std::size_t{1} << 24, std::size_t{48}})  // (whole; 48 file rows)
+          for (const std::size_t piece_rows : {std::size_t{1} << 24, std::size_t{48}}) {  // (whole; 48 file rows)
+            const std::size_t piece = piece_rows * shape[1];  // (the file view is the array, both axes)
+            mf::Scheme s = mf::parse_scheme(scheme);
+            s.transform = mf::parse_transform(transform);
+            mf::QuantOptions opt;
+            opt.axis = axis;
+            const Quantized ref = quantize(shape, x, s, opt, mf::ArrayPath::engine, piece, 1);
             for (const unsigned threads : {1u, 2u}) {
-              const std::size_t piece = piece_rows * shape[1];  // (the file view is the array, both axes)
-              mf::Scheme s = mf::parse_scheme(scheme);
-              s.transform = mf::parse_transform(transform);
-              mf::QuantOptions opt;
-              opt.axis = axis;
               const std::string what = std::string(scheme) + " " + transform + " axis " +
                                        (axis == mf::BlockAxis::first ? "first" : "last") + " shape " +
                                        std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + " piece " +
                                        std::to_string(piece) + " threads " + std::to_string(threads);
               SCOPED_TRACE(what);
-              const Quantized ref = quantize(shape, x, s, opt, mf::ArrayPath::engine, piece, 1);
               const Quantized fast = quantize(shape, x, s, opt, mf::ArrayPath::simd, piece, threads);
               EXPECT_TRUE(ref.codes == fast.codes) << what;
               EXPECT_TRUE(ref.q.scale_codes == fast.q.scale_codes) << what;
@@ -374,6 +374,7 @@ TEST(SimdHadamardQuant, TransformedQuantizeSimdEqualsEngine) {
               EXPECT_EQ(ref.q.saturated, fast.q.saturated) << what;
               EXPECT_EQ(bits(ref.q.tensor_decode_scale), bits(fast.q.tensor_decode_scale)) << what;
             }
+          }
   }
 }
 
