@@ -317,9 +317,7 @@ std::vector<float> transform_on_model(const QuantizedTensor& q, std::span<const 
 }  // namespace
 
 namespace quant_detail {
-/// The piece's values after the transform (core/hadamard.hpp, or on q.transform_gemm's tensor-core model), in
-/// the piece's file order. The piece must hold whole groups: BlockAxis::last columns [16k, 16m);
-/// BlockAxis::first whole rows [16k, 16m).
+/// The piece must hold whole groups: BlockAxis::last columns [16k, 16m); BlockAxis::first whole rows [16k, 16m).
 void check_transform_piece(const QuantPiece& p, const QuantizedTensor& q, std::size_t file_cols) {
   const std::size_t g = kRht16Size;
   if (p.size() == 0) return;
@@ -344,6 +342,9 @@ void transform_simd(const QuantPiece& p, std::span<const float> v, const Quantiz
     simd::rht16_strided(v.data() + r * p.cols, p.cols, p.cols, q.transform, out.data() + r * p.cols);
 }
 
+/// The piece's values after the transform (core/hadamard.hpp, or on q.transform_gemm's tensor-core model), in
+/// the piece's file order (check_transform_piece's pieces); binary32 values on ArrayPath::simd without
+/// transform_gemm: transform_simd (the same bits).
 template <class T>
 std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
                                      std::size_t file_cols, ArrayPath path) {
