@@ -335,6 +335,9 @@ class BlockQuantizer {
   std::array<double, 256> element_lut_{};  ///< element_value of each code (0 above a floating format's width)
   /// Scheme::amax_scope row: the amax of each row of the [rows, cols] view, NaN ignored
   std::vector<double> row_amax_;
+  /// The path asked for (the constructor's `path`): the transform's (Scheme::transform, binary32 values) — the
+  /// SIMD transform (src/simd/hadamard_simd.hpp) gives rht16_group's bits, so it needs no element whitelist
+  ArrayPath transform_path_ = ArrayPath::engine;
 };
 
 /// Dequantize (exact products in double: element × scale [× tensor scale]). ScaleFtz::yes (D17)

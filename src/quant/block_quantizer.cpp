@@ -20,6 +20,7 @@
 #include "quant/te2_quirks.hpp"
 #include "quant/torchao_quirks.hpp"
 #include "simd/convert_simd.hpp"
+#include "simd/hadamard_simd.hpp"
 
 namespace minifloat {
 namespace quant_detail {
@@ -169,6 +170,7 @@ BlockQuantizer::BlockQuantizer(const std::vector<std::size_t>& shape, const Sche
   if (const std::optional<OptionIssue> issue = check_options(scheme, opt))
     throw Error("quantize: " + issue->option + " " + issue->why);
   path_ = path == ArrayPath::simd && fast_path_whitelisted(scheme, opt) ? ArrayPath::simd : ArrayPath::engine;
+  transform_path_ = path;
   checked_product(shape, "quantize");
   QuantizedTensor& q = q_;
   q.scheme = scheme_name(scheme);
@@ -316,26 +318,52 @@ std::vector<float> transform_on_model(const QuantizedTensor& q, std::span<const 
 }  // namespace
 
 namespace quant_detail {
-/// The piece's values after the transform (core/hadamard.hpp, or on q.transform_gemm's tensor-core model), in
-/// the piece's file order. The piece must hold whole groups: BlockAxis::last columns [16k, 16m);
-/// BlockAxis::first whole rows [16k, 16m).
-template <class T>
-std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
-                                     std::size_t file_cols) {
-  std::vector<float> out(v.size());
-  if (v.size() != p.size() || p.size() == 0) return out;  // (the caller's size check names the mismatch)
+/// The piece must hold whole groups: BlockAxis::last columns [16k, 16m); BlockAxis::first whole rows [16k, 16m).
+void check_transform_piece(const QuantPiece& p, const QuantizedTensor& q, std::size_t file_cols) {
   const std::size_t g = kRht16Size;
+  if (p.size() == 0) return;
   if (q.axis == BlockAxis::last) {
     if (p.col % g != 0 || p.cols % g != 0)
       throw Error("BlockQuantizer: transform " + transform_name(q.transform) +
                   " needs pieces of whole 16-element groups along the last axis (columns from a multiple of 16)");
-    if (q.transform_gemm != nullptr) return transform_on_model(q, v);
-    for (std::size_t i = 0; i < v.size(); i += g) rht16_group(v.data() + i, 1, q.transform, out.data() + i, 1);
-    return out;
+    return;
   }
   if (p.col != 0 || p.cols != file_cols || p.row % g != 0 || p.rows % g != 0)
     throw Error("BlockQuantizer: transform " + transform_name(q.transform) +
                 " with axis first needs pieces of whole rows, 16 rows at a time (rows from a multiple of 16)");
+}
+
+void transform_simd(const QuantPiece& p, std::span<const float> v, const QuantizedTensor& q, std::span<float> out) {
+  const std::size_t g = kRht16Size;
+  if (q.axis == BlockAxis::last) {
+    simd::rht16_contiguous(v.data(), v.size() / g, q.transform, out.data());
+    return;
+  }
+  for (std::size_t r = 0; r < p.rows; r += g)  // each 16-row band: the columns' groups across the lanes
+    simd::rht16_strided(v.data() + r * p.cols, p.cols, p.cols, q.transform, out.data() + r * p.cols);
+}
+
+/// The piece's values after the transform (core/hadamard.hpp, or on q.transform_gemm's tensor-core model), in
+/// the piece's file order (check_transform_piece's pieces); binary32 values on ArrayPath::simd without
+/// transform_gemm: transform_simd (the same bits).
+template <class T>
+std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
+                                     std::size_t file_cols, ArrayPath path) {
+  std::vector<float> out(v.size());
+  if (v.size() != p.size() || p.size() == 0) return out;  // (the caller's size check names the mismatch)
+  const std::size_t g = kRht16Size;
+  check_transform_piece(p, q, file_cols);
+  if (q.axis == BlockAxis::last) {
+    if (q.transform_gemm != nullptr) return transform_on_model(q, v);
+    if constexpr (std::is_same_v<T, float>) {
+      if (path == ArrayPath::simd) {
+        transform_simd(p, v, q, out);
+        return out;
+      }
+    }
+    for (std::size_t i = 0; i < v.size(); i += g) rht16_group(v.data() + i, 1, q.transform, out.data() + i, 1);
+    return out;
+  }
   if (q.transform_gemm != nullptr) {  // gather each column's 16-row groups, transform, scatter back
     std::vector<T> groups(v.size());
     for (std::size_t r = 0; r < p.rows; r += g)
@@ -347,15 +375,35 @@ std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, 
         for (std::size_t i = 0; i < g; ++i) out[(r + i) * p.cols + c] = t[(r * p.cols + c * g) + i];
     return out;
   }
+  if constexpr (std::is_same_v<T, float>) {
+    if (path == ArrayPath::simd) {
+      transform_simd(p, v, q, out);
+      return out;
+    }
+  }
   for (std::size_t r = 0; r < p.rows; r += g)
     for (std::size_t c = 0; c < p.cols; ++c)
       rht16_group(v.data() + r * p.cols + c, p.cols, q.transform, out.data() + r * p.cols + c, p.cols);
   return out;
 }
 template std::vector<float> transformed_piece(const QuantPiece&, std::span<const float>, const QuantizedTensor&,
-                                              std::size_t);
+                                              std::size_t, ArrayPath);
 template std::vector<float> transformed_piece(const QuantPiece&, std::span<const double>, const QuantizedTensor&,
-                                              std::size_t);
+                                              std::size_t, ArrayPath);
+
+std::size_t transform_chunk_rows(const QuantPiece& p, const QuantizedTensor& q, ArrayPath path, unsigned threads,
+                                 const TransformFile& f) {
+  if (path != ArrayPath::simd || q.transform_gemm != nullptr || effective_threads(threads, p) > 1) return p.rows;
+  if (p.row + p.rows > f.rows || p.col + p.cols > f.cols) return p.rows;  // (the caller's check names it)
+  const std::size_t tile_rows = f.tile_rows;
+  if (tile_rows == 0 || tile_rows >= p.rows) return p.rows;
+  std::size_t m = kRht16Size;  // lcm(16, tile_rows): whole groups and whole tiles in every chunk
+  while (m % tile_rows != 0) m += kRht16Size;
+  if (p.row % m != 0) return p.rows;                                                    // (chunks start on a tile row)
+  const std::size_t want = (std::size_t{16} << 10) / std::max<std::size_t>(p.cols, 1);  // ~16 Ki elements
+  const std::size_t rows = std::max(m, want / m * m);
+  return rows >= p.rows ? p.rows : rows;
+}
 }  // namespace quant_detail
 
 template <class T>
@@ -508,9 +556,9 @@ void BlockQuantizer::observe_impl(const QuantPiece& p, std::span<const T> v, uns
 
 void BlockQuantizer::observe(const QuantPiece& p, std::span<const float> values, unsigned threads) {
   if (const auto f = daz_copy(opt_.rounding.daz, values)) return observe(p, std::span<const float>(*f), threads);
-  if (q_.transform.rht16) {
-    const std::vector<float> t = transformed_piece(p, values, q_, file_cols_);
-    observe_impl<float>(p, t, threads);
+  if (q_.transform.rht16) {  // the transform first (core/hadamard.hpp), chunk by chunk on the SIMD path
+    for_transformed_chunks(p, values, q_, {file_rows_, file_cols_, tile_rows_}, transform_path_, threads, true,
+                           [&](const QuantPiece& c, std::span<const float> t) { observe_impl<float>(c, t, threads); });
     return;
   }
   observe_impl(p, values, threads);
@@ -570,8 +618,8 @@ void BlockQuantizer::observe(const QuantPiece& p, std::span<const double> values
     return;
   }
   if (q_.transform.rht16) {
-    const std::vector<float> t = transformed_piece(p, values, q_, file_cols_);
-    observe_impl<float>(p, t, threads);
+    for_transformed_chunks(p, values, q_, {file_rows_, file_cols_, tile_rows_}, transform_path_, threads, true,
+                           [&](const QuantPiece& c, std::span<const float> t) { observe_impl<float>(c, t, threads); });
     return;
   }
   observe_impl(p, values, threads);
@@ -756,7 +804,7 @@ std::vector<float> transformed_impl(const QuantizedTensor& q, std::span<const T>
   if (!q.transform.rht16) return std::vector<float>(in.begin(), in.end());
   const bool first = q.axis == BlockAxis::first;  // the file view: [C, R] along axis first, else [R, C]
   const QuantPiece whole{.row = 0, .col = 0, .rows = first ? q.cols : q.rows, .cols = first ? q.rows : q.cols};
-  return quant_detail::transformed_piece(whole, in, q, whole.cols);
+  return quant_detail::transformed_piece(whole, in, q, whole.cols, ArrayPath::engine);
 }
 }  // namespace
 

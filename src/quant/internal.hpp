@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "minifloat/core/tile_step.hpp"
@@ -153,9 +154,53 @@ void for_ranges(const QuantPiece& p, unsigned t, Fn fn, std::size_t align = 1) {
 bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt);
 
 /// The values of piece `p` after q.transform (core/hadamard.hpp), in the piece's file order; throws Error for
-/// a piece that cuts a 16-element group along the block axis (src/quant/block_quantizer.cpp).
+/// a piece that cuts a 16-element group along the block axis (src/quant/block_quantizer.cpp). With
+/// ArrayPath::simd, binary32 values and no transform_gemm, the SIMD transform (simd/hadamard_simd.hpp: the same
+/// bits); otherwise rht16_group per group (the oracle).
 template <class T>
 std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
-                                     std::size_t file_cols);
+                                     std::size_t file_cols, ArrayPath path);
+/// The SIMD transform (simd/hadamard_simd.hpp) of a checked piece `p` of binary32 values into `out` (p.size()).
+void transform_simd(const QuantPiece& p, std::span<const float> v, const QuantizedTensor& q, std::span<float> out);
+/// Throws transformed_piece's Error for a piece that cuts a 16-element group along the block axis.
+void check_transform_piece(const QuantPiece& p, const QuantizedTensor& q, std::size_t file_cols);
+/// The file view's extents and tile height (BlockQuantizer's file_rows_, file_cols_, tile_rows_).
+struct TransformFile {
+  std::size_t rows = 0, cols = 0, tile_rows = 1;
+};
+/// Rows of `p` per chunk when a piece is transformed and then observed/quantized chunk by chunk (a chunk of
+/// about 16 Ki elements stays in cache and needs no piece-sized buffer): on the SIMD path, without
+/// transform_gemm, one thread, a piece inside the file starting on a tile row: a multiple of 16 and of the tile
+/// height (whole groups, whole tiles); else p.rows (one chunk).
+std::size_t transform_chunk_rows(const QuantPiece& p, const QuantizedTensor& q, ArrayPath path, unsigned threads,
+                                 const TransformFile& f);
+/// f(chunk, its transformed values) for each chunk of `p` (transform_chunk_rows; one call with the whole piece
+/// where the piece is not chunked, `sizes_match` is false or v's size is not p's: the caller's checks then run
+/// on the whole piece as without chunks).
+template <class T, class F>
+void for_transformed_chunks(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
+                            const TransformFile& file, ArrayPath path, unsigned threads, bool sizes_match, F&& f) {
+  const std::size_t step =
+      sizes_match && v.size() == p.size() ? transform_chunk_rows(p, q, path, threads, file) : p.rows;
+  if (step == 0 || step >= p.rows) {
+    const std::vector<float> t = transformed_piece(p, v, q, file.cols, path);
+    f(p, std::span<const float>(t));
+    return;
+  }
+  check_transform_piece(p, q, file.cols);
+  std::vector<float> buf;  // one chunk's transformed values, reused
+  for (std::size_t r = 0; r < p.rows; r += step) {
+    const QuantPiece c{.row = p.row + r, .col = p.col, .rows = std::min(step, p.rows - r), .cols = p.cols};
+    if constexpr (std::is_same_v<T, float>) {
+      if (buf.size() < c.size()) buf.resize(c.size());
+      const std::span<float> t(buf.data(), c.size());
+      transform_simd(c, v.subspan(r * p.cols, c.size()), q, t);
+      f(c, std::span<const float>(t));
+    } else {
+      const std::vector<float> t = transformed_piece(c, v.subspan(r * p.cols, c.size()), q, file.cols, path);
+      f(c, std::span<const float>(t));
+    }
+  }
+}
 
 }  // namespace minifloat::quant_detail

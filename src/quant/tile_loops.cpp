@@ -589,8 +589,12 @@ void BlockQuantizer::quantize(const QuantPiece& p, std::span<const float> values
   if (const auto f = quant_detail::daz_copy(opt_.rounding.daz, values))  // RoundingSpec::daz: inputs read as ±0
     return quantize(p, std::span<const float>(*f), codes, threads);
   if (q_.transform.rht16) {  // the transform first (core/hadamard.hpp), then the tiles of the transformed piece
-    const std::vector<float> t = quant_detail::transformed_piece(p, values, q_, file_cols_);
-    quantize_impl<float>(p, t, codes, threads);
+    quant_detail::for_transformed_chunks(
+        p, values, q_, {file_rows_, file_cols_, tile_rows_}, transform_path_, threads, codes.size() == p.size(),
+        [&](const QuantPiece& c, std::span<const float> t) {  // (a chunk's codes: the same rows of `codes`)
+          quantize_impl<float>(c, t, c.rows == p.rows ? codes : codes.subspan((c.row - p.row) * p.cols, c.size()),
+                               threads);
+        });
     return;
   }
   quantize_impl(p, values, codes, threads);
@@ -608,8 +612,12 @@ void BlockQuantizer::quantize(const QuantPiece& p, std::span<const double> value
     return;
   }
   if (q_.transform.rht16) {
-    const std::vector<float> t = quant_detail::transformed_piece(p, values, q_, file_cols_);
-    quantize_impl<float>(p, t, codes, threads);
+    quant_detail::for_transformed_chunks(
+        p, values, q_, {file_rows_, file_cols_, tile_rows_}, transform_path_, threads, codes.size() == p.size(),
+        [&](const QuantPiece& c, std::span<const float> t) {  // (a chunk's codes: the same rows of `codes`)
+          quantize_impl<float>(c, t, c.rows == p.rows ? codes : codes.subspan((c.row - p.row) * p.cols, c.size()),
+                               threads);
+        });
     return;
   }
   quantize_impl(p, values, codes, threads);

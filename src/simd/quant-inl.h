@@ -86,14 +86,16 @@ HWY_INLINE hn::Vec<DI> saturation_bound(DI di, const QuantRne& c) {
   return hn::Set(di, static_cast<std::int32_t>(c.sat_on_overflow ? c.ovf_min - 1 : 0x7fffffffu));
 }
 
-/// One block of m < 2^31 elements with scale s by operation Op (e8m0_exact, multiply or divide);
-/// codes to o; its counts (lanes with |y| bits > sat_below; flushed lanes) added to sat/fl only when it
-/// returns status 0 (file comment).
-template <const RneFormat& F, BlockOp Op, class DI>
-HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magnitude, const float* HWY_RESTRICT x,
-                                         std::size_t m, float s, hn::Vec<DI> sat_below, std::uint8_t* HWY_RESTRICT o,
-                                         hn::Vec<DI>& sat, hn::Vec<DI>& fl, hn::Vec<DI>* min_ay = nullptr,
-                                         hn::Vec<DI>* max_ay = nullptr) {
+/// The block loop of encode_block_rne and encode_block_int8: one block of m < 2^31 elements with scale s by
+/// operation Op (e8m0_exact, multiply or divide), each lane's code from the lane rule
+/// `rule(y bits, |y| bits, saturated&, zero&)` (the code with its sign; saturated: the lane counts as
+/// saturated; zero: its code is a zero, counted as flushed when x ≠ 0); codes to o; the block's counts added
+/// to sat/fl only when it returns status 0: 2 when some |y| is not finite, 1 (e8m0_exact) when some nonzero x
+/// gives |y| < 2^−126, else 0. min_ay/max_ay (optional) get the min/max of the block's |y| bits.
+template <BlockOp Op, class DI, class Rule>
+HWY_INLINE std::uint8_t encode_block_lanes(DI di, const Rule& rule, const float* HWY_RESTRICT x, std::size_t m, float s,
+                                           std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl,
+                                           hn::Vec<DI>* min_ay = nullptr, hn::Vec<DI>* max_ay = nullptr) {
   using VI = hn::Vec<DI>;
   const hn::RebindToFloat<DI> df;
   const hn::RebindToUnsigned<DI> du;
@@ -108,13 +110,14 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
     const VI ay = hn::And(yi, abs_mask);
     vmax = hn::Max(vmax, ay);
     if (min_ay != nullptr) *min_ay = hn::Min(*min_ay, ay);
-    const VI mag = magnitude(ay);  // a non-finite lane's code is discarded (status 2)
-    bsat = count_if(di, bsat, hn::Gt(ay, sat_below));
+    hn::Mask<DI> lsat, lzero;
+    const VI code = rule(yi, ay, lsat, lzero);  // a non-finite lane's code is discarded (status 2)
+    bsat = count_if(di, bsat, lsat);
     const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
     if constexpr (Op == BlockOp::e8m0_exact)  // a zero x reads as 2^32 − 1
       vmin_u = hn::Min(vmin_u, hn::BitCast(du, hn::Or(ay, hn::VecFromMask(di, x_zero))));
-    bfl = count_if(di, bfl, hn::AndNot(x_zero, hn::Eq(mag, hn::Zero(di))));
-    return with_sign<F>(di, mag, yi);
+    bfl = count_if(di, bfl, hn::AndNot(x_zero, lzero));
+    return code;
   };
   std::size_t k = 0;
   for (; k + N <= m; k += N) store_bytes(di, lane(hn::LoadU(df, x + k)), o + k);
@@ -133,6 +136,24 @@ HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magni
   sat = hn::Add(sat, bsat);
   fl = hn::Add(fl, bfl);
   return 0;
+}
+
+/// One block of m < 2^31 elements with scale s by operation Op (e8m0_exact, multiply or divide);
+/// codes to o; its counts (lanes with |y| bits > sat_below; flushed lanes) added to sat/fl only when it
+/// returns status 0 (file comment). The lane rule: RneMagnitude, the sign of y (encode_block_lanes).
+template <const RneFormat& F, BlockOp Op, class DI>
+HWY_INLINE std::uint8_t encode_block_rne(DI di, const RneMagnitude<F, DI>& magnitude, const float* HWY_RESTRICT x,
+                                         std::size_t m, float s, hn::Vec<DI> sat_below, std::uint8_t* HWY_RESTRICT o,
+                                         hn::Vec<DI>& sat, hn::Vec<DI>& fl, hn::Vec<DI>* min_ay = nullptr,
+                                         hn::Vec<DI>* max_ay = nullptr) {
+  using VI = hn::Vec<DI>;
+  const auto rule = [&](VI yi, VI ay, hn::Mask<DI>& lsat, hn::Mask<DI>& lzero) HWY_ATTR {
+    const VI mag = magnitude(ay);
+    lsat = hn::Gt(ay, sat_below);
+    lzero = hn::Eq(mag, hn::Zero(di));
+    return with_sign<F>(di, mag, yi);
+  };
+  return encode_block_lanes<Op>(di, rule, x, m, s, o, sat, fl, min_ay, max_ay);
 }
 
 /// The lower bounds of |y| bits under which encode_block_lean's two lane rules hold (file comment of
@@ -750,43 +771,9 @@ template <BlockOp Op, class DI>
 HWY_INLINE std::uint8_t encode_block_int8(DI di, const Int8Lane<DI>& rule, const float* HWY_RESTRICT x, std::size_t m,
                                           float s, std::uint8_t* HWY_RESTRICT o, hn::Vec<DI>& sat, hn::Vec<DI>& fl) {
   using VI = hn::Vec<DI>;
-  const hn::RebindToFloat<DI> df;
-  const hn::RebindToUnsigned<DI> du;
-  const hn::Rebind<std::uint8_t, DI> d8;
-  const std::size_t N = hn::Lanes(di);
-  const VI abs_mask = hn::Set(di, 0x7fffffff);
-  const auto sv = hn::Set(df, s);
-  VI vmax = hn::Zero(di), bsat = hn::Zero(di), bfl = hn::Zero(di);
-  auto vmin_u = hn::Set(du, 0xffffffffu);  // e8m0_exact: min of |y| bits over the lanes with x ≠ 0
-  auto lane = [&](hn::Vec<decltype(df)> xf) HWY_ATTR {
-    const VI yi = hn::BitCast(di, Op == BlockOp::divide ? hn::Div(xf, sv) : hn::Mul(xf, sv));
-    const VI ay = hn::And(yi, abs_mask);
-    vmax = hn::Max(vmax, ay);
-    hn::Mask<DI> lsat, lzero;
-    const VI code = rule(di, yi, ay, lsat, lzero);  // a non-finite lane's code is discarded (status 2)
-    bsat = count_if(di, bsat, lsat);
-    const auto x_zero = hn::Eq(hn::And(hn::BitCast(di, xf), abs_mask), hn::Zero(di));
-    if constexpr (Op == BlockOp::e8m0_exact)  // a zero x reads as 2^32 − 1
-      vmin_u = hn::Min(vmin_u, hn::BitCast(du, hn::Or(ay, hn::VecFromMask(di, x_zero))));
-    bfl = count_if(di, bfl, hn::AndNot(x_zero, lzero));
-    return code;
-  };
-  std::size_t k = 0;
-  for (; k + N <= m; k += N) store_bytes(di, lane(hn::LoadU(df, x + k)), o + k);
-  if (k < m) {
-    alignas(64) float in[hn::MaxLanes(df)] = {};
-    alignas(64) std::uint8_t out[hn::MaxLanes(d8)];
-    for (std::size_t j = 0; k + j < m; ++j) in[j] = x[k + j];
-    store_bytes(di, lane(hn::Load(df, in)), out);
-    for (std::size_t j = 0; k + j < m; ++j) o[k + j] = out[j];
-  }
-  if (!hn::AllFalse(di, hn::Gt(vmax, hn::Set(di, 0x7f7fffff)))) return 2;
-  if constexpr (Op == BlockOp::e8m0_exact) {
-    if (!hn::AllFalse(du, hn::Lt(vmin_u, hn::Set(du, 0x00800000u)))) return 1;
-  }
-  sat = hn::Add(sat, bsat);
-  fl = hn::Add(fl, bfl);
-  return 0;
+  const auto lane_rule = [&](VI yi, VI ay, hn::Mask<DI>& lsat, hn::Mask<DI>& lzero)
+                             HWY_ATTR { return rule(di, yi, ay, lsat, lzero); };
+  return encode_block_lanes<Op>(di, lane_rule, x, m, s, o, sat, fl);
 }
 
 /// simd::encode_blocks (quant_simd.hpp) of an MXINT8 kernel with QuantInt8 on, blocks of more than one element:
