@@ -212,6 +212,26 @@ std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarg
   return words(got);
 }
 
+std::vector<std::uint8_t> got_block_choices(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                            const std::string& what) {
+  if (t.scheme.scale_select == ScaleSelect::none)
+    throw Error(what + ": the probe's scheme " + scheme_name(t.scheme) +
+                " has no scale-select; choices apply to scale-select 4over6:mse or 4over6:mae");
+  const std::string& d = got.dtype;
+  if (d != "|u1" && d != "<u1" && d != "|b1")
+    throw Error(what + " has dtype " + d + "; accepted: |u1 (or |b1) choices, one per block (0 map-to-6, 1 map-to-4)");
+  if (got.element_count() != n)
+    throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
+                std::to_string(n) + " blocks; one choice per block");
+  const auto* b = reinterpret_cast<const std::uint8_t*>(got.data.data());
+  std::vector<std::uint8_t> v(b, b + n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (v[i] > 1)
+      throw Error(what + " element " + std::to_string(i) + " = " + std::to_string(v[i]) +
+                  "; accepted: 0 (map-to-6), 1 (map-to-4)");
+  return v;
+}
+
 std::vector<ScaleLayout> layouts_holding(const NpyArray& got, const BlockTarget& t,
                                          std::span<const std::uint64_t> expected, ScaleLayout declared) {
   std::vector<ScaleLayout> out;

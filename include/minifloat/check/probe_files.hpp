@@ -67,6 +67,11 @@ std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget
 /// target's scales cannot take (FP32 scales: rowmajor only).
 std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n,
                                             const std::string& what, ScaleLayout layout);
+/// A 4over6 block target's per-block choices (issue 25 item 2; `quantize --out-scale-select` and `probe gen`'s
+/// expected_choices.npy): |u1 (or <u1, |b1) of n elements, any shape, each 0 (map-to-6) or 1 (map-to-4). Throws
+/// Error naming `what` for another dtype or size, a value other than 0 and 1, or a target without scale-select.
+std::vector<std::uint8_t> got_block_choices(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                            const std::string& what);
 /// The layouts other than `declared` in which `got` holds exactly the `expected` scale codes of a block
 /// probe (grid [n, 1]): "the scales are right but in layout X" (the silent corruption of vllm#50084).
 /// Empty when none does, or for FP32 scales.
