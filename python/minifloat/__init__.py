@@ -635,7 +635,7 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
           overflow: str | None = None, profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
           batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits",
           packing: str = "none", a: str | Format | None = None, b: str | Format | None = None,
-          k: int | None = None, got_choices: bool = False) -> CheckReport:
+          k: int | None = None, got_choices: bool = False, ftz: bool = False, daz: bool = False) -> CheckReport:
     """Check a conversion kernel bit for bit against minifloat (the harness of check.hpp).
 
     ``fn(x)`` — or ``fn(x, rbits)`` with ``round="sr"`` — takes a 1-D array of ``source`` values
@@ -648,7 +648,9 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     of alternatives (other modes and policies, profiles, double rounding, FTZ, NaN codes).
     ``nan="any"`` lets any NaN code match any NaN. Returns a CheckReport (truthy when it passes).
     Example: ``check(lambda x: x.astype(ml_dtypes.float8_e4m3fn), "e4m3fn", profile="ml_dtypes")``.
-    ``overflow`` defaults to nonsat for a format target.
+    ``overflow`` defaults to nonsat for a format target. ``ftz=True``/``daz=True`` (format and block-scheme
+    targets; the CLI's ``probe gen --ftz/--daz``): the reference flushes subnormal results / reads subnormal inputs
+    as ±0 (RoundingSpec::ftz/daz).
 
     A block-scheme ``target`` (a name of ``schemes()`` or a spec string with ``/``; 1×k tiles, as
     ``minifloat probe`` checks blocks) checks a block quantizer instead: ``fn(x)`` takes a float32 array
@@ -671,9 +673,9 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     lets any NaN match. ``round``/``overflow``/``profile``/``sr``/``source``/``packing`` do not apply.
     """
     if isinstance(target, str) and target.lower().startswith("dot:"):
-        if got_choices:
-            raise ValueError(f"got_choices: applies to block-scheme targets with scale-select 4over6; {target!r} "
-                             "is not one")
+        if got_choices or ftz or daz:
+            raise ValueError(("got_choices: applies to block-scheme targets with scale-select 4over6" if got_choices
+                              else "ftz, daz: apply to format and block-scheme targets") + f"; {target!r} is not one")
         return _check_dot(fn, target[4:], n, a=a, b=b, k=k, source=source, round=round, overflow=overflow, sr=sr,
                           seed=seed, batch=batch, shrink=shrink, diagnose=diagnose, nan=nan, packing=packing)
     if a is not None or b is not None or k is not None:
@@ -681,7 +683,7 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     if isinstance(target, str) and ("/" in target or target.lower() in (s.lower() for s in _ext.scheme_names())):
         return _check_blocks(fn, target, n, source=source, round=round, overflow=overflow or "satfinite",
                              profile=profile, sr=sr, seed=seed, batch=batch, shrink=shrink, diagnose=diagnose,
-                             nan=nan, packing=packing, got_choices=got_choices)
+                             nan=nan, packing=packing, got_choices=got_choices, ftz=ftz, daz=daz)
     if got_choices:
         raise ValueError(f"got_choices: applies to block-scheme targets with scale-select 4over6; {target!r} is not "
                          "one")
@@ -724,7 +726,7 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
         return _np.ascontiguousarray(r.astype(_np.uint64))
 
     tgt = _format("target", target)
-    spec = _spec(round, overflow, variant, nbits)
+    spec = _spec(round, overflow, variant, nbits, ftz, daz)
     prof = _profile(profile)
     d = _ext.check_kernel(kernel, _format("source", src_fmt), tgt, spec, prof, _int_in("n", n, 1, 2**40),
                           _int_in("seed", seed, 0, 2**64 - 1),
@@ -750,7 +752,7 @@ def _block_words(r: _Any, what: str) -> _Any:
 
 def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, overflow: str, profile: _Any,
                   sr: _Any, seed: int, batch: int, shrink: bool, diagnose: bool, nan: str,
-                  packing: str, got_choices: bool = False) -> CheckReport:
+                  packing: str, got_choices: bool = False, ftz: bool = False, daz: bool = False) -> CheckReport:
     """check() of a block quantizer (check_block.hpp): see check()."""
     if _check_source(source) != "f32":
         raise ValueError("source: a block-scheme target takes float32 blocks; accepted: float32")
@@ -769,10 +771,10 @@ def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, ov
         out = (codes, _block_words(r[1], "scales").astype(_np.uint64))
         return out + ((_block_words(r[2], "choices").astype(_np.uint8),) if got_choices else ())
 
-    d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow), _profile(profile),
-                                _name("packing", packing), _int_in("n", n, 1, 2**40), _int_in("seed", seed, 0, 2**64 - 1),
-                                _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose),
-                                bool(got_choices))
+    d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow, ftz=ftz, daz=daz),
+                                _profile(profile), _name("packing", packing), _int_in("n", n, 1, 2**40),
+                                _int_in("seed", seed, 0, 2**64 - 1), _int_in("batch", batch, 1, 2**40), bool(shrink),
+                                bool(diagnose), bool(got_choices))
     return CheckReport(d)
 
 

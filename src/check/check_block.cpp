@@ -579,6 +579,8 @@ std::string describe(const BlockTarget& t) {
                   std::string(profile_name(t.profile)) + ")";
   if (t.packing != Packing::none) s += " " + std::string(name(t.packing));
   if (t.mx_quirks != MxQuirks::none) s += " mx-quirks " + std::string(name(t.mx_quirks));
+  if (t.rounding.ftz) s += " ftz";  // RoundingSpec::ftz/daz, shown only when set
+  if (t.rounding.daz) s += " daz";
   return s;
 }
 

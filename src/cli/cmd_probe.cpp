@@ -343,6 +343,8 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--amax-scope", g.amax_scope,
                   "With --scheme (nvfp4): the spec key amax-scope=, tensor or row; each probe block is a tensor of "
                   "one row, so its row amax is its tensor amax");
+  gen->add_flag("--ftz", g.ftz, std::string(kFtzHelp) + "; recorded in manifest.json");
+  gen->add_flag("--daz", g.daz, std::string(kDazHelp) + "; recorded in manifest.json");
   gen->add_option("--scale-select", g.scale_select,
                   "With --scheme (nvfp4): the spec key scale-select=, " + choices<ScaleSelect>("none") +
                       "; 4over6 also writes expected_choices.npy (0 map-to-6, 1 map-to-4 per block)");
@@ -386,6 +388,8 @@ int run_probe_gen(const ProbeGenOptions& o) {
   t.to = with_option("--format", [&] { return parse_format(o.format); });
   t.from = with_option("--from", [&] { return parse_format(o.from); });
   t.spec = parse_spec(o.round, o.overflow.value_or("nonsat"), o.sr_variant, o.sr_bits);
+  t.spec.ftz = o.ftz;
+  t.spec.daz = o.daz;
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (t.packing != check::Packing::none && t.to.bits != check::packing_code_bits(t.packing))
     throw Error("--packing " + std::string(name(t.packing)) + " needs a " +
@@ -416,6 +420,8 @@ int run_probe_gen(const ProbeGenOptions& o) {
   m["format_version"] = 1;
   m["target"] = target_json(t);
   if (t.packing != check::Packing::none) m["target"]["packing"] = std::string(name(t.packing));
+  if (t.spec.ftz) m["target"]["ftz"] = true;  // only when set: folders without --ftz/--daz are unchanged
+  if (t.spec.daz) m["target"]["daz"] = true;
   m["target_text"] = check::describe(t);
   m["seed"] = g.seed;
   m["count"] = g.count;
@@ -527,14 +533,17 @@ int run_probe_check(const ProbeCheckOptions& o) {
 namespace {
 
 ordered_json block_target_json(const check::BlockTarget& t) {
-  return {{"scheme", scheme_spec(t.scheme)},
-          {"scheme_name", scheme_name(t.scheme)},
-          {"block", check::block_size(t)},
-          {"round", std::string(name(t.rounding.rounding))},
-          {"overflow", std::string(name(t.rounding.overflow))},
-          {"profile", std::string(profile_name(t.profile))},
-          {"packing", std::string(name(t.packing))},
-          {"mx_quirks", std::string(name(t.mx_quirks))}};
+  ordered_json j = {{"scheme", scheme_spec(t.scheme)},
+                    {"scheme_name", scheme_name(t.scheme)},
+                    {"block", check::block_size(t)},
+                    {"round", std::string(name(t.rounding.rounding))},
+                    {"overflow", std::string(name(t.rounding.overflow))},
+                    {"profile", std::string(profile_name(t.profile))},
+                    {"packing", std::string(name(t.packing))},
+                    {"mx_quirks", std::string(name(t.mx_quirks))}};
+  if (t.rounding.ftz) j["ftz"] = true;  // only when set: folders without --ftz/--daz are unchanged
+  if (t.rounding.daz) j["daz"] = true;
+  return j;
 }
 
 /// The .npy descr of the scale words: |u1 codes (E8M0, ue4m3) or <f4 FP32 decode scales.
@@ -558,6 +567,8 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   t.scheme = with_option("--scheme", [&] { return parse_scheme(*o.scheme); });
   t.rounding.rounding = parse_option<Rounding>("--round", o.round);
   t.rounding.overflow = parse_option<Overflow>("--overflow", o.overflow.value_or("satfinite"));
+  t.rounding.ftz = o.ftz;
+  t.rounding.daz = o.daz;
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
   if (o.mx_quirks) t.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);

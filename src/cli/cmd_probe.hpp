@@ -63,6 +63,8 @@ struct ProbeGenOptions {
   std::optional<std::string> transform_gemm;  ///< --transform-gemm exact|PRESET (the transform's arithmetic)
   std::optional<std::string> amax_scope;      ///< --amax-scope tensor|row (block targets; issue 25 item 3)
   std::optional<std::string> scale_select;    ///< --scale-select none|4over6:mse|4over6:mae (block targets; item 2)
+  bool ftz = false;  ///< --ftz (RoundingSpec::ftz; elementwise and block targets; manifest "ftz": true when set)
+  bool daz = false;  ///< --daz (RoundingSpec::daz; elementwise and block targets; manifest "daz": true when set)
 };
 struct ProbeCheckOptions {
   std::string dir, got, nan = "bits";

@@ -38,7 +38,8 @@ struct ProbeManifest {
   std::size_t m = 0, n = 0;  ///< kind gemm: {"target": {…, "m", "n"}} (1..1024 each; D is m×n, K is dot.k)
   BlockTarget
       block{};  ///< kind block: {"block_target": {"scheme", "round", "overflow", "profile", "packing"[, "mx_quirks"][, "block"]}}
-                ///< ("block", when present, must equal the scheme's block size)
+                ///< ("block", when present, must equal the scheme's block size); "ftz"/"daz": true or false,
+                ///< optional (RoundingSpec::ftz/daz, in "target" too; absent = false, as probe gen writes them)
   int ulps = 8;  ///< "ulps" (convert; 1..64, default 8)
 };
 
