@@ -284,7 +284,7 @@ def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "
         Target format (``formats()``; aliases and ``custom:E,M,BIAS,...`` accepted), at most 16 bits.
     round
         rne rna rtz rtp rtn rto sr (IEEE 754-2019 §4.3 names; ``sr`` needs ``sr=``), rnz (nearest, ties
-        toward zero: CPFloat RNZ, DeepGEMM's FP4 cast).
+        toward zero: CPFloat RNZ, DeepGEMM's FP4 cast), rnu (nearest, ties toward +Inf: AMD Quark's DPU_ROUND).
     overflow
         nonsat satfinite satpropagate (P3109 SatNone/SatFinite/SatPropagate; OCP "SAT" = satfinite).
     profile

@@ -120,3 +120,14 @@ def test_check_takes_ftz_daz():
         mf.check(lambda a, b, c: c, "dot:fp32", 8, ftz=True)
     with pytest.raises(TypeError, match="ftz"):
         mf.check(k, "e2m1fn", 8, ftz="yes")
+
+
+def test_rnu_ties_toward_plus_infinity():
+    """round="rnu" (issue 25 item 5): AMD Quark's DPU_ROUND, dpu_round(x) = (x < 0 and x - floor(x) == 0.5) ? ceil(x)
+    : round(x) (amd/Quark 1d27b55 quark/onnx/operators/custom_ops/src/bfp/cpu/bfp_kernel.cc:34-36). Applied by hand
+    to the e2m1fn grid (0 0.5 1 1.5 2 3 4 6) in units where the ties are integers+0.5: -2.5 -> -2, 2.5 -> 3."""
+    x = np.array([-2.5, 2.5, -0.25, 0.25, -5.0, 5.0], np.float32)
+    assert mf.convert(x, "e2m1fn", round="rnu", overflow="satfinite").tolist() == [0xC, 0x5, 0x8, 0x1, 0xE, 0x7]
+    assert mf.convert(x, "e2m1fn", round="rna", overflow="satfinite").tolist() == [0xD, 0x5, 0x9, 0x1, 0xF, 0x7]
+    with pytest.raises(ValueError, match="rnd"):
+        mf.convert(x, "e2m1fn", round="rnd")

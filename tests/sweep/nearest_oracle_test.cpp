@@ -241,4 +241,21 @@ TEST(SweepOracle, RnzTiesTowardZero) {
   EXPECT_EQ(mode_name(Mode::rnz), "rnz");
 }
 
+// rnu (nearest, ties toward +Inf; AMD Quark's DPU_ROUND, bfp_kernel.cc:34-36 at 1d27b55), by hand from the
+// grids: e2m1fn +2.5 -> 3 (0x5), -2.5 -> -2 (0xc), +0.25 -> 0.5, -0.25 -> -0; e4m3fn +464 (max + ulp/2) overflows
+// (nonsat: NaN 0x7f), -464 keeps -max (0xfe); e5m2 +61440 -> Inf 0x7c, -61440 -> -max 0xfb.
+TEST(SweepOracle, RnuTiesTowardPlusInfinity) {
+  EXPECT_EQ(code("e2m1fn", 2.5, Mode::rnu), 0x5u);
+  EXPECT_EQ(code("e2m1fn", -2.5, Mode::rnu), 0xcu);
+  EXPECT_EQ(code("e2m1fn", 0.25, Mode::rnu), 0x1u);
+  EXPECT_EQ(code("e2m1fn", -0.25, Mode::rnu), 0x8u);
+  EXPECT_EQ(code("e4m3fn", 464, Mode::rnu, Policy::nonsat), 0x7fu);
+  EXPECT_EQ(code("e4m3fn", -464, Mode::rnu, Policy::nonsat), 0xfeu);
+  EXPECT_EQ(code("e5m2", 61440, Mode::rnu, Policy::nonsat), 0x7cu);
+  EXPECT_EQ(code("e5m2", -61440, Mode::rnu, Policy::nonsat), 0xfbu);
+  Mode m{};
+  EXPECT_TRUE(parse_mode("rnu", m));
+  EXPECT_EQ(m, Mode::rnu);
+}
+
 }  // namespace minifloat_test::sweep
