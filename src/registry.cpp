@@ -155,6 +155,8 @@ constexpr NameEntry<Rounding> kRounding[] = {
     {Rounding::sr, "sr", "stochastic rounding: a pure function of the value and caller-supplied random bits"},
     {Rounding::rnz, "rnz",
      "round to nearest, ties toward zero (CPFloat CPFLOAT_RND_NZ; DeepGEMM's FP4 reference, utils/math.py:73)"},
+    {Rounding::rnu, "rnu",
+     "round to nearest, ties toward +Inf (AMD Quark DPU_ROUND, \"round half upward\": bfp_kernel.cc:34 dpu_round)"},
 };
 constexpr NameEntry<Overflow> kOverflow[] = {
     {Overflow::nonsat, "nonsat",

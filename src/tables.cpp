@@ -336,6 +336,7 @@ std::vector<OverflowRow> overflow_table(Format f) {
             break;
           case Rounding::sr: break;
           case Rounding::rnz: row.threshold = half_up, row.threshold_overflows = false; break;  // not in kModes
+          case Rounding::rnu: row.threshold = half_up, row.threshold_overflows = !neg; break;   // not in kModes
         }
         const bool toward_max =
             r == Rounding::rtz || r == Rounding::rto || (r == Rounding::rtp && neg) || (r == Rounding::rtn && !neg);

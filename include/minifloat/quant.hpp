@@ -96,8 +96,12 @@ const NameTable<BlockAxis>& name_table(BlockAxis);
 ///    elements y = fl32(x · min(fl32(1 / fl32(e4m3 · S_dec)), FLT_MAX)) clamped to ±6, RNE, except **−0 →
 ///    code 0** and a NaN → code 0 (no comparison of cast_to_fp4x2 holds).
 ///  Not for scale-select, a given tensor-scale or a non-default block policy (other than amax-epsilon).
-///  Checked against TE's reference_nvfp4.py by tests/peers/nvfp4_peers_test.py (ctest peers.nvfp4). TE's value_for_inf for a bf16 input (scale +Inf → bf16's max, recipe_common.cuh:67 and
-///  quantize_scale_calc.py:35) is not modelled: the quirks take binary32 inputs, whose max is FLT_MAX.
+///  Checked against TE's reference_nvfp4.py by tests/peers/nvfp4_peers_test.py (ctest peers.nvfp4).
+///  FP32 rules: an encode scale fp8_max / amax that overflows to +Inf becomes the INPUT type's max
+///  (quantize_scale_calc.py:35 `torch.finfo(x_dtype).max`; the CUDA kernels' value_for_inf,
+///  recipe_common.cuh:67): FLT_MAX for f32, **bf16's max 0x7f7f0000 for a bf16 input** (QuantOptions::source;
+///  scale_inv fl32(1/that) = 0x00202020 instead of 0x00200000), 65504 for f16 (never reached: an f16 amax
+///  is 0 or at least 2^-24). fp32_pow2 gives 2^127 from either (frexp).
 /// Throws Error (quantize, BlockQuantizer) for another rule or tile, an int8 element, an NVFP4 element
 /// other than e2m1fn, or an f64 source (unless the profile's source_via_f32).
 enum class MxQuirks : std::uint8_t { none, torchao_0_18, torchao_0_18_no_tensor_scale, te_2 };
@@ -119,6 +123,10 @@ struct QuantOptions {
   std::uint32_t sr_stream = 0;
   std::uint32_t sr_step = 0;
   MxQuirks mx_quirks = MxQuirks::none;  ///< a peer's MX/NVFP4 quantizer on purpose (see MxQuirks); scalar path only
+  /// The value type of the input array before it was widened to binary32 (ArrayType::f32, f16 or bf16; set by
+  /// quantize(ArrayIn), the CLI and Python from the array's dtype). Read only by MxQuirks::te_2: TE's
+  /// value_for_inf, the input type's max for an FP32 encode scale that overflows (see MxQuirks).
+  ArrayType source = ArrayType::f32;
   friend bool operator==(const QuantOptions&, const QuantOptions&) = default;
 };
 

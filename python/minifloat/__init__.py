@@ -284,7 +284,7 @@ def convert(x: _Any, fmt: str | Format, *, round: str = "rne", overflow: str = "
         Target format (``formats()``; aliases and ``custom:E,M,BIAS,...`` accepted), at most 16 bits.
     round
         rne rna rtz rtp rtn rto sr (IEEE 754-2019 §4.3 names; ``sr`` needs ``sr=``), rnz (nearest, ties
-        toward zero: CPFloat RNZ, DeepGEMM's FP4 cast).
+        toward zero: CPFloat RNZ, DeepGEMM's FP4 cast), rnu (nearest, ties toward +Inf: AMD Quark's DPU_ROUND).
     overflow
         nonsat satfinite satpropagate (P3109 SatNone/SatFinite/SatPropagate; OCP "SAT" = satfinite).
     profile
@@ -635,7 +635,7 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
           overflow: str | None = None, profile: str | Profile = "ocp", sr: dict | None = None, seed: int = 1,
           batch: int = 2**20, shrink: bool = True, diagnose: bool = True, nan: str = "bits",
           packing: str = "none", a: str | Format | None = None, b: str | Format | None = None,
-          k: int | None = None) -> CheckReport:
+          k: int | None = None, got_choices: bool = False, ftz: bool = False, daz: bool = False) -> CheckReport:
     """Check a conversion kernel bit for bit against minifloat (the harness of check.hpp).
 
     ``fn(x)`` — or ``fn(x, rbits)`` with ``round="sr"`` — takes a 1-D array of ``source`` values
@@ -648,7 +648,9 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     of alternatives (other modes and policies, profiles, double rounding, FTZ, NaN codes).
     ``nan="any"`` lets any NaN code match any NaN. Returns a CheckReport (truthy when it passes).
     Example: ``check(lambda x: x.astype(ml_dtypes.float8_e4m3fn), "e4m3fn", profile="ml_dtypes")``.
-    ``overflow`` defaults to nonsat for a format target.
+    ``overflow`` defaults to nonsat for a format target. ``ftz=True``/``daz=True`` (format and block-scheme
+    targets; the CLI's ``probe gen --ftz/--daz``): the reference flushes subnormal results / reads subnormal inputs
+    as ±0 (RoundingSpec::ftz/daz).
 
     A block-scheme ``target`` (a name of ``schemes()`` or a spec string with ``/``; 1×k tiles, as
     ``minifloat probe`` checks blocks) checks a block quantizer instead: ``fn(x)`` takes a float32 array
@@ -657,6 +659,10 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     codes, or the float32 decode scale for FP32 rules). Elements round with ``round``/``overflow``
     (default satfinite) and ``profile``; ``n`` is the number of blocks (about). Example:
     ``check(lambda x: ((q := quantize(x, "mxfp8_e4m3")).codes, q.scales[:, 0]), "mxfp8_e4m3", 4096)``.
+    ``got_choices=True`` (a scheme with ``scale-select=4over6:mse|4over6:mae``, as ``probe check --got-choices``):
+    ``fn`` returns ``(codes, scales, choices)``, choices one uint8 per block (0 map-to-6, 1 map-to-4, as
+    ``Quantized.scale_select``); it runs once more over the blocks and the report's ``choices`` dict gives tested,
+    failed and for the first mismatching block its index, got, expected, both candidate codes and both errors.
 
     A dot-product ``target`` ``"dot:MODEL"`` (MODEL an accumulation model: ``names()["accumulation"]``, e.g.
     "dot:hopper-fp8", "dot:fp32", "dot:blocked32"; as ``minifloat probe gen --model``) checks a dot kernel
@@ -667,6 +673,9 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     lets any NaN match. ``round``/``overflow``/``profile``/``sr``/``source``/``packing`` do not apply.
     """
     if isinstance(target, str) and target.lower().startswith("dot:"):
+        if got_choices or ftz or daz:
+            raise ValueError(("got_choices: applies to block-scheme targets with scale-select 4over6" if got_choices
+                              else "ftz, daz: apply to format and block-scheme targets") + f"; {target!r} is not one")
         return _check_dot(fn, target[4:], n, a=a, b=b, k=k, source=source, round=round, overflow=overflow, sr=sr,
                           seed=seed, batch=batch, shrink=shrink, diagnose=diagnose, nan=nan, packing=packing)
     if a is not None or b is not None or k is not None:
@@ -674,7 +683,10 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     if isinstance(target, str) and ("/" in target or target.lower() in (s.lower() for s in _ext.scheme_names())):
         return _check_blocks(fn, target, n, source=source, round=round, overflow=overflow or "satfinite",
                              profile=profile, sr=sr, seed=seed, batch=batch, shrink=shrink, diagnose=diagnose,
-                             nan=nan, packing=packing)
+                             nan=nan, packing=packing, got_choices=got_choices, ftz=ftz, daz=daz)
+    if got_choices:
+        raise ValueError(f"got_choices: applies to block-scheme targets with scale-select 4over6; {target!r} is not "
+                         "one")
     if packing != "none":
         raise ValueError(f"packing: {packing!r} applies to block-scheme targets; {target!r} is a format")
     overflow = overflow or "nonsat"
@@ -714,7 +726,7 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
         return _np.ascontiguousarray(r.astype(_np.uint64))
 
     tgt = _format("target", target)
-    spec = _spec(round, overflow, variant, nbits)
+    spec = _spec(round, overflow, variant, nbits, ftz, daz)
     prof = _profile(profile)
     d = _ext.check_kernel(kernel, _format("source", src_fmt), tgt, spec, prof, _int_in("n", n, 1, 2**40),
                           _int_in("seed", seed, 0, 2**64 - 1),
@@ -740,7 +752,7 @@ def _block_words(r: _Any, what: str) -> _Any:
 
 def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, overflow: str, profile: _Any,
                   sr: _Any, seed: int, batch: int, shrink: bool, diagnose: bool, nan: str,
-                  packing: str) -> CheckReport:
+                  packing: str, got_choices: bool = False, ftz: bool = False, daz: bool = False) -> CheckReport:
     """check() of a block quantizer (check_block.hpp): see check()."""
     if _check_source(source) != "f32":
         raise ValueError("source: a block-scheme target takes float32 blocks; accepted: float32")
@@ -751,14 +763,18 @@ def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, ov
 
     def kernel(x: _Any) -> tuple:
         r = fn(x)
-        if not isinstance(r, tuple) or len(r) != 2:
-            raise TypeError(f"check: a block kernel returns (codes, scales); got {type(r).__name__}")
+        want = 3 if got_choices else 2
+        if not isinstance(r, tuple) or len(r) != want:
+            raise TypeError("check: a block kernel returns (codes, scales" + (", choices" if got_choices else "") +
+                            f"); got {type(r).__name__}" + (f" of {len(r)}" if isinstance(r, tuple) else ""))
         codes = _block_words(r[0], "codes").astype(_np.uint8)
-        return codes, _block_words(r[1], "scales").astype(_np.uint64)
+        out = (codes, _block_words(r[1], "scales").astype(_np.uint64))
+        return out + ((_block_words(r[2], "choices").astype(_np.uint8),) if got_choices else ())
 
-    d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow), _profile(profile),
-                                _name("packing", packing), _int_in("n", n, 1, 2**40), _int_in("seed", seed, 0, 2**64 - 1),
-                                _int_in("batch", batch, 1, 2**40), bool(shrink), bool(diagnose))
+    d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow, ftz=ftz, daz=daz),
+                                _profile(profile), _name("packing", packing), _int_in("n", n, 1, 2**40),
+                                _int_in("seed", seed, 0, 2**64 - 1), _int_in("batch", batch, 1, 2**40), bool(shrink),
+                                bool(diagnose), bool(got_choices))
     return CheckReport(d)
 
 

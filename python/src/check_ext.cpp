@@ -130,9 +130,11 @@ using U64In = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::de
 /// kernel(x) with x a float32 array (blocks, k) and takes back (codes: uint8[blocks·bytes per block] in
 /// the packing's storage form, scales: uint64[blocks] scale words); the Python layer adapts the user's
 /// function to that.
+check::ChoiceFinding kernel_choices(nb::callable kernel, const check::BlockTarget& t, const check::BlockOptions& opt);
+
 nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const RoundingSpec& spec,
                             const Profile& profile, std::string_view packing, std::size_t n, std::uint64_t seed,
-                            std::size_t batch, bool shrink, bool diagnose) {
+                            std::size_t batch, bool shrink, bool diagnose, bool got_choices) {
   check::BlockTarget t;
   t.scheme = python::with_arg("target", [&] { return parse_scheme(scheme); });
   t.rounding = spec;
@@ -167,7 +169,8 @@ nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const 
     nb::gil_scoped_release nogil;
     rep = check::check_blocks(bk, t, opt);
   }
-  return report_dict(rep, [](nb::dict& e, const check::BlockMismatch& m) {
+  if (got_choices) rep.choices = kernel_choices(kernel, t, opt);
+  nb::dict d = report_dict(rep, [](nb::dict& e, const check::BlockMismatch& m) {
     e["class"] = std::string(name(m.cls));
     e["block"] = m.block;
     e["got_codes"] = m.got.codes;
@@ -177,6 +180,57 @@ nb::dict check_block_kernel(nb::callable kernel, std::string_view scheme, const 
     e["class_failures"] = m.class_failures;
     e["why"] = m.why;
   });
+  if (rep.choices) {
+    nb::dict c;
+    c["tested"] = rep.choices->tested;
+    c["failed"] = rep.choices->failed;
+    if (rep.choices->failed) {
+      const check::ChoiceFinding& f = *rep.choices;
+      c["block"] = f.first;
+      c["got"] = f.got;
+      c["expected"] = f.expected.choice;
+      c["map6_code"] = f.expected.map6;
+      c["map4_code"] = f.expected.map4;
+      c["map6_err"] = f.expected.err6;
+      c["map4_err"] = f.expected.err4;
+      c["values"] = f.block;
+    }
+    d["choices"] = c;
+  }
+  return d;
+}
+
+/// check(got_choices=True) of a 4over6 block target (issue 25 item 2): the kernel run once more over the
+/// generated blocks (deterministic in the seed, in batches), its third output (one 0/1 choice per block)
+/// compared with the reference's (check::evaluate_choices).
+check::ChoiceFinding kernel_choices(nb::callable kernel, const check::BlockTarget& t, const check::BlockOptions& opt) {
+  if (t.scheme.scale_select == ScaleSelect::none)
+    throw Error("got_choices: the target " + scheme_name(t.scheme) +
+                " has no scale-select; accepted with scale_select 4over6:mse or 4over6:mae");
+  const check::BlockCases cases = check::generate_blocks(t, opt.gen);
+  const std::size_t k = cases.block, n = cases.size();
+  std::vector<std::uint8_t> got, want(n);
+  for (std::size_t b0 = 0; b0 < n; b0 += opt.batch) {
+    const std::size_t m = std::min(opt.batch, n - b0);
+    auto* data = new float[m * k];
+    std::memcpy(data, cases.values.data() + b0 * k, m * k * sizeof(float));
+    nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<float*>(p); });
+    nb::ndarray<nb::numpy, float, nb::ndim<2>> x(data, {m, k}, owner);
+    const nb::tuple r = nb::cast<nb::tuple>(kernel(x));
+    if (r.size() != 3) throw Error("check: got_choices=True: the kernel returns (codes, scales, choices)");
+    const auto c = nb::cast<U8In>(r[2]);
+    if (c.size() != m)
+      throw Error("check: the kernel returned " + std::to_string(c.size()) + " choices for " + std::to_string(m) +
+                  " blocks; one per block (0 map-to-6, 1 map-to-4)");
+    for (std::size_t i = 0; i < m; ++i) {
+      if (c.data()[i] > 1)
+        throw Error("check: the kernel's choice for block " + std::to_string(b0 + i) + " is " +
+                    std::to_string(c.data()[i]) + "; accepted: 0 (map-to-6), 1 (map-to-4)");
+      got.push_back(c.data()[i]);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) want[i] = check::expected_choice(t, cases.at(i)).choice;
+  return check::evaluate_choices(t, cases, got, want);
 }
 
 /// check() with a dot-product target (check_dot.hpp, as `probe gen --model`): each batch calls
@@ -240,8 +294,9 @@ void bind_check(nb::module_& m) {
         "shrink"_a, "diagnose"_a, "any_nan"_a,
         "Run check::check_dot over a Python kernel(a: uint64[n, k], b: uint64[n, k], c: uint64[n]) -> uint64[n].");
   m.def("check_block_kernel", &check_block_kernel, "kernel"_a, "scheme"_a, "spec"_a, "profile"_a, "packing"_a, "n"_a,
-        "seed"_a, "batch"_a, "shrink"_a, "diagnose"_a,
-        "Run check::check_blocks over a Python kernel(x: float32[blocks, k]) -> (uint8[] codes, uint64[] scales).");
+        "seed"_a, "batch"_a, "shrink"_a, "diagnose"_a, "got_choices"_a = false,
+        "Run check::check_blocks over a Python kernel(x: float32[blocks, k]) -> (uint8[] codes, uint64[] scales); "
+        "with got_choices also a third output, uint8[blocks] 4over6 choices (0 map-to-6, 1 map-to-4).");
   m.def("check_kernel", &check_kernel, "kernel"_a, "source"_a, "target"_a, "spec"_a, "profile"_a, "n"_a, "seed"_a,
         "batch"_a, "shrink"_a, "diagnose"_a, "any_nan"_a,
         "Run check::check_batch over a Python batch kernel(inputs: uint64[], rbits: uint64[]) -> uint64[].");

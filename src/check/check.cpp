@@ -689,7 +689,10 @@ std::string describe(const Target& t) {
     if (t.spec.sr_variant != SrVariant::exact && t.spec.sr_variant != SrVariant::equal)
       s += "/" + std::to_string(t.spec.sr_bits);
   }
-  return s + " " + oname(t.spec.overflow) + " (" + std::string(profile_name(t.profile)) + ")";
+  s += " " + oname(t.spec.overflow) + " (" + std::string(profile_name(t.profile)) + ")";
+  if (t.spec.ftz) s += " ftz";  // RoundingSpec::ftz/daz, shown only when set
+  if (t.spec.daz) s += " daz";
+  return s;
 }
 
 void validate(const Target& t) {

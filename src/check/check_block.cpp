@@ -515,6 +515,44 @@ std::vector<float> block_with_amax(SplitMix& g, std::size_t k, float amax, std::
   return b;
 }
 
+/// "map-to-6 (0)" / "map-to-4 (1)".
+std::string choice_name(std::uint8_t c) {
+  return c == 0 ? "map-to-6 (0)" : c == 1 ? "map-to-4 (1)" : "not a choice (" + std::to_string(c) + ")";
+}
+
+/// BlockReport::text's line of a --got-choices finding; "" without one.
+std::string choices_text(const BlockTarget& t, const std::optional<ChoiceFinding>& c) {
+  if (!c) return "";
+  std::string s = "4over6 choices: " + std::to_string(c->tested) + " blocks";
+  if (c->failed == 0) return s + ", pass\n";
+  const ChoiceDetail& e = c->expected;
+  s += ", " + std::to_string(c->failed) + " failing; first block " + std::to_string(c->first) + ": got " +
+       choice_name(c->got) + " expected " + choice_name(e.choice) + "; candidates map-to-6 " +
+       scale_text(t.scheme, e.map6) + " err " + f32_text(e.err6) + ", map-to-4 " + scale_text(t.scheme, e.map4) +
+       " err " + f32_text(e.err4) + " (" + std::string(name(t.scheme.scale_select)) + ")\n";
+  return s;
+}
+
+nlohmann::ordered_json choices_json(const ChoiceFinding& c) {
+  nlohmann::ordered_json j;
+  j["tested"] = c.tested;
+  j["failed"] = c.failed;
+  if (c.failed == 0) return j;
+  nlohmann::ordered_json f;
+  f["block"] = c.first;
+  f["got"] = c.got;
+  f["expected"] = c.expected.choice;
+  f["map6_code"] = c.expected.map6;
+  f["map4_code"] = c.expected.map4;
+  f["map6_err"] = hex(bits_of(c.expected.err6), 8);
+  f["map4_err"] = hex(bits_of(c.expected.err4), 8);
+  auto arr = nlohmann::ordered_json::array();
+  for (float x : c.block) arr.push_back(hex(bits_of(x), 8));
+  f["block_f32_bits"] = arr;
+  j["first"] = std::move(f);
+  return j;
+}
+
 }  // namespace
 
 const NameTable<Packing>& name_table(Packing) {
@@ -541,6 +579,8 @@ std::string describe(const BlockTarget& t) {
                   std::string(profile_name(t.profile)) + ")";
   if (t.packing != Packing::none) s += " " + std::string(name(t.packing));
   if (t.mx_quirks != MxQuirks::none) s += " mx-quirks " + std::string(name(t.mx_quirks));
+  if (t.rounding.ftz) s += " ftz";  // RoundingSpec::ftz/daz, shown only when set
+  if (t.rounding.daz) s += " daz";
   return s;
 }
 
@@ -589,6 +629,68 @@ BlockResult expected_block(const BlockTarget& t, std::span<const float> block) {
     case ScaleKind::fp32: r.scale = q.scales.empty() ? 0 : bits_of(q.scales[0]); break;
   }
   return r;
+}
+
+ChoiceDetail expected_choice(const BlockTarget& t, std::span<const float> block) {
+  const Scheme& s = t.scheme;
+  if (s.scale_select == ScaleSelect::none)
+    throw Error("4over6 choices: the target " + describe(t) +
+                " has no scale-select (accepted: 4over6:mse, 4over6:mae)");
+  QuantOptions qo;
+  qo.rounding = t.rounding;
+  qo.profile = t.profile;
+  qo.mx_quirks = t.mx_quirks;
+  const QuantizedTensor q = quantize(block, {block.size()}, s, qo);
+  ChoiceDetail d;
+  d.choice = q.scale_select.empty() ? 0 : q.scale_select[0];
+  // The candidates and errors from the core steps the engine's tile loop runs (quant/tile_loops.cpp
+  // fourover6_segment): the block its own tensor, S_enc and the global amax from its amax (NaN ignored).
+  float amax = 0.0f;
+  for (const float x : block)
+    if (std::fabs(x) > amax) amax = std::fabs(x);
+  const float s_enc = fourover6_global_encode_scale(amax);
+  const FourOverSixCodes c = fourover6_block_codes(amax, s_enc);
+  d.map6 = c.map6;
+  d.map4 = c.map4;
+  const TileRule rule = make_tile_rule(s.rule, s.element, s.policy, s_enc);
+  const bool mse = s.scale_select == ScaleSelect::four_over_six_mse;
+  for (int k = 0; k < 2; ++k) {
+    TileScale sc{};
+    sc.kind = TileScale::Kind::nvfp4;
+    sc.code = k == 0 ? c.map6 : c.map4;
+    sc.enc = nvfp4_element_encode_scale(sc.code, s_enc);
+    const float sf = to_float(formats::e4m3fn, sc.code);
+    float err = 0.0f;
+    for (const float x : block) {
+      const TileElement te = encode_in_tile(x, sc, rule, t.rounding, t.profile, 0);
+      err = fourover6_error_step(err, static_cast<float>(element_value(s.element, te.r.code)), sf, amax, x, mse);
+    }
+    (k == 0 ? d.err6 : d.err4) = err;
+  }
+  return d;
+}
+
+ChoiceFinding evaluate_choices(const BlockTarget& t, const BlockCases& cases, std::span<const std::uint8_t> got,
+                               std::span<const std::uint8_t> expected) {
+  if (t.scheme.scale_select == ScaleSelect::none)
+    throw Error("4over6 choices: the target " + describe(t) +
+                " has no scale-select (accepted: 4over6:mse, 4over6:mae)");
+  if (got.size() != cases.size() || expected.size() != cases.size())
+    throw Error("4over6 choices: " + std::to_string(got.size()) + " got and " + std::to_string(expected.size()) +
+                " expected choices for " + std::to_string(cases.size()) + " blocks; one per block");
+  ChoiceFinding f;
+  f.tested = cases.size();
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (got[i] == expected[i]) continue;
+    if (f.failed++ == 0) {
+      f.first = i;
+      f.got = got[i];
+      f.expected = expected_choice(t, cases.at(i));
+      f.expected.choice = expected[i];
+      f.block.assign(cases.at(i).begin(), cases.at(i).end());
+    }
+  }
+  return f;
 }
 
 std::uint64_t block_simplicity(std::span<const float> block) {
@@ -782,8 +884,8 @@ BlockReport check_blocks(const BlockKernel& kernel, const BlockTarget& t, const 
 
 std::string BlockReport::text() const {
   std::string head = "check-blocks " + describe(target) + ": " + std::to_string(tested) + " blocks";
-  head += ok() ? ", pass\n"
-               : ", " + std::to_string(failed) + " failing in " + std::to_string(minimal.size()) + " classes\n";
+  head += failed == 0 ? ", pass\n"
+                      : ", " + std::to_string(failed) + " failing in " + std::to_string(minimal.size()) + " classes\n";
   report::Text t{std::move(head), {}, "", {}};
   for (const auto& m : minimal) {
     std::string s = "[" + std::string(name(m.cls)) + "] " + std::to_string(m.class_failures) + " failing; block:";
@@ -814,7 +916,7 @@ std::string BlockReport::text() const {
     s += "\n  why: " + m.why + "\n";
     t.classes.push_back(std::move(s));
   }
-  return report::text(t, diagnosis);
+  return report::text(t, diagnosis) + choices_text(target, choices);
 }
 
 std::string BlockReport::json() const {
@@ -836,8 +938,12 @@ std::string BlockReport::json() const {
     x["why"] = m.why;
     mins.push_back(std::move(x));
   }
-  return report::json(std::move(head), {tested, failed, kernel_calls}, report::OkField::no, std::move(mins), diagnosis,
-                      report::JsonLayout::indent1);
+  const std::string j = report::json(std::move(head), {tested, failed, kernel_calls}, report::OkField::no,
+                                     std::move(mins), diagnosis, report::JsonLayout::indent1);
+  if (!choices) return j;
+  nlohmann::ordered_json all = nlohmann::ordered_json::parse(j);
+  all["choices"] = choices_json(*choices);
+  return all.dump(static_cast<int>(report::JsonLayout::indent1));
 }
 
 }  // namespace minifloat::check

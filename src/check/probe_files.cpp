@@ -30,6 +30,13 @@ std::uint64_t uint(const json& j, const char* key, const std::string& what, std:
                      std::to_string(hi));
   return v.get<std::uint64_t>();
 }
+/// An optional boolean field (`probe gen --ftz`/`--daz`, written only when set): false when absent.
+bool flag(const json& j, const char* key, const std::string& what) {
+  if (!j.contains(key)) return false;
+  const json& v = j.at(key);
+  if (!v.is_boolean()) throw ParseError(what + ": field \"" + key + "\" must be true or false");
+  return v.get<bool>();
+}
 template <class F>
 auto named(const std::string& what, const char* key, F&& f) {
   try {
@@ -86,6 +93,8 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
     t.rounding.overflow = named(what, "overflow", [&] { return parse<Overflow>(str(b, "overflow", what)); });
     t.profile = named(what, "profile", [&] { return parse_profile(str(b, "profile", what)); });
     t.packing = named(what, "packing", [&] { return parse<Packing>(str(b, "packing", what)); });
+    t.rounding.ftz = flag(b, "ftz", what);
+    t.rounding.daz = flag(b, "daz", what);
     if (b.contains("mx_quirks"))
       t.mx_quirks = named(what, "mx_quirks", [&] { return parse<MxQuirks>(str(b, "mx_quirks", what)); });
     named(what, "block_target", [&] {
@@ -129,6 +138,8 @@ ProbeManifest parse_probe_manifest(std::string_view text, const std::string& wha
   g.spec.sr_variant = named(what, "sr_variant", [&] { return parse<SrVariant>(str(t, "sr_variant", what)); });
   g.spec.sr_bits = static_cast<std::uint8_t>(uint(t, "sr_bits", what, kMinSrBits, kMaxSrBits));
   g.profile = named(what, "profile", [&] { return parse_profile(str(t, "profile", what)); });
+  g.spec.ftz = flag(t, "ftz", what);
+  g.spec.daz = flag(t, "daz", what);
   if (t.contains("packing"))
     g.packing = named(what, "packing", [&] { return parse<Packing>(str(t, "packing", what)); });
   if (m.contains("ulps")) p.ulps = static_cast<int>(uint(m, "ulps", what, 1, 64));
@@ -210,6 +221,26 @@ std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarg
     throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
                 std::to_string(n) + " blocks; one scale per block");
   return words(got);
+}
+
+std::vector<std::uint8_t> got_block_choices(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                            const std::string& what) {
+  if (t.scheme.scale_select == ScaleSelect::none)
+    throw Error(what + ": the probe's scheme " + scheme_name(t.scheme) +
+                " has no scale-select; choices apply to scale-select 4over6:mse or 4over6:mae");
+  const std::string& d = got.dtype;
+  if (d != "|u1" && d != "<u1" && d != "|b1")
+    throw Error(what + " has dtype " + d + "; accepted: |u1 (or |b1) choices, one per block (0 map-to-6, 1 map-to-4)");
+  if (got.element_count() != n)
+    throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
+                std::to_string(n) + " blocks; one choice per block");
+  const auto* b = reinterpret_cast<const std::uint8_t*>(got.data.data());
+  std::vector<std::uint8_t> v(b, b + n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (v[i] > 1)
+      throw Error(what + " element " + std::to_string(i) + " = " + std::to_string(v[i]) +
+                  "; accepted: 0 (map-to-6), 1 (map-to-4)");
+  return v;
 }
 
 std::vector<ScaleLayout> layouts_holding(const NpyArray& got, const BlockTarget& t,

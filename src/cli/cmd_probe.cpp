@@ -343,6 +343,11 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   gen->add_option("--amax-scope", g.amax_scope,
                   "With --scheme (nvfp4): the spec key amax-scope=, tensor or row; each probe block is a tensor of "
                   "one row, so its row amax is its tensor amax");
+  gen->add_flag("--ftz", g.ftz, std::string(kFtzHelp) + "; recorded in manifest.json");
+  gen->add_flag("--daz", g.daz, std::string(kDazHelp) + "; recorded in manifest.json");
+  gen->add_option("--scale-select", g.scale_select,
+                  "With --scheme (nvfp4): the spec key scale-select=, " + choices<ScaleSelect>("none") +
+                      "; 4over6 also writes expected_choices.npy (0 map-to-6, 1 map-to-4 per block)");
   chk = p->add_subcommand("check", "Score a kernel's outputs against a probe folder; exit 1 on a mismatch");
   chk->add_option("dir", k.dir, "The folder `probe gen` wrote")->required();
   chk->add_option("--got", k.got,
@@ -362,6 +367,9 @@ void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& k, 
   chk->add_option("--scale-layout", k.scale_layout,
                   "Block targets: the layout of --got-scales over the grid [blocks, 1] (default rowmajor): " +
                       accepted_names(name_table(ScaleLayout{})) + "; scales right in another layout are named");
+  chk->add_option("--got-choices", k.got_choices,
+                  "4over6 block targets: the kernel's choice per block (|u1, 0 map-to-6, 1 map-to-4; as quantize "
+                  "--out-scale-select writes), checked against DIR/expected_choices.npy");
 }
 
 int run_probe_gen(const ProbeGenOptions& o) {
@@ -373,12 +381,15 @@ int run_probe_gen(const ProbeGenOptions& o) {
   if (o.transform || o.transform_gemm)
     throw Error(std::string(o.transform ? "--transform" : "--transform-gemm") + " applies to block targets (--scheme)");
   if (o.amax_scope) throw Error("--amax-scope applies to block targets (--scheme)");
+  if (o.scale_select) throw Error("--scale-select applies to block targets (--scheme nvfp4)");
   if (o.format.empty()) throw Error("probe gen needs --format F (elementwise kernels) or --scheme S (block kernels)");
   check::Target t;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
   t.to = with_option("--format", [&] { return parse_format(o.format); });
   t.from = with_option("--from", [&] { return parse_format(o.from); });
   t.spec = parse_spec(o.round, o.overflow.value_or("nonsat"), o.sr_variant, o.sr_bits);
+  t.spec.ftz = o.ftz;
+  t.spec.daz = o.daz;
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (t.packing != check::Packing::none && t.to.bits != check::packing_code_bits(t.packing))
     throw Error("--packing " + std::string(name(t.packing)) + " needs a " +
@@ -409,6 +420,8 @@ int run_probe_gen(const ProbeGenOptions& o) {
   m["format_version"] = 1;
   m["target"] = target_json(t);
   if (t.packing != check::Packing::none) m["target"]["packing"] = std::string(name(t.packing));
+  if (t.spec.ftz) m["target"]["ftz"] = true;  // only when set: folders without --ftz/--daz are unchanged
+  if (t.spec.daz) m["target"]["daz"] = true;
   m["target_text"] = check::describe(t);
   m["seed"] = g.seed;
   m["count"] = g.count;
@@ -452,7 +465,8 @@ int run_probe_check(const ProbeCheckOptions& o) {
   const check::ProbeManifest pm = check::parse_probe_manifest(manifest_text, (dir / "manifest.json").string());
   if (pm.kind == check::ProbeKind::block) return run_probe_check_block(o);
   for (const auto& [given, opt] :
-       {std::pair{o.got_scales.has_value(), "--got-scales"}, std::pair{o.scale_layout.has_value(), "--scale-layout"}})
+       {std::pair{o.got_scales.has_value(), "--got-scales"}, std::pair{o.scale_layout.has_value(), "--scale-layout"},
+        std::pair{o.got_choices.has_value(), "--got-choices"}})
     if (given)
       throw Error(std::string(opt) + " applies to block folders (probe gen --scheme); " + o.dir + " holds " +
                   with_article(std::string(name(pm.kind))) + " probe");
@@ -519,14 +533,17 @@ int run_probe_check(const ProbeCheckOptions& o) {
 namespace {
 
 ordered_json block_target_json(const check::BlockTarget& t) {
-  return {{"scheme", scheme_spec(t.scheme)},
-          {"scheme_name", scheme_name(t.scheme)},
-          {"block", check::block_size(t)},
-          {"round", std::string(name(t.rounding.rounding))},
-          {"overflow", std::string(name(t.rounding.overflow))},
-          {"profile", std::string(profile_name(t.profile))},
-          {"packing", std::string(name(t.packing))},
-          {"mx_quirks", std::string(name(t.mx_quirks))}};
+  ordered_json j = {{"scheme", scheme_spec(t.scheme)},
+                    {"scheme_name", scheme_name(t.scheme)},
+                    {"block", check::block_size(t)},
+                    {"round", std::string(name(t.rounding.rounding))},
+                    {"overflow", std::string(name(t.rounding.overflow))},
+                    {"profile", std::string(profile_name(t.profile))},
+                    {"packing", std::string(name(t.packing))},
+                    {"mx_quirks", std::string(name(t.mx_quirks))}};
+  if (t.rounding.ftz) j["ftz"] = true;  // only when set: folders without --ftz/--daz are unchanged
+  if (t.rounding.daz) j["daz"] = true;
+  return j;
 }
 
 /// The .npy descr of the scale words: |u1 codes (E8M0, ue4m3) or <f4 FP32 decode scales.
@@ -550,6 +567,8 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   t.scheme = with_option("--scheme", [&] { return parse_scheme(*o.scheme); });
   t.rounding.rounding = parse_option<Rounding>("--round", o.round);
   t.rounding.overflow = parse_option<Overflow>("--overflow", o.overflow.value_or("satfinite"));
+  t.rounding.ftz = o.ftz;
+  t.rounding.daz = o.daz;
   t.profile = parse_option("--profile", profile_table(), o.profile).value;
   if (o.packing) t.packing = parse_option<check::Packing>("--packing", *o.packing);
   if (o.mx_quirks) t.mx_quirks = parse_option<MxQuirks>("--mx-quirks", *o.mx_quirks);
@@ -557,6 +576,7 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   if (o.transform_gemm)
     t.scheme.transform_gemm = with_option("--transform-gemm", [&] { return parse_transform_gemm(*o.transform_gemm); });
   if (o.amax_scope) t.scheme.amax_scope = parse_option<AmaxScope>("--amax-scope", *o.amax_scope);
+  if (o.scale_select) t.scheme.scale_select = parse_option<ScaleSelect>("--scale-select", *o.scale_select);
   with_option("--scheme", [&] {
     check::validate(t);
     return 0;
@@ -567,9 +587,11 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   create_output_folder(o.out, "--out");  // file_io.hpp: one level, its parent must exist
   const check::BlockCases cases = check::generate_blocks(t, g);
   const std::size_t n = cases.size(), k = cases.block, cb = check::code_bytes_per_block(t);
-  std::vector<std::uint64_t> cls(n), codes(n * cb), scales(n);
+  std::vector<std::uint64_t> cls(n), codes(n * cb), scales(n), choices;
+  const bool select = t.scheme.scale_select != ScaleSelect::none;
   for (std::size_t i = 0; i < n; ++i) {
     cls[i] = static_cast<std::uint64_t>(cases.classes[i]);
+    if (select) choices.push_back(check::expected_choice(t, cases.at(i)).choice);
     const check::BlockResult r = check::expected_block(t, cases.at(i));
     const std::vector<std::uint8_t> stored = check::pack_codes(t.packing, r.codes);  // kernel storage form
     for (std::size_t j = 0; j < cb; ++j) codes[i * cb + j] = stored[j];
@@ -592,8 +614,11 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
                 {"expected", "expected.npy"},
                 {"expected_scales", "expected_scales.npy"},
                 {"scales_dtype", scale_descr(t)}};
+  if (select) m["files"]["expected_choices"] = "expected_choices.npy";  // 4over6 only: other folders unchanged
   const fs::path dir(o.out);
   OutputSet outs;
+  std::optional<OutputId> i_ch;
+  if (select) i_ch = outs.add_output(dir / "expected_choices.npy", "--out expected_choices.npy");
   const OutputId i_in = outs.add_output(dir / "inputs.npy", "--out inputs.npy");
   const OutputId i_cls = outs.add_output(dir / "classes.npy", "--out classes.npy");
   const OutputId i_exp = outs.add_output(dir / "expected.npy", "--out expected.npy");
@@ -603,11 +628,29 @@ int run_probe_gen_block(const ProbeGenOptions& o) {
   write_npy(outs, i_cls, words_npy("|u1", {n}, cls));
   write_npy(outs, i_exp, words_npy("|u1", {n, cb}, codes));
   write_npy(outs, i_sc, words_npy(scale_descr(t) == "<f4" ? "<u4" : "|u1", {n}, scales));
+  if (i_ch) write_npy(outs, *i_ch, words_npy("|u1", {n}, choices));
   outs.write(i_man, m.dump(2) + "\n");
   outs.commit();
   fmt::print("minifloat: wrote {} blocks for {} under {}\n", n, check::describe(t), o.out);
   return 0;
 }
+
+namespace {
+/// --got-choices against DIR/expected_choices.npy (probe gen's; recomputed for a folder written without it).
+check::ChoiceFinding block_choices(const ProbeCheckOptions& o, const check::BlockTarget& t,
+                                   const check::BlockCases& cases) {
+  const std::vector<std::uint8_t> got =
+      check::got_block_choices(read_npy(*o.got_choices), t, cases.size(), "--got-choices");
+  const fs::path ref = fs::path(o.dir) / "expected_choices.npy";
+  std::vector<std::uint8_t> want;
+  if (fs::exists(ref)) {
+    want = check::got_block_choices(read_npy(ref), t, cases.size(), ref.string());
+  } else {
+    for (std::size_t i = 0; i < cases.size(); ++i) want.push_back(check::expected_choice(t, cases.at(i)).choice);
+  }
+  return check::evaluate_choices(t, cases, got, want);
+}
+}  // namespace
 
 int run_probe_check_block(const ProbeCheckOptions& o) {
   const fs::path dir(o.dir);
@@ -668,7 +711,8 @@ int run_probe_check_block(const ProbeCheckOptions& o) {
       std::copy(s.begin(), s.end(), sc.begin());
     };
   }
-  const check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
+  check::BlockReport r = check::evaluate_blocks(t, cases, got, scales, opt, rerun);
+  if (o.got_choices) r.choices = block_choices(o, t, cases);
   const int status = run.finish(r, [&](OutputSet& outs) {
     std::vector<float> mins;
     for (const auto& mm : r.minimal) mins.insert(mins.end(), mm.block.begin(), mm.block.end());

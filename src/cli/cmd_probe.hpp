@@ -62,6 +62,9 @@ struct ProbeGenOptions {
   std::optional<std::string> transform;       ///< --transform (block targets; issue 25 item 1, core/hadamard.hpp)
   std::optional<std::string> transform_gemm;  ///< --transform-gemm exact|PRESET (the transform's arithmetic)
   std::optional<std::string> amax_scope;      ///< --amax-scope tensor|row (block targets; issue 25 item 3)
+  std::optional<std::string> scale_select;    ///< --scale-select none|4over6:mse|4over6:mae (block targets; item 2)
+  bool ftz = false;  ///< --ftz (RoundingSpec::ftz; elementwise and block targets; manifest "ftz": true when set)
+  bool daz = false;  ///< --daz (RoundingSpec::daz; elementwise and block targets; manifest "daz": true when set)
 };
 struct ProbeCheckOptions {
   std::string dir, got, nan = "bits";
@@ -69,6 +72,7 @@ struct ProbeCheckOptions {
   std::optional<std::string> rounds;
   std::optional<std::string> got_scales;    ///< block targets: the kernel's scales (one per block)
   std::optional<std::string> scale_layout;  ///< block targets: --got-scales' layout (scale_layout.hpp)
+  std::optional<std::string> got_choices;   ///< 4over6 block targets: the kernel's choice per block (issue 25 item 2)
 };
 void add_probe_command(CLI::App& app, ProbeGenOptions& g, ProbeCheckOptions& c, CLI::App*& gen, CLI::App*& check);
 /// `probe check --nan TEXT` of an elementwise, dot or GEMM probe: the NanCompare it names (case ignored; block
@@ -81,12 +85,14 @@ int run_probe_gen(const ProbeGenOptions& o);
 int run_probe_check(const ProbeCheckOptions& o);
 /// probe gen --scheme: DIR/inputs.npy (<f4 [n, k]: n blocks of k), DIR/classes.npy (|u1 [n], BlockClass),
 /// DIR/expected.npy (|u1 [n, k], or [n, k/2] with --packing fp4x2), DIR/expected_scales.npy (|u1 [n]
-/// e8m0fnu / ue4m3 codes, or <f4 [n] FP32 decode scales), DIR/manifest.json ("block_target").
+/// e8m0fnu / ue4m3 codes, or <f4 [n] FP32 decode scales), DIR/manifest.json ("block_target"); with scale-select
+/// 4over6 also DIR/expected_choices.npy (|u1 [n], 0 map-to-6, 1 map-to-4; manifest files "expected_choices").
 int run_probe_gen_block(const ProbeGenOptions& o);
 /// probe check of a block folder: --got as expected.npy, --got-scales as expected_scales.npy (<u4 bits
 /// also accepted for FP32 scales); --rerun 'CMD {in} {codes} {scales}' shrinks by running CMD on candidate
 /// blocks ({in} <f4 [m, k]; it writes {codes} and {scales} as --got and --got-scales). Writes
-/// DIR/report.json and DIR/minimal.npy (<f4 [m, k]).
+/// DIR/report.json and DIR/minimal.npy (<f4 [m, k]). --got-choices (4over6 targets) compares the kernel's
+/// choice per block with DIR/expected_choices.npy (recomputed when a folder lacks it): BlockReport::choices.
 int run_probe_check_block(const ProbeCheckOptions& o);
 
 /// `probe gen --model M --format A [--format-b B] [--k K]` (check_dot.hpp): DIR/a.npy, DIR/b.npy (N×K codes,
@@ -192,6 +198,7 @@ class ProbeCheckRun {
     OutputSet outs;
     outs.add_input(o_.got, "--got");
     if (kind_ == check::ProbeKind::block) outs.add_input(*o_.got_scales, "--got-scales");
+    if (o_.got_choices) outs.add_input(*o_.got_choices, "--got-choices");
     const OutputId i_rep = outs.add_output(dir_ / "report.json", "report.json");
     outs.write(i_rep, report.json() + "\n");
     write_minimal(outs);

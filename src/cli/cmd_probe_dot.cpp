@@ -122,6 +122,12 @@ int run_probe_gen_dot(const ProbeGenOptions& o) {
     throw Error(
         "--scheme, --packing, --mx-quirks do not apply with --model (dot/GEMM operands are written one code per "
         "element); accepted with --model: --format, --format-b, --k or --shape, --count, --seed, --out");
+  if (o.ftz || o.daz || o.scale_select)
+    throw Error(std::string(o.ftz   ? "--ftz"
+                            : o.daz ? "--daz"
+                                    : "--scale-select") +
+                " does not apply with --model (the accumulation model fixes every rounding); accepted with --model: "
+                "--format, --format-b, --k or --shape, --count, --seed, --out");
   if (o.shape) return run_probe_gen_gemm(o);
   if (o.from != "f32" || o.round != "rne" || o.overflow.has_value() || o.profile != "ocp" || o.sr_variant ||
       o.sr_bits || o.ulps)

@@ -503,6 +503,8 @@ int run_quantize(const QuantizeOptions& o) {
                   " reproduces a binary32 quantizer: give an f32 (or f16/bf16) "
                   "input, or --source-via-f32 for an f64 one");
   }
+  if (in.dtype == "<V2" || in.dtype == "|V2") q.source = ArrayType::bf16;  // QuantOptions::source (te_2 only)
+  if (in.dtype == "<f2") q.source = ArrayType::f16;
   BlockQuantizer bq(in.shape, scheme, q);
   const QuantizedTensor& r = bq.result();
   if (auto p = scale_layout_problem(r, layout)) throw Error("--scale-layout " + *p);

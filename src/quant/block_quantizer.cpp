@@ -56,6 +56,7 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   o.sr_seed = d.sr_seed;
   o.sr_stream = d.sr_stream;
   o.sr_step = d.sr_step;
+  o.source = d.source;  // read only by MxQuirks::te_2, which the fast path never takes (mx_quirks must be none)
   if (!(o == d)) return false;
   BlockPolicy pol = scheme.policy;  // the fields of kPolicyFields (scheme.hpp) flagged fast_path, and amax_epsilon
   const BlockPolicy dp{};
@@ -727,8 +728,11 @@ QuantizedTensor quantize(const ArrayIn& x, const std::vector<std::size_t>& shape
     case ArrayType::bf16: break;
     case ArrayType::codes: throw Error("quantize: a codes array is not accepted; accepted: f32, f64, f16, bf16 arrays");
   }
-  // f16/bf16: widened exactly to binary32, one plan piece at a time (pieces are contiguous in file order).
-  BlockQuantizer bq(shape, scheme, opt);
+  // f16/bf16: widened exactly to binary32, one plan piece at a time (pieces are contiguous in file order); the
+  // options say which (QuantOptions::source, read by MxQuirks::te_2)
+  QuantOptions wide_opt = opt;
+  wide_opt.source = x.type;
+  BlockQuantizer bq(shape, scheme, wide_opt);
   std::size_t n = 1;
   for (auto d : shape) n *= d;
   if (n != x.n)

@@ -20,17 +20,26 @@ const float kNan = detail::bit_cast<float>(0x7fc00000u);  // torch.amax / torch.
 float min_flt_max_keep_nan(float v) { return std::isnan(v) ? kNan : std::min(v, FLT_MAX); }
 // torch.clamp(t, -m, m): a NaN stays the same NaN
 float clamp_keep_nan(float v, float m) { return std::isnan(v) ? v : std::clamp(v, -m, m); }
+
+// torch.finfo(x_dtype).max (quantize_scale_calc.py:35; TE's CUDA value_for_inf = TypeInfo<IType>::max_finite_value,
+// transformer_engine/common/recipe/recipe_common.cuh:67): bf16 0x7f7f0000 (3.38953139e38), f16 65504, else FLT_MAX
+float te2_value_for_inf(ArrayType source) {
+  if (source == ArrayType::bf16) return detail::bit_cast<float>(0x7f7f0000u);
+  if (source == ArrayType::f16) return 65504.0f;
+  return FLT_MAX;
+}
 }  // namespace
 
-void te2_fp32_scale(ScaleRule rule, ElementType el, float eps, bool nan, bool inf, float amax, QTileScale& sc) {
+void te2_fp32_scale(ScaleRule rule, ElementType el, float eps, bool nan, bool inf, float amax, ArrayType source,
+                    QTileScale& sc) {
   sc.kind = TileScale::Kind::fp32;
   sc.tao = sc.te2 = sc.tao_clamp = true;
   const float mx = static_cast<float>(element_max(el));
   // amax = torch.amax(torch.abs(x)) (+NaN when the tile holds one); torch.max(amax, eps) keeps the NaN
   float a = nan ? kNan : inf ? INFINITY : amax;
   if (!std::isnan(a) && a < eps) a = eps;
-  float s = tao_x86_div(mx, a);    // fp8_max / amax: Inf amax → 0, NaN → NaN (quantize_scale_calc.py:32)
-  if (std::isinf(s)) s = FLT_MAX;  // torch.finfo(x_dtype).max for a float32 input (:35)
+  float s = tao_x86_div(mx, a);  // fp8_max / amax: Inf amax → 0, NaN → NaN (quantize_scale_calc.py:32)
+  if (std::isinf(s)) s = te2_value_for_inf(source);  // torch.finfo(x_dtype).max (:35)
   if (rule == ScaleRule::fp32_pow2) {
     // frexp's exponent, 0 for NaN, Inf and 0 as torch.frexp gives it; 2^(exp - 1) (:38-48); Inf amax → 0 (:52)
     int e = 0;

@@ -13,7 +13,9 @@ namespace minifloat::quant_detail {
 
 /// MxQuirks::te_2 for one FP32-scaled tile (rules fp32_amax, fp32_pow2): sets sc (kind fp32, sc.scale the
 /// stored scale_inv, sc.tao_mul the encode scale) from the tile's statistics.
-void te2_fp32_scale(ScaleRule rule, ElementType el, float eps, bool nan, bool inf, float amax, QTileScale& sc);
+/// `source`: the input's value type (QuantOptions::source), whose max replaces an encode scale that overflows.
+void te2_fp32_scale(ScaleRule rule, ElementType el, float eps, bool nan, bool inf, float amax, ArrayType source,
+                    QTileScale& sc);
 /// MxQuirks::te_2's tensor scales for NVFP4 from the tensor amax (NaN when the tensor holds one): the encode
 /// scale fl32(2688 / G) kept NaN, min(., FLT_MAX), 0 → 1; the decode scale fl32(1 / encode).
 void te2_nvfp4_tensor_scales(bool nan, float amax, float& encode, float& decode);

@@ -195,7 +195,7 @@ template <class T>
     if (two_level) {
       q.scale_codes[t] = te2_nvfp4_scale(s.nan, s.inf, a, q.tensor_encode_scale, q.tensor_decode_scale, sc);
     } else {
-      te2_fp32_scale(q.rule, el, pol.amax_epsilon, s.nan, s.inf, a, sc);
+      te2_fp32_scale(q.rule, el, pol.amax_epsilon, s.nan, s.inf, a, opt.source, sc);
       q.scales[t] = sc.scale;
     }
     return;

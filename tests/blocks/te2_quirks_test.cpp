@@ -159,5 +159,37 @@ TEST(Te2Quirks, RefusedWhereItDoesNotApply) {
   EXPECT_THROW(quantize(std::span<const float>(x), {1, 32}, find_scheme("mxfp8_e4m3"), o), Error);
 }
 
+// TE's value_for_inf for a bf16 input (issue 25 item 6): fp8_max / amax overflowing to +Inf becomes
+// torch.finfo(x_dtype).max (TE d0067d0 tests/pytorch/references/quantize_scale_calc.py:35; the CUDA kernels'
+// value_for_inf = TypeInfo<IType>::max_finite_value, transformer_engine/common/recipe/recipe_common.cuh:67).
+// By hand: amax = bf16 0x0001 = 2^-133, 448 / 2^-133 = 448 * 2^133 > FLT_MAX -> +Inf. A bf16 input clamps it to
+// bf16's max 0x7f7f0000 = 2^127 * 255/128, so scale_inv = fl32(2^-128 * 256/255); in units of 2^-149 that is
+// 2^21 * 256/255 = 2105376.125.. -> 2105376 = 0x202020: bits 0x00202020. The same value given as f32 clamps to
+// FLT_MAX: fl32(1/FLT_MAX) = 2^-128 (0x00200000). The element x * scale: 2^-133 * 0x7f7f0000 = 2^-6 * 255/128
+// -> e4m3fn 2^-5 (0x10), and 2^-133 * FLT_MAX = 2^-5 - 2^-29 -> 0x10. fp32_pow2 takes frexp's 2^127 from
+// either (scale_inv 2^-127, 0x00400000). The default path (no quirks) does not read the source type.
+TEST(Te2Quirks, Bf16InputClampsTheEncodeScaleToBf16Max) {
+  std::vector<std::uint16_t> b(128, 0);
+  b[0] = 0x0001;
+  std::vector<float> f(128, 0.0f);
+  f[0] = std::bit_cast<float>(std::uint32_t{0x00010000});
+  QuantOptions o;
+  o.mx_quirks = MxQuirks::te_2;
+  const QuantizedTensor qb = quantize(ArrayIn::bf16(b), {1, 128}, find_scheme("fp8_1x128"), o);
+  const QuantizedTensor qf = quantize(std::span<const float>(f), {1, 128}, find_scheme("fp8_1x128"), o);
+  ASSERT_EQ(qb.scales.size(), 1u);
+  EXPECT_EQ(bits(qb.scales[0]), 0x00202020u);
+  EXPECT_EQ(bits(qf.scales[0]), 0x00200000u);
+  EXPECT_EQ(qb.codes[0], 0x10u);
+  EXPECT_EQ(qf.codes[0], 0x10u);
+  const Scheme pow2 = parse_scheme("e4m3fn/1x128/f32:fp32_pow2");
+  const QuantizedTensor pb = quantize(ArrayIn::bf16(b), {1, 128}, pow2, o);
+  EXPECT_EQ(bits(pb.scales[0]), 0x00400000u);
+  EXPECT_EQ(bits(quantize(std::span<const float>(f), {1, 128}, pow2, o).scales[0]), 0x00400000u);
+  QuantOptions d;  // no quirks: bf16 and f32 inputs of the same values give the same scale
+  EXPECT_EQ(bits(quantize(ArrayIn::bf16(b), {1, 128}, find_scheme("fp8_1x128"), d).scales[0]),
+            bits(quantize(std::span<const float>(f), {1, 128}, find_scheme("fp8_1x128"), d).scales[0]));
+}
+
 }  // namespace
 }  // namespace minifloat

@@ -418,4 +418,43 @@ TEST(CheckBlock, UnexplainedFailureNeverOffersTheTarget) {
   EXPECT_EQ(r.diagnosis.text.rfind("no alternative explains the failures", 0), 0u) << r.diagnosis.text;
 }
 
+// issue 25 item 2 (probe check --got-choices): the checker's candidate errors (expected_choice, from the core
+// steps) decide as the engine's tile loop chose, on every generated 4over6 block (map-to-4 only if err4 < err6
+// strictly, TE reference_nvfp4.py:637 at d0067d0), both choices occur, and a target without scale-select is
+// refused with one clear error.
+TEST(CheckBlock, FourOverSixChoiceDetailDecidesAsTheEngine) {
+  for (const ScaleSelect sel : {ScaleSelect::four_over_six_mse, ScaleSelect::four_over_six_mae}) {
+    check::BlockTarget t{.scheme = find_scheme("nvfp4")};
+    t.scheme.scale_select = sel;
+    const check::BlockCases c = check::generate_blocks(t, {.seed = 5, .count = 2000});
+    std::size_t map4 = 0;
+    std::vector<std::uint8_t> want;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const check::ChoiceDetail d = check::expected_choice(t, c.at(i));
+      EXPECT_EQ(d.choice, d.err4 < d.err6 ? 1 : 0) << "block " << i;
+      map4 += d.choice;
+      want.push_back(d.choice);
+    }
+    EXPECT_GT(map4, 0u);
+    EXPECT_LT(map4, c.size());
+    const check::ChoiceFinding same = check::evaluate_choices(t, c, want, want);
+    EXPECT_EQ(same.failed, 0u);
+    std::vector<std::uint8_t> got = want;
+    got[7] ^= 1;
+    const check::ChoiceFinding f = check::evaluate_choices(t, c, got, want);
+    EXPECT_EQ(f.failed, 1u);
+    EXPECT_EQ(f.first, 7u);
+    EXPECT_EQ(f.expected.choice, want[7]);
+  }
+  const check::BlockTarget plain{.scheme = find_scheme("nvfp4")};
+  const std::vector<float> b(16, 1.0f);
+  try {
+    (void)check::expected_choice(plain, b);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no scale-select (accepted: 4over6:mse, 4over6:mae)"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace

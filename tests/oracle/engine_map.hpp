@@ -15,8 +15,9 @@
 
 namespace minifloat_test {
 
-inline constexpr oracle::Mode kAllModes[] = {oracle::Mode::rne, oracle::Mode::rna, oracle::Mode::rtz, oracle::Mode::rtp,
-                                             oracle::Mode::rtn, oracle::Mode::rto, oracle::Mode::rnz};
+inline constexpr oracle::Mode kAllModes[] = {oracle::Mode::rne, oracle::Mode::rna, oracle::Mode::rtz,
+                                             oracle::Mode::rtp, oracle::Mode::rtn, oracle::Mode::rto,
+                                             oracle::Mode::rnz, oracle::Mode::rnu};
 
 inline minifloat::Rounding to_engine(oracle::Mode m) {
   switch (m) {
@@ -27,6 +28,7 @@ inline minifloat::Rounding to_engine(oracle::Mode m) {
     case oracle::Mode::rtn: return minifloat::Rounding::rtn;
     case oracle::Mode::rto: return minifloat::Rounding::rto;
     case oracle::Mode::rnz: return minifloat::Rounding::rnz;
+    case oracle::Mode::rnu: return minifloat::Rounding::rnu;
   }
   return minifloat::Rounding::rne;
 }

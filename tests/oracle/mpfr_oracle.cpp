@@ -33,6 +33,7 @@ const char* mode_name(Mode m) {
     case Mode::rtn: return "rtn";
     case Mode::rto: return "rto";
     case Mode::rnz: return "rnz";
+    case Mode::rnu: return "rnu";
   }
   return "?";
 }
@@ -132,7 +133,8 @@ int Target::round_to_grid(mpfr_t out, const mpfr_t x, Mode mode, bool bounded, c
       break;  // P3109 P = 1: ties by code parity, below
     case Mode::rna:
     case Mode::rto:
-    case Mode::rnz: break;
+    case Mode::rnz:
+    case Mode::rnu: break;
   }
   // The two grid neighbours: z toward zero (RNDZ, its ternary is the inexact flag) and a away.
   if (grid(z_, x, MPFR_RNDZ, bounded) == 0) {
@@ -150,7 +152,10 @@ int Target::round_to_grid(mpfr_t out, const mpfr_t x, Mode mode, bool bounded, c
     if (c != 0)
       pick_a = c > 0;
     else
-      pick_a = mode == Mode::rna ? true : mode == Mode::rnz ? false : last_bit_odd(z_, true, bounded);
+      pick_a = mode == Mode::rna   ? true
+               : mode == Mode::rnz ? false
+               : mode == Mode::rnu ? mpfr_signbit(x) == 0  // a tie goes toward +Inf: away from zero iff x > 0
+                                   : last_bit_odd(z_, true, bounded);
   }
   mpfr_set(out, pick_a ? a_ : z_, MPFR_RNDN);
   return mpfr_cmp(out, x);

@@ -18,8 +18,9 @@ namespace minifloat_test::oracle {
 /// Rounding direction: roundTiesToEven, roundTiesToAway, toward zero, toward +∞, toward −∞,
 /// round to odd (toward zero, then set the last kept bit when inexact); rnz: round to nearest,
 /// ties toward zero (CPFloat CPFLOAT_RND_NZ), decided here from the two MPFR grid neighbours and
-/// their exact midpoint (MPFR has no such mode).
-enum class Mode : std::uint8_t { rne, rna, rtz, rtp, rtn, rto, rnz };
+/// their exact midpoint (MPFR has no such mode); rnu: round to nearest, ties toward +∞ (AMD Quark's
+/// DPU_ROUND), decided the same way with the sign of x.
+enum class Mode : std::uint8_t { rne, rna, rtz, rtp, rtn, rto, rnz, rnu };
 /// Overflow policy. nonsat: ±Inf where the format has it, else NaN, else ±max, with IEEE 754 §7.4
 /// for the directed modes (rtz/rto → ±max; rtp: −overflow → −max; rtn: +overflow → +max).
 /// satfinite: finite overflow and ±Inf → ±max. satpropagate: finite overflow → ±max; ±Inf stays

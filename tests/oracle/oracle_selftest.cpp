@@ -298,5 +298,21 @@ TEST(OracleSelf, RnzTiesGoTowardZero) {
   for (int k = 0; k < 7; ++k) EXPECT_EQ(code("e2m1fn", mids[k], Mode::rnz), static_cast<std::uint64_t>(k)) << mids[k];
 }
 
+// rnu (round to nearest, ties toward +Inf; AMD Quark's DPU_ROUND, bfp_kernel.cc:34-36 at 1d27b55), by hand:
+// e4m3fn 1.1875 (tie of 1.125 and 1.25) -> 1.25, -1.1875 -> -1.125; e5m2 +61440 (tie of max and 2^16) overflows
+// to +Inf, -61440 keeps -max; e2m1fn -2.5 -> -2 (0xc), 2.5 -> 3 (0x5).
+TEST(OracleSelf, RnuTiesGoTowardPlusInfinity) {
+  EXPECT_EQ(code("e4m3fn", 1.1875, Mode::rnu), 0x3au);
+  EXPECT_EQ(code("e4m3fn", -1.1875, Mode::rnu), 0xb9u);
+  EXPECT_EQ(code("e4m3fn", -1.1875 - 1.0 / 1024, Mode::rnu), 0xbau);  // below the tie: nearest
+  EXPECT_EQ(conv("e5m2", 61440, Mode::rnu).code, 0x7cu);
+  EXPECT_EQ(conv("e5m2", 61440, Mode::rnu).flags, kInexact | kOverflow);
+  EXPECT_EQ(conv("e5m2", -61440, Mode::rnu).code, 0xfbu);
+  EXPECT_EQ(conv("e5m2", -61440, Mode::rnu).flags, kInexact);
+  EXPECT_EQ(code("e2m1fn", -2.5, Mode::rnu), 0xcu);
+  EXPECT_EQ(code("e2m1fn", 2.5, Mode::rnu), 0x5u);
+  EXPECT_EQ(code("e4m3fn", -std::ldexp(1, -10), Mode::rnu), 0x80u);  // tie of -0 and -2^-9 -> -0
+}
+
 }  // namespace
 }  // namespace minifloat_test::oracle

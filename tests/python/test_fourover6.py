@@ -181,3 +181,65 @@ def test_bad_input():
         mf.quantize(x, "mxfp4", scale_select="4over6:mse")
     with pytest.raises(ValueError, match="scale-select"):
         mf.quantize(x, "nvfp4", scale_select="4over6:mae", tensor_scale=64)
+
+
+def oracle_errors(blk: np.ndarray, mse: bool):
+    """(map6 code, map4 code, err6, err4) of one block that is its own tensor (the docstring's formulas, :551-637)."""
+    xs = [F(float(v)) for v in blk]
+    amax = max(abs(v) for v in xs)
+    s_enc = F(1) if amax == 0 else min(f32(F(1536) / amax), FLT_MAX)
+    s_dec = f32(1 / s_enc)
+    base = f32(f32(amax / 6) * s_enc)
+    out = []
+    for sf in (e4m3(base), e4m3(f32(base * F(3, 2)))):
+        enc = FLT_MAX if sf == 0 else min(f32(1 / f32(sf * s_dec)), FLT_MAX)
+        err = F(0)
+        for v in xs:
+            d = f32(f32(f32(f32(e2m1(f32(v * enc)) * sf) * amax) / 1536) - v)
+            err = f32(err + (f32(d * d) if mse else abs(d)))
+        out.append((E4M3_VALUES[sf], err))
+    return out[0][0], out[1][0], out[0][1], out[1][1]
+
+
+def own_tensor_kernel(mode, flip=()):
+    """A correct 4over6 kernel (each block its own tensor, as check's block targets), its choices flipped at `flip`."""
+    def fn(x):
+        qs = [mf.quantize(x[i:i + 1], "nvfp4", scale_select=mode) for i in range(x.shape[0])]
+        ch = np.array([q.scale_select[0, 0] for q in qs], np.uint8)
+        for i in flip:
+            if i < ch.size:
+                ch[i] ^= 1
+        return (np.concatenate([q.codes for q in qs]), np.array([q.scales[0, 0] for q in qs], np.uint8), ch)
+    return fn
+
+
+@pytest.mark.parametrize("mode", ["4over6:mse", "4over6:mae"])
+def test_check_got_choices(mode):
+    """check(got_choices=True), as `probe check --got-choices` (issue 25 item 2): a right kernel passes; a flipped
+    choice is reported with both candidates and both errors, as this file's oracle computes them."""
+    scheme = "e2m1fn/1x16/ue4m3:nvfp4/scale-select=" + mode
+    r = mf.check(own_tensor_kernel(mode), scheme, 120, got_choices=True, diagnose=False)
+    assert r and r.choices["failed"] == 0 and r.choices["tested"] == r.tested
+    r = mf.check(own_tensor_kernel(mode, flip=(3, 40)), scheme, 120, got_choices=True, diagnose=False)
+    assert not r and r.failed == 0 and r.choices["failed"] == 2 and r.choices["block"] == 3
+    blk = np.array(r.choices["values"], np.float32)
+    m6, m4, e6, e4 = oracle_errors(blk, mode.endswith("mse"))
+    assert (r.choices["map6_code"], r.choices["map4_code"]) == (m6, m4)
+    assert (F(r.choices["map6_err"]), F(r.choices["map4_err"])) == (e6, e4)
+    assert r.choices["expected"] == (1 if e4 < e6 else 0) and r.choices["got"] == 1 - r.choices["expected"]
+    assert "4over6 choices: " in r.text and "first block 3" in r.text
+
+
+def test_check_got_choices_bad_input():
+    ok = own_tensor_kernel("4over6:mse")
+    with pytest.raises(Exception, match="has no scale-select"):
+        mf.check(lambda x: ok(x), "nvfp4", 32, got_choices=True, diagnose=False)
+    with pytest.raises(TypeError, match=r"returns \(codes, scales, choices\)"):
+        mf.check(lambda x: ok(x)[:2], "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse", 32, got_choices=True)
+    with pytest.raises(Exception, match="accepted: 0 \\(map-to-6\\), 1 \\(map-to-4\\)"):
+        mf.check(lambda x: ok(x)[:2] + (np.full(x.shape[0], 2, np.uint8),),
+                 "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse", 32, got_choices=True, diagnose=False)
+    with pytest.raises(ValueError, match="got_choices: applies to block-scheme targets"):
+        mf.check(lambda x: x, "e4m3fn", 32, got_choices=True)
+    with pytest.raises(ValueError, match="got_choices: applies to block-scheme targets"):
+        mf.check(lambda a, b, c: c, "dot:fp32", 32, got_choices=True)

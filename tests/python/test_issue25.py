@@ -9,6 +9,8 @@ fp32_order="deepgemm"), with values worked by hand from the stacks' code (tests/
 stack_rules_test.cpp give the derivations).
 """
 from fractions import Fraction
+import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -223,3 +225,34 @@ def test_te2_quirks_from_python():
     assert mf.quantize(z, "nvfp4").codes[0, 3] == 8  # the default keeps −0's sign
     with pytest.raises(ValueError, match="te_2 applies to FP32 current scaling"):
         mf.quantize(x[:, :32], "mxfp8_e4m3", mx_quirks="te_2")
+
+
+def test_te2_bf16_input_clamps_encode_scale_to_bf16_max(tmp_path):
+    """mx_quirks="te_2" with a bfloat16 input (issue 25 item 6): TE's torch.finfo(x_dtype).max for an encode scale
+    that overflows (TE d0067d0 tests/pytorch/references/quantize_scale_calc.py:35, recipe_common.cuh:67). By hand,
+    with Fractions: amax = 2^-133 (bf16 0x0001), 448/amax overflows binary32; bf16's max 0x7f7f0000 =
+    2^127·255/128, scale_inv = RNE(1/that) in the binary32 subnormal grid (2^-149 steps). The same values as
+    float32 clamp to FLT_MAX. The CLI (a <V2 .npy) gives the same scale."""
+    ml = pytest.importorskip("ml_dtypes")
+    bmax = Fraction(2**127) * Fraction(255, 128)
+    units = Fraction(1) / bmax / Fraction(1, 2**149)
+    n = int(units)
+    n += 1 if units - n > Fraction(1, 2) or (units - n == Fraction(1, 2) and n % 2) else 0
+    want = n  # a subnormal: its bits are its count of 2^-149
+    assert want == 0x202020
+    x = np.zeros((1, 128), ml.bfloat16)
+    x.view(np.uint16)[0, 0] = 1
+    got = np.asarray(mf.quantize(x, "fp8_1x128", mx_quirks="te_2").scales, np.float32).view(np.uint32).ravel()
+    assert got.tolist() == [want]
+    f = x.astype(np.float32)
+    got32 = np.asarray(mf.quantize(f, "fp8_1x128", mx_quirks="te_2").scales, np.float32).view(np.uint32).ravel()
+    assert got32.tolist() == [0x00200000]  # fl32(1/FLT_MAX) = 2^-128
+    plain = [np.asarray(mf.quantize(v, "fp8_1x128").scales, np.float32).view(np.uint32).ravel() for v in (x, f)]
+    assert plain[0].tolist() == plain[1].tolist()  # no quirks: the source type is not read
+    cli = os.environ.get("MINIFLOAT_CLI")
+    if cli:
+        np.save(tmp_path / "x.npy", x)
+        subprocess.run([cli, "quantize", "--in", tmp_path / "x.npy", "--scheme", "fp8_1x128", "--mx-quirks", "te_2",
+                        "--out-codes", tmp_path / "c.npy", "--out-scales", tmp_path / "s.npy"], check=True,
+                       capture_output=True)
+        assert np.load(tmp_path / "s.npy").view(np.uint32).ravel().tolist() == [want]

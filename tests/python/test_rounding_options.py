@@ -101,3 +101,33 @@ def test_quantize_ftz_daz():
     tiny = np.full(32, 1e-40, np.float32)
     assert mf.quantize(tiny, "mxfp8_e4m3").codes[0] != 0
     assert mf.quantize(tiny, "mxfp8_e4m3", daz=True).codes.tolist() == [0] * 32
+
+
+def test_check_takes_ftz_daz():
+    """check(ftz=, daz=) (issue 25 item 6, as `probe gen --ftz/--daz`): the reference flushes as the kernel does.
+    A kernel that flushes (mf.convert(..., ftz=True)) passes check(ftz=True) and fails plain check(); e2m1fn's
+    subnormal 0.5 (min normal 1) is the hand case: 0.5 -> 0x1, with ftz 0x0."""
+    assert mf.convert(np.array([0.5], np.float32), "e2m1fn").tolist() == [0x1]
+    assert mf.convert(np.array([0.5], np.float32), "e2m1fn", ftz=True).tolist() == [0x0]
+    for flag, fmt in (("ftz", "e2m1fn"), ("daz", "bf16")):  # daz: f32 subnormals are bf16 subnormals
+        k = lambda x, f=flag, t=fmt: mf.convert(x, t, **{f: True})  # noqa: E731
+        assert mf.check(k, fmt, 2000, **{flag: True})
+        assert not mf.check(k, fmt, 2000, diagnose=False)
+    blk = lambda x: ((q := mf.quantize(x, "mxfp4", daz=True)).codes, q.scales[:, 0])  # noqa: E731
+    assert mf.check(blk, "mxfp4", 300, daz=True)
+    assert not mf.check(blk, "mxfp4", 300, diagnose=False)
+    with pytest.raises(ValueError, match="ftz, daz: apply to format and block-scheme targets"):
+        mf.check(lambda a, b, c: c, "dot:fp32", 8, ftz=True)
+    with pytest.raises(TypeError, match="ftz"):
+        mf.check(k, "e2m1fn", 8, ftz="yes")
+
+
+def test_rnu_ties_toward_plus_infinity():
+    """round="rnu" (issue 25 item 5): AMD Quark's DPU_ROUND, dpu_round(x) = (x < 0 and x - floor(x) == 0.5) ? ceil(x)
+    : round(x) (amd/Quark 1d27b55 quark/onnx/operators/custom_ops/src/bfp/cpu/bfp_kernel.cc:34-36). Applied by hand
+    to the e2m1fn grid (0 0.5 1 1.5 2 3 4 6) in units where the ties are integers+0.5: -2.5 -> -2, 2.5 -> 3."""
+    x = np.array([-2.5, 2.5, -0.25, 0.25, -5.0, 5.0], np.float32)
+    assert mf.convert(x, "e2m1fn", round="rnu", overflow="satfinite").tolist() == [0xC, 0x5, 0x8, 0x1, 0xE, 0x7]
+    assert mf.convert(x, "e2m1fn", round="rna", overflow="satfinite").tolist() == [0xD, 0x5, 0x9, 0x1, 0xF, 0x7]
+    with pytest.raises(ValueError, match="rnd"):
+        mf.convert(x, "e2m1fn", round="rnd")

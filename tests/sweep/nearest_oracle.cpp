@@ -41,7 +41,7 @@ const FormatSpec* find_format(std::string_view name) {
 }
 
 namespace {
-constexpr std::string_view kModeNames[] = {"rne", "rna", "rtz", "rtp", "rtn", "rto"};
+constexpr std::string_view kModeNames[] = {"rne", "rna", "rtz", "rtp", "rtn", "rto", "rnz", "rnu"};
 constexpr std::string_view kPolicyNames[] = {"nonsat", "satfinite", "satpropagate"};
 }  // namespace
 
@@ -49,7 +49,7 @@ std::string_view mode_name(Mode m) { return kModeNames[static_cast<int>(m)]; }
 std::string_view policy_name(Policy p) { return kPolicyNames[static_cast<int>(p)]; }
 
 bool parse_mode(std::string_view name, Mode& out) {
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < 8; ++i)
     if (kModeNames[i] == name) {
       out = static_cast<Mode>(i);
       return true;
@@ -170,6 +170,11 @@ OracleResult NearestOracle::round(double v, Mode mode, Policy policy) const {
     case Mode::rtp: up = !neg; break;
     case Mode::rtn: up = neg; break;
     case Mode::rto: up = !no_mantissa && (codes_[hi] & 1) != 0; break;
+    // nearest, ties toward zero (CPFloat's RNZ; issue 25 item 5): up only strictly above the exact midpoint of
+    // the two neighbours, so a tie keeps the smaller magnitude (and max + ulp/2 stays max, no overflow)
+    case Mode::rnz: up = a > mid; break;
+    // nearest, ties toward +Inf (AMD Quark's DPU_ROUND): a tie goes up in magnitude only for a positive value
+    case Mode::rnu: up = a > mid || (a == mid && !neg); break;
   }
   if (up && hi == top) return overflow_result(neg, mode, policy);
   return finish(up ? hi : lo, true);

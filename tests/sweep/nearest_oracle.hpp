@@ -9,8 +9,8 @@
 
 namespace minifloat_test::sweep {
 
-/// Rounding direction, named as in the issue ("rne rna rtz rtp rtn rto").
-enum class Mode : std::uint8_t { rne, rna, rtz, rtp, rtn, rto };
+/// Rounding direction, named as in the issue ("rne rna rtz rtp rtn rto"; rnz and rnu from issue 25 item 5).
+enum class Mode : std::uint8_t { rne, rna, rtz, rtp, rtn, rto, rnz, rnu };  ///< rnz/rnu: ties toward zero/+Inf
 /// Overflow policy ("nonsat satfinite satpropagate"), see NearestOracle::round.
 enum class Policy : std::uint8_t { nonsat, satfinite, satpropagate };
 

@@ -215,4 +215,47 @@ TEST(SweepOracle, Ue4m3) {
 }
 
 }  // namespace
+
+// rnz (nearest, ties toward zero; issue 25 item 5, CPFloat CPFLOAT_RND_NZ), by hand from the grids: e2m1fn
+// ties 0.25 (0|0.5), 0.75 (0.5|1), 1.25 (1|1.5), 2.5 (2|3), 5 (4|6) keep the smaller magnitude, either sign;
+// just above a tie rounds away. At max + ulp/2 (e4m3fn 464, e5m2 61440) the tie stays at max (no overflow);
+// just above it overflows as the nearest modes do (nonsat: e4m3fn NaN 0x7f, e5m2 Inf 0x7c).
+TEST(SweepOracle, RnzTiesTowardZero) {
+  const double in[] = {0.25, 0.75, 1.25, 2.5, 5.0};
+  const std::uint32_t rnz[] = {0x0, 0x1, 0x2, 0x4, 0x6};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(code("e2m1fn", in[i], Mode::rnz), rnz[i]) << in[i];
+    EXPECT_EQ(code("e2m1fn", -in[i], Mode::rnz), rnz[i] | 0x8u) << -in[i];
+  }
+  EXPECT_EQ(code32("e2m1fn", 0x40200001, Mode::rnz), 0x5u);  // 2.5 + 1 ulp → 3
+  EXPECT_EQ(code32("e2m1fn", 0x401fffff, Mode::rnz), 0x4u);  // 2.5 − 1 ulp → 2
+  EXPECT_EQ(code("e4m3fn", 464, Mode::rnz, Policy::nonsat), 0x7eu);
+  EXPECT_FALSE(oracle("e4m3fn").round(464, Mode::rnz, Policy::nonsat).overflow);
+  EXPECT_EQ(code32("e4m3fn", 0x43e80001, Mode::rnz, Policy::nonsat), 0x7fu);
+  EXPECT_EQ(code("e5m2", 61440, Mode::rnz, Policy::nonsat), 0x7bu);
+  EXPECT_EQ(code32("e5m2", 0x47700001, Mode::rnz, Policy::nonsat), 0x7cu);
+  EXPECT_EQ(code("e8m0fnu", 3.0, Mode::rnz), 0x80u);  // 3 = tie of 2|4 → 2 (code 128)
+  Mode m{};
+  EXPECT_TRUE(parse_mode("rnz", m));
+  EXPECT_EQ(m, Mode::rnz);
+  EXPECT_EQ(mode_name(Mode::rnz), "rnz");
+}
+
+// rnu (nearest, ties toward +Inf; AMD Quark's DPU_ROUND, bfp_kernel.cc:34-36 at 1d27b55), by hand from the
+// grids: e2m1fn +2.5 -> 3 (0x5), -2.5 -> -2 (0xc), +0.25 -> 0.5, -0.25 -> -0; e4m3fn +464 (max + ulp/2) overflows
+// (nonsat: NaN 0x7f), -464 keeps -max (0xfe); e5m2 +61440 -> Inf 0x7c, -61440 -> -max 0xfb.
+TEST(SweepOracle, RnuTiesTowardPlusInfinity) {
+  EXPECT_EQ(code("e2m1fn", 2.5, Mode::rnu), 0x5u);
+  EXPECT_EQ(code("e2m1fn", -2.5, Mode::rnu), 0xcu);
+  EXPECT_EQ(code("e2m1fn", 0.25, Mode::rnu), 0x1u);
+  EXPECT_EQ(code("e2m1fn", -0.25, Mode::rnu), 0x8u);
+  EXPECT_EQ(code("e4m3fn", 464, Mode::rnu, Policy::nonsat), 0x7fu);
+  EXPECT_EQ(code("e4m3fn", -464, Mode::rnu, Policy::nonsat), 0xfeu);
+  EXPECT_EQ(code("e5m2", 61440, Mode::rnu, Policy::nonsat), 0x7cu);
+  EXPECT_EQ(code("e5m2", -61440, Mode::rnu, Policy::nonsat), 0xfbu);
+  Mode m{};
+  EXPECT_TRUE(parse_mode("rnu", m));
+  EXPECT_EQ(m, Mode::rnu);
+}
+
 }  // namespace minifloat_test::sweep

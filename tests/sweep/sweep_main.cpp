@@ -49,7 +49,7 @@ const char* const kUsage =
     "and the independent NearestOracle for each (format, mode, policy) combination and compares\n"
     "the codes and the inexact/overflow flags.\n"
     "  --formats     names of the oracle's formats (nearest_oracle.cpp; --list shows them; default: all)\n"
-    "  --modes       rne rna rtz rtp rtn rto (default: all)\n"
+    "  --modes       rne rna rtz rtp rtn rto rnz rnu (default: all)\n"
     "  --policies    nonsat satfinite satpropagate (default: all)\n"
     "  --threads N   worker threads (default: std::thread::hardware_concurrency())\n"
     "  --shard I/N   run only combinations whose index in the selected list is I mod N (0 <= I < N)\n"
@@ -87,6 +87,8 @@ minifloat::Rounding engine_rounding(Mode m) {
     case Mode::rtp: return minifloat::Rounding::rtp;
     case Mode::rtn: return minifloat::Rounding::rtn;
     case Mode::rto: return minifloat::Rounding::rto;
+    case Mode::rnz: return minifloat::Rounding::rnz;
+    case Mode::rnu: return minifloat::Rounding::rnu;
   }
   return minifloat::Rounding::rne;
 }
@@ -349,11 +351,11 @@ int main(int argc, char** argv) {
   }
   std::vector<Mode> msel;
   if (modes.empty()) {
-    msel = {Mode::rne, Mode::rna, Mode::rtz, Mode::rtp, Mode::rtn, Mode::rto};
+    msel = {Mode::rne, Mode::rna, Mode::rtz, Mode::rtp, Mode::rtn, Mode::rto, Mode::rnz, Mode::rnu};
   } else {
     for (const std::string& n : modes) {
       Mode m;
-      if (!parse_mode(n, m)) fail_usage("unknown mode '" + n + "'; accepted: rne rna rtz rtp rtn rto");
+      if (!parse_mode(n, m)) fail_usage("unknown mode '" + n + "'; accepted: rne rna rtz rtp rtn rto rnz rnu");
       msel.push_back(m);
     }
   }

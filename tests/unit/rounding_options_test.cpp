@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// rounding_options_test.cpp: issue 25 items 5 and 6 in the one engine: Rounding::rnz,
+// rounding_options_test.cpp: issue 25 items 5 and 6 in the one engine: Rounding::rnz, Rounding::rnu,
 // SrVariant::stochastic_odd, sr_bits up to 64 (two 32-bit words) and RoundingSpec::ftz/daz, with
 // values derived by hand from each definition (the peer's file:line in the comment), through the
 // scalar engine, the array door (SIMD-eligible targets included) and the block quantizer.
@@ -69,7 +69,65 @@ TEST(Rnz, NamedAndRefusedWhereUnknown) {
   EXPECT_EQ(parse_rounding("rnz"), Rounding::rnz);
   EXPECT_EQ(rounding_name(Rounding::rnz), "rnz");
   EXPECT_EQ(parse_sr_variant("stochastic_odd"), SrVariant::stochastic_odd);
-  EXPECT_THROW(parse_rounding("rnu"), NameError);  // not added: no source defines it (docs/rounding.md)
+  EXPECT_EQ(parse_rounding("rnu"), Rounding::rnu);  // added with AMD Quark's DPU_ROUND (below)
+  EXPECT_THROW(parse_rounding("rnd"), NameError);
+}
+
+// ---- rnu ---------------------------------------------------------------------------------------
+
+// AMD Quark's DPU_ROUND, "round half upward" (amd/Quark 1d27b55,
+// quark/onnx/operators/custom_ops/src/bfp/cpu/bfp_kernel.cc:34-36: dpu_round(x) = (x < 0 && x - floor(x) == 0.5)
+// ? ceil(x) : round(x); the same in mx/cuda/mx_kernel.cu:24-28 for MXINT8, and on magnitudes in round_bits:
+// a tie keeps a negative magnitude and increments a positive one): nearest, ties toward +Inf, so -2.5 -> -2,
+// 2.5 -> 3 (rna, std::round = Quark's STD_ROUND, gives -3). By hand on e2m1fn (0 0.5 1 1.5 2 3 4 6): the ties
+// 0.25 0.75 1.25 1.75 2.5 3.5 5 go up for x > 0 and toward zero for x < 0.
+TEST(Rnu, TiesGoTowardPlusInfinity) {
+  const RoundingSpec u{.rounding = Rounding::rnu, .overflow = Overflow::satfinite};
+  const double mids[] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
+  for (int k = 0; k < 7; ++k) {
+    EXPECT_EQ(rd(mids[k], formats::e2m1fn, u).code, static_cast<std::uint64_t>(k + 1)) << mids[k];
+    EXPECT_EQ(rd(-mids[k], formats::e2m1fn, u).code, static_cast<std::uint64_t>(k == 0 ? 0x8 : 0x8 + k)) << -mids[k];
+    EXPECT_EQ(rd(-std::nextafter(mids[k], 10.0), formats::e2m1fn, u).code, static_cast<std::uint64_t>(0x8 + k + 1));
+  }
+  EXPECT_EQ(rd(-2.5, formats::e2m1fn, {.rounding = Rounding::rna}).code, 0xdu);  // rna: -3, not rnu's -2 (0xc)
+  // e4m3fn near 1 (ulp 1/8): 1.1875 is the tie of 1.125 (0x39) and 1.25 (0x3a)
+  const RoundingSpec n{.rounding = Rounding::rnu};
+  EXPECT_EQ(rd(1.1875, formats::e4m3fn, n).code, 0x3au);
+  EXPECT_EQ(rd(-1.1875, formats::e4m3fn, n).code, 0xb9u);
+  EXPECT_EQ(rd(-1.1875, formats::e4m3fn, n).flags, flag_inexact);
+  // e5m2: 61440 is the tie of max 57344 (0x7b) and 2^16: +61440 overflows (Inf 0x7c nonsat), -61440 keeps -max
+  EXPECT_EQ(rd(61440, formats::e5m2, n).code, 0x7cu);
+  EXPECT_EQ(rd(61440, formats::e5m2, n).flags, flag_inexact | flag_overflow);
+  EXPECT_EQ(rd(-61440, formats::e5m2, n).code, 0xfbu);
+  EXPECT_EQ(rd(-61440, formats::e5m2, n).flags, flag_inexact);
+  EXPECT_EQ(rd(-61441, formats::e5m2, n).code, 0xfcu);  // beyond the tie: -Inf as the nearest modes
+  // subnormal ties of e4m3fn (quantum 2^-9): +2^-10 -> 2^-9 (0x01), -2^-10 -> -0 (0x80)
+  EXPECT_EQ(rd(std::ldexp(1, -10), formats::e4m3fn, n).code, 0x01u);
+  EXPECT_EQ(rd(-std::ldexp(1, -10), formats::e4m3fn, n).code, 0x80u);
+}
+
+// The array door (f32 -> e4m3fn rne is SIMD-eligible; rnu is not in the SIMD whitelist, so the engine runs) and
+// the block quantizer give the engine's rnu codes.
+TEST(Rnu, ArrayDoorAndBlockQuantizer) {
+  const RoundingSpec n{.rounding = Rounding::rnu};
+  EXPECT_EQ(encode_path(formats::e4m3fn, n, profiles::ocp), ArrayPath::engine);
+  std::vector<float> x(9000);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = (i % 2 ? -1.0f : 1.0f) * (1.0f + 0.0625f * static_cast<float>(i % 16));
+  std::vector<std::uint8_t> a(x.size());
+  convert_f32(x, a, formats::e4m3fn, n);
+  for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(a[i], from_float(x[i], formats::e4m3fn, n).code) << i;
+  EXPECT_EQ(a[3], 0xb9u);  // -1.1875 -> -1.125
+  const Scheme s = parse_scheme("e4m3fn/1x32/e8m0fnu:ocp_floor");
+  std::vector<float> b(32, 0.0f);
+  b[0] = 448.0f;      // scale 2^0
+  b[1] = 1.1875f;     // -> 1.25 (0x3a)
+  b[2] = -1.1875f;    // -> -1.125 (0xb9)
+  QuantOptions o;
+  o.rounding = {Rounding::rnu, Overflow::satfinite};
+  const QuantizedTensor q = quantize(std::span<const float>(b), {32}, s, o);
+  EXPECT_EQ(q.codes[1], 0x3au);
+  EXPECT_EQ(q.codes[2], 0xb9u);
 }
 
 // ---- stochastic_odd -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -110,20 +111,52 @@ struct BlockMismatch {
       why;  ///< e.g. "scale: amax 460 = 1.02679*448*2^0; rceil takes the smallest e with 448*2^e >= amax; got = ocp_floor's"
 };
 
+/// Scheme::scale_select 4over6 (issue 25 item 2): one block's choice, 0 map-to-6 or 1 map-to-4 (the
+/// QuantizedTensor::scale_select of quant.hpp), its two candidate ue4m3 scale codes and the two errors
+/// (core/four_over_six.hpp: fourover6_error_step over the block in order, MSE or MAE as the scheme says).
+struct ChoiceDetail {
+  std::uint8_t choice = 0;
+  std::uint8_t map6 = 0, map4 = 0;
+  float err6 = 0.0f, err4 = 0.0f;
+};
+/// The reference's choice for one block of a 4over6 target: `choice` is the engine's (quantize), the codes
+/// and errors from the core steps the engine runs (the block its own tensor, S_enc from its amax). Throws
+/// Error for a target without scale-select 4over6.
+ChoiceDetail expected_choice(const BlockTarget& t, std::span<const float> block);
+
+/// `probe check --got-choices` (issue 25 item 2): the kernel's per-block choices against the reference's.
+struct ChoiceFinding {
+  std::uint64_t tested = 0, failed = 0;  ///< blocks
+  std::size_t first = 0;                 ///< the first mismatching block's index (when failed > 0)
+  std::uint8_t got = 0;                  ///< its choice in the kernel's file
+  ChoiceDetail expected{};               ///< the reference's choice, candidates and errors for it
+  std::vector<float> block;              ///< its values
+};
+/// Compares `got` (one 0/1 per block) with `expected` (the reference's, e.g. probe gen's
+/// expected_choices.npy) and details the first mismatch (expected_choice). Throws Error when the sizes
+/// differ from cases.size() or the target has no scale-select 4over6.
+ChoiceFinding evaluate_choices(const BlockTarget& t, const BlockCases& cases, std::span<const std::uint8_t> got,
+                               std::span<const std::uint8_t> expected);
+
 struct BlockReport {
   BlockTarget target;
   std::uint64_t tested = 0, failed = 0;  ///< blocks
   std::vector<BlockMismatch> minimal;    ///< one per failing class, in class order
   Diagnosis diagnosis;                   ///< panel scored over whole blocks (codes and scale)
   std::uint64_t kernel_calls = 0;
-  bool ok() const noexcept { return failed == 0; }
+  std::optional<ChoiceFinding> choices;  ///< with `probe check --got-choices` only (its own finding)
+  bool ok() const noexcept { return failed == 0 && (!choices || choices->failed == 0); }
   /// "check-blocks <target>: N blocks, K failing classes", then per mismatch a line
   /// "[class] block: i:0x… (value) …, rest +0" and a line "  scale got 0x.. (v) expected 0x.. (v);
   /// element i got 0x.. (v) expected 0x.. (v) …  why", then the diagnosis line. A pass is one line + diagnosis.
+  /// With `choices`, one more line after them: "4over6 choices: N blocks, pass" or "..., F failing; first block
+  /// I: got map-to-4 (1) expected map-to-6 (0); candidates map-to-6 0x.. (v) err E, map-to-4 0x.. (v) err E".
   std::string text() const;
   /// The same as one JSON object, indent 1: target (describe), scheme, tested, failed, kernel_calls,
   /// minimal[]{class, class_failures, block_f32_bits[] ("0x…"), got_scale, expected_scale, got_codes[],
-  /// expected_codes[], why}, diagnosis{text, ranked[]{name, bug_class, agree, of}}.
+  /// expected_codes[], why}, diagnosis{text, ranked[]{name, bug_class, agree, of}}; with `choices` a last field
+  /// choices{tested, failed[, first{block, got, expected, map6_code, map4_code, map6_err, map4_err,
+  /// block_f32_bits[]}]} (errors as binary32 bits "0x…").
   std::string json() const;
 };
 

@@ -38,7 +38,8 @@ struct ProbeManifest {
   std::size_t m = 0, n = 0;  ///< kind gemm: {"target": {…, "m", "n"}} (1..1024 each; D is m×n, K is dot.k)
   BlockTarget
       block{};  ///< kind block: {"block_target": {"scheme", "round", "overflow", "profile", "packing"[, "mx_quirks"][, "block"]}}
-                ///< ("block", when present, must equal the scheme's block size)
+                ///< ("block", when present, must equal the scheme's block size); "ftz"/"daz": true or false,
+                ///< optional (RoundingSpec::ftz/daz, in "target" too; absent = false, as probe gen writes them)
   int ulps = 8;  ///< "ulps" (convert; 1..64, default 8)
 };
 
@@ -67,6 +68,11 @@ std::vector<std::uint8_t> got_block_codes(const NpyArray& got, const BlockTarget
 /// target's scales cannot take (FP32 scales: rowmajor only).
 std::vector<std::uint64_t> got_block_scales(const NpyArray& got, const BlockTarget& t, std::size_t n,
                                             const std::string& what, ScaleLayout layout);
+/// A 4over6 block target's per-block choices (issue 25 item 2; `quantize --out-scale-select` and `probe gen`'s
+/// expected_choices.npy): |u1 (or <u1, |b1) of n elements, any shape, each 0 (map-to-6) or 1 (map-to-4). Throws
+/// Error naming `what` for another dtype or size, a value other than 0 and 1, or a target without scale-select.
+std::vector<std::uint8_t> got_block_choices(const NpyArray& got, const BlockTarget& t, std::size_t n,
+                                            const std::string& what);
 /// The layouts other than `declared` in which `got` holds exactly the `expected` scale codes of a block
 /// probe (grid [n, 1]): "the scales are right but in layout X" (the silent corruption of vllm#50084).
 /// Empty when none does, or for FP32 scales.

@@ -69,6 +69,7 @@ MINIFLOAT_HOST_DEVICE constexpr bool sum_reaches(std::uint64_t a, std::uint64_t 
 /// | rne   | ν > ½, or ν = ½ and odd                          |
 /// | rna   | ν ≥ ½                                           |
 /// | rnz   | ν > ½ (ties toward zero)                         |
+/// | rnu   | ν > ½, or ν = ½ and x > 0 (ties toward +∞)       |
 /// | rtz   | never                                           |
 /// | rtp   | ν > 0 and x > 0;  rtn: ν > 0 and x < 0          |
 /// | sr    | SrVariant (rounding.hpp), R = low N bits of rbits |
@@ -88,6 +89,7 @@ MINIFLOAT_HOST_DEVICE constexpr bool rounds_up(const Cut& c, bool odd, bool nega
     case Rounding::rtn: return negative;
     case Rounding::rto: return false;
     case Rounding::rnz: return c.frac > half || (c.frac == half && c.low);
+    case Rounding::rnu: return c.frac > half || (c.frac == half && (c.low || !negative));
     case Rounding::sr: {
       // 1..64: every API boundary (span, stochastic, CLI) rejects other values with an error; the
       // core cannot throw, so it clamps here only to keep the shifts defined.

@@ -19,6 +19,7 @@ enum class Rounding : std::uint8_t {
   rto,  ///< round to odd: rtz, then the sticky bit ORed into the last kept bit
   sr,   ///< stochastic rounding: a pure function of the value and the random bits (SrVariant)
   rnz,  ///< round to nearest, ties toward zero (CPFloat CPFLOAT_RND_NZ; DeepGEMM's FP4 reference cast)
+  rnu,  ///< round to nearest, ties toward +Inf (AMD Quark's DPU_ROUND "round half upward": -2.5 -> -2, 2.5 -> 3)
 };
 
 /// Stochastic-rounding variant (only read when Rounding::sr). ν is the discarded fraction of
