@@ -28,6 +28,7 @@ std::string option_not_in_body(const QuantOptions& opt) {
   o.sr_seed = d.sr_seed;
   o.sr_stream = d.sr_stream;
   o.sr_step = d.sr_step;
+  o.source = d.source;  // the input's dtype: read by te_2 only (refused above)
   return o == d ? "" : "an option of QuantOptions";
 }
 }  // namespace
