@@ -143,6 +143,12 @@ struct OptionIssue {
 /// quirk with a block policy other than the default; te_2 outside the FP32 rules (e4m3fn/e5m2 elements)
 /// and nvfp4 (e2m1fn, 1x16 or 16x16), or with a block policy other than the default and amax-epsilon.
 std::optional<OptionIssue> check_options(const Scheme& scheme, const QuantOptions& opt);
+/// True when every QuantOptions field but the element rounding (`rounding`), `profile`, `axis`, the SR stream
+/// (`sr_seed`, `sr_stream`, `sr_step`) and `source` holds its default: the fields a second implementation of
+/// the block quantizer runs (the SIMD fast path's whitelist, the CUDA bodies' plan_blocks), so that any other
+/// field — `mx_quirks` today, a field added later — sends it back to the engine or is refused, never ignored.
+/// `source` (the input dtype) is read only under MxQuirks::te_2, which this already excludes.
+bool only_element_options(const QuantOptions& opt);
 
 /// A quantized tensor. Codes are one per element, right-aligned in a byte, in the input's
 /// C order (use pack.hpp for packed layouts). [rows, cols], block_rows × block_cols and

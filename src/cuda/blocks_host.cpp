@@ -20,16 +20,7 @@ namespace {
 std::string option_not_in_body(const QuantOptions& opt) {
   if (opt.mx_quirks != MxQuirks::none) return "mx-quirks " + std::string(name(opt.mx_quirks));
   if (opt.rounding.daz) return "daz";
-  QuantOptions o = opt;
-  const QuantOptions d{};
-  o.rounding = d.rounding;
-  o.profile = d.profile;
-  o.axis = d.axis;
-  o.sr_seed = d.sr_seed;
-  o.sr_stream = d.sr_stream;
-  o.sr_step = d.sr_step;
-  o.source = d.source;  // the input's dtype: read by te_2 only (refused above)
-  return o == d ? "" : "an option of QuantOptions";
+  return only_element_options(opt) ? "" : "an option of QuantOptions";
 }
 }  // namespace
 

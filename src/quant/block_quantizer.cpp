@@ -23,6 +23,19 @@
 #include "simd/hadamard_simd.hpp"
 
 namespace minifloat {
+bool only_element_options(const QuantOptions& opt) {
+  QuantOptions o = opt;
+  const QuantOptions d{};
+  o.rounding = d.rounding;
+  o.profile = d.profile;
+  o.axis = d.axis;
+  o.sr_seed = d.sr_seed;
+  o.sr_stream = d.sr_stream;
+  o.sr_step = d.sr_step;
+  o.source = d.source;  // read only by MxQuirks::te_2 (mx_quirks must then be none)
+  return o == d;
+}
+
 namespace quant_detail {
 
 // The positive whitelist of the fast element path (quant.hpp, BlockQuantizer::element_path): every
@@ -48,16 +61,7 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt) {
   }
   if (scheme.element.kind != ElementKind::floating && scheme.element.kind != ElementKind::int8) return false;
   if (opt.rounding.rounding == Rounding::sr) return false;
-  QuantOptions o = opt;  // the fields handled: rounding mode and overflow, profile, axis, SR stream (unused)
-  const QuantOptions d{};
-  o.rounding = d.rounding;
-  o.profile = d.profile;
-  o.axis = d.axis;
-  o.sr_seed = d.sr_seed;
-  o.sr_stream = d.sr_stream;
-  o.sr_step = d.sr_step;
-  o.source = d.source;  // read only by MxQuirks::te_2, which the fast path never takes (mx_quirks must be none)
-  if (!(o == d)) return false;
+  if (!only_element_options(opt)) return false;  // rounding mode and overflow, profile, axis, SR stream (unused)
   BlockPolicy pol = scheme.policy;  // the fields of kPolicyFields (scheme.hpp) flagged fast_path, and amax_epsilon
   const BlockPolicy dp{};
   for_each_policy_field([&](const auto& f, std::size_t) {
