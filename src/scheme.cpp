@@ -443,6 +443,10 @@ void validate_scheme(const Scheme& s) {
                 std::string(name(s.rule)) + " has none");
   if (s.tensor_scale != 0.0f && (!(s.tensor_scale > 0.0f) || std::isinf(s.tensor_scale)))
     throw Error(what + "tensor-scale must be a positive finite number (the FP32 tensor encode scale)");
+  if (s.tensor_scale != 0.0f && std::isinf(1.0f / s.tensor_scale))  // S_dec = fl32(1/S_enc), as every nvfp4 rule
+    throw Error(what + "tensor-scale " + float_text(s.tensor_scale) +
+                " is too small: its decode scale fl32(1/S_enc) overflows to Inf (accepted: >= 2.938737e-39, "
+                "binary32 0x00200001)");
   if (s.scale_select != ScaleSelect::none) {
     const std::string sel = "scale-select " + std::string(name(s.scale_select));
     if (s.rule != ScaleRule::nvfp4 || s.element != elements::e2m1fn || s.block_rows != 1 || s.block_cols != 16)

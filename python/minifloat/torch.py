@@ -191,8 +191,14 @@ def _k_dequantize64(codes: _Any, scales: _Any, tensor_scale: _Any, scheme: str, 
     if codes.dtype != _torch.uint8:
         raise TypeError(f"codes: expected uint8 codes (quantize's), got {codes.dtype}")
     plan = _k_plan(codes.shape, scheme, kw, op)
+    bits = plan.header.element_bits
+    if codes.numel() and bits < 8 and int(codes.max()) >= 1 << bits:
+        raise ValueError(f"codes: a code wider than the {bits} bits of {plan.header.element}; "
+                         f"accepted: 0..{(1 << bits) - 1}")
     s = scales.detach().contiguous().cpu().reshape(-1).numpy()  # one per tile
     ts = tensor_scale.detach().reshape(-1).cpu()
+    if ts.numel() > 1:
+        raise ValueError(f"tensor_scale: {ts.numel()} values; accepted: quantize's tensor_scale, shape (1,) or (0,)")
     sv = _mf._ext.tile_scale_values(plan, None if plan.fp32_scales else s, s if plan.fp32_scales else None,
                                     float(ts[0]) if ts.numel() else None, ftz)
     dev = codes.device
@@ -311,9 +317,18 @@ def _quantize_np(x: _Any, scheme: str, options: str) -> _Any:
     return _mf.quantize(_numpy_in(x), scheme, **kw)
 
 
+def _one_tensor_scale(options: str) -> None:
+    """The quantize op's tensor_scale output holds one FP32 scale: amax_scope="row" (one per row) is refused."""
+    if _kw(options).get("amax_scope", "tensor") != "tensor":
+        raise ValueError("minifloat.torch.quantize: amax_scope='row' has one tensor scale per row, and this op's "
+                         "tensor_scale output holds one; accepted: amax_scope='tensor' (fake_quant takes 'row'; "
+                         "minifloat.quantize gives the (rows,) scales)")
+
+
 @_torch.library.custom_op("minifloat::quantize", mutates_args=())
 def _quantize_op(x: _torch.Tensor, scheme: str,
                  options: str) -> tuple[_torch.Tensor, _torch.Tensor, _torch.Tensor]:
+    _one_tensor_scale(options)
     if (launcher := _launcher(x, "quantize")) is not None:
         return _k_quantize(x, scheme, options, launcher)
     q = _quantize_np(x, scheme, options)
@@ -323,6 +338,7 @@ def _quantize_op(x: _torch.Tensor, scheme: str,
 
 @_quantize_op.register_fake
 def _(x, scheme, options):
+    _one_tensor_scale(options)
     # The scale shape and dtype: the library's own answer for this shape (a zero tensor quantizes at trace
     # time only; shapes must be static).
     shape = tuple(int(d) for d in x.shape)
@@ -356,6 +372,8 @@ def _dequantize_np(codes: _Any, scales: _Any, tensor_scale: _Any, scheme: str, o
     if s.dtype not in (_np.uint8, _np.float32):
         raise TypeError(f"scales: expected uint8 scale codes or float32 decode scales, got {scales.dtype}")
     ts = tensor_scale.detach().reshape(-1)
+    if ts.numel() > 1:
+        raise ValueError(f"tensor_scale: {ts.numel()} values; accepted: quantize's tensor_scale, shape (1,) or (0,)")
     eps = kw.get("amax_epsilon")
     return _mf._ext.dequantize_codes(
         c.reshape(-1), s.reshape(-1) if s.dtype == _np.uint8 else None, s.reshape(-1) if s.dtype != _np.uint8 else None,
@@ -451,6 +469,11 @@ _fake_quant_op.register_autograd(_fq_backward, setup_context=_fq_setup)
 
 # ---- the front end ------------------------------------------------------------------------------------
 
+def _flag_arg(arg: str, v: _Any) -> None:
+    if not isinstance(v, bool):
+        raise TypeError(f"{arg}: expected True or False, got {v!r}")
+
+
 def _on_cpu(x: _Any, device_fallback: _Any, op: str) -> _Any:
     if device_fallback not in _DEVICE_FALLBACKS:
         raise ValueError(f"device_fallback: {device_fallback!r} is not accepted; accepted: None, 'cpu'")
@@ -466,11 +489,18 @@ def fake_quant(x: _torch.Tensor, scheme: str, *, ste: str = "identity", scale_ft
 
     Every keyword of ``minifloat.quantize`` is accepted (``rule``, ``axis``, ``round``, ``sr``, block
     policies, ...). The value is element x block scale (x tensor scale), exact, rounded once (RNE) to
-    x's dtype. ``ste``: the backward, ``"identity"`` or ``"clipped"`` (module docstring).
+    x's dtype. ``ste``: the backward, ``"identity"`` or ``"clipped"`` (module docstring). With ``transform`` the
+    result is in the transformed domain (as the CLI's default ``--dequant-domain transformed``: the dequantized
+    codes of x·M, not an estimate of x; QuantLinear gives it to both wgrad operands, whose product is then the
+    GEMM's), so only ``ste="identity"`` is accepted with it.
     Example: ``fake_quant(w, "mxfp8_e4m3")``; ``fake_quant(g, "nvfp4", round="sr", sr=dict(seed=1))``.
     """
     if ste not in _STE:
         raise ValueError(f"ste: {ste!r} is not accepted; accepted: {', '.join(_STE)}")
+    _flag_arg("scale_ftz", scale_ftz)
+    if ste == "clipped" and quantize_kw.get("transform", "none") != "none":
+        raise ValueError("ste: 'clipped' compares x with the output, which a transform puts in the transformed domain; "
+                         "accepted with transform: ste='identity'")
     if not isinstance(x, _torch.Tensor):
         raise TypeError(f"x: expected a torch.Tensor, got {type(x).__name__}")
     dequant_dtype_name(x.dtype)
@@ -494,6 +524,10 @@ def dequantize(codes: _torch.Tensor, scales: _torch.Tensor, tensor_scale: _torch
     exact (element x block scale x tensor scale) and rounded once (RNE) as ``fake_quant``; give the same scheme and
     layout keywords (``rule``, ``axis``, block policies, ``mx_quirks``) as to ``quantize``. ``scale_ftz=True``
     reads subnormal scales as 0. ``dequantize(*quantize(x, s), s, dtype=...)`` equals ``fake_quant(x, s)``."""
+    if isinstance(dtype, _torch.dtype):  # a torch dtype, as the other functions take, or its name
+        dtype = {v: k for k, v in _DTYPE_ARGS.items()}.get(dtype, str(dtype))
+    _dtype_arg(dtype)
+    _flag_arg("scale_ftz", quantize_kw.get("scale_ftz", False))
     cc = _on_cpu(codes, device_fallback, "dequantize")
     out = _torch.ops.minifloat.dequantize(cc, scales.to(cc.device), tensor_scale.to(cc.device), scheme,
                                           _options(quantize_kw), dtype)

@@ -221,6 +221,12 @@ nb::object dequantize_codes(const CodesArray& codes, const std::optional<CodesAr
   for (const std::size_t d : shape) n *= d;
   sizes(codes.size(), n, "codes");
   q.codes.assign(codes.data(), codes.data() + codes.size());
+  if (const int bits = element_bits(q.element); bits < 8)  // a wider code has no value (decode refuses it too)
+    for (std::size_t i = 0; i < q.codes.size(); ++i)
+      if (q.codes[i] >> bits)
+        throw Error("codes: code " + std::to_string(q.codes[i]) + " at flat index " + std::to_string(i) +
+                    " is wider than the " + std::to_string(bits) + " bits of " + element_name(q.element) +
+                    "; accepted: 0.." + std::to_string((1 << bits) - 1));
   if (!is_fp32_rule(q.rule)) {  // the scale families stored as uint8 codes
     if (!scale_codes) throw Error("scales: this scheme's scales are uint8 codes (E8M0, UE4M3 or UE5M3)");
     sizes(scale_codes->size(), n_scales, "scales");

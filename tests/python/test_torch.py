@@ -571,3 +571,31 @@ def test_quantlinear_gemm_errors():
         mft.QuantLinear(lin, "fp32", layer=0, gemm="hopper-fp8")(torch.randn(2, 32))
     with pytest.raises(ValueError, match="block-scaled"):
         mft.QuantLinear(lin, "fp8-current", layer=0, gemm="blackwell-tcgen05-mxf8f6f4-unvalidated")(torch.randn(2, 32))
+
+
+def test_a_new_users_findings_are_each_one_clear_error():
+    """A fresh user's review (this stop): each of these gave wrong values or a raw error before."""
+    x = torch.randn(4, 64, generator=torch.Generator().manual_seed(1))
+    # the op's one tensor scale cannot hold amax_scope="row" (dequantize used row 0's scale for every row)
+    with pytest.raises(ValueError, match="amax_scope='row' has one tensor scale per row"):
+        mft.quantize(x, "nvfp4", amax_scope="row")
+    assert mft.fake_quant(x, "nvfp4", amax_scope="row").shape == x.shape  # fake_quant keeps taking it
+    c, s, t = mft.quantize(x, "nvfp4")
+    with pytest.raises(ValueError, match=r"tensor_scale: 2 values; accepted: quantize's tensor_scale"):
+        mft.dequantize(c, s, torch.cat([t, t]), "nvfp4")
+    bad = c.clone()
+    bad[0, 3] = 0x17  # not an e2m1fn code (4 bits): it was read as 0
+    with pytest.raises(ValueError, match=r"code 23 at flat index 3 is wider than the 4 bits of e2m1fn"):
+        mft.dequantize(bad, s, t, "nvfp4")
+    # a tensor scale whose decode scale 1/S_enc overflows (all outputs were NaN, exit 0)
+    with pytest.raises(ValueError, match=r"tensor-scale .* is too small: its decode scale fl32\(1/S_enc\) overflows"):
+        mf.quantize(x.numpy(), "nvfp4", tensor_scale=2.0 ** -130)
+    smallest = float(np.frombuffer(np.uint32(0x00200001).tobytes(), np.float32)[0])
+    assert np.isfinite(mf.quantize(x.numpy(), "nvfp4", tensor_scale=smallest).dequantize()).all()
+    # dtype as a torch dtype, as the other functions take it
+    assert torch.equal(mft.dequantize(c, s, t, "nvfp4", dtype=torch.float16).view(torch.int16),
+                       mft.dequantize(c, s, t, "nvfp4", dtype="float16").view(torch.int16))
+    with pytest.raises(TypeError, match="scale_ftz: expected True or False, got 'no'"):
+        mft.fake_quant(x, "nvfp4", scale_ftz="no")
+    with pytest.raises(ValueError, match="accepted with transform: ste='identity'"):
+        mft.fake_quant(x, "nvfp4", transform="rht16:te", ste="clipped")
