@@ -734,6 +734,20 @@ def check(fn: _Any, target: str | Format, n: int = 2**20, *, source: str | Forma
     return CheckReport(d)
 
 
+def _block_choices(r: _Any) -> _Any:
+    """A kernel's 4over6 choices as uint8 0/1: bool or integer arrays (a float array is refused: 0.0/1.0 are not
+    the choice codes, and their bits read as codes would be wrong)."""
+    a = _np.ascontiguousarray(_np.asarray(r.detach().cpu().numpy() if _is_torch(r) else r)).reshape(-1)
+    if a.dtype != _np.bool_ and a.dtype.kind not in "iu":
+        raise TypeError(f"check: the kernel's choices are {a.dtype}; accepted: bool or integer arrays, "
+                        "0 map-to-6, 1 map-to-4")
+    bad = _np.flatnonzero((a < 0) | (a > 1)) if a.dtype != _np.bool_ else []
+    if len(bad):
+        raise ValueError(f"check: the kernel's choice for block {int(bad[0])} is {a[bad[0]]}; accepted: 0 (map-to-6), "
+                         "1 (map-to-4)")
+    return a.astype(_np.uint8)
+
+
 def _block_words(r: _Any, what: str) -> _Any:
     """A kernel's codes or scales as a flat NumPy integer array of their bits (float32 scales as their bits)."""
     if _is_torch(r):
@@ -769,7 +783,7 @@ def _check_blocks(fn: _Any, scheme: str, n: int, *, source: _Any, round: str, ov
                             f"); got {type(r).__name__}" + (f" of {len(r)}" if isinstance(r, tuple) else ""))
         codes = _block_words(r[0], "codes").astype(_np.uint8)
         out = (codes, _block_words(r[1], "scales").astype(_np.uint64))
-        return out + ((_block_words(r[2], "choices").astype(_np.uint8),) if got_choices else ())
+        return out + ((_block_choices(r[2]),) if got_choices else ())
 
     d = _ext.check_block_kernel(kernel, _name("target", scheme), _spec(round, overflow, ftz=ftz, daz=daz),
                                 _profile(profile), _name("packing", packing), _int_in("n", n, 1, 2**40),

@@ -229,8 +229,8 @@ std::vector<std::uint8_t> got_block_choices(const NpyArray& got, const BlockTarg
     throw Error(what + ": the probe's scheme " + scheme_name(t.scheme) +
                 " has no scale-select; choices apply to scale-select 4over6:mse or 4over6:mae");
   const std::string& d = got.dtype;
-  if (d != "|u1" && d != "<u1" && d != "|b1")
-    throw Error(what + " has dtype " + d + "; accepted: |u1 (or |b1) choices, one per block (0 map-to-6, 1 map-to-4)");
+  if (d != "|u1" && d != "<u1")  // (the .npy reader takes no |b1: save bools as uint8)
+    throw Error(what + " has dtype " + d + "; accepted: |u1 choices, one per block (0 map-to-6, 1 map-to-4)");
   if (got.element_count() != n)
     throw Error(what + " has " + std::to_string(got.element_count()) + " elements but the probe folder has " +
                 std::to_string(n) + " blocks; one choice per block");

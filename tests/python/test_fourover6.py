@@ -239,6 +239,12 @@ def test_check_got_choices_bad_input():
     with pytest.raises(Exception, match="accepted: 0 \\(map-to-6\\), 1 \\(map-to-4\\)"):
         mf.check(lambda x: ok(x)[:2] + (np.full(x.shape[0], 2, np.uint8),),
                  "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse", 32, got_choices=True, diagnose=False)
+    # float choices are refused (0.0/1.0 were read by their bits, each 1.0 as 0); bool choices are taken
+    with pytest.raises(TypeError, match="choices are float32; accepted: bool or integer arrays"):
+        mf.check(lambda x: ok(x)[:2] + (ok(x)[2].astype(np.float32),),
+                 "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse", 32, got_choices=True, diagnose=False)
+    assert mf.check(lambda x: ok(x)[:2] + (ok(x)[2].astype(bool),), "e2m1fn/1x16/ue4m3:nvfp4/scale-select=4over6:mse",
+                    32, got_choices=True, diagnose=False)
     with pytest.raises(ValueError, match="got_choices: applies to block-scheme targets"):
         mf.check(lambda x: x, "e4m3fn", 32, got_choices=True)
     with pytest.raises(ValueError, match="got_choices: applies to block-scheme targets"):
