@@ -969,6 +969,8 @@ def quantize(x: _Any, scheme: str, *, rule: str | None = None, axis: str = "last
     ``axis="first"`` per column); the result's ``tensor_scale`` is then an array of shape (rows,).
     ``ftz``/``daz`` (the CLI's ``--ftz``/``--daz``): element results that round to a subnormal become +-0;
     subnormal inputs read as +-0 before the amax.
+    A keyword given beside the same key in a spec string overrides the spec's value (the policies, ``transform``,
+    ``tensor_scale``, ``scale_select``, ``transform_gemm``, ``amax_scope``; as the CLI's options over ``--scheme``).
     Example: ``quantize(x, "mxfp8_e4m3", zero_block="unit_scale")`` equals
     ``quantize(x, "e4m3fn/1x32/e8m0fnu:ocp_floor/zero-block=unit_scale")``.
     """

@@ -349,7 +349,10 @@ def _(x, scheme, options):
             _torch.empty((1 if q.tensor_scale is not None else 0,), dtype=_torch.float32, device=x.device))
 
 
-_QUANT_ONLY = ("round", "sr", "threads", "scale_ftz", "ste")  # options that do not change the block layout
+# quantize's options that change neither the block layout nor the values of given codes and scales (the given
+# tensor scale is the tensor_scale argument; a transform's values stay in its domain)
+_QUANT_ONLY = ("round", "sr", "threads", "scale_ftz", "ste", "ftz", "daz", "transform", "transform_gemm",
+               "scale_select", "tensor_scale")
 
 
 def _dequantize_np(codes: _Any, scales: _Any, tensor_scale: _Any, scheme: str, options: str) -> _np.ndarray:
@@ -359,6 +362,7 @@ def _dequantize_np(codes: _Any, scales: _Any, tensor_scale: _Any, scheme: str, o
     ftz = bool(kw.get("scale_ftz", False))
     for k in _QUANT_ONLY:
         kw.pop(k, None)
+    _one_tensor_scale(_options({"amax_scope": kw.pop("amax_scope", "tensor")}))
     keywords = _mf._policy_keywords()
     unknown = [k for k in kw if k not in keywords + ("rule", "axis", "overflow", "profile", "amax_epsilon",
                                                      "mx_quirks")]

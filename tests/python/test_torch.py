@@ -595,6 +595,11 @@ def test_a_new_users_findings_are_each_one_clear_error():
     # dtype as a torch dtype, as the other functions take it
     assert torch.equal(mft.dequantize(c, s, t, "nvfp4", dtype=torch.float16).view(torch.int16),
                        mft.dequantize(c, s, t, "nvfp4", dtype="float16").view(torch.int16))
+    # quantize's keywords that change neither the layout nor the values are taken (they were "unexpected")
+    for kw in ({"transform": "rht16:te"}, {"scale_select": "4over6:mse"}, {"ftz": True}):
+        assert torch.equal(mft.dequantize(c, s, t, "nvfp4", **kw), mft.dequantize(c, s, t, "nvfp4"))
+    with pytest.raises(ValueError, match="amax_scope='row' has one tensor scale per row"):
+        mft.dequantize(c, s, t, "nvfp4", amax_scope="row")
     with pytest.raises(TypeError, match="scale_ftz: expected True or False, got 'no'"):
         mft.fake_quant(x, "nvfp4", scale_ftz="no")
     with pytest.raises(ValueError, match="accepted with transform: ste='identity'"):
