@@ -115,8 +115,9 @@ def _cpu_only(x: _Any, op: str) -> None:
 
 
 def _launcher(x: _Any, op: str) -> str | None:
-    """None for a CPU tensor (the library), "cuda" for a CUDA tensor in a CUDA build; else the error."""
-    if x.device.type == "cpu":
+    """None for a CPU tensor (the library) or a meta tensor (the op's fake kernel gives its shape and dtype, as for
+    any torch op), "cuda" for a CUDA tensor in a CUDA build; else the error."""
+    if x.device.type in ("cpu", "meta"):
         return None
     if x.device.type == "cuda" and cuda_built():
         return "cuda"
@@ -481,7 +482,7 @@ def _flag_arg(arg: str, v: _Any) -> None:
 def _on_cpu(x: _Any, device_fallback: _Any, op: str) -> _Any:
     if device_fallback not in _DEVICE_FALLBACKS:
         raise ValueError(f"device_fallback: {device_fallback!r} is not accepted; accepted: None, 'cpu'")
-    if x.device.type != "cpu" and device_fallback == "cpu":
+    if x.device.type not in ("cpu", "meta") and device_fallback == "cpu":
         return x.cpu()
     _launcher(x, op)  # a CUDA tensor stays on its device in a CUDA build; otherwise the error
     return x

@@ -15,6 +15,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import types
 from fractions import Fraction
 
 import numpy as np
@@ -277,9 +278,16 @@ def test_bad_input_errors():
         mft.fake_quant(x, "mxfp9")
     with pytest.raises(TypeError, match="unexpected keyword argument 'zero_blocks'"):
         mft.fake_quant(x, "mxfp8_e4m3", zero_blocks="unit_scale")
-    # a tensor on another device: one error naming the device and the explicit fallback
-    with pytest.raises(ValueError, match=r"device meta; .*device_fallback=\"cpu\""):
-        mft.fake_quant(x.to("meta"), "mxfp8_e4m3")
+    # a meta tensor runs the op's fake kernel, as any torch op (it was refused, with a device_fallback="cpu" advice
+    # that torch cannot follow: "Cannot copy out of meta tensor"); shapes and dtypes equal the CPU op's
+    y = mft.fake_quant(x.to("meta"), "mxfp8_e4m3")
+    assert y.device.type == "meta" and y.shape == x.shape and y.dtype == x.dtype
+    for m, c in zip(mft.quantize(x.to("meta"), "nvfp4"), mft.quantize(x, "nvfp4")):
+        assert m.device.type == "meta" and m.shape == c.shape and m.dtype == c.dtype
+    # a tensor on a device without kernels: one error naming the device and the explicit fallback
+    fake = types.SimpleNamespace(device=torch.device("xpu"))
+    with pytest.raises(ValueError, match=r"device xpu; accepted: cpu, cuda: .*device_fallback=\"cpu\""):
+        mft._launcher(fake, "fake_quant")
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine (scripts/device-check "
