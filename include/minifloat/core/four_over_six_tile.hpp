@@ -32,12 +32,9 @@ struct FourOverSixTile {
 MINIFLOAT_HOST_DEVICE inline FourOverSixTile fourover6_tile(const float* x, unsigned len, const std::uint64_t* rbits,
                                                             float global_amax, ScaleSelect sel, const TileRule& r,
                                                             RoundingSpec spec, Profile prof) noexcept {
-  float amax = 0.0f;
-  for (unsigned i = 0; i < len; ++i) {
-    const float m = detail::src_abs(x[i]);
-    if (m > amax) amax = m;  // NaN ignored (TileStat)
-  }
-  const FourOverSixCodes cand = fourover6_block_codes(amax, r.s_enc);
+  TileStat<float> st;  // the tile statistic's amax: NaN ignored
+  for (unsigned i = 0; i < len; ++i) st.add(x[i]);
+  const FourOverSixCodes cand = fourover6_block_codes(st.amax, r.s_enc);
   const bool mse = sel == ScaleSelect::four_over_six_mse;
   FourOverSixTile out[2];
   float err[2] = {0.0f, 0.0f};
