@@ -163,18 +163,12 @@ nb::object tile_scale_values(const DeviceQuant& d, const std::optional<CodesArra
                              bool scale_ftz) {
   QuantizedTensor q = d.plan.header;
   const std::size_t n = q.scale_rows * q.scale_cols;
-  if (is_fp32_rule(q.rule)) {
-    if (!scales || scales->size() != n) throw Error("scales: expected " + std::to_string(n) + " float32 scales");
-    q.scales.assign(scales->data(), scales->data() + n);
-  } else {
-    if (!scale_codes || scale_codes->size() != n)
-      throw Error("scales: expected " + std::to_string(n) + " uint8 scale codes");
-    q.scale_codes.assign(scale_codes->data(), scale_codes->data() + n);
-  }
-  if (d.plan.needs_tensor_amax() || d.scheme.tensor_scale != 0.0f) {
-    if (!tensor_decode_scale) throw Error("tensor_scale: this scheme needs its FP32 tensor decode scale");
-    q.tensor_decode_scale = *tensor_decode_scale;
-  }
+  python::set_scales(q,
+                     scale_codes
+                         ? std::optional(std::span<const std::uint8_t>(scale_codes->data(), scale_codes->size()))
+                         : std::nullopt,
+                     scales ? std::optional(std::span<const float>(scales->data(), scales->size())) : std::nullopt,
+                     tensor_decode_scale);
   auto* v = new std::vector<double>(n);
   for (std::size_t t = 0; t < n; ++t) (*v)[t] = block_scale_value(q, t, scale_ftz ? ScaleFtz::yes : ScaleFtz::no);
   nb::capsule owner(v, [](void* p) noexcept { delete static_cast<std::vector<double>*>(p); });

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -29,5 +30,12 @@ std::pair<Scheme, QuantOptions> quant_request(
     const std::optional<std::string_view>& mx_quirks, const std::optional<std::string>& transform,
     const std::optional<std::string>& tensor_scale, const std::optional<std::string_view>& scale_select,
     const std::optional<std::string>& transform_gemm, const std::optional<std::string_view>& amax_scope);
+
+/// q (a BlockQuantizer's result, without scales) given the scales as a caller holds them: uint8 scale codes (the
+/// E8M0, UE4M3 and UE5M3 rules) or float32 decode scales (the FP32 rules), one per tile in q's scale order, and the
+/// FP32 tensor decode scale the nvfp4 rules and nvfp4_v2_gs need. Throws minifloat::Error naming the argument
+/// (scales, tensor_scale) and what the scheme needs.
+void set_scales(QuantizedTensor& q, std::optional<std::span<const std::uint8_t>> scale_codes,
+                std::optional<std::span<const float>> scales_f32, std::optional<float> tensor_decode_scale);
 
 }  // namespace minifloat::python

@@ -127,6 +127,30 @@ QuantOptions options_arg(const RoundingSpec& spec, const Profile& profile, std::
 
 }  // namespace
 
+void python::set_scales(QuantizedTensor& q, std::optional<std::span<const std::uint8_t>> scale_codes,
+                        std::optional<std::span<const float>> scales_f32, std::optional<float> tensor_decode_scale) {
+  const std::size_t n_scales = q.scale_rows * q.scale_cols;
+  auto sizes = [&](std::size_t got) {
+    if (got != n_scales)
+      throw Error("scales: has " + std::to_string(got) + " elements; the scheme and shape need " +
+                  std::to_string(n_scales));
+  };
+  if (!is_fp32_rule(q.rule)) {  // the scale families stored as uint8 codes
+    if (!scale_codes) throw Error("scales: this scheme's scales are uint8 codes (E8M0, UE4M3 or UE5M3)");
+    sizes(scale_codes->size());
+    q.scale_codes.assign(scale_codes->begin(), scale_codes->end());
+  } else {
+    if (!scales_f32) throw Error("scales: this scheme's scales are float32 decode scales");
+    sizes(scales_f32->size());
+    q.scales.assign(scales_f32->begin(), scales_f32->end());
+  }
+  if (is_nvfp4_rule(q.rule) || q.rule == ScaleRule::nvfp4_v2_gs) {
+    if (!tensor_decode_scale)
+      throw Error("tensor_scale: " + std::string(name(q.rule)) + " needs its FP32 tensor decode scale (shape (1,))");
+    q.tensor_decode_scale = *tensor_decode_scale;
+  }
+}
+
 std::pair<Scheme, QuantOptions> python::quant_request(
     std::string_view scheme, std::optional<std::string_view> rule, const RoundingSpec& spec, const Profile& profile,
     std::string_view axis, std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>> sr,
@@ -211,15 +235,11 @@ nb::object dequantize_codes(const CodesArray& codes, const std::optional<CodesAr
   QuantOptions o = options_arg(RoundingSpec{}, profile, axis, std::nullopt);
   if (mx_quirks) o.mx_quirks = with_arg("mx_quirks", [&] { return parse<MxQuirks>(*mx_quirks); });
   QuantizedTensor q = BlockQuantizer(shape, s, o).result();
-  const std::size_t n_scales = q.scale_rows * q.scale_cols;
-  auto sizes = [](std::size_t got, std::size_t want, const char* what) {
-    if (got != want)
-      throw Error(std::string(what) + ": has " + std::to_string(got) + " elements; the scheme and shape need " +
-                  std::to_string(want));
-  };
   std::size_t n = 1;
   for (const std::size_t d : shape) n *= d;
-  sizes(codes.size(), n, "codes");
+  if (codes.size() != n)
+    throw Error("codes: has " + std::to_string(codes.size()) + " elements; the scheme and shape need " +
+                std::to_string(n));
   q.codes.assign(codes.data(), codes.data() + codes.size());
   if (const int bits = element_bits(q.element); bits < 8)  // a wider code has no value (decode refuses it too)
     for (std::size_t i = 0; i < q.codes.size(); ++i)
@@ -227,20 +247,12 @@ nb::object dequantize_codes(const CodesArray& codes, const std::optional<CodesAr
         throw Error("codes: code " + std::to_string(q.codes[i]) + " at flat index " + std::to_string(i) +
                     " is wider than the " + std::to_string(bits) + " bits of " + element_name(q.element) +
                     "; accepted: 0.." + std::to_string((1 << bits) - 1));
-  if (!is_fp32_rule(q.rule)) {  // the scale families stored as uint8 codes
-    if (!scale_codes) throw Error("scales: this scheme's scales are uint8 codes (E8M0, UE4M3 or UE5M3)");
-    sizes(scale_codes->size(), n_scales, "scales");
-    q.scale_codes.assign(scale_codes->data(), scale_codes->data() + scale_codes->size());
-  } else {
-    if (!scales_f32) throw Error("scales: this scheme's scales are float32 decode scales");
-    sizes(scales_f32->size(), n_scales, "scales");
-    q.scales.assign(scales_f32->data(), scales_f32->data() + scales_f32->size());
-  }
-  if (is_nvfp4_rule(q.rule) || q.rule == ScaleRule::nvfp4_v2_gs) {
-    if (!tensor_decode_scale)
-      throw Error("tensor_scale: " + std::string(name(q.rule)) + " needs its FP32 tensor decode scale (shape (1,))");
-    q.tensor_decode_scale = *tensor_decode_scale;
-  }
+  python::set_scales(
+      q,
+      scale_codes ? std::optional(std::span<const std::uint8_t>(scale_codes->data(), scale_codes->size()))
+                  : std::nullopt,
+      scales_f32 ? std::optional(std::span<const float>(scales_f32->data(), scales_f32->size())) : std::nullopt,
+      tensor_decode_scale);
   std::vector<double> v;
   {
     nb::gil_scoped_release nogil;
