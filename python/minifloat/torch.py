@@ -272,11 +272,17 @@ def _k_saturated(x: _Any, scheme: str, options: str, launcher: str) -> _Any:
     deq = _k_dequantize64(codes, scales, ts, scheme, options, "fake_quant")
     kw, _ = _quant_kw(options)
     plan = _k_plan(x.shape, scheme, kw, "fake_quant")
-    if plan.header.element == "mxint8":  # as _saturated_np: |code| >= 127 as int8
+    lut = _torch.tensor(plan.element_values, dtype=_torch.float64, device=x.device)
+    return _saturation(plan.header.element, codes, lut[codes.long()], x, deq)
+
+
+def _saturation(element: str, codes: _Any, values: _Any, x: _Any, deq: _Any) -> _Any:
+    """The clipped STE's mask (torch tensors of one shape): the element code has the largest magnitude (mxint8: |code|
+    >= 127 as int8; else |value| = the format's max) and |x| > |dequantized|."""
+    if element == "mxint8":
         top = codes.view(_torch.int8).to(_torch.int16).abs() >= 127
     else:
-        lut = _torch.tensor(plan.element_values, dtype=_torch.float64, device=x.device)
-        top = lut[codes.long()].abs() == _element_max(plan.header.element)
+        top = values.abs() == _element_max(element)
     return top & (x.detach().to(_torch.float64).abs() > deq.abs())
 
 
@@ -430,13 +436,9 @@ def _(x, scheme, options):
 def _saturated_np(x: _Any, scheme: str, options: str) -> _np.ndarray:
     """Where the element saturated: |x| > |dequantized| and the element code has the largest magnitude."""
     q = _quantize_np(x, scheme, options)
-    deq = q.dequantize()
-    if q.element == "mxint8":
-        top = _np.abs(q.codes.view(_np.int8).astype(_np.int16)) >= 127
-    else:
-        top = _np.abs(_mf.decode(q.codes, q.element, dtype="float64")) == _element_max(q.element)
-    xv = x.detach().to(_torch.float64).numpy()
-    return top & (_np.abs(xv) > _np.abs(deq))
+    values = _mf.decode(q.codes, q.element, dtype="float64") if q.element != "mxint8" else q.codes
+    return _saturation(q.element, _torch.from_numpy(q.codes), _torch.from_numpy(values), x,
+                       _torch.from_numpy(q.dequantize())).numpy()
 
 
 def _element_max(fmt: str) -> float:
