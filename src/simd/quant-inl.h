@@ -171,12 +171,30 @@ struct LeanBounds {
         sat_below(saturation_bound(di, c)) {}
 };
 /// Which lane rule a block's |y| allow, from their min: 0 the normal rule, 1 the rule with subnormal
-/// results, 2 neither (encode_block_rne's).
+/// results, 2 neither (encode_block_rne's). Without a branch (nonzero ≤ normal): MXFP6 e3m2's Gaussian blocks are
+/// class 0 or 1 about as often, and a branch on it was mispredicted about every other block.
 template <class DI>
 HWY_INLINE int lean_class(DI di, const LeanBounds<DI>& b, hn::Vec<DI> min_ay) {
-  if (hn::AllFalse(di, hn::Lt(min_ay, b.normal))) return 0;
-  return hn::AllFalse(di, hn::Lt(min_ay, b.nonzero)) ? 1 : 2;
+  return static_cast<int>(!hn::AllFalse(di, hn::Lt(min_ay, b.normal))) +
+         static_cast<int>(!hn::AllFalse(di, hn::Lt(min_ay, b.nonzero)));
 }
+/// Which lean rule of encode_block_lean a block tries first, from the classes of the blocks before it (any choice gives
+/// the same bytes: a rule that does not hold is followed by the next): rule 0 only after kRun blocks of class 0 in a
+/// row, rule 1 after a block of class ≤ 1, else the full rule. So a row whose blocks alternate between class 0 and 1
+/// (MXFP6 e3m2's Gaussian blocks: 2^−2 is about amax/64) stays on rule 1 and encodes no block twice, and a row of
+/// class-0 blocks (MXFP8, MXFP4) takes the lean normal rule.
+/// saw() without a branch on the class (a branch there was the mispredicted one).
+struct LeanGuess {
+  static constexpr int kRun = 8;
+  int run = kRun;  ///< blocks of class 0 in a row (at most kRun); −1 after a block of class 2
+  [[nodiscard]] bool try_normal() const { return run == kRun; }
+  [[nodiscard]] bool try_subnormal() const { return run >= 0; }
+  /// Takes the class of a block and returns it.
+  int saw(int cls) {
+    run = (std::min(run + 1, kRun) & -static_cast<int>(cls == 0)) - static_cast<int>(cls == 2);
+    return cls;
+  }
+};
 
 /// A whole-vector block (m a multiple of Lanes) whose |y| are all below ovf_min (the caller's bound from
 /// the block's amax: fl32(amax · s) < ovf_min, so every y is finite and neither saturates nor needs the
@@ -372,21 +390,23 @@ HWY_INLINE RunCounts encode_blocks_rne(const QuantRne& c, const float* HWY_RESTR
   const std::size_t N = hn::Lanes(di);
   const LeanBounds<DI> lean_e8m0(di, RneMagnitude<F, DI>::kMinNormal, BlockOp::e8m0_exact, c),
       lean_mul(di, RneMagnitude<F, DI>::kMinNormal, BlockOp::multiply, c);
-  int predicted = 0;  // as in fused_rows_rne, with the bound on |y| checked in the block (kCheckMax)
+  LeanGuess guess;  // as in fused_rows_rne, with the bound on |y| checked in the block (kCheckMax)
   // the lean rules of op Op for a whole-vector block (true: done), else the full rule's status in st
   auto block = [&]<BlockOp Op>(const LeanBounds<DI>& lean, const float* xb, std::size_t m, float sc, std::uint8_t* ob)
                    HWY_ATTR -> std::uint8_t {
     if (m % N == 0) {
-      if (predicted == 0) predicted = encode_block_lean<F, Op, 0, true>(di, magnitude, lean, xb, m, sc, ob, counts.fl);
-      if (predicted == 0) return 0;
-      if (predicted == 1) predicted = encode_block_lean<F, Op, 1, true>(di, magnitude, lean, xb, m, sc, ob, counts.fl);
-      if (predicted <= 1) return 0;
+      if (guess.try_normal()) {
+        if (guess.saw(encode_block_lean<F, Op, 0, true>(di, magnitude, lean, xb, m, sc, ob, counts.fl)) == 0) return 0;
+      }
+      if (guess.try_subnormal()) {
+        if (guess.saw(encode_block_lean<F, Op, 1, true>(di, magnitude, lean, xb, m, sc, ob, counts.fl)) <= 1) return 0;
+      }
     }
     VI min_ay = hn::Set(di, 0x7fffffff), max_ay = hn::Zero(di);
     const std::uint8_t st =
         encode_block_rne<F, Op>(di, magnitude, xb, m, sc, sat_below, ob, counts.sat, counts.fl, &min_ay, &max_ay);
     // a block that reached ovf_min predicts the full rule for the next (no lean pass wasted on a run of them)
-    predicted = !hn::AllFalse(di, hn::Gt(max_ay, lean.below_ovf)) ? 2 : lean_class(di, lean, min_ay);
+    guess.saw(!hn::AllFalse(di, hn::Gt(max_ay, lean.below_ovf)) ? 2 : lean_class(di, lean, min_ay));
     return st;
   };
   std::size_t j = 0;
@@ -520,7 +540,7 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
   PrefetchAhead ahead{x, readable};
   const std::size_t N = hn::Lanes(di);
   const LeanBounds<DI> bounds(di, RneMagnitude<F, DI>::kMinNormal, kOp, c);
-  int predicted = 0;  // the lean_class of the last block (which rule to try first: any choice gives the same bytes)
+  LeanGuess guess;  // which rule to try first
   // kGroup blocks at a time in three passes (the maxima, the scale steps, the elements), so that the
   // blocks' reductions and table steps do not wait on each other (the group stays in L1).
   constexpr std::size_t kGroup = 32;
@@ -559,26 +579,26 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
         continue;
       }
       // the lean rules (encode_block_lean) when fl32(amax · s), the block's largest |y|, is below ovf_min
-      // the first tried is the one the last block needed (its lean_class), then the next, then the full rule
+      // the first tried is LeanGuess's, then the next, then the full rule
       // (kRule 2, which counts the saturated, when that max may reach ovf_min but is finite)
       const std::uint32_t ymax = std::bit_cast<std::uint32_t>(std::bit_cast<float>(amax[k]) * scale[k]);
       if (m % N == 0 && ymax < 0x7f800000u) {
         const bool below = ymax < c.ovf_min;
-        if (predicted == 0 && below) {
-          predicted = encode_block_lean<F, kOp, 0>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl);
-          if (predicted == 0) continue;
+        if (guess.try_normal() && below) {
+          if (guess.saw(encode_block_lean<F, kOp, 0>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl)) == 0)
+            continue;
         }
-        if (predicted <= 1) {
-          predicted =
+        if (guess.try_subnormal()) {
+          const int cls =
               below ? encode_block_lean<F, kOp, 1>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl)
                     : encode_block_lean<F, kOp, 2>(di, magnitude, bounds, xb, m, scale[k], ob, counts.fl, &counts.sat);
-          if (predicted <= 1) continue;
+          if (guess.saw(cls) <= 1) continue;
         }
       }
       VI min_ay = hn::Set(di, 0x7fffffff);
       status[j0 + k] =
           encode_block_rne<F, kOp>(di, magnitude, xb, m, scale[k], sat_below, ob, counts.sat, counts.fl, &min_ay);
-      predicted = lean_class(di, bounds, min_ay);
+      guess.saw(lean_class(di, bounds, min_ay));
     }
     s0 = s;
     len0 = len;

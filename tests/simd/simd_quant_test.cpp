@@ -303,6 +303,49 @@ TEST_P(SimdQuantOnTarget, ColumnTilesOfEveryKind) {
   }
 }
 
+// The order in which the rne kernels try their lane rules per block (simd/quant-inl.h LeanGuess: the normal-only rule
+// after 8 blocks in a row that needed no more, else the rule with subnormal results, else the full rule) must not show
+// in the bytes: rows of 16-element segments whose class is chosen by a seeded walk — runs of 1..12 blocks normal in
+// every target, a block with one target-subnormal nonzero |y| (2^−8…2^−40 of the amax), one with a ±0, one whose
+// amax·s reaches the overflow bound — through the fused rows (MX, NVFP4) and the tile path (2-row and 16×16 tiles,
+// FP32 1x128/128x128 scales), on this instance's target. Oracle: the engine's scalar loops (expect_same).
+TEST_P(SimdQuantOnTarget, LeanRuleOrderDoesNotShowInTheBytes) {
+  const std::size_t rows = 16, cols = 1024;
+  std::mt19937 rng(77);
+  std::vector<float> x;
+  x.reserve(rows * cols);
+  auto segment = [&](int kind) {
+    const int e = static_cast<int>(rng() % 16) - 8;  // the segment's binade
+    const std::size_t at = x.size();
+    for (int i = 0; i < 16; ++i) {
+      const float u = std::ldexp(1.0f + static_cast<float>(rng() % 1024) / 1024.0f, e - 1);  // [2^(e−1), 2^(e+1))
+      x.push_back((rng() & 1) ? -u : u);
+    }
+    const std::size_t i = at + rng() % 16;
+    if (kind == 1) x[i] = std::ldexp(x[i], -8 - static_cast<int>(rng() % 33));
+    if (kind == 2) x[i] = (rng() & 1) ? -0.0f : 0.0f;
+    if (kind == 3) x[at + (i + 1 - at) % 16] = std::ldexp((rng() & 1) ? -1.99f : 1.99f, e);
+  };
+  while (x.size() < rows * cols) {
+    if (rng() % 2 == 0) {
+      for (int run = 1 + static_cast<int>(rng() % 12); run > 0 && x.size() < rows * cols; --run) segment(0);
+    } else {
+      segment(1 + static_cast<int>(rng() % 3));
+    }
+  }
+  const std::string tname = hwy::TargetName(GetParam());
+  int fast = 0, cases = 0;
+  for (const char* n : {"mxfp6_e3m2", "mxfp6_e2m3", "mxfp8_e4m3", "mxfp8_e5m2", "mxfp4", "nvfp4", "nvfp4_16x16",
+                        "fp8_1x128", "fp8_128x128", "e3m2fn/2x32/e8m0fnu:ocp_floor", "e2m1fn/2x32/e8m0fnu:rceil"}) {
+    bool took = false;
+    expect_same({rows, cols}, x, mf::parse_scheme(n), {}, 1, std::size_t{1} << 20, tname + " " + n, &took);
+    fast += took;
+    ++cases;
+    if (HasFailure()) return;
+  }
+  EXPECT_EQ(fast, cases) << "every scheme here takes the fast path";
+}
+
 // Threads and chunking: 1..7 threads, pieces that cut tiles (first pass), axis first.
 TEST_F(SimdQuant, AnyThreadCountAndPieceSizeGivesTheSameBytes) {
   const std::vector<std::size_t> shape{9, 256};
