@@ -278,6 +278,11 @@ struct PrefetchAhead {
   HWY_INLINE void upto(std::size_t end) {
     for (; next < end + kAhead && next + kAhead < readable; next += kLine) hwy::Prefetch(x + next + kAhead);
   }
+  /// A fused kernel's element pass, after a block ending at `end`: upto(end + span), span = kGroup · bs, which is as
+  /// far as the next group's maxima pass (group_maxima) will ask. So the lines are asked for a few per block while the
+  /// elements are encoded, not in one burst of kGroup · bs / 16 lines before each group's maxima, which waited on the
+  /// fill buffers while the element pass left the memory idle (MXFP6 e3m2 at 64 MiB: 19 → 9.5 ms, bench_quant).
+  HWY_INLINE void during(std::size_t end, std::size_t span) { upto(end + span); }
 };
 
 /// The max of the magnitude bits |x| of m elements, m a nonzero multiple of Lanes, in vectors (integer max;
@@ -567,6 +572,7 @@ HWY_INLINE RunCounts fused_rows_rne(const QuantRne& c, const FusedScale& fs, con
       scale_codes[(j0 + k) * scale_stride] = code;
     }
     for (std::size_t k = 0; k < g; ++k) {
+      ahead.during(start[k + 1], kGroup * bs);
       if (status[j0 + k] != 0) continue;
       const std::size_t m = start[k + 1] - start[k];
       counts.before_block(di, m);
@@ -702,6 +708,7 @@ HWY_INLINE RunCounts fused_rows_4over6(const QuantRne& c, const FourOverSixRows&
     std::size_t s = s0, len = len0;
     const std::size_t g = group_maxima<kGroup>(x, n, bs, N, ahead, s, len, start, amax);
     for (std::size_t k = 0; k < g; ++k) {
+      ahead.during(start[k + 1], kGroup * bs);
       if (amax[k] < 0x00800000u || amax[k] >= 0x7f800000u || start[k + 1] - start[k] != kB) {
         status[j0 + k] = 3;  // not plain, or a short block: the caller's
         continue;
@@ -849,6 +856,7 @@ inline RunCounts FusedRowsInt8(const QuantInt8& c, const FusedScale& fs, const f
     std::size_t s = s0, len = len0;
     const std::size_t g = group_maxima<kGroup>(x, n, bs, N, ahead, s, len, start, amax);
     for (std::size_t k = 0; k < g; ++k) {
+      ahead.during(start[k + 1], kGroup * bs);
       if (amax[k] < fs.amax_min || amax[k] >= 0x7f800000u) {  // not plain (NaN bits are above +Inf's)
         status[j0 + k] = 3;
         continue;
