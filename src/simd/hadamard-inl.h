@@ -2,7 +2,10 @@
 // simd/hadamard-inl.h: the 16-point random Hadamard transform (core/hadamard.hpp, rht16_group) on binary32
 // inputs, vectorised across groups (one copy per SIMD target, through hwy/foreach_target.h; see
 // simd/hadamard_simd.cpp). Each lane holds one group; element i of the lanes' groups is one vector, so the
-// four butterfly stages of the Walsh–Hadamard transform are vertical binary64 adds and subtracts.
+// four butterfly stages of the Walsh–Hadamard transform are vertical binary64 adds and subtracts. Contiguous
+// groups (Rht16Contiguous) whose whole chunk passes the guard below are instead transformed one group at a
+// time in registers (the same butterflies, those below the vector width as a lane permutation and an exact
+// sign flip: the same exact sums), which saves the transposes into and out of that layout.
 //
 // Why it is exact (the one rounding of rht16_group): a group takes the vector path only when its 16 inputs
 // (after the sign vector, an exact sign flip) are all finite and normal or zero, not all zero, and their
@@ -32,7 +35,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "minifloat/core/hadamard.hpp"
 
@@ -119,21 +124,133 @@ inline std::size_t Rht16Strided(const float* HWY_RESTRICT x, std::size_t stride,
   return scalar;
 }
 
+/// Whether every group of the `n` floats at x (whole groups) passes Rht16Strided's guard, by a sufficient test on
+/// all of them at once: no zero, NaN, Inf or subnormal, and over the chunk 26 ≤ e_min, e_max ≤ 251 and
+/// e_max − e_min ≤ 25 (each group's exponents lie within the chunk's, and none of its inputs is zero).
+HWY_INLINE bool rht16_chunk_exact(const float* HWY_RESTRICT x, std::size_t n) {
+  const hn::ScalableTag<std::uint32_t> du;
+  const std::size_t N = hn::Lanes(du);
+  const auto abs_mask = hn::Set(du, 0x7fffffffu);
+  auto vmax = hn::Zero(du), vmin = hn::Set(du, 0xffffffffu);
+  std::size_t k = 0;
+  for (; k + N <= n; k += N) {
+    const auto mag = hn::And(hn::BitCast(du, hn::LoadU(hn::RebindToFloat<decltype(du)>(), x + k)), abs_mask);
+    vmax = hn::Max(vmax, mag);
+    vmin = hn::Min(vmin, mag);
+  }
+  std::uint32_t mx = hn::GetLane(hn::MaxOfLanes(du, vmax)), mn = hn::GetLane(hn::MinOfLanes(du, vmin));
+  for (; k < n; ++k) {
+    std::uint32_t b;
+    std::memcpy(&b, x + k, sizeof b);
+    b &= 0x7fffffffu;
+    mx = b > mx ? b : mx;
+    mn = b < mn ? b : mn;
+  }
+  const int emax = static_cast<int>(mx >> 23), emin = static_cast<int>(mn >> 23);
+  return emin >= 26 && emax <= 251 && emax - emin <= kRht16MaxSpread;
+}
+
+/// One group of 16 consecutive floats x[0..16) → y[0..16) that passes the guard, in registers: the group as
+/// 16 / N binary64 vectors (N lanes each; element i in vector i / N, lane i % N), the butterfly stages of
+/// Rht16Strided — between vectors for H ≥ N, within a vector for H < N: lane i takes v_(i^H) + (±v_i), − where
+/// bit H of i is set (an exact sign flip, so the same exact sums) — then its one rounding and, for bf16, the
+/// bfloat16 RNE. in_sign[k] flips the signs of floats k·N..k·N+N−1 (the sign vector), swap/neg the in-vector
+/// stages' lane permutations (i → i^H) and sign masks (bit H of i set).
+template <class DD, class DF, class DU32, class DI64, class Idx>
+HWY_INLINE void rht16_group_in_registers(DD dd, DF df, DU32 du, DI64 d64, const float* HWY_RESTRICT x,
+                                         const hn::Vec<DU32>* in_sign, const Idx* swap, const hn::Vec<DI64>* neg,
+                                         std::uint32_t bf16, float* HWY_RESTRICT y) {
+  constexpr std::size_t N = hn::MaxLanes(DD()), K = 16 / N;
+  using VD = hn::Vec<DD>;
+  VD v[K];
+#pragma GCC unroll 16
+  for (std::size_t k = 0; k < K; ++k)
+    v[k] = hn::PromoteTo(dd, hn::BitCast(df, hn::Xor(hn::BitCast(du, hn::LoadU(df, x + k * N)), in_sign[k])));
+#pragma GCC unroll 4
+  for (std::size_t h = 8; h >= 1; h /= 2) {
+    if (h >= N) {
+      const std::size_t step = h / N;
+#pragma GCC unroll 16
+      for (std::size_t k = 0; k < K; ++k) {
+        if ((k & step) != 0) continue;
+        const VD a = v[k], b = v[k + step];
+        v[k] = hn::Add(a, b);
+        v[k + step] = hn::Sub(a, b);
+      }
+    } else {
+      const std::size_t stage = h == 4 ? 0 : h == 2 ? 1 : 2;  // neg/swap index of H = 4, 2, 1
+#pragma GCC unroll 16
+      for (std::size_t k = 0; k < K; ++k)
+        v[k] = hn::Add(hn::TableLookupLanes(v[k], swap[stage]),
+                       hn::BitCast(dd, hn::Xor(hn::BitCast(d64, v[k]), neg[stage])));
+    }
+  }
+  const VD quarter = hn::Set(dd, 0.25), pzero = hn::Zero(dd);
+#pragma GCC unroll 16
+  for (std::size_t k = 0; k < K; ++k) {
+    auto r = hn::BitCast(du, hn::DemoteTo(df, hn::MulAdd(v[k], quarter, pzero)));  // the one rounding
+    if (bf16 != 0)
+      r = hn::And(hn::Add(hn::Add(r, hn::Set(du, 0x7fffu)), hn::And(hn::ShiftRight<16>(r), hn::Set(du, 1u))),
+                  hn::Set(du, 0xffff0000u));
+    hn::StoreU(hn::BitCast(df, r), df, y + k * N);
+  }
+}
+
 /// The transform of `groups` groups of 16 consecutive floats (x[16g + i] → y[16g + i]; x and y do not
-/// overlap): chunks of groups transposed into Rht16Strided's layout and back. Returns its fallback count.
+/// overlap), in chunks of kChunk groups: a chunk that rht16_chunk_exact passes takes rht16_group_in_registers
+/// group by group; any other chunk is transposed into Rht16Strided's layout and back (its guard per group, its
+/// fallback). Returns the fallback count.
 inline std::size_t Rht16Contiguous(const float* HWY_RESTRICT x, std::size_t groups, std::uint32_t signs,
                                    std::uint32_t bf16, float* HWY_RESTRICT y) {
   constexpr std::size_t kChunk = 64;  // groups per chunk: 2 × 4 KiB of scratch
+  // software prefetch 12 KiB ahead, a line per group (the hardware streamer stops at each 4 KiB page; the
+  // first read of a chunk, its guard, waited on memory for most of the transform's time without it)
+  constexpr std::size_t kAheadGroups = 192;
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const hn::Rebind<std::uint32_t, decltype(dd)> du;
+  const hn::Rebind<std::int64_t, decltype(dd)> d64;
+  constexpr std::size_t N = hn::MaxLanes(dd);
+  static_assert(16 % N == 0, "a group is whole vectors");
+  hn::Vec<decltype(du)> in_sign[16 / N];
+  for (std::size_t k = 0; k < 16 / N; ++k) {
+    HWY_ALIGN std::uint32_t m[N];
+    for (std::size_t l = 0; l < N; ++l) m[l] = ((signs >> (k * N + l)) & 1u) != 0 ? 0x80000000u : 0u;
+    in_sign[k] = hn::Load(du, m);
+  }
+  // the in-vector stages H = 4, 2, 1 (those below N are used): lane permutation i → i^H, sign mask on bit H of i
+  decltype(hn::IndicesFromVec(dd, hn::Zero(d64))) swap[3] = {};
+  hn::Vec<decltype(d64)> neg[3];
+  for (std::size_t stage = 0; stage < 3; ++stage) {
+    const std::int64_t h = std::int64_t{4} >> stage;
+    const auto iota = hn::Iota(d64, 0);
+    if (static_cast<std::size_t>(h) < N) swap[stage] = hn::IndicesFromVec(dd, hn::Xor(iota, hn::Set(d64, h)));
+    neg[stage] = hn::IfThenElseZero(hn::Ne(hn::And(iota, hn::Set(d64, h)), hn::Zero(d64)),
+                                    hn::Set(d64, static_cast<std::int64_t>(std::uint64_t{1} << 63)));
+  }
   HWY_ALIGN float in[16 * kChunk];
   HWY_ALIGN float out[16 * kChunk];
   std::size_t scalar = 0;
   for (std::size_t g0 = 0; g0 < groups; g0 += kChunk) {
     const std::size_t n = groups - g0 < kChunk ? groups - g0 : kChunk;
     const float* src = x + 16 * g0;
-    for (std::size_t g = 0; g < n; ++g)
-      for (std::size_t i = 0; i < 16; ++i) in[i * kChunk + g] = src[16 * g + i];
-    scalar += Rht16Strided(in, kChunk, n, signs, bf16, out);
     float* dst = y + 16 * g0;
+    // one group is one 64-byte line: group g asks for the line of group g + kAheadGroups (within x)
+    auto prefetch = [&](std::size_t g) HWY_ATTR {
+      if (g0 + g + kAheadGroups < groups) hwy::Prefetch(src + 16 * (g + kAheadGroups));
+    };
+    if (rht16_chunk_exact(src, 16 * n)) {
+      for (std::size_t g = 0; g < n; ++g) {
+        prefetch(g);
+        rht16_group_in_registers(dd, df, du, d64, src + 16 * g, in_sign, swap, neg, bf16, dst + 16 * g);
+      }
+      continue;
+    }
+    for (std::size_t g = 0; g < n; ++g) {
+      prefetch(g);
+      for (std::size_t i = 0; i < 16; ++i) in[i * kChunk + g] = src[16 * g + i];
+    }
+    scalar += Rht16Strided(in, kChunk, n, signs, bf16, out);
     for (std::size_t g = 0; g < n; ++g)
       for (std::size_t i = 0; i < 16; ++i) dst[16 * g + i] = out[i * kChunk + g];
   }
