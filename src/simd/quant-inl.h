@@ -680,10 +680,44 @@ HWY_INLINE hn::Vec<DI> fourover6_lanes(DI di, const RneMagnitude<kRneE2m1fn, DI>
   return code;
 }
 
+// GCC 12's avx512fintrin.h seeds transpose16x16's shuffles with _mm512_undefined_*: a false -Wmaybe-uninitialized
+// where fused_rows_4over6 inlines them (GCC PR 105593), until the end of FusedRows4over6
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
+/// The 16 × 16 transpose of r (row l: r[l], 16 floats): afterwards lane l of r[i] holds what lane i of r[l] held.
+/// Interleaves of 32- then 64-bit lanes within 128-bit blocks give, for each column c of a 4 × 4 sub-block, the
+/// column's 4 rows per 128-bit block; two shuffles of 128-bit blocks then gather each column's 4 blocks (64 shuffles).
+HWY_INLINE void transpose16x16(__m512 (&r)[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int m = 0; m < 16; m += 4) {  // u[m + c]: 128-bit block q holds column 4q + c of rows m..m+3
+    const auto pd = [](__m512 v) { return _mm512_castps_pd(v); };
+    u[m] = _mm512_castpd_ps(_mm512_unpacklo_pd(pd(t[m]), pd(t[m + 2])));
+    u[m + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(pd(t[m]), pd(t[m + 2])));
+    u[m + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(pd(t[m + 1]), pd(t[m + 3])));
+    u[m + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(pd(t[m + 1]), pd(t[m + 3])));
+  }
+  for (int c = 0; c < 4; ++c) {  // the 4 × 4 transpose of 128-bit blocks of u[c], u[4 + c], u[8 + c], u[12 + c]
+    const __m512 v0 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x44), v1 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xee);
+    const __m512 v2 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x44),
+                 v3 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xee);
+    r[c] = _mm512_shuffle_f32x4(v0, v2, 0x88);
+    r[4 + c] = _mm512_shuffle_f32x4(v0, v2, 0xdd);
+    r[8 + c] = _mm512_shuffle_f32x4(v1, v3, 0x88);
+    r[12 + c] = _mm512_shuffle_f32x4(v1, v3, 0xdd);
+  }
+}
+#endif
+
 /// simd::fused_rows_4over6 (quant_simd.hpp): per group of kGroup blocks the maxima (group_maxima), then per plain
-/// block of 16 both candidates' codes and error terms in vectors (fourover6_lanes), each candidate's 16 terms summed
-/// one binary32 add at a time in the order i = 0..15 (the engine's order, no other association; the out-of-order
-/// core overlaps these chains with the next block's vectors), the pick (err4 < err6) and the kept candidate's codes.
+/// block of 16 both candidates' codes and error terms in vectors (fourover6_lanes), then the group's sums — each
+/// candidate's 16 terms one binary32 add at a time in the order i = 0..15 (the engine's order, no other association),
+/// with the blocks across the lanes (AVX-512: the terms of 16 blocks transposed in registers; else gathered) — then
+/// per block the pick (err4 < err6) and the kept candidate's codes and counts.
 template <bool kMse>
 HWY_INLINE RunCounts fused_rows_4over6(const QuantRne& c, const FourOverSixRows& fs, const float* HWY_RESTRICT x,
                                        std::size_t n, std::size_t readable, std::size_t first, std::size_t bs,
@@ -700,14 +734,20 @@ HWY_INLINE RunCounts fused_rows_4over6(const QuantRne& c, const FourOverSixRows&
   constexpr std::size_t kGroup = 32, kB = 16;
   std::uint32_t amax[kGroup];
   std::size_t start[kGroup + 1];
-  alignas(64) float term[2][kB];
-  alignas(64) std::uint8_t out[2][kB];
+  // per block k of the group and candidate (0: map-to-6, 1: map-to-4): its error terms, codes, counts, scale code;
+  // the terms of blocks that are not plain hold whatever was there (their sums are not read), never uninitialised
+  alignas(64) float term[2][kGroup][kB] = {};
+  alignas(64) float err[2][kGroup];
+  alignas(64) std::uint8_t out[2][kGroup][kB];
+  std::uint32_t sat[2][kGroup], fl[2][kGroup];
+  std::uint8_t code[2][kGroup];
+  const auto term_index = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<std::int32_t>(kB)));
   RunCounts rc;
   std::size_t j0 = 0;
   for (std::size_t s0 = 0, len0 = first; s0 < n; j0 += kGroup) {
     std::size_t s = s0, len = len0;
     const std::size_t g = group_maxima<kGroup>(x, n, bs, N, ahead, s, len, start, amax);
-    for (std::size_t k = 0; k < g; ++k) {
+    for (std::size_t k = 0; k < g; ++k) {  // both candidates' codes and error terms
       ahead.during(start[k + 1], kGroup * bs);
       if (amax[k] < 0x00800000u || amax[k] >= 0x7f800000u || start[k + 1] - start[k] != kB) {
         status[j0 + k] = 3;  // not plain, or a short block: the caller's
@@ -715,37 +755,52 @@ HWY_INLINE RunCounts fused_rows_4over6(const QuantRne& c, const FourOverSixRows&
       }
       const float base = fmul_rn(fdiv_rn(std::bit_cast<float>(amax[k]), 6.0f), fs.s_enc);
       const std::uint32_t b4 = std::bit_cast<std::uint32_t>(fmul_rn(base, 1.5f));
-      const std::uint8_t code[2] = {
-          static_cast<std::uint8_t>(fs.e4m3->entry[encode_key(std::bit_cast<std::uint32_t>(base), fs.e4m3->drop)]),
-          static_cast<std::uint8_t>(fs.e4m3->entry[encode_key(b4, fs.e4m3->drop)])};
+      code[0][k] =
+          static_cast<std::uint8_t>(fs.e4m3->entry[encode_key(std::bit_cast<std::uint32_t>(base), fs.e4m3->drop)]);
+      code[1][k] = static_cast<std::uint8_t>(fs.e4m3->entry[encode_key(b4, fs.e4m3->drop)]);
       VI vmax = hn::Zero(di);
-      std::uint32_t sat[2] = {0, 0}, fl[2] = {0, 0};
+      for (int cand = 0; cand < 2; ++cand) sat[cand][k] = fl[cand][k] = 0;
       for (std::size_t v = 0; v < kB; v += N) {
         const auto xf = hn::LoadU(df, x + start[k] + v);
-        for (int cand = 0; cand < 2; ++cand)
+        for (int cand = 0; cand < 2; ++cand) {
+          const std::uint8_t cc = code[cand][k];
           store_bytes(di,
-                      fourover6_lanes<kMse>(di, magnitude, sat_below, xf, fs.enc[code[cand]], fs.val + 8 * code[cand],
-                                            sat[cand], fl[cand], vmax, &term[cand][v]),
-                      &out[cand][v]);
+                      fourover6_lanes<kMse>(di, magnitude, sat_below, xf, fs.enc[cc], fs.val + 8 * cc, sat[cand][k],
+                                            fl[cand][k], vmax, &term[cand][k][v]),
+                      &out[cand][k][v]);
+        }
       }
-      if (!hn::AllFalse(di, hn::Gt(vmax, hn::Set(di, 0x7f7fffff)))) {  // a product overflowed: the caller's
-        status[j0 + k] = 3;
-        continue;
+      // a product overflowed: the caller's
+      status[j0 + k] = !hn::AllFalse(di, hn::Gt(vmax, hn::Set(di, 0x7f7fffff))) ? 3 : 0;
+    }
+    // each block's two sums, one binary32 add at a time in the order i = 0..15 (the engine's order, no other
+    // association), N blocks at a time: lane l of a vector is block k0 + l, so the 16 adds of a block's sum are the
+    // 16 vertical adds (one block's 32 dependent scalar adds, summed block by block, waited on each other: a fifth of
+    // the kernel's time)
+    for (std::size_t k0 = 0; k0 < g; k0 += N)
+      for (int cand = 0; cand < 2; ++cand) {
+#if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
+        static_assert(hn::MaxLanes(DI()) == kB);
+        __m512 col[kB];  // 16 blocks' terms, transposed: lane l of col[i] is term i of block k0 + l
+        for (std::size_t l = 0; l < kB; ++l) col[l] = _mm512_load_ps(&term[cand][k0 + l][0]);
+        transpose16x16(col);
+        __m512 acc = _mm512_setzero_ps();  // +0, as the scalar sum starts
+        for (std::size_t i = 0; i < kB; ++i) acc = _mm512_add_ps(acc, col[i]);
+        _mm512_store_ps(&err[cand][k0], acc);
+#else
+        auto acc = hn::Zero(df);  // +0, as the scalar sum starts
+        for (std::size_t i = 0; i < kB; ++i) acc = hn::Add(acc, hn::GatherIndex(df, &term[cand][k0][i], term_index));
+        hn::Store(acc, df, &err[cand][k0]);
+#endif
       }
-      // the terms read back from memory one by one (an add with a memory operand each), not extracted lane by lane
-      asm volatile("" : : "r"(&term[0][0]) : "memory");
-      float err6 = 0.0f, err4 = 0.0f;
-      for (std::size_t i = 0; i < kB; ++i) {  // in the order i = 0..15
-        err6 = err6 + term[0][i];
-        err4 = err4 + term[1][i];
-      }
-      const int pick = err4 < err6 ? 1 : 0;  // map-to-4 only if strictly smaller (ties, NaN: map-to-6)
-      std::memcpy(codes + start[k], out[pick], kB);
-      scale_codes[j0 + k] = code[pick];
+    for (std::size_t k = 0; k < g; ++k) {
+      if (status[j0 + k] != 0) continue;
+      const int pick = err[1][k] < err[0][k] ? 1 : 0;  // map-to-4 only if strictly smaller (ties, NaN: map-to-6)
+      std::memcpy(codes + start[k], out[pick][k], kB);
+      scale_codes[j0 + k] = code[pick][k];
       select[j0 + k] = static_cast<std::uint8_t>(pick);
-      rc.saturated += sat[pick];
-      rc.flushed += fl[pick];
-      status[j0 + k] = 0;
+      rc.saturated += sat[pick][k];
+      rc.flushed += fl[pick][k];
     }
     s0 = s;
     len0 = len;
@@ -758,6 +813,7 @@ inline RunCounts FusedRows4over6(const QuantRne& c, const FourOverSixRows& fs, c
   if (fs.mse) return fused_rows_4over6<true>(c, fs, x, n, readable, first, bs, scale_codes, select, codes, status);
   return fused_rows_4over6<false>(c, fs, x, n, readable, first, bs, scale_codes, select, codes, status);
 }
+#pragma GCC diagnostic pop
 
 /// The arithmetic MXINT8 element rule (QuantInt8, quant_simd.hpp; rne only), per lane of binary32 bits yi of a
 /// finite y: k = bits(fl32(min(|y|, 4) + 2^17)) − bits(2^17) — ulp(2^17) = 2^−6 is the grid's quantum, so the FPU's
