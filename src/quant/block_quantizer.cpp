@@ -338,14 +338,23 @@ void check_transform_piece(const QuantPiece& p, const QuantizedTensor& q, std::s
                 " with axis first needs pieces of whole rows, 16 rows at a time (rows from a multiple of 16)");
 }
 
-void transform_simd(const QuantPiece& p, std::span<const float> v, const QuantizedTensor& q, std::span<float> out) {
+void transform_simd(const QuantPiece& p, std::span<const float> v, const QuantizedTensor& q, std::span<float> out,
+                    unsigned threads) {
   const std::size_t g = kRht16Size;
-  if (q.axis == BlockAxis::last) {
-    simd::rht16_contiguous(v.data(), v.size() / g, q.transform, out.data());
-    return;
-  }
-  for (std::size_t r = 0; r < p.rows; r += g)  // each 16-row band: the columns' groups across the lanes
-    simd::rht16_strided(v.data() + r * p.cols, p.cols, p.cols, q.transform, out.data() + r * p.cols);
+  // rows [r0, r1) (BlockAxis::first: multiples of 16, each 16-row band with the columns' groups across the lanes)
+  auto rows = [&](std::size_t r0, std::size_t r1) {
+    if (q.axis == BlockAxis::last) {
+      simd::rht16_contiguous(v.data() + r0 * p.cols, (r1 - r0) * p.cols / g, q.transform, out.data() + r0 * p.cols);
+      return;
+    }
+    for (std::size_t r = r0; r < r1; r += g)
+      simd::rht16_strided(v.data() + r * p.cols, p.cols, p.cols, q.transform, out.data() + r * p.cols);
+  };
+  const std::size_t bands = (p.rows + g - 1) / g;  // workers take whole bands of 16 rows
+  const unsigned t = static_cast<unsigned>(std::min<std::size_t>(effective_threads(threads, p), bands));
+  if (t <= 1) return rows(0, p.rows);
+  parallel_for(
+      t, [&](unsigned w) { rows(std::min(p.rows, bands * w / t * g), std::min(p.rows, bands * (w + 1) / t * g)); });
 }
 
 /// The piece's values after the transform (core/hadamard.hpp, or on q.transform_gemm's tensor-core model), in
@@ -362,7 +371,7 @@ std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, 
     if (q.transform_gemm != nullptr) return transform_on_model(q, v);
     if constexpr (std::is_same_v<T, float>) {
       if (path == ArrayPath::simd) {
-        transform_simd(p, v, q, out);
+        transform_simd(p, v, q, out, 1);
         return out;
       }
     }
@@ -382,7 +391,7 @@ std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, 
   }
   if constexpr (std::is_same_v<T, float>) {
     if (path == ArrayPath::simd) {
-      transform_simd(p, v, q, out);
+      transform_simd(p, v, q, out, 1);
       return out;
     }
   }
@@ -398,14 +407,16 @@ template std::vector<float> transformed_piece(const QuantPiece&, std::span<const
 
 std::size_t transform_chunk_rows(const QuantPiece& p, const QuantizedTensor& q, ArrayPath path, unsigned threads,
                                  const TransformFile& f) {
-  if (path != ArrayPath::simd || q.transform_gemm != nullptr || effective_threads(threads, p) > 1) return p.rows;
+  if (path != ArrayPath::simd || q.transform_gemm != nullptr) return p.rows;
   if (p.row + p.rows > f.rows || p.col + p.cols > f.cols) return p.rows;  // (the caller's check names it)
   const std::size_t tile_rows = f.tile_rows;
   if (tile_rows == 0 || tile_rows >= p.rows) return p.rows;
   std::size_t m = kRht16Size;  // lcm(16, tile_rows): whole groups and whole tiles in every chunk
   while (m % tile_rows != 0) m += kRht16Size;
-  if (p.row % m != 0) return p.rows;                                                    // (chunks start on a tile row)
-  const std::size_t want = (std::size_t{16} << 10) / std::max<std::size_t>(p.cols, 1);  // ~16 Ki elements
+  if (p.row % m != 0) return p.rows;  // (chunks start on a tile row)
+  const unsigned t = effective_threads(threads, p);
+  const std::size_t per = t > 1 ? t * (std::size_t{1024} << 10) : std::size_t{16} << 10;  // elements per chunk
+  const std::size_t want = per / std::max<std::size_t>(p.cols, 1);
   const std::size_t rows = std::max(m, want / m * m);
   return rows >= p.rows ? p.rows : rows;
 }

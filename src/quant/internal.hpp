@@ -160,18 +160,23 @@ bool fast_path_whitelisted(const Scheme& scheme, const QuantOptions& opt);
 template <class T>
 std::vector<float> transformed_piece(const QuantPiece& p, std::span<const T> v, const QuantizedTensor& q,
                                      std::size_t file_cols, ArrayPath path);
-/// The SIMD transform (simd/hadamard_simd.hpp) of a checked piece `p` of binary32 values into `out` (p.size()).
-void transform_simd(const QuantPiece& p, std::span<const float> v, const QuantizedTensor& q, std::span<float> out);
+/// The SIMD transform (simd/hadamard_simd.hpp) of a checked piece `p` of binary32 values into `out` (p.size()), on
+/// effective_threads(threads, p) workers, each a band of whole 16-row groups of rows (the same bits for any count).
+void transform_simd(const QuantPiece& p, std::span<const float> v, const QuantizedTensor& q, std::span<float> out,
+                    unsigned threads);
 /// Throws transformed_piece's Error for a piece that cuts a 16-element group along the block axis.
 void check_transform_piece(const QuantPiece& p, const QuantizedTensor& q, std::size_t file_cols);
 /// The file view's extents and tile height (BlockQuantizer's file_rows_, file_cols_, tile_rows_).
 struct TransformFile {
   std::size_t rows = 0, cols = 0, tile_rows = 1;
 };
-/// Rows of `p` per chunk when a piece is transformed and then observed/quantized chunk by chunk (a chunk of
-/// about 16 Ki elements stays in cache and needs no piece-sized buffer): on the SIMD path, without
-/// transform_gemm, one thread, a piece inside the file starting on a tile row: a multiple of 16 and of the tile
-/// height (whole groups, whole tiles); else p.rows (one chunk).
+/// Rows of `p` per chunk when a piece is transformed and then observed/quantized chunk by chunk (no piece-sized
+/// buffer): about 16 Ki elements on one thread (the chunk stays in cache); 1 Mi per worker on t =
+/// effective_threads(threads, p) > 1 workers, so that each chunk's transform, observe and quantize keep the workers
+/// busy for much longer than they take to start (2 threads on 64 MiB: 93 ms with the whole piece transformed on one
+/// thread, 44 ms with 128 Ki per worker, 21 ms with 1 Mi). On the SIMD path, without transform_gemm, a piece inside
+/// the file starting on a tile row: a multiple of 16 and of the tile height (whole groups, whole tiles); else p.rows
+/// (one chunk).
 std::size_t transform_chunk_rows(const QuantPiece& p, const QuantizedTensor& q, ArrayPath path, unsigned threads,
                                  const TransformFile& f);
 /// f(chunk, its transformed values) for each chunk of `p` (transform_chunk_rows; one call with the whole piece
@@ -194,7 +199,7 @@ void for_transformed_chunks(const QuantPiece& p, std::span<const T> v, const Qua
     if constexpr (std::is_same_v<T, float>) {
       if (buf.size() < c.size()) buf.resize(c.size());
       const std::span<float> t(buf.data(), c.size());
-      transform_simd(c, v.subspan(r * p.cols, c.size()), q, t);
+      transform_simd(c, v.subspan(r * p.cols, c.size()), q, t, threads);
       f(c, std::span<const float>(t));
     } else {
       const std::vector<float> t = transformed_piece(c, v.subspan(r * p.cols, c.size()), q, file.cols, path);

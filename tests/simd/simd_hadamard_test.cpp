@@ -378,4 +378,34 @@ TEST(SimdHadamardQuant, TransformedQuantizeSimdEqualsEngine) {
   }
 }
 
+// Pieces big enough that 2 and 3 workers each take a share of every transform chunk (transform_chunk_rows: 1 Mi
+// elements per worker, so several chunks and a short last one, chunk-row bands split unevenly among the workers):
+// the same bytes as one thread (which the test above proves equal to the engine on every shape and piece).
+TEST(SimdHadamardQuant, TransformChunksOverThreadsGiveTheSameBytes) {
+  std::mt19937 rng(12);
+  std::normal_distribution<float> nd(0.0f, 0.02f);
+  const std::vector<std::size_t> shape{2096, 2048};  // 4.2 Mi elements: chunks of 1024 rows (2 workers), 1536 (3)
+  std::vector<float> x(shape[0] * shape[1]);
+  for (float& v : x) v = nd(rng);
+  for (std::size_t i = 0; i < x.size(); i += 99991) x[i] = std::numeric_limits<float>::quiet_NaN();
+  for (const char* scheme : {"nvfp4", "e2m1fn/16x16/ue4m3:nvfp4"})
+    for (const mf::BlockAxis axis : {mf::BlockAxis::last, mf::BlockAxis::first}) {
+      mf::Scheme s = mf::parse_scheme(scheme);
+      s.transform = mf::parse_transform("rht16:te");
+      mf::QuantOptions opt;
+      opt.axis = axis;
+      const Quantized one = quantize(shape, x, s, opt, mf::ArrayPath::simd, x.size(), 1);
+      for (const unsigned threads : {2u, 3u}) {
+        const std::string what = std::string(scheme) + (axis == mf::BlockAxis::first ? " axis first" : " axis last") +
+                                 " threads " + std::to_string(threads);
+        const Quantized many = quantize(shape, x, s, opt, mf::ArrayPath::simd, x.size(), threads);
+        EXPECT_TRUE(one.codes == many.codes) << what;
+        EXPECT_TRUE(one.q.scale_codes == many.q.scale_codes) << what;
+        EXPECT_EQ(one.q.saturated, many.q.saturated) << what;
+        EXPECT_EQ(one.q.flushed, many.q.flushed) << what;
+        EXPECT_EQ(bits(one.q.tensor_decode_scale), bits(many.q.tensor_decode_scale)) << what;
+      }
+    }
+}
+
 }  // namespace
