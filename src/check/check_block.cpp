@@ -243,8 +243,12 @@ std::string scale_why(const BlockTarget& t, std::span<const float> b, const Bloc
       case ScaleRule::fp32_amax: w += "; fp32_amax: decode = fl32(1/fl32(max/amax))"; break;
       case ScaleRule::fp32_pow2: w += "; fp32_pow2: encode = fl32(max/amax), mantissa cleared"; break;
       case ScaleRule::nvfp4:
-        w += t.mx_quirks == MxQuirks::none ? "; nvfp4: e4m3(fl32(amax * fl32(S_enc * fl32(1/6))))"
-                                           : "; torchao nvfp4: e4m3(clamp(fl32(amax/6) [/ pts], 2^-6, 448))";
+        if (s.scale_select != ScaleSelect::none)  // core/four_over_six.hpp fourover6_block_codes
+          w += "; nvfp4 " + std::string(name(s.scale_select)) +
+               ": map-to-6 e4m3(base), map-to-4 e4m3(fl32(base * 1.5)), base = fl32(fl32(amax/6) * S_enc), "
+               "S_enc = fl32(1536/tensor amax) (the block's own amax here)";
+        else if (t.mx_quirks == MxQuirks::none) w += "; nvfp4: e4m3(fl32(amax * fl32(S_enc * fl32(1/6))))";
+        else w += "; torchao nvfp4: e4m3(clamp(fl32(amax/6) [/ pts], 2^-6, 448))";
         break;
       case ScaleRule::rceil_fp32:
         w += "; rceil_fp32: cvt.rp.satfinite.ue8m0 of fl32(amax * fl32(1/" + num(mx) + "))";

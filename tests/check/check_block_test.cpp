@@ -457,4 +457,27 @@ TEST(CheckBlock, FourOverSixChoiceDetailDecidesAsTheEngine) {
   }
 }
 
+// A 4over6 block whose scale is neither candidate: the "why" line states 4over6's two candidates and TE's
+// S_enc = 1536 / amax (core/four_over_six.hpp), not plain NVFP4's amax · fl32(S_enc · fl32(1/6)) it quoted before
+// (a fresh user's finding of stop 34).
+TEST(CheckBlock, FourOverSixScaleMismatchQuotesItsOwnRule) {
+  check::BlockTarget t{.scheme = find_scheme("nvfp4")};
+  t.scheme.scale_select = ScaleSelect::four_over_six_mse;
+  check::BlockCases cases;
+  cases.block = 16;
+  cases.values.assign(16, 0.5f);
+  cases.values[0] = 6.0f;
+  cases.classes = {BlockClass::random};
+  const check::BlockResult want = check::expected_block(t, cases.at(0));
+  std::vector<std::uint8_t> codes = want.codes;
+  std::vector<std::uint64_t> scales{want.scale + 2};  // neither map-to-6 nor map-to-4 (those are 1 or 4 codes apart)
+  const auto r = check::evaluate_blocks(t, cases, codes, scales);
+  ASSERT_EQ(r.minimal.size(), 1u) << r.text();
+  const std::string& why = r.minimal[0].why;
+  EXPECT_NE(why.find("nvfp4 4over6:mse: map-to-6 e4m3(base), map-to-4 e4m3(fl32(base * 1.5))"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("S_enc = fl32(1536/tensor amax)"), std::string::npos) << why;
+  EXPECT_EQ(why.find("fl32(S_enc * fl32(1/6))"), std::string::npos) << why;
+}
+
 }  // namespace
