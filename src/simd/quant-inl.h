@@ -680,11 +680,13 @@ HWY_INLINE hn::Vec<DI> fourover6_lanes(DI di, const RneMagnitude<kRneE2m1fn, DI>
   return code;
 }
 
+#if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
 // GCC 12's avx512fintrin.h seeds transpose16x16's shuffles with _mm512_undefined_*: a false -Wmaybe-uninitialized
-// where fused_rows_4over6 inlines them (GCC PR 105593), until the end of FusedRows4over6
+// (GCC PR 105593), silenced for this function only (clang has no such warning group)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
+#endif
 /// The 16 × 16 transpose of r (row l: r[l], 16 floats): afterwards lane l of r[i] holds what lane i of r[l] held.
 /// Interleaves of 32- then 64-bit lanes within 128-bit blocks give, for each column c of a 4 × 4 sub-block, the
 /// column's 4 rows per 128-bit block; two shuffles of 128-bit blocks then gather each column's 4 blocks (64 shuffles).
@@ -711,6 +713,9 @@ HWY_INLINE void transpose16x16(__m512 (&r)[16]) {
     r[12 + c] = _mm512_shuffle_f32x4(v1, v3, 0xdd);
   }
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 /// simd::fused_rows_4over6 (quant_simd.hpp): per group of kGroup blocks the maxima (group_maxima), then per plain
@@ -813,7 +818,6 @@ inline RunCounts FusedRows4over6(const QuantRne& c, const FourOverSixRows& fs, c
   if (fs.mse) return fused_rows_4over6<true>(c, fs, x, n, readable, first, bs, scale_codes, select, codes, status);
   return fused_rows_4over6<false>(c, fs, x, n, readable, first, bs, scale_codes, select, codes, status);
 }
-#pragma GCC diagnostic pop
 
 /// The arithmetic MXINT8 element rule (QuantInt8, quant_simd.hpp; rne only), per lane of binary32 bits yi of a
 /// finite y: k = bits(fl32(min(|y|, 4) + 2^17)) − bits(2^17) — ulp(2^17) = 2^−6 is the grid's quantum, so the FPU's
