@@ -302,6 +302,32 @@ TEST_P(SimdHadamardOnTarget, RandomGroupsEqualTheEngine) {
   }));
 }
 
+// The chunk guard of the in-register path (Rht16Contiguous: 64 groups per chunk) at its edges, over 4 chunks and a
+// tail of 8 groups: a chunk whose groups each have spread 0 but spread 26 between them (the transpose path, each
+// group still exact); chunks at e_min = 26 and at e_max = 251 exactly (the in-register path), one at spread 25
+// between groups, one holding a single ±0 (the transpose path) — every group equal to the engine, both outputs.
+TEST_P(SimdHadamardOnTarget, ChunkGuardEdgesAcrossChunks) {
+  std::mt19937 rng(31);
+  const std::size_t groups = 4 * 64 + 8;
+  std::vector<float> x(16 * groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::size_t chunk = g / 64;
+    for (std::size_t i = 0; i < 16; ++i) {
+      int e = 127;
+      if (chunk == 0) e = g % 2 == 0 ? 127 : 101;  // spread 26 between groups, 0 within
+      if (chunk == 1) e = g % 2 == 0 ? 26 : 51;    // e_min 26, spread 25 between groups
+      if (chunk == 2) e = g % 2 == 0 ? 251 : 226;  // e_max 251, spread 25 between groups
+      x[16 * g + i] = with_exponent(e, rng);
+    }
+  }
+  x[16 * (3 * 64 + 5) + 9] = -0.0f;  // chunk 3: one zero
+  for (const mf::BlockTransform& t : {kTe, kTorchao}) {
+    std::size_t fb = 99;
+    EXPECT_EQ(mismatches(x, t, engine(x, t), "chunk guard edges", &fb), 0u);
+    EXPECT_EQ(fb, 0u) << "every group passes the per-group guard";
+  }
+}
+
 MINIFLOAT_INSTANTIATE_PER_TARGET(SimdHadamardOnTarget);
 
 struct Quantized {
@@ -395,16 +421,18 @@ TEST(SimdHadamardQuant, TransformChunksOverThreadsGiveTheSameBytes) {
       mf::QuantOptions opt;
       opt.axis = axis;
       const Quantized one = quantize(shape, x, s, opt, mf::ArrayPath::simd, x.size(), 1);
-      for (const unsigned threads : {2u, 3u}) {
-        const std::string what = std::string(scheme) + (axis == mf::BlockAxis::first ? " axis first" : " axis last") +
-                                 " threads " + std::to_string(threads);
-        const Quantized many = quantize(shape, x, s, opt, mf::ArrayPath::simd, x.size(), threads);
-        EXPECT_TRUE(one.codes == many.codes) << what;
-        EXPECT_TRUE(one.q.scale_codes == many.q.scale_codes) << what;
-        EXPECT_EQ(one.q.saturated, many.q.saturated) << what;
-        EXPECT_EQ(one.q.flushed, many.q.flushed) << what;
-        EXPECT_EQ(bits(one.q.tensor_decode_scale), bits(many.q.tensor_decode_scale)) << what;
-      }
+      for (const unsigned threads : {2u, 3u, 5u})
+        for (const std::size_t piece_rows : {shape[0], std::size_t{1000}}) {  // 1000: pieces from mid-file rows
+          if (piece_rows != shape[0] && axis == mf::BlockAxis::first) continue;   // (axis first: whole-tensor pieces)
+          const std::string what = std::string(scheme) + (axis == mf::BlockAxis::first ? " axis first" : " axis last") +
+                                   " threads " + std::to_string(threads) + " piece rows " + std::to_string(piece_rows);
+          const Quantized many = quantize(shape, x, s, opt, mf::ArrayPath::simd, piece_rows * shape[1], threads);
+          EXPECT_TRUE(one.codes == many.codes) << what;
+          EXPECT_TRUE(one.q.scale_codes == many.q.scale_codes) << what;
+          EXPECT_EQ(one.q.saturated, many.q.saturated) << what;
+          EXPECT_EQ(one.q.flushed, many.q.flushed) << what;
+          EXPECT_EQ(bits(one.q.tensor_decode_scale), bits(many.q.tensor_decode_scale)) << what;
+        }
     }
 }
 
