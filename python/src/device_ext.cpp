@@ -91,8 +91,8 @@ DeviceQuant device_plan(
 /// scale_codes (uint8, one per tile) or scales (float32, one per tile) as the scheme has them (0 otherwise),
 /// tensor (3 floats: S_enc, S_dec, the tensor amax, for the tensor-scaled rules; 0 otherwise).
 void device_quantize(const DeviceQuant& d, std::string_view launcher, std::uintptr_t x, std::uintptr_t codes,
-                     std::uintptr_t scale_codes, std::uintptr_t scales, std::uintptr_t tensor, std::uintptr_t stream,
-                     unsigned threads) {
+                     std::uintptr_t scale_codes, std::uintptr_t scales, std::uintptr_t tensor,
+                     [[maybe_unused]] std::uintptr_t stream, unsigned threads) {
   const bool dev = on_device(launcher);
   const QuantizedTensor& h = d.plan.header;
   const bool fp32 = is_fp32_rule(h.rule);
@@ -129,7 +129,7 @@ void device_quantize(const DeviceQuant& d, std::string_view launcher, std::uintp
 void device_convert(std::string_view launcher, std::uintptr_t in, std::uintptr_t out, std::size_t n, const Format& from,
                     const Format& to, const RoundingSpec& spec, const Profile& profile,
                     std::optional<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t, std::uint64_t>> sr,
-                    std::uintptr_t stream, unsigned threads) {
+                    [[maybe_unused]] std::uintptr_t stream, unsigned threads) {
   const bool dev = on_device(launcher);
   cuda::ConvertRequest r;
   r.from = from;
