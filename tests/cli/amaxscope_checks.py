@@ -12,25 +12,15 @@
 # clear error and writes nothing.
 # usage: amaxscope_checks.py BIN
 import pathlib
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-BIN = sys.argv[1]
-errors = []
+from checks_common import expect, finish, run  # tests/cli/checks_common.py (BIN = argv[1])
+
 DEC1 = np.float32(9586981 * 2.0**-32)  # fl32(1/448), derived by hand in the header
 
 
-def run(*args):
-    p = subprocess.run([BIN, *map(str, args)], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def expect(cond, what, out=""):
-    if not cond:
-        errors.append(f"FAIL {what}\n{out}")
 
 
 with tempfile.TemporaryDirectory() as t:
@@ -100,7 +90,4 @@ with tempfile.TemporaryDirectory() as t:
     expect(rc != 0 and "a .safetensors --out-codes holds one tensor scale" in err and
            not (d / "bad.safetensors").exists(), "refused .safetensors", err)
 
-if errors:
-    print("\n".join(errors))
-    sys.exit(1)
-print("amax-scope checks passed")
+finish("amax-scope CLI checks")

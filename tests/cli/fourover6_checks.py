@@ -11,24 +11,14 @@
 # --out-scale-select without --scale-select, --axis first) gets one clear error and writes nothing.
 # usage: fourover6_checks.py BIN
 import pathlib
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-BIN = sys.argv[1]
-errors = []
+from checks_common import expect, finish, run  # tests/cli/checks_common.py (BIN = argv[1])
 
 
-def run(*args):
-    p = subprocess.run([BIN, *map(str, args)], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
-
-def expect(cond, what, out=""):
-    if not cond:
-        errors.append(f"FAIL {what}\n{out}")
 
 
 with tempfile.TemporaryDirectory() as t:
@@ -93,7 +83,4 @@ with tempfile.TemporaryDirectory() as t:
         expect(rc == 1 and "1 failing" in out and needle in out, f"probe check names the flipped choice: {needle}",
                out + err)
 
-if errors:
-    print("\n".join(errors))
-    sys.exit(1)
-print("issue 25 item 2 (4over6) CLI checks passed")
+finish("issue 25 item 2 (4over6) CLI checks")

@@ -13,15 +13,13 @@
 # usage: issue25_checks.py BIN
 import math
 import pathlib
-import subprocess
-import sys
 import tempfile
 from fractions import Fraction as F
 
 import numpy as np
 
-BIN = sys.argv[1]
-errors = []
+from checks_common import expect, finish, run  # tests/cli/checks_common.py (BIN = argv[1])
+
 
 SIGNS_TE = [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1]  # TE nvfp4_tensor.py:49-59
 
@@ -81,14 +79,6 @@ def rht(x2d, mask, bf16, axis_first=False):
     return out.T.copy() if axis_first else out
 
 
-def run(*args):
-    p = subprocess.run([BIN, *map(str, args)], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def expect(cond, what, out=""):
-    if not cond:
-        errors.append(f"{what}\n    got: {str(out).strip()[:600]}")
 
 
 def quant(d, x_path, tag, *extra):
@@ -296,7 +286,4 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(rc == 2 and needle in err and not (d / "bad.npy").exists(), f"{' '.join(extra)}: '{needle}'",
                err or out)
 
-if errors:
-    print("\n".join(errors))
-    sys.exit(1)
-print("issue 25 items 1 (with --transform-gemm) and 3 (tensor scale) checks passed")
+finish("issue 25 items 1 (with --transform-gemm) and 3 (tensor scale) checks")

@@ -7,24 +7,14 @@
 # usage: issue28_checks.py BIN
 import json
 import pathlib
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-BIN = sys.argv[1]
-errors = []
+from checks_common import expect, finish, run  # tests/cli/checks_common.py (BIN = argv[1])
 
 
-def run(*args):
-    p = subprocess.run([BIN, *map(str, args)], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
-
-def expect(cond, what, out=""):
-    if not cond:
-        errors.append(f"{what}\n    got: {out.strip()[:600]}")
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -83,9 +73,4 @@ with tempfile.TemporaryDirectory() as tmp:
         rc, out, err = run("report", "--in", st, "--schemes", "mxfp4", "--csv")
         expect(rc == 0 and "skipped" not in out.splitlines()[0], "16: report --csv header unchanged", out)
 
-if errors:
-    print(f"FAIL: {len(errors)} checks")
-    for e in errors:
-        print(" -", e)
-    sys.exit(1)
-print("ok: issue 28 CLI file checks")
+finish("issue 28 CLI file checks")

@@ -17,24 +17,14 @@
 import json
 import pathlib
 import shutil
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-BIN = sys.argv[1]
-errors = []
+from checks_common import expect, finish, run  # tests/cli/checks_common.py (BIN = argv[1])
 
 
-def run(*args):
-    p = subprocess.run([BIN, *map(str, args)], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
-
-def expect(cond, what, out=""):
-    if not cond:
-        errors.append(f"FAIL {what}\n{out}")
 
 
 with tempfile.TemporaryDirectory() as t:
@@ -143,7 +133,4 @@ with tempfile.TemporaryDirectory() as t:
     rc, _, err = run("probe", "gen", "--scheme", "nvfp4", "--scale-select", "4over7", "--seed", 1, "--out", d / "b")
     expect(rc == 2 and "4over7" in err and "4over6:mse" in err, "--scale-select unknown name", err)
 
-for e in errors:
-    print(e)
-print("probe_choices_checks:", "FAIL" if errors else "ok")
-sys.exit(1 if errors else 0)
+finish("probe_choices_checks")

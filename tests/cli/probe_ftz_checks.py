@@ -11,24 +11,14 @@
 # usage: probe_ftz_checks.py BIN
 import json
 import pathlib
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-BIN = sys.argv[1]
-errors = []
+from checks_common import expect, finish, run  # tests/cli/checks_common.py (BIN = argv[1])
 
 
-def run(*args):
-    p = subprocess.run([BIN, *map(str, args)], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
-
-def expect(cond, what, out=""):
-    if not cond:
-        errors.append(f"FAIL {what}\n{out}")
 
 
 with tempfile.TemporaryDirectory() as t:
@@ -95,7 +85,4 @@ with tempfile.TemporaryDirectory() as t:
     rc, _, err = run("probe", "gen", "--model", "fp32", "--format", "e4m3fn", "--ftz", "--seed", 1, "--out", d / "dt")
     expect(rc == 2 and "--ftz does not apply with --model" in err, "--ftz with --model", err)
 
-for e in errors:
-    print(e)
-print("probe_ftz_checks:", "FAIL" if errors else "ok")
-sys.exit(1 if errors else 0)
+finish("probe_ftz_checks")
