@@ -480,14 +480,13 @@ void PieceRun<T>::fused_rows() {
       }
       if (bq_.scheme_.scale_select != ScaleSelect::none) {  // 4over6 (e2m1fn only): simd::fused_rows_4over6
         fused_kernel = kern->rne.kind == simd::RneKind::e2m1fn;
-        // val of each scale code and E2M1 magnitude: fourover6_error_step's operations (core/four_over_six.hpp)
+        // val of each scale code and E2M1 magnitude m (codes 0..7): fourover6_value (core/four_over_six.hpp)
         const float gamax = static_cast<float>(bq_.global_amax_);
         const float* sf = simd::e4m3fn_values();
-        constexpr float kQ[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
         fourover6_val_.assign(256 * 8 + 8, 0.0f);
         for (std::size_t code = 0; code < 256; ++code)
-          for (std::size_t m = 0; m < 8; ++m)
-            fourover6_val_[8 * code + m] = fdiv_rn(fmul_rn(fmul_rn(kQ[m], sf[code]), gamax), 1536.0f);
+          for (std::uint32_t m = 0; m < 8; ++m)
+            fourover6_val_[8 * code + m] = fourover6_value(to_float(formats::e2m1fn, m), sf[code], gamax);
         fourover6_rows_ = {.s_enc = q.tensor_encode_scale,
                            .mse = bq_.scheme_.scale_select == ScaleSelect::four_over_six_mse,
                            .e4m3 = simd::nvfp4_scale_table(),

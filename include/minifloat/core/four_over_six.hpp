@@ -50,13 +50,16 @@ MINIFLOAT_HOST_DEVICE inline FourOverSixCodes fourover6_block_codes(float block_
   return c;
 }
 
-/// One step of a candidate's error: d = fl32(fl32(fl32(fl32(q · sf) · global_amax) / 1536) − x), then
-/// err + d² (MSE) or err + |d| (MAE), each rounded to binary32 (q: the element's E2M1 value, sf: the
-/// candidate's E4M3 block scale value).
+/// The value an element's error compares with x: fl32(fl32(fl32(q · sf) · global_amax) / 1536) (q: the element's
+/// E2M1 value, sf: the candidate's E4M3 block scale value). Odd in q: val(−q) = −val(q).
+MINIFLOAT_HOST_DEVICE inline float fourover6_value(float q, float sf, float global_amax) noexcept {
+  return fdiv_rn(fmul_rn(fmul_rn(q, sf), global_amax), 1536.0f);
+}
+/// One step of a candidate's error: d = fl32(fourover6_value(q, sf, global_amax) − x), then
+/// err + d² (MSE) or err + |d| (MAE), each rounded to binary32.
 MINIFLOAT_HOST_DEVICE inline float fourover6_error_step(float err, float q, float sf, float global_amax, float x,
                                                         bool mse) noexcept {
-  const float val = fdiv_rn(fmul_rn(fmul_rn(q, sf), global_amax), 1536.0f);
-  const float d = fadd_rn(val, -x);
+  const float d = fadd_rn(fourover6_value(q, sf, global_amax), -x);
   return fadd_rn(err, mse ? fmul_rn(d, d) : detail::bit_cast<float>(detail::bit_cast<std::uint32_t>(d) & 0x7fffffffu));
 }
 
