@@ -497,8 +497,7 @@ void PieceRun<T>::fused_rows() {
       fscale.kind = simd::FusedScale::Kind::ue5m3;
       fscale.ue5m3_g = rule.s_enc;
       fscale.ue5m3_rcp_max = frcp_rn(rule.elem_max);
-      for (unsigned c = 0; c < 256; ++c)
-        ue5m3_div_[c] = fmul_rn(to_float(formats::ue5m3, c), autoround_reciprocal(rule.s_enc));
+      for (unsigned c = 0; c < 256; ++c) ue5m3_div_[c] = ue5m3_divisor(static_cast<std::uint8_t>(c), rule.s_enc);
       fscale.ue5m3_div = ue5m3_div_.data();
       fused_kernel = true;
     }

@@ -490,10 +490,8 @@ HWY_INLINE std::uint8_t fused_scale(const FusedScale& fs, std::uint32_t amax, fl
     const int e = fs.e8m0->exponent(amax);
     s = pow2_neg(e);
     return static_cast<std::uint8_t>(e + 127);
-  } else if constexpr (K == FusedScale::Kind::ue5m3) {  // ue5m3_block_scale_of's steps (core/block_scale.hpp)
-    float sv = fmul_rn(fs.ue5m3_g, fmul_rn(std::bit_cast<float>(amax), fs.ue5m3_rcp_max));
-    if (sv > 114688.0f) sv = 114688.0f;
-    const std::uint8_t code = autoround_ue5m3_code(sv);
+  } else if constexpr (K == FusedScale::Kind::ue5m3) {  // ue5m3_block_scale_of (core/block_scale.hpp), divisor by table
+    const std::uint8_t code = ue5m3_block_scale_code(fmul_rn(std::bit_cast<float>(amax), fs.ue5m3_rcp_max), fs.ue5m3_g);
     s = fs.ue5m3_div[code];
     return code;
   } else {

@@ -678,14 +678,22 @@ struct Ue5m3BlockScale {
   std::uint8_t code = 0;
   float divisor = 0.0f;
 };
-MINIFLOAT_HOST_DEVICE inline Ue5m3BlockScale ue5m3_block_scale_of(float s1, float g, float elem_max) noexcept {
-  (void)elem_max;
+/// The scale code from s1 = fl32(amax · fl32(1/elem_max)): autoround_ue5m3_code of fl32(g · s1) clipped to [0, 114688].
+MINIFLOAT_HOST_DEVICE inline std::uint8_t ue5m3_block_scale_code(float s1, float g) noexcept {
   float s = fmul_rn(g, s1);
   if (s < 0.0f) s = 0.0f;  // torch.clip(scale, 0, FLOAT8_UE5M3_MAX): NaN passes
   if (s > 114688.0f) s = 114688.0f;
+  return autoround_ue5m3_code(s);
+}
+/// The element divisor of scale code `code`: fl32(ue5m3(code) · autoround_reciprocal(g)).
+MINIFLOAT_HOST_DEVICE inline float ue5m3_divisor(std::uint8_t code, float g) noexcept {
+  return fmul_rn(to_float(formats::ue5m3, code), autoround_reciprocal(g));
+}
+MINIFLOAT_HOST_DEVICE inline Ue5m3BlockScale ue5m3_block_scale_of(float s1, float g, float elem_max) noexcept {
+  (void)elem_max;
   Ue5m3BlockScale r;
-  r.code = autoround_ue5m3_code(s);
-  r.divisor = fmul_rn(to_float(formats::ue5m3, r.code), autoround_reciprocal(g));
+  r.code = ue5m3_block_scale_code(s1, g);
+  r.divisor = ue5m3_divisor(r.code, g);
   return r;
 }
 /// The block scale of a binary32 block amax under tensor scale g (1 for nvfp4_v2).
